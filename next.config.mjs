@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Database drivers, the limiter (which imports drizzle-orm at run time) and pg-boss stay plain Node
+  // modules: one copy of drizzle-orm, and PGlite's WASM files load from node_modules.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pg', 'drizzle-orm', 'rate-limiter-flexible', 'better-auth'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+export default nextConfig;

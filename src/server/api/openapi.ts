@@ -1,0 +1,123 @@
+import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath } from 'trpc-to-openapi';
+import { appRouter } from './root';
+import type { Meta } from './trpc';
+import { ERROR_STATUS } from '@/server/errors';
+
+type Json = Record<string, unknown>;
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'status'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_STATUS), examples: ['PIPELINE_NOT_FOUND'] },
+        message: { type: 'string' },
+        status: { type: 'integer', description: 'Equal to the HTTP status' },
+        details: { type: 'array', description: 'Field errors, on VALIDATION_FAILED', items: { type: 'object' } },
+      },
+    },
+  },
+};
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const ERRORS: Record<string, string> = {
+  '400': 'Invalid request body or parameters (VALIDATION_FAILED, INVALID_JSON)',
+  '401': 'Missing or invalid API key (UNAUTHENTICATED)',
+  '403': 'Key of another organization, or lacking the scope (FORBIDDEN)',
+  '404': 'Resource not found in this organization',
+  '409': 'Conflict with the resource state',
+  '415': 'Request body is not application/json',
+  '429': 'Rate limit exceeded (RATE_LIMITED); see Retry-After',
+  '500': 'Internal error (INTERNAL); never carries a stack trace',
+};
+
+function errorResponse(description: string): Json {
+  const headers = description.startsWith('Rate') ? { ...RATE_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } : RATE_HEADERS;
+  return { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+}
+
+/** Which error statuses an operation can answer with. */
+function errorStatuses(method: string, path: string): string[] {
+  const s = ['400', '401', '403', '429', '500'];
+  if (path.includes('{')) s.push('404');
+  if (method !== 'get' && method !== 'delete') s.push('415');
+  if (method === 'delete' || /\/(deploy|undeploy)$/.test(path) || method === 'put') s.push('409');
+  return s.sort();
+}
+
+let cached: Json | undefined;
+
+/**
+ * The OpenAPI 3.1 document of the REST API, generated from the procedures and corrected where the
+ * generator does not tell the truth: real success statuses (201, 204), the spec's error shape,
+ * X-Organization-ID, and the rate-limit headers on every response.
+ */
+export function openApiDocument(baseUrl: string): Json {
+  cached ??= build();
+  return { ...cached, servers: [{ url: baseUrl }] };
+}
+
+function build(): Json {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'Clinflow API',
+    version: '1.0.0',
+    description:
+      'Pipelines, executions, agents and the copilot of Clinflow. Every request carries `Authorization: Bearer <API key>` ' +
+      'and `X-Organization-ID`. Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset; ' +
+      'every error has the body `{"error": {"code", "message", "status"}}`.',
+    baseUrl: '/api',
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key, cfk_…' } },
+  }) as unknown as Json;
+
+  const statusByOp = new Map<string, number>();
+  forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
+    const m = meta as Meta & { openapi: NonNullable<Meta['openapi']> };
+    statusByOp.set(`${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`, m.successStatus ?? 200);
+  });
+
+  const paths = doc.paths as Record<string, Record<string, Json>>;
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const responses = op.responses as Record<string, Json>;
+      const ok = responses['200'] ?? { description: 'Success' };
+      const status = statusByOp.get(`${method} ${path}`) ?? 200;
+      const fixed: Record<string, Json> = {};
+      fixed[String(status)] =
+        status === 204 ? { description: 'No content', headers: RATE_HEADERS } : { ...ok, headers: RATE_HEADERS };
+      for (const s of errorStatuses(method, path)) fixed[s] = errorResponse(ERRORS[s] ?? 'Error');
+      op.responses = fixed;
+      op.parameters = [
+        ...((op.parameters as Json[] | undefined) ?? []),
+        { $ref: '#/components/parameters/OrganizationId' },
+      ];
+    }
+  }
+
+  const components = (doc.components ?? {}) as Json;
+  components.schemas = { ...((components.schemas as Json) ?? {}), Error: ERROR_SCHEMA };
+  components.parameters = {
+    OrganizationId: {
+      name: 'X-Organization-ID',
+      in: 'header',
+      required: true,
+      description: 'The organization of the API key',
+      schema: { type: 'string' },
+    },
+  };
+  components.headers = {
+    'X-RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+  };
+  doc.components = components;
+  doc.security = [{ bearerAuth: [] }];
+  return doc;
+}

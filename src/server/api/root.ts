@@ -1,0 +1,13 @@
+import { accountRouter } from './routers/account/router';
+import { keysRouter } from './routers/keys/router';
+import { pipelinesRouter } from './routers/pipelines/router';
+import { createCallerFactory, router } from './trpc';
+
+export const appRouter = router({
+  pipelines: pipelinesRouter,
+  keys: keysRouter,
+  account: accountRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,12 @@
+import { writeProcedure } from '@/server/api/trpc';
+import { createPipeline } from '@/server/services/pipelines/create-pipeline';
+import { CreatePipelineInput, Pipeline } from './pipeline.schema';
+
+export const create = writeProcedure
+  .meta({
+    openapi: { method: 'POST', path: '/pipelines', tags: ['Pipelines'], summary: 'Create a pipeline', protect: true },
+    successStatus: 201,
+  })
+  .input(CreatePipelineInput)
+  .output(Pipeline)
+  .mutation(({ ctx, input }) => createPipeline(ctx, input));

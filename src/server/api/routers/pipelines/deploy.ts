@@ -1,0 +1,17 @@
+import { writeProcedure } from '@/server/api/trpc';
+import { setDeployed } from '@/server/services/pipelines/set-deployed';
+import { Pipeline, PipelineId } from './pipeline.schema';
+
+export const deploy = writeProcedure
+  .meta({ openapi: { method: 'POST', path: '/pipelines/{id}/deploy', tags: ['Pipelines'], summary: 'Deploy a pipeline', protect: true } })
+  .input(PipelineId)
+  .output(Pipeline)
+  .mutation(({ ctx, input }) => setDeployed(ctx, input.id, true));
+
+export const undeploy = writeProcedure
+  .meta({
+    openapi: { method: 'POST', path: '/pipelines/{id}/undeploy', tags: ['Pipelines'], summary: 'Undeploy a pipeline (stops its schedules)', protect: true },
+  })
+  .input(PipelineId)
+  .output(Pipeline)
+  .mutation(({ ctx, input }) => setDeployed(ctx, input.id, false));

@@ -1,0 +1,9 @@
+import { readProcedure } from '@/server/api/trpc';
+import { getPipeline } from '@/server/services/pipelines/get-pipeline';
+import { Pipeline, PipelineId } from './pipeline.schema';
+
+export const get = readProcedure
+  .meta({ openapi: { method: 'GET', path: '/pipelines/{id}', tags: ['Pipelines'], summary: 'Get a pipeline with its definition', protect: true } })
+  .input(PipelineId)
+  .output(Pipeline)
+  .query(({ ctx, input }) => getPipeline(ctx, input.id));

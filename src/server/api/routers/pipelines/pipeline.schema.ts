@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { PipelineDefinition } from '@/shared/pipeline';
+
+export const PipelineId = z.object({ id: z.string().describe('Pipeline UUID') });
+
+export const Paging = {
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1 to 100 (default 20)'),
+  offset: z.coerce.number().int().min(0).default(0).describe('Number of results to skip'),
+};
+
+const Name = z.string().trim().min(1, 'name must not be empty').max(200);
+const Description = z.string().max(5000);
+
+export const CreatePipelineInput = z.object({
+  name: Name,
+  description: Description.default(''),
+  definition: PipelineDefinition.default({ nodes: [], connections: [] }),
+});
+
+export const UpdatePipelineInput = PipelineId.extend({
+  name: Name.optional(),
+  description: Description.optional(),
+  definition: PipelineDefinition.optional(),
+  expected_version: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Apply the update only if the pipeline is still at this version (409 VERSION_CONFLICT otherwise)'),
+}).refine((v) => v.name !== undefined || v.description !== undefined || v.definition !== undefined, {
+  message: 'send at least one of name, description, definition',
+});
+
+export const PipelineSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  status: z.enum(['active', 'deployed']),
+  version: z.number().int(),
+  node_count: z.number().int(),
+  deployed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const Pipeline = PipelineSummary.extend({ definition: PipelineDefinition });
+
+export const PipelineList = z.object({ pipelines: z.array(PipelineSummary), total_count: z.number().int() });
+
+export const VersionSummary = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const VersionList = z.object({ versions: z.array(VersionSummary), total_count: z.number().int() });
+
+export const PipelineVersion = VersionSummary.extend({ pipeline_id: z.string(), definition: PipelineDefinition });

@@ -1,0 +1,17 @@
+import { writeProcedure } from '@/server/api/trpc';
+import { updatePipeline } from '@/server/services/pipelines/update-pipeline';
+import { Pipeline, UpdatePipelineInput } from './pipeline.schema';
+
+export const update = writeProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/pipelines/{id}',
+      tags: ['Pipelines'],
+      summary: 'Update a pipeline (bumps version, keeps a snapshot)',
+      protect: true,
+    },
+  })
+  .input(UpdatePipelineInput)
+  .output(Pipeline)
+  .mutation(({ ctx, input }) => updatePipeline(ctx, input));

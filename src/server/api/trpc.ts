@@ -1,0 +1,126 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import type { Principal } from '@/server/auth/principal';
+import { hasScope, type BaseScope } from '@/server/auth/scopes';
+import type { Db } from '@/server/db/client';
+import { AppError } from '@/server/errors';
+import { logger } from '@/server/logger';
+import type { Runtime } from '@/server/runtime';
+
+export interface Context {
+  rt: Runtime;
+  db: Db;
+  principal: Principal | null;
+  /** Why there is no principal, told to the caller when a procedure needs one. */
+  authError?: AppError;
+  /** Status and headers a procedure wants on its REST response. */
+  response: { status?: number; headers: Record<string, string> };
+}
+
+export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError): Context {
+  return { rt, db: rt.db, principal, authError, response: { headers: {} } };
+}
+
+export interface Meta extends OpenApiMeta {
+  /** HTTP status of a successful REST response (default 200). */
+  successStatus?: 201 | 202 | 204;
+}
+
+const TRPC_CODE: Record<number, TRPCError['code']> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+};
+
+/** Turns any error reaching tRPC into one of ours, so both transports answer with the same body. */
+export function toAppError(error: TRPCError): AppError {
+  const cause = error.cause;
+  if (cause instanceof AppError) return cause;
+  if (cause instanceof ZodError) {
+    if (error.code === 'BAD_REQUEST') {
+      const details = cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+      const summary = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+      return new AppError('VALIDATION_FAILED', `Invalid request: ${summary}`, details);
+    }
+    logger.error('output validation failed', { issues: cause.issues });
+    return new AppError('INTERNAL', 'Internal server error.');
+  }
+  switch (error.code) {
+    case 'PARSE_ERROR':
+      return new AppError('INVALID_JSON', 'The request body is not valid JSON.');
+    case 'BAD_REQUEST':
+      return new AppError('VALIDATION_FAILED', error.message);
+    case 'UNAUTHORIZED':
+      return new AppError('UNAUTHENTICATED', error.message);
+    case 'FORBIDDEN':
+      return new AppError('FORBIDDEN', error.message);
+    case 'NOT_FOUND':
+      return new AppError('NOT_FOUND', error.message);
+    case 'METHOD_NOT_SUPPORTED':
+      return new AppError('METHOD_NOT_ALLOWED', error.message);
+    case 'PAYLOAD_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+    case 'TOO_MANY_REQUESTS':
+      return new AppError('RATE_LIMITED', error.message);
+    default:
+      logger.error('unhandled error', { message: error.message, cause: String(cause?.stack ?? cause ?? '') });
+      return new AppError('INTERNAL', 'Internal server error.');
+  }
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const app = toAppError(error);
+      // never a stack trace or SQL text: only our code, message and details
+      return { message: app.message, code: shape.code, data: { httpStatus: app.status, app: app.toBody().error } };
+    },
+  });
+
+export const createCallerFactory = t.createCallerFactory;
+export const router = t.router;
+
+/** AppErrors become TRPCErrors with the matching code, so tRPC's HTTP status agrees with ours. */
+const errors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const app = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
+  }
+  return result;
+});
+
+/** Carries a procedure's declared success status to the REST response. */
+const status = t.middleware(async ({ meta, ctx, next }) => {
+  if (meta?.successStatus) ctx.response.status = meta.successStatus;
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(errors).use(status);
+
+function scoped(scope: BaseScope) {
+  return publicProcedure.use(async ({ ctx, next }) => {
+    if (!ctx.principal) throw ctx.authError ?? new AppError('UNAUTHENTICATED', 'Authentication is required.');
+    if (!hasScope(ctx.principal.scopes, scope)) {
+      throw new AppError('FORBIDDEN', `This key lacks the "${scope}" scope needed for this operation.`);
+    }
+    return next({ ctx: { ...ctx, principal: ctx.principal } });
+  });
+}
+
+export const readProcedure = scoped('read');
+export const writeProcedure = scoped('write');
+export const executeProcedure = scoped('execute');
+export const adminProcedure = scoped('admin');

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { env } from '@/env';
+import type { Db } from '@/server/db/client';
+import { accounts, sessions, users, verifications } from '@/server/db/schema';
+import { getOrCreateSetting } from '@/server/services/orgs/settings';
+import { onSignUp } from '@/server/services/orgs/on-sign-up';
+
+/** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */
+export function createAuth(db: Db, secret: string) {
+  return betterAuth({
+    appName: 'Clinflow',
+    secret,
+    baseURL: env.APP_URL,
+    basePath: '/api/auth',
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    telemetry: { enabled: false },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await onSignUp(db, user);
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+export async function authSecret(db: Db): Promise<string> {
+  return env.AUTH_SECRET ?? getOrCreateSetting(db, 'auth_secret', () => randomBytes(32).toString('base64url'));
+}

@@ -1,0 +1,67 @@
+import { and, eq } from 'drizzle-orm';
+import { members } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import type { Runtime } from '@/server/runtime';
+import { authenticateApiKey } from './api-keys';
+import type { Principal } from './principal';
+import type { RateLimitResult } from './rate-limit';
+
+export interface GuardResult {
+  principal: Principal | null;
+  /** Why there is no principal (missing, invalid or foreign credentials). */
+  error?: AppError;
+  rate: RateLimitResult;
+}
+
+/**
+ * Authenticates a request (API key, else browser session) and counts it against its organization's rate
+ * limit; requests that do not authenticate are counted per client address instead, so a stranger cannot
+ * use up an organization's budget.
+ */
+export async function guard(rt: Runtime, req: Request): Promise<GuardResult> {
+  let principal: Principal | null = null;
+  let error: AppError | undefined;
+  try {
+    principal = await authenticate(rt, req);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    error = e;
+  }
+  const rateKey = principal ? `org:${principal.orgId}` : `ip:${clientAddress(req)}`;
+  const rate = await rt.apiLimiter.consume(rateKey);
+  if (!rate.allowed) {
+    return { principal: null, rate, error: new AppError('RATE_LIMITED', 'Too many requests: the rate limit is exceeded.') };
+  }
+  return { principal, error, rate };
+}
+
+async function authenticate(rt: Runtime, req: Request): Promise<Principal | null> {
+  const authorization = req.headers.get('authorization');
+  const orgHeader = req.headers.get('x-organization-id');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>".');
+    return authenticateApiKey(rt.db, match[1], orgHeader);
+  }
+  if (req.headers.get('cookie')?.includes('better-auth')) {
+    const session = await rt.auth.api.getSession({ headers: req.headers });
+    if (session) return sessionPrincipal(rt, session.user.id, orgHeader);
+  }
+  throw new AppError('UNAUTHENTICATED', 'Authentication is required: send "Authorization: Bearer <API key>".');
+}
+
+async function sessionPrincipal(rt: Runtime, userId: string, orgHeader: string | null): Promise<Principal> {
+  const rows = await rt.db
+    .select({ orgId: members.orgId, role: members.role })
+    .from(members)
+    .where(orgHeader ? and(eq(members.userId, userId), eq(members.orgId, orgHeader)) : eq(members.userId, userId))
+    .orderBy(members.createdAt)
+    .limit(1);
+  const m = rows[0];
+  if (!m) throw new AppError('FORBIDDEN', 'You are not a member of that organization.');
+  return { kind: 'session', orgId: m.orgId, userId, scopes: m.role === 'admin' ? ['admin'] : ['read', 'write', 'execute'] };
+}
+
+function clientAddress(req: Request): string {
+  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip') || 'local';
+}

@@ -1,0 +1,8 @@
+/** Who is calling, once authenticated: an API key or a signed-in browser user, always within one organization. */
+export interface Principal {
+  kind: 'api-key' | 'session';
+  orgId: string;
+  scopes: string[];
+  keyId?: string;
+  userId?: string;
+}

@@ -1,0 +1,76 @@
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Database } from '@/server/db/client';
+import { rateLimits } from '@/server/db/schema';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time in seconds when the current window ends. */
+  reset: number;
+  /** Seconds to wait before retrying, when not allowed. */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  consume(key: string): Promise<RateLimitResult>;
+}
+
+export interface RateLimitOptions {
+  points: number;
+  durationSeconds: number;
+  /** Prefix of the stored keys, one per limit (api, agent-chat, copilot…). */
+  name: string;
+}
+
+/**
+ * Fixed-window counters by rate-limiter-flexible: in memory for the embedded single process, in the
+ * shared Postgres table on Postgres so that every server process counts against the same budget.
+ */
+export function createRateLimiter(database: Database, opts: RateLimitOptions): RateLimiter {
+  const memory = new RateLimiterMemory({ points: opts.points, duration: opts.durationSeconds, keyPrefix: opts.name });
+  const limiter: RateLimiterAbstract =
+    database.kind === 'postgres'
+      ? new RateLimiterDrizzle({
+          storeClient: database.db,
+          schema: rateLimits,
+          points: opts.points,
+          duration: opts.durationSeconds,
+          keyPrefix: opts.name,
+          // if Postgres does not answer, keep limiting per process rather than failing every request
+          insuranceLimiter: memory,
+        })
+      : memory;
+
+  const toResult = (res: RateLimiterRes, allowed: boolean): RateLimitResult => {
+    const ms = Math.max(res.msBeforeNext, 0);
+    return {
+      allowed,
+      limit: opts.points,
+      remaining: Math.max(res.remainingPoints, 0),
+      reset: Math.ceil((Date.now() + ms) / 1000),
+      retryAfter: Math.max(Math.ceil(ms / 1000), 1),
+    };
+  };
+
+  return {
+    async consume(key) {
+      try {
+        return toResult(await limiter.consume(key), true);
+      } catch (e) {
+        if (e instanceof RateLimiterRes) return toResult(e, false);
+        throw e;
+      }
+    },
+  };
+}
+
+export function rateLimitHeaders(r: RateLimitResult): Record<string, string> {
+  const h: Record<string, string> = {
+    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Remaining': String(r.remaining),
+    'X-RateLimit-Reset': String(r.reset),
+  };
+  if (!r.allowed) h['Retry-After'] = String(r.retryAfter);
+  return h;
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { env } from '@/env';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DbKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… ; when absent PGlite is used. */
+  url?: string;
+  /** PGlite folder, or `memory://` for an in-memory database (tests). */
+  dataDir?: string;
+  /** Pool size of postgres.js. */
+  max?: number;
+}
+
+/** Opens a database without any process-wide state (tests open as many as they like). */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const dataDir = opts.dataDir ?? 'memory://';
+  let releaseLock = () => {};
+  if (!dataDir.startsWith('memory://')) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataDir(dataDir);
+  }
+  const client = new PGlite(dataDir.startsWith('memory://') ? undefined : dataDir);
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder corrupts it. A lock file
+ * holding the owner's pid makes the second process refuse with a clear message instead.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = path.join(dataDir, 'clinflow.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      const release = () => fs.rmSync(lockPath, { force: true });
+      process.once('exit', release);
+      return release;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const owner = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `The embedded database in ${path.resolve(dataDir)} is already in use by another Clinflow process (pid ${owner}). ` +
+            'Stop that process, point DATA_DIR at another folder, or set DATABASE_URL to share a Postgres database between processes.',
+        );
+      }
+      fs.rmSync(lockPath, { force: true }); // stale lock of a process that is gone
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const globalForDb = globalThis as unknown as { clinflowDb?: Promise<Database> };
+
+/** The process-wide database, opened on first use (never at module load: `next build` imports routes). */
+export function getDatabase(): Promise<Database> {
+  globalForDb.clinflowDb ??= openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((e) => {
+    globalForDb.clinflowDb = undefined;
+    throw e;
+  });
+  return globalForDb.clinflowDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}

@@ -1,0 +1,4 @@
+export * from './auth';
+export * from './orgs';
+export * from './pipelines';
+export * from './rate-limits';

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PipelineDefinition } from '@/shared/pipeline';
+import { organizations } from './orgs';
+
+export const pipelines = pgTable(
+  'pipelines',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    definition: jsonb('definition').$type<PipelineDefinition>().notNull(),
+    status: text('status', { enum: ['active', 'deployed'] }).notNull().default('active'),
+    version: integer('version').notNull().default(1),
+    deployedAt: timestamp('deployed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pipelines_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+/** Immutable snapshot of every version a pipeline has had; executions record which one they ran. */
+export const pipelineVersions = pgTable(
+  'pipeline_versions',
+  {
+    pipelineId: uuid('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    definition: jsonb('definition').$type<PipelineDefinition>().notNull(),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.pipelineId, t.version] })],
+);

@@ -1,0 +1,67 @@
+import { env } from '@/env';
+import { getDatabase, type Database, type Db } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { authSecret, createAuth, type Auth } from '@/server/auth/better-auth';
+import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
+import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
+import { logger } from '@/server/logger';
+
+/** Everything a request needs, made once per process. */
+export interface Runtime {
+  database: Database;
+  db: Db;
+  auth: Auth;
+  apiLimiter: RateLimiter;
+}
+
+export interface RuntimeOptions {
+  rateLimitPerWindow?: number;
+  rateLimitWindowSeconds?: number;
+}
+
+/** Builds a runtime over an open database (tests call this directly with an in-memory PGlite). */
+export async function createRuntime(database: Database, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const secret = await authSecret(database.db);
+  return {
+    database,
+    db: database.db,
+    auth: createAuth(database.db, secret),
+    apiLimiter: createRateLimiter(database, {
+      name: 'api',
+      points: opts.rateLimitPerWindow ?? env.RATE_LIMIT_PER_MINUTE,
+      durationSeconds: opts.rateLimitWindowSeconds ?? env.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+  };
+}
+
+function announce(result: BootstrapResult): void {
+  if (!result.created) return;
+  const { orgId, apiKey } = result.created;
+  // Printed once, on the start that created them: the key is stored only as a hash.
+  process.stdout.write(
+    [
+      '',
+      '  Clinflow created a default organization and an admin API key (shown only this once):',
+      `    X-Organization-ID: ${orgId}`,
+      `    Authorization: Bearer ${apiKey}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+const globalForRuntime = globalThis as unknown as { clinflowRuntime?: Promise<Runtime> };
+
+/** The process's runtime: opens the database, applies migrations, bootstraps, on first use. */
+export function getRuntime(): Promise<Runtime> {
+  globalForRuntime.clinflowRuntime ??= (async () => {
+    const database = await getDatabase();
+    await migrateDatabase(database, env.DATABASE_URL);
+    announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY }));
+    logger.info(`database ready (${database.kind})`);
+    return createRuntime(database);
+  })().catch((e) => {
+    globalForRuntime.clinflowRuntime = undefined;
+    throw e;
+  });
+  return globalForRuntime.clinflowRuntime;
+}

@@ -1,0 +1,14 @@
+import type { Principal } from '@/server/auth/principal';
+import type { Db } from '@/server/db/client';
+
+/** What a service needs from whoever calls it: the database and the authenticated caller. */
+export interface ServiceContext {
+  db: Db;
+  principal: Principal;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

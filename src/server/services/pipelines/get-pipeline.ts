@@ -1,0 +1,7 @@
+import type { ServiceContext } from '../context';
+import { findPipelineRow } from './find';
+import { toPipeline, type Pipeline } from './shape';
+
+export async function getPipeline(ctx: ServiceContext, id: string): Promise<Pipeline> {
+  return toPipeline(await findPipelineRow(ctx, id));
+}

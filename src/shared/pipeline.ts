@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Isomorphic contract of a pipeline definition (DESIGN.md §3), shared by the server, the engine and the UI. */
+export const NodeId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'node ids use letters, digits, "_", "-" and "."');
+
+export const PipelineNode = z
+  .object({
+    id: NodeId,
+    type: z.string().min(1).max(100),
+    name: z.string().max(200).optional(),
+    config: z.record(z.string(), z.unknown()).default({}),
+    position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
+  })
+  .loose();
+
+export const PipelineConnection = z
+  .object({
+    id: z.string().min(1).max(200).optional(),
+    source: NodeId,
+    source_port: z.string().min(1).max(100),
+    target: NodeId,
+    target_port: z.string().min(1).max(100),
+  })
+  .loose();
+
+export const PipelineDefinition = z
+  .object({
+    nodes: z.array(PipelineNode).max(1000),
+    connections: z.array(PipelineConnection).max(5000),
+  })
+  .loose()
+  .superRefine((def, ctx) => {
+    const seen = new Set<string>();
+    def.nodes.forEach((node, i) => {
+      if (seen.has(node.id)) {
+        ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `duplicate node id "${node.id}"` });
+      }
+      seen.add(node.id);
+    });
+  });
+
+export type PipelineDefinition = z.infer<typeof PipelineDefinition>;
+export type PipelineNode = z.infer<typeof PipelineNode>;
+export type PipelineConnection = z.infer<typeof PipelineConnection>;
