@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A second build folder lets a test run build while a developer's server keeps running on .next.
+  distDir: process.env.CLINFLOW_DIST_DIR || '.next',
   // Database drivers, the limiter (which imports drizzle-orm at run time) and pg-boss stay plain Node
   // modules: one copy of drizzle-orm, and PGlite's WASM files load from node_modules.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pg', 'drizzle-orm', 'rate-limiter-flexible', 'better-auth'],

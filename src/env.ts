@@ -19,6 +19,8 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1000),
   /** Length of the rate-limit window in seconds (60 per the spec; tests may shorten it). */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /** Browser sign-in and sign-up attempts allowed per client address per minute (brute-force guard). */
+  AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** Secret for signing browser sessions; generated and stored in the database when absent. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** Public URL of the app, when it is served behind a proxy under another origin. */

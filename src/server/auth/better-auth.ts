@@ -21,6 +21,15 @@ export function createAuth(db: Db, secret: string) {
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     telemetry: { enabled: false },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 300,
+      customRules: {
+        '/sign-in/email': { window: 60, max: env.AUTH_ATTEMPTS_PER_MINUTE },
+        '/sign-up/email': { window: 60, max: env.AUTH_ATTEMPTS_PER_MINUTE },
+      },
+    },
     databaseHooks: {
       user: {
         create: {

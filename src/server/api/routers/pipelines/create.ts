@@ -9,4 +9,8 @@ export const create = writeProcedure
   })
   .input(CreatePipelineInput)
   .output(Pipeline)
-  .mutation(({ ctx, input }) => createPipeline(ctx, input));
+  .mutation(async ({ ctx, input }) => {
+    const pipeline = await createPipeline(ctx, input);
+    ctx.response.headers.Location = `/api/pipelines/${pipeline.id}`;
+    return pipeline;
+  });

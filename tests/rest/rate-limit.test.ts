@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, expectError, expectRateHeaders } from '../support/client';
+import { createTestDatabase } from '../support/postgres';
+import { startServer, tempDir, type RunningServer } from '../support/server';
+
+const ORG = { id: 'rate-org', key: 'cfk_rate_limit_test_key_0123456789' };
+const env = (limit: number) => ({ BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: String(limit) });
+
+async function hammer(urls: string[], total: number) {
+  const results = await Promise.all(
+    Array.from({ length: total }, (_, i) => client(urls[i % urls.length]!, ORG).get('/api/pipelines')),
+  );
+  return { ok: results.filter((r) => r.status === 200), limited: results.filter((r) => r.status === 429), all: results };
+}
+
+describe('rate limit across two server processes on Postgres', () => {
+  const LIMIT = 40;
+  let servers: RunningServer[] = [];
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const db = await createTestDatabase('rate');
+    drop = db.drop;
+    servers = await Promise.all([startServer({ ...env(LIMIT), DATABASE_URL: db.url }), startServer({ ...env(LIMIT), DATABASE_URL: db.url })]);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await drop?.();
+  });
+
+  // requests alternate between the two processes, so each alone would have allowed far more
+  it(`accepts exactly ${LIMIT} requests per window between them, then 429 with Retry-After`, async () => {
+    const { ok, limited, all } = await hammer(
+      servers.map((s) => s.url),
+      LIMIT + 30,
+    );
+    expect(ok).toHaveLength(LIMIT);
+    expect(limited).toHaveLength(30);
+    for (const r of all) expectRateHeaders(r);
+    for (const r of limited) {
+      expectError(r, 429, 'RATE_LIMITED');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y);
+    expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
+  });
+
+  it("does not count strangers' requests against the organization", async () => {
+    const anon = await fetch(`${servers[0]!.url}/api/pipelines`);
+    expect(anon.status).toBe(401);
+  });
+});
+
+describe('rate limit on embedded PGlite', () => {
+  const LIMIT = 25;
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ ...env(LIMIT), DATA_DIR: tempDir('rate') });
+  });
+  afterAll(() => server?.stop());
+
+  it(`accepts exactly ${LIMIT} requests per window`, async () => {
+    const { ok, limited } = await hammer([server.url], LIMIT + 10);
+    expect(ok).toHaveLength(LIMIT);
+    expect(limited).toHaveLength(10);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { client, expectError } from '../support/client';
+import { createTestDatabase } from '../support/postgres';
+import { startServer, tempDir } from '../support/server';
+
+const CREATED = /created a default organization/;
+
+function printedCredentials(output: string) {
+  const key = /Bearer (cfk_[A-Za-z0-9_-]+)/.exec(output)?.[1];
+  const id = /X-Organization-ID: (\S+)/.exec(output)?.[1];
+  if (!key || !id) throw new Error(`no credentials printed:\n${output}`);
+  return { id, key };
+}
+
+describe('start-up', () => {
+  it('creates a default organization and admin key on a fresh embedded start, prints them once, keeps them', async () => {
+    const dataDir = tempDir('fresh');
+    const first = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const org = printedCredentials(first.output());
+    const created = await client(first.url, org).post('/api/pipelines', { name: 'survives restarts' });
+    expect(created.status).toBe(201);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      expect(second.output()).not.toMatch(CREATED);
+      const listed = await client(second.url, org).get('/api/pipelines');
+      expect(listed.status).toBe(200);
+      expect(listed.body.pipelines.map((p: { name: string }) => p.name)).toEqual(['survives restarts']);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('refuses a second process on the same PGlite folder with a clear message', async () => {
+    const dataDir = tempDir('locked');
+    const owner = await startServer({ DATA_DIR: dataDir });
+    try {
+      const intruder = await startServer({ DATA_DIR: dataDir }, { waitReady: false });
+      const code = await new Promise<number | null>((resolve) => intruder.process.once('exit', resolve));
+      expect(code).not.toBe(0);
+      expect(intruder.output()).toMatch(/already in use by another Clinflow process \(pid \d+\)/);
+      // the owner still works
+      const org = printedCredentials(owner.output());
+      expect((await client(owner.url, org).get('/api/pipelines')).status).toBe(200);
+    } finally {
+      await owner.stop();
+    }
+  });
+
+  it('on Postgres: migrates at start, two processes may start together, BOOTSTRAP_* is idempotent', async () => {
+    const db = await createTestDatabase('boot');
+    const org = { id: 'boot-org', key: 'cfk_bootstrap_idempotent_key_000001' };
+    const env = { DATABASE_URL: db.url, BOOTSTRAP_ORG_ID: org.id, BOOTSTRAP_API_KEY: org.key };
+    try {
+      const [s1, s2] = await Promise.all([startServer(env), startServer(env)]);
+      const made = await client(s1.url, org).post('/api/pipelines', { name: 'shared' });
+      expect(made.status).toBe(201);
+      expect((await client(s2.url, org).get(`/api/pipelines/${made.body.id}`)).body.name).toBe('shared');
+      await Promise.all([s1.stop(), s2.stop()]);
+
+      const again = await startServer(env);
+      try {
+        expect(again.output()).not.toMatch(CREATED);
+        expect((await client(again.url, org).get('/api/pipelines')).body.total_count).toBe(1);
+        expectError(await client(again.url, { ...org, key: 'cfk_bootstrap_idempotent_key_000002' }).get('/api/pipelines'), 401, 'UNAUTHENTICATED');
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});
