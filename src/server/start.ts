@@ -1,25 +1,13 @@
 import { getRuntime } from '@/server/runtime';
-import { logger } from '@/server/logger';
 
 /**
- * Start-up of a server process: a database that cannot be opened ends the process with a clear message;
- * SIGTERM and SIGINT close the database cleanly (PGlite flushes and releases its folder) before exiting.
+ * Start-up of a server process: a database that cannot be opened ends the process with a clear message.
+ * Shutdown is Next's: on SIGTERM it stops accepting connections, drains requests and exits (143); the
+ * PGlite lock is released on exit, and PGlite's files are written through, so nothing committed is lost.
  */
 export async function startServer(): Promise<void> {
   try {
-    const rt = await getRuntime();
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info(`${signal}: closing the database`);
-      rt.database
-        .close()
-        .catch((e) => logger.error('closing the database failed', { error: String(e) }))
-        .finally(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    await getRuntime();
   } catch (e) {
     console.error(`\nClinflow cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

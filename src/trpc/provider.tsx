@@ -10,7 +10,6 @@ function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        staleTime: 5_000,
         // a 4xx answer will not change by asking again
         retry: (failures, error) => {
           const status = appError(error)?.status ?? 0;

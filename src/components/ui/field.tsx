@@ -63,7 +63,8 @@ export function TextAreaField({
     <FieldFrame id={id} label={label} hint={hint} error={error}>
       <textarea
         id={id}
-        className={cn(CONTROL, 'min-h-20 resize-y', className)}
+        rows={rest.rows ?? 3}
+        className={cn(CONTROL, 'resize-y', className)}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         {...rest}

@@ -60,9 +60,9 @@ let cached: Json | undefined;
  * generator does not tell the truth: real success statuses (201, 204), the spec's error shape,
  * X-Organization-ID, and the rate-limit headers on every response.
  */
-export function openApiDocument(baseUrl: string): Json {
+export function openApiDocument(): Json {
   cached ??= build();
-  return { ...cached, servers: [{ url: baseUrl }] };
+  return cached;
 }
 
 function build(): Json {
@@ -118,6 +118,8 @@ function build(): Json {
     'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
   };
   doc.components = components;
+  // relative, so it is right behind any proxy or host name
+  doc.servers = [{ url: '/api' }];
   doc.security = [{ bearerAuth: [] }];
   return doc;
 }

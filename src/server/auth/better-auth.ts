@@ -12,7 +12,12 @@ export function createAuth(db: Db, secret: string) {
   return betterAuth({
     appName: 'Clinflow',
     secret,
-    baseURL: env.APP_URL,
+    // Behind a proxy or on another host set APP_URL; locally any port of localhost works.
+    baseURL: env.APP_URL ?? {
+      allowedHosts: ['localhost', 'localhost:*', '127.0.0.1', '127.0.0.1:*', '[::1]:*'],
+      fallback: 'http://localhost:3000',
+      protocol: 'http',
+    },
     basePath: '/api/auth',
     database: drizzleAdapter(db, {
       provider: 'pg',

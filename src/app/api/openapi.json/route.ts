@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request) {
   const headers = await publicRateLimit(req);
   if (headers instanceof Response) return headers;
-  return Response.json(openApiDocument(new URL('/api', req.url).toString()), { headers });
+  return Response.json(openApiDocument(), { headers });
 }

@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { apiKeys, organizations } from '@/server/db/schema';
 import { generateApiKey, hashApiKey, keyPrefix } from '@/server/auth/api-keys';
+import { logger } from '@/server/logger';
 
 export interface BootstrapOptions {
   orgId?: string;
@@ -25,9 +26,16 @@ export async function bootstrap(db: Db, opts: BootstrapOptions): Promise<Bootstr
     await db.insert(organizations).values({ id: orgId, name: orgId }).onConflictDoNothing();
     if (opts.apiKey) {
       const hash = hashApiKey(opts.apiKey);
-      const [existing] = await db.select({ orgId: apiKeys.orgId }).from(apiKeys).where(eq(apiKeys.hash, hash));
+      const [existing] = await db
+        .select({ orgId: apiKeys.orgId, revokedAt: apiKeys.revokedAt })
+        .from(apiKeys)
+        .where(eq(apiKeys.hash, hash));
       if (existing && existing.orgId !== orgId) {
         throw new Error('BOOTSTRAP_API_KEY is already the key of another organization.');
+      }
+      if (existing?.revokedAt) {
+        // an administrator revoked it on purpose: a restart must not bring it back
+        logger.warn('BOOTSTRAP_API_KEY was revoked in Settings → API keys and stays revoked; set a new key.');
       }
       await db
         .insert(apiKeys)

@@ -1,0 +1,58 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests of the web app against the already-built app (`npx next build` first), started on a
+ * fresh embedded database. Run with `npx playwright test`.
+ */
+const PORT = 3210;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const E2E_ORG_ID = 'e2e-org-0000-0000-0000-000000000001';
+const E2E_ADMIN_KEY = 'cfk_e2e_bootstrap_admin_key_0123456789';
+
+// The config is loaded again in each worker: make the folder once and hand it down through the env.
+process.env.CLINFLOW_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'clinflow-e2e-'));
+
+export default defineConfig({
+  testDir: 'e2e/ui',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx next start -p ${PORT}`,
+    url: `${BASE_URL}/api/openapi.json`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      DATA_DIR: process.env.CLINFLOW_E2E_DATA_DIR,
+      BOOTSTRAP_ORG_ID: E2E_ORG_ID,
+      BOOTSTRAP_API_KEY: E2E_ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,82 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { AuthCard } from './auth-card';
+import { authClient, authErrorMessage } from './auth-client';
+
+const MIN_PASSWORD = 8;
+
+export function SignUpForm() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<{ name?: string; email?: string; password?: string }>({});
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const name = String(form.get('name') ?? '').trim();
+    const email = String(form.get('email') ?? '').trim();
+    const password = String(form.get('password') ?? '');
+    const invalid: typeof fields = {};
+    if (!name) invalid.name = 'Enter your name.';
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) invalid.email = 'Enter an email address like name@hospital.org.';
+    if (password.length < MIN_PASSWORD) invalid.password = `Use at least ${MIN_PASSWORD} characters.`;
+    setFields(invalid);
+    if (Object.keys(invalid).length > 0) return;
+    setPending(true);
+    setError(null);
+    try {
+      const { error } = await authClient().signUp.email({ name, email, password });
+      if (error) {
+        setError(authErrorMessage(error));
+        return;
+      }
+      router.replace('/pipelines');
+      router.refresh();
+    } catch {
+      setError('Could not reach the Clinflow server. Check your connection and try again.');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="You become the admin of your organization and can invite API clients with keys."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link href="/sign-in" className="font-medium text-teal-700 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <TextField label="Name" name="name" autoComplete="name" required autoFocus error={fields.name} />
+        <TextField label="Email" name="email" type="email" autoComplete="email" required error={fields.email} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD}
+          hint={`At least ${MIN_PASSWORD} characters.`}
+          error={fields.password}
+        />
+        {error ? <Alert>{error}</Alert> : null}
+        <Button type="submit" loading={pending} className="w-full justify-center">
+          Create account
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,86 @@
+'use client';
+
+import { keepPreviousData } from '@tanstack/react-query';
+import { Plus, Workflow } from 'lucide-react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Pagination } from '@/components/ui/pagination';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/trpc/errors';
+import { api } from '@/trpc/react';
+import { CreatePipelineDialog } from './create-pipeline-dialog';
+import { DeletePipelineDialog } from './delete-pipeline-dialog';
+import { PipelinesTable } from './pipelines-table';
+import { RenamePipelineDialog } from './rename-pipeline-dialog';
+import { PAGE_SIZE, type PipelineSummary } from './types';
+
+/** /pipelines: the organization's pipelines, newest first, 20 to a page (?page=N). */
+export function PipelinesPage() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const page = Math.max(1, Math.floor(Number(useSearchParams().get('page'))) || 1);
+  const offset = (page - 1) * PAGE_SIZE;
+  const list = api.pipelines.list.useQuery({ limit: PAGE_SIZE, offset }, { placeholderData: keepPreviousData });
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<PipelineSummary | null>(null);
+  const [deleting, setDeleting] = useState<PipelineSummary | null>(null);
+
+  function goTo(newOffset: number) {
+    const n = Math.floor(newOffset / PAGE_SIZE) + 1;
+    router.push(n === 1 ? pathname : `${pathname}?page=${n}`);
+  }
+
+  // the page ran empty (its last rows were deleted): show the last page that has rows
+  const total = list.data?.total_count ?? 0;
+  const pageEmpty = list.isSuccess && !list.isPlaceholderData && list.data.pipelines.length === 0;
+  useEffect(() => {
+    if (pageEmpty && offset > 0) goTo(total > 0 ? Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE : 0);
+  }, [pageEmpty, offset, total]);
+
+  const newButton = (
+    <Button icon={<Plus className="size-4" aria-hidden />} onClick={() => setCreating(true)}>
+      New pipeline
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Pipelines"
+        description="Pipelines move and transform clinical data: HL7v2, FHIR, X12 and CSV in, validated records out. Deploy a pipeline to let its triggers and schedules run it."
+        actions={total > 0 ? newButton : undefined}
+      />
+      <Card>
+        {list.isPending ? (
+          <Spinner label="Loading pipelines…" />
+        ) : list.isError ? (
+          <div className="space-y-3 p-6">
+            <Alert title="Could not load pipelines">{errorMessage(list.error)}</Alert>
+            <Button variant="secondary" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : total === 0 ? (
+          <EmptyState icon={<Workflow className="size-6" aria-hidden />} title="No pipelines yet" action={newButton}>
+            A pipeline connects nodes (sources, transforms, validators, destinations) into a flow. Create your first one
+            with <strong className="font-medium text-slate-700">New pipeline</strong>, give it a name, then deploy it
+            when it is ready. API clients can also create pipelines with <code className="text-xs">POST /api/pipelines</code>.
+          </EmptyState>
+        ) : (
+          <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+            <PipelinesTable pipelines={list.data.pipelines} onRename={setRenaming} onDelete={setDeleting} />
+            <Pagination offset={offset} limit={PAGE_SIZE} shown={list.data.pipelines.length} total={total} onChange={goTo} />
+          </div>
+        )}
+      </Card>
+      <CreatePipelineDialog open={creating} onClose={() => setCreating(false)} onCreated={() => goTo(0)} />
+      <RenamePipelineDialog pipeline={renaming} onClose={() => setRenaming(null)} />
+      <DeletePipelineDialog key={deleting?.id ?? 'none'} pipeline={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

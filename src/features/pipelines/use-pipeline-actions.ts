@@ -1,0 +1,22 @@
+'use client';
+
+import { toast } from 'sonner';
+import { errorMessage } from '@/trpc/errors';
+import { api } from '@/trpc/react';
+
+/** Deploy and undeploy with toasts and a refreshed list. */
+export function useDeployActions() {
+  const utils = api.useUtils();
+  const onSettled = () => utils.pipelines.list.invalidate();
+  const deploy = api.pipelines.deploy.useMutation({
+    onSuccess: (p) => toast.success(`“${p.name}” is deployed`, { description: 'It now runs on its triggers and schedules.' }),
+    onError: (e) => toast.error('Could not deploy the pipeline', { description: errorMessage(e) }),
+    onSettled,
+  });
+  const undeploy = api.pipelines.undeploy.useMutation({
+    onSuccess: (p) => toast.success(`“${p.name}” is undeployed`, { description: 'Its schedules are stopped.' }),
+    onError: (e) => toast.error('Could not undeploy the pipeline', { description: errorMessage(e) }),
+    onSettled,
+  });
+  return { deploy, undeploy };
+}

@@ -1,0 +1,104 @@
+'use client';
+
+import { BookOpen, KeyRound, Workflow } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useEffect, type ReactNode } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Logo } from '@/components/ui/logo';
+import { Spinner } from '@/components/ui/spinner';
+import { authClient } from '@/features/auth/auth-client';
+import { errorMessage, isUnauthenticated } from '@/trpc/errors';
+import { api } from '@/trpc/react';
+import { NavLink } from './nav-link';
+import { SignOutButton } from './sign-out-button';
+
+const GROUP_LABEL = 'hidden px-2.5 pb-1 text-xs font-semibold tracking-wider text-slate-500 uppercase md:block';
+
+/** Sidebar + content for every signed-in page; sends visitors without a valid session to /sign-in. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const me = api.account.me.useQuery(undefined, { staleTime: 60_000 });
+  const unauthenticated = me.isError && isUnauthenticated(me.error);
+
+  useEffect(() => {
+    if (!unauthenticated) return;
+    // the session cookie is stale or expired: drop it, then ask to sign in again
+    void authClient()
+      .signOut()
+      .catch(() => undefined)
+      .finally(() => router.replace('/sign-in'));
+  }, [unauthenticated, router]);
+
+  return (
+    <div className="min-h-screen md:flex">
+      <aside className="bg-slate-900 md:fixed md:inset-y-0 md:flex md:w-64 md:flex-col">
+        <div className="flex h-14 items-center justify-between gap-3 px-4 md:h-16 md:px-5">
+          <Logo inverted />
+          <div className="flex min-w-0 items-center gap-2 md:hidden">
+            <span className="truncate text-xs text-slate-400">{me.data?.user?.email}</span>
+            <SignOutButton compact />
+          </div>
+        </div>
+        <nav
+          aria-label="Main"
+          className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2"
+        >
+          <div className="md:space-y-1">
+            <NavLink href="/pipelines" icon={<Workflow className="size-4" aria-hidden />}>
+              Pipelines
+            </NavLink>
+          </div>
+          <div className="md:space-y-1">
+            <p className={GROUP_LABEL}>Settings</p>
+            <NavLink href="/settings/api-keys" icon={<KeyRound className="size-4" aria-hidden />}>
+              API keys
+            </NavLink>
+          </div>
+          <div className="md:space-y-1">
+            <p className={GROUP_LABEL}>Developers</p>
+            <NavLink href="/api/docs" external icon={<BookOpen className="size-4" aria-hidden />}>
+              API reference
+            </NavLink>
+          </div>
+        </nav>
+        <div className="hidden border-t border-white/10 p-3 md:block">
+          <div className="mb-2 px-2.5 py-1">
+            {me.data ? (
+              <>
+                <p className="truncate text-sm font-medium text-white" title={me.data.organization.name}>
+                  {me.data.organization.name}
+                </p>
+                <p className="truncate text-xs text-slate-400" title={me.data.user?.email}>
+                  {me.data.user?.email ?? 'API key'}
+                </p>
+              </>
+            ) : (
+              <div className="space-y-1.5" aria-hidden>
+                <div className="h-3.5 w-32 animate-pulse rounded bg-white/10" />
+                <div className="h-3 w-40 animate-pulse rounded bg-white/10" />
+              </div>
+            )}
+          </div>
+          <SignOutButton />
+        </div>
+      </aside>
+      <div className="min-w-0 flex-1 md:pl-64">
+        <main className="mx-auto max-w-6xl px-4 py-8 sm:px-8">
+          {me.isSuccess ? (
+            children
+          ) : me.isError && !unauthenticated ? (
+            <div className="mx-auto max-w-lg space-y-3">
+              <Alert title="Could not load your account">{errorMessage(me.error)}</Alert>
+              <Button variant="secondary" onClick={() => void me.refetch()}>
+                Try again
+              </Button>
+            </div>
+          ) : (
+            <Spinner label={unauthenticated ? 'Redirecting to sign in…' : 'Loading…'} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

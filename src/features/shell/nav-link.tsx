@@ -1,0 +1,30 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { cn } from '@/components/ui/cn';
+
+const BASE = 'flex items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium transition-colors';
+const IDLE = 'text-slate-300 hover:bg-white/5 hover:text-white';
+const ACTIVE = 'bg-white/10 text-white';
+
+export function NavLink({ href, icon, children, external }: { href: string; icon: ReactNode; children: ReactNode; external?: boolean }) {
+  const pathname = usePathname();
+  const active = !external && (pathname === href || pathname.startsWith(`${href}/`));
+  if (external) {
+    // a separate page outside the app shell (readable without signing in)
+    return (
+      <a href={href} className={cn(BASE, IDLE)}>
+        {icon}
+        {children}
+      </a>
+    );
+  }
+  return (
+    <Link href={href} aria-current={active ? 'page' : undefined} className={cn(BASE, active ? ACTIVE : IDLE)}>
+      {icon}
+      {children}
+    </Link>
+  );
+}

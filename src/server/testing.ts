@@ -1,0 +1,21 @@
+import { createCaller } from '@/server/api/root';
+import { createContext } from '@/server/api/trpc';
+import type { Principal } from '@/server/auth/principal';
+import { openDatabase } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { organizations } from '@/server/db/schema';
+import { createRuntime, type Runtime } from '@/server/runtime';
+
+/** A runtime over a fresh in-memory PGlite with migrations applied (service tests). */
+export async function memoryRuntime(): Promise<Runtime> {
+  const database = await openDatabase({ dataDir: 'memory://' });
+  await migrateDatabase(database);
+  return createRuntime(database, { rateLimitPerWindow: 1_000_000 });
+}
+
+/** An organization and a tRPC caller acting in it with the given scopes. */
+export async function orgCaller(rt: Runtime, orgId: string, scopes: string[] = ['admin']) {
+  await rt.db.insert(organizations).values({ id: orgId, name: orgId }).onConflictDoNothing();
+  const principal: Principal = { kind: 'api-key', orgId, scopes, keyId: '00000000-0000-4000-8000-000000000001' };
+  return createCaller(createContext(rt, principal));
+}
