@@ -2,6 +2,7 @@ import { env } from '@/env';
 import { getDatabase, type Database, type Db } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { authSecret, createAuth, type Auth } from '@/server/auth/better-auth';
+import { KeyCache } from '@/server/auth/key-cache';
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { logger } from '@/server/logger';
@@ -12,6 +13,8 @@ export interface Runtime {
   db: Db;
   auth: Auth;
   apiLimiter: RateLimiter;
+  /** API key lookups, cached only where that is exact (embedded: one process owns the database). */
+  keyCache?: KeyCache;
 }
 
 export interface RuntimeOptions {
@@ -26,6 +29,7 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     database,
     db: database.db,
     auth: createAuth(database.db, secret),
+    keyCache: database.kind === 'pglite' ? new KeyCache() : undefined,
     apiLimiter: createRateLimiter(database, {
       name: 'api',
       points: opts.rateLimitPerWindow ?? env.RATE_LIMIT_PER_MINUTE,

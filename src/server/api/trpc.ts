@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import type { KeyCache } from '@/server/auth/key-cache';
 import type { Principal } from '@/server/auth/principal';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
@@ -11,6 +12,7 @@ import type { Runtime } from '@/server/runtime';
 export interface Context {
   rt: Runtime;
   db: Db;
+  keyCache?: KeyCache;
   principal: Principal | null;
   /** Why there is no principal, told to the caller when a procedure needs one. */
   authError?: AppError;
@@ -19,7 +21,7 @@ export interface Context {
 }
 
 export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError): Context {
-  return { rt, db: rt.db, principal, authError, response: { headers: {} } };
+  return { rt, db: rt.db, keyCache: rt.keyCache, principal, authError, response: { headers: {} } };
 }
 
 export interface Meta extends OpenApiMeta {

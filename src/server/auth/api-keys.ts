@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { apiKeys } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import type { KeyCache } from './key-cache';
 import type { Principal } from './principal';
 
 /**
@@ -23,27 +24,58 @@ export function keyPrefix(key: string): string {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+function prepareFind(db: Db) {
+  return db
+    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .limit(1)
+    .prepare('find_api_key');
+}
+
+/** Looked up on every request: prepared once per database handle. */
+const finders = new WeakMap<Db, ReturnType<typeof prepareFind>>();
+
 /**
  * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. Looked up on every request
  * (no cache), so a revoked key stops working at once in every process.
  */
-export async function authenticateApiKey(db: Db, token: string, orgHeader: string | null): Promise<Principal> {
-  const [key] = await db
-    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.hash, hashApiKey(token)), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  if (!key) throw new AppError('UNAUTHENTICATED', 'The API key is invalid or has been revoked.');
-  if (!orgHeader) throw new AppError('UNAUTHENTICATED', 'The X-Organization-ID header is required.');
-  if (orgHeader !== key.orgId) throw new AppError('FORBIDDEN', 'This API key does not belong to that organization.');
-  const now = Date.now();
-  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    const cutoff = new Date(now - LAST_USED_RESOLUTION_MS);
-    void db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, cutoff))))
-      .catch(() => {});
+export async function authenticateApiKey(
+  db: Db,
+  token: string,
+  orgHeader: string | null,
+  cache?: KeyCache,
+): Promise<Principal> {
+  const hash = hashApiKey(token);
+  let entry = cache?.get(hash);
+  if (!entry) {
+    const generation = cache?.generation ?? 0;
+    let find = finders.get(db);
+    if (!find) finders.set(db, (find = prepareFind(db)));
+    const [key] = await find.execute({ hash });
+    if (!key) throw new AppError('UNAUTHENTICATED', 'The API key is invalid or has been revoked.');
+    entry = {
+      orgId: key.orgId,
+      principal: { kind: 'api-key', orgId: key.orgId, scopes: key.scopes, keyId: key.id },
+      lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+    };
+    cache?.set(hash, entry, generation);
   }
-  return { kind: 'api-key', orgId: key.orgId, scopes: key.scopes, keyId: key.id };
+  if (!orgHeader) throw new AppError('UNAUTHENTICATED', 'The X-Organization-ID header is required.');
+  if (orgHeader !== entry.orgId) throw new AppError('FORBIDDEN', 'This API key does not belong to that organization.');
+  touch(db, entry);
+  return entry.principal;
+}
+
+/** Records the key's use, at most once a minute (a write per request would cost more than the request). */
+function touch(db: Db, entry: { principal: Principal; lastUsedAt: number | null }): void {
+  const now = Date.now();
+  if (entry.lastUsedAt !== null && now - entry.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+  entry.lastUsedAt = now;
+  const cutoff = new Date(now - LAST_USED_RESOLUTION_MS);
+  void db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(and(eq(apiKeys.id, entry.principal.keyId!), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, cutoff))))
+    .catch(() => {});
 }

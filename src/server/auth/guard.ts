@@ -41,7 +41,7 @@ async function authenticate(rt: Runtime, req: Request): Promise<Principal | null
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>".');
-    return authenticateApiKey(rt.db, match[1], orgHeader);
+    return authenticateApiKey(rt.db, match[1], orgHeader, rt.keyCache);
   }
   if (req.headers.get('cookie')?.includes('better-auth')) {
     const session = await rt.auth.api.getSession({ headers: req.headers });

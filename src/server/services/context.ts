@@ -1,3 +1,4 @@
+import type { KeyCache } from '@/server/auth/key-cache';
 import type { Principal } from '@/server/auth/principal';
 import type { Db } from '@/server/db/client';
 
@@ -5,6 +6,8 @@ import type { Db } from '@/server/db/client';
 export interface ServiceContext {
   db: Db;
   principal: Principal;
+  /** Present in embedded mode; cleared whenever a key is revoked. */
+  keyCache?: KeyCache;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -58,7 +58,10 @@ export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<Api
     .set({ revokedAt: new Date() })
     .where(and(mine, isNull(apiKeys.revokedAt)))
     .returning();
-  if (row) return toKey(row);
+  if (row) {
+    ctx.keyCache?.clear();
+    return toKey(row);
+  }
   const [existing] = await ctx.db.select().from(apiKeys).where(mine);
   if (!existing) throw notFound;
   return toKey(existing);
