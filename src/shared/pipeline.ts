@@ -7,6 +7,18 @@ export const NodeId = z
   .max(100)
   .regex(/^[A-Za-z0-9_.-]+$/, 'node ids use letters, digits, "_", "-" and "."');
 
+/** How the engine runs one node, beside its type-specific config (like n8n's node settings). */
+export const NodeSettings = z.object({
+  timeout_ms: z.number().int().min(10).max(600_000).default(60_000).describe('Time limit of one attempt'),
+  retry: z
+    .object({
+      max_attempts: z.number().int().min(1).max(10).default(1).describe('1 = no retry'),
+      backoff_ms: z.number().int().min(0).max(60_000).default(500).describe('Wait before the 2nd attempt; doubles after'),
+    })
+    .default({ max_attempts: 1, backoff_ms: 500 }),
+});
+export type NodeSettings = z.infer<typeof NodeSettings>;
+
 export const PipelineNode = z
   .object({
     id: NodeId,
@@ -14,6 +26,7 @@ export const PipelineNode = z
     name: z.string().max(200).optional(),
     config: z.record(z.string(), z.unknown()).default({}),
     position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
+    settings: NodeSettings.partial().optional(),
   })
   .loose();
 

@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import type { PipelineConnection, PipelineDefinition, PipelineNode } from '@/shared/pipeline';
+import type { NodeType, PortSpec } from './types';
+
+export type Registry = (typeId: string) => NodeType | undefined;
+
+export interface GraphNode {
+  def: PipelineNode;
+  type?: NodeType;
+  /** Parsed config, when it fits the node type's schema. */
+  config?: unknown;
+  configError?: z.ZodError;
+  inputs: PortSpec[];
+  outputs: PortSpec[];
+}
+
+export interface Graph {
+  nodes: Map<string, GraphNode>;
+  /** Connections whose both ends exist, by target and by source node. */
+  incoming: Map<string, PipelineConnection[]>;
+  outgoing: Map<string, PipelineConnection[]>;
+  triggers: string[];
+}
+
+/** Indexes a definition: node types looked up, configs parsed, connections by node. Never throws. */
+export function buildGraph(def: PipelineDefinition, registry: Registry): Graph {
+  const nodes = new Map<string, GraphNode>();
+  for (const def_ of def.nodes) {
+    if (nodes.has(def_.id)) continue;
+    const type = registry(def_.type);
+    const node: GraphNode = { def: def_, type, inputs: [], outputs: [] };
+    if (type) {
+      const parsed = type.config.safeParse(def_.config ?? {});
+      if (parsed.success) {
+        node.config = parsed.data;
+        node.inputs = type.inputs(parsed.data);
+        node.outputs = type.outputs(parsed.data);
+      } else {
+        node.configError = parsed.error;
+      }
+    }
+    nodes.set(def_.id, node);
+  }
+  const incoming = new Map<string, PipelineConnection[]>();
+  const outgoing = new Map<string, PipelineConnection[]>();
+  for (const c of def.connections) {
+    if (!nodes.has(c.source) || !nodes.has(c.target)) continue;
+    push(incoming, c.target, c);
+    push(outgoing, c.source, c);
+  }
+  const triggers = [...nodes.values()].filter((n) => n.type?.trigger).map((n) => n.def.id);
+  return { nodes, incoming, outgoing, triggers };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Kahn's algorithm, stable in definition order; `cycle` lists the nodes left over when there is one. */
+export function topologicalOrder(graph: Graph): { order: string[]; cycle: string[] } {
+  const indegree = new Map<string, number>();
+  for (const id of graph.nodes.keys()) indegree.set(id, 0);
+  for (const [id, list] of graph.incoming) indegree.set(id, list.length);
+  const queue = [...graph.nodes.keys()].filter((id) => indegree.get(id) === 0);
+  const order: string[] = [];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    order.push(id);
+    for (const c of graph.outgoing.get(id) ?? []) {
+      const left = indegree.get(c.target)! - 1;
+      indegree.set(c.target, left);
+      if (left === 0) queue.push(c.target);
+    }
+  }
+  const cycle = [...graph.nodes.keys()].filter((id) => !order.includes(id));
+  return { order, cycle };
+}
+
+/** `from` and every node reachable from it. */
+export function descendants(graph: Graph, from: string): Set<string> {
+  const seen = new Set<string>([from]);
+  const stack = [from];
+  while (stack.length > 0) {
+    for (const c of graph.outgoing.get(stack.pop()!) ?? []) {
+      if (!seen.has(c.target)) {
+        seen.add(c.target);
+        stack.push(c.target);
+      }
+    }
+  }
+  return seen;
+}

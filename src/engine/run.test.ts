@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { runPipeline, type RunOptions } from './run';
+import { n, noServices, pipeline, registry, sent } from './test-builders';
+
+let seq = 0;
+const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
+  executionId: `exec-${++seq}`,
+  inputs: { n: 1 },
+  testMode: false,
+  registry,
+  services: noServices,
+  ...over,
+});
+
+describe('runPipeline', () => {
+  it('runs a chain in order and collects outputs', async () => {
+    // in ──▶ a(inc) ──▶ b(inc, by 10) ──▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    const r = await runPipeline(def, opts());
+    expect(r.status).toBe('completed');
+    expect(r.outputs).toEqual({ result: { n: 12 } });
+    expect(r.nodes.a).toMatchObject({ status: 'completed', inputs: { in: { n: 1 } }, outputs: { out: { n: 2 } }, attempts: 1 });
+    expect(r.nodes.b!.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(r.nodes.b!.started_at!)).toBeGreaterThanOrEqual(Date.parse(r.nodes.a!.finished_at!));
+  });
+
+  it('runs independent branches concurrently', async () => {
+    //        ┌▶ s1(slow 150) ▶ o1
+    // in ────┤
+    //        └▶ s2(slow 150) ▶ o2
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('s1', 'slow', { ms: 150 }), n('s2', 'slow', { ms: 150 }), n('o1', 'pipeline-output'), n('o2', 'pipeline-output')],
+      'in>s1', 'in>s2', 's1>o1', 's2>o2',
+    );
+    const r = await runPipeline(def, opts());
+    expect(r.status).toBe('completed');
+    // both were running at the same time: each started before the other finished
+    expect(Date.parse(r.nodes.s2!.started_at!)).toBeLessThan(Date.parse(r.nodes.s1!.finished_at!));
+    expect(Date.parse(r.nodes.s1!.started_at!)).toBeLessThan(Date.parse(r.nodes.s2!.finished_at!));
+    expect(Object.keys(r.outputs).sort()).toEqual(['o1', 'o2']);
+  });
+
+  it('skips the branch not taken, and everything after it', async () => {
+    // in ▶ split ─even▶ e(inc) ▶ oe
+    //            └odd─▶ o(inc) ▶ oo
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('split', 'split'), n('e', 'inc'), n('o', 'inc'), n('oe', 'pipeline-output'), n('oo', 'pipeline-output')],
+      'in>split', 'split.even>e', 'split.odd>o', 'e>oe', 'o>oo',
+    );
+    const r = await runPipeline(def, opts({ inputs: { n: 3 } }));
+    expect(r.status).toBe('completed');
+    expect(r.nodes.o!.status).toBe('completed');
+    expect(r.nodes.e!.status).toBe('skipped');
+    expect(r.nodes.oe!.status).toBe('skipped');
+    expect(r.outputs).toEqual({ oo: { n: 4 } });
+  });
+
+  it('fails the execution naming the node, fails its downstream and starts nothing else', async () => {
+    // in ▶ a(inc) ▶ x(boom) ▶ b(inc) ▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('x', 'boom'), n('b', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>x', 'x>b', 'b>out');
+    const r = await runPipeline(def, opts());
+    expect(r.status).toBe('failed');
+    expect(r.error).toMatchObject({ node_id: 'x', code: 'BOOM' });
+    expect(r.error!.message).toContain('Node "x" (boom) failed');
+    expect(r.nodes.a!.status).toBe('completed');
+    expect(r.nodes.x).toMatchObject({ status: 'failed', error: { code: 'BOOM' } });
+    expect(r.nodes.b).toMatchObject({ status: 'failed', error: { code: 'UPSTREAM_FAILED' } });
+    expect(r.nodes.out!.status).toBe('failed');
+    expect(r.outputs).toEqual({});
+  });
+
+  it('retries a node by its settings and times out a slow one', async () => {
+    // in ▶ x(boom, fails twice; 3 attempts) ▶ out
+    const flaky = pipeline([n('in', 'manual-trigger'), n('x', 'boom', { times: 2 }, { retry: { max_attempts: 3, backoff_ms: 1 } }), n('out', 'pipeline-output')], 'in>x', 'x>out');
+    const r = await runPipeline(flaky, opts());
+    expect(r.status).toBe('completed');
+    expect(r.nodes.x).toMatchObject({ status: 'completed', attempts: 3 });
+    expect(r.nodes.x!.logs.filter((l) => l.level === 'warn')).toHaveLength(2);
+
+    // in ▶ s(slow 500, limit 50 ms) ▶ out
+    const stuck = pipeline([n('in', 'manual-trigger'), n('s', 'slow', { ms: 500 }, { timeout_ms: 50 }), n('out', 'pipeline-output')], 'in>s', 's>out');
+    const t = await runPipeline(stuck, opts());
+    expect(t.status).toBe('failed');
+    expect(t.nodes.s!.error).toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('in test mode a write node does not write: it is simulated with the payload it would send', async () => {
+    // in ▶ w(write) ▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('w', 'write'), n('out', 'pipeline-output')], 'in>w', 'w>out');
+    const before = sent.length;
+    const r = await runPipeline(def, opts({ testMode: true }));
+    expect(sent.length).toBe(before);
+    expect(r.nodes.w).toMatchObject({ status: 'simulated', outputs: { out: { would_send: { n: 1 } } } });
+    await runPipeline(def, opts());
+    expect(sent.length).toBe(before + 1);
+    expect(sent.at(-1)).toEqual({ key: `exec-${seq}:w`, body: { n: 1 } });
+  });
+
+  it('takes carried-over runs as they are and re-runs the rest (retry from a node)', async () => {
+    // in ▶ a(inc) ▶ b(inc) ▶ out ; first run, then retry from b with a's stored output
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>b', 'b>out');
+    const first = await runPipeline(def, opts());
+    const carried = { in: first.nodes.in!, a: { ...first.nodes.a!, outputs: { out: { n: 100 } } } };
+    const retry = await runPipeline(def, opts({ carried }));
+    expect(retry.outputs).toEqual({ out: { n: 101 } });
+    const overridden = await runPipeline(def, opts({ carried, inputOverrides: { b: { in: { n: 7 } } } }));
+    expect(overridden.outputs).toEqual({ out: { n: 8 } });
+  });
+
+  it('refuses an invalid definition without running anything', async () => {
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'nope')], 'in>a');
+    const r = await runPipeline(def, opts());
+    expect(r).toMatchObject({ status: 'failed', error: { code: 'INVALID_PIPELINE', node_id: 'a' }, nodes: {} });
+  });
+});
