@@ -1,4 +1,5 @@
 import { accountRouter } from './routers/account/router';
+import { catalogRouter } from './routers/catalog/router';
 import { keysRouter } from './routers/keys/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { createCallerFactory, router } from './trpc';
@@ -7,6 +8,7 @@ export const appRouter = router({
   pipelines: pipelinesRouter,
   keys: keysRouter,
   account: accountRouter,
+  catalog: catalogRouter,
 });
 
 export type AppRouter = typeof appRouter;

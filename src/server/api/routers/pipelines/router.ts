@@ -5,6 +5,7 @@ import { deploy, undeploy } from './deploy';
 import { get } from './get';
 import { list } from './list';
 import { update } from './update';
+import { validate } from './validate';
 import { version, versions } from './versions';
 
-export const pipelinesRouter = router({ list, create, get, update, remove, deploy, undeploy, versions, version });
+export const pipelinesRouter = router({ list, create, get, update, remove, deploy, undeploy, versions, version, validate });
