@@ -32,6 +32,7 @@ if (!fs.existsSync('/usr/bin/chromium')) {
   process.exit(1);
 }
 
+if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) process.exit(1);
 if (run('build', bin('next'), ['build']) !== 0) process.exit(1);
 
 const failures = [];

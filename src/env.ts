@@ -25,6 +25,14 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32).optional(),
   /** Public URL of the app, when it is served behind a proxy under another origin. */
   APP_URL: z.string().url().optional(),
+  /** Whether the web process also works the execution queue (embedded mode always does). */
+  WORKER_IN_SERVER: z.stringbool().default(true),
+  /** Executions one process runs at once. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** Seconds without a heartbeat before a dead worker's execution is handed to another (>= 10). */
+  QUEUE_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  /** How often pg-boss looks for such executions. */
+  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -128,6 +128,7 @@ export async function runPipeline(def: PipelineDefinition, opts: RunOptions): Pr
     runs[id] = downstreamOfFailure
       ? emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${failure!.node_id}" failed.` })
       : emptyRun('skipped');
+    await opts.onNodeEnd?.(id, runs[id]);
   }
   const outputs: Record<string, unknown> = {};
   for (const run of Object.values(runs)) if (run.emit) outputs[run.emit.key] = run.emit.value;

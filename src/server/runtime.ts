@@ -6,6 +6,8 @@ import { KeyCache } from '@/server/auth/key-cache';
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { logger } from '@/server/logger';
+import { createQueue, type Queue } from '@/server/queue/queue';
+import { startWorkers } from '@/server/queue/worker';
 
 /** Everything a request needs, made once per process. */
 export interface Runtime {
@@ -15,11 +17,14 @@ export interface Runtime {
   apiLimiter: RateLimiter;
   /** API key lookups, cached only where that is exact (embedded: one process owns the database). */
   keyCache?: KeyCache;
+  /** The execution queue (pg-boss); absent where nothing may run asynchronously (some tests). */
+  queue?: Queue;
 }
 
 export interface RuntimeOptions {
   rateLimitPerWindow?: number;
   rateLimitWindowSeconds?: number;
+  queue?: Queue;
 }
 
 /** Builds a runtime over an open database (tests call this directly with an in-memory PGlite). */
@@ -30,6 +35,7 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     db: database.db,
     auth: createAuth(database.db, secret),
     keyCache: database.kind === 'pglite' ? new KeyCache() : undefined,
+    queue: opts.queue,
     apiLimiter: createRateLimiter(database, {
       name: 'api',
       points: opts.rateLimitPerWindow ?? env.RATE_LIMIT_PER_MINUTE,
@@ -62,7 +68,13 @@ export function getRuntime(): Promise<Runtime> {
     await migrateDatabase(database, env.DATABASE_URL);
     announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY }));
     logger.info(`database ready (${database.kind})`);
-    return createRuntime(database);
+    const queue = await createQueue(database, {
+      heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
+      superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,
+    });
+    // the embedded database belongs to this process, so it is also where its queue is worked
+    if (database.kind === 'pglite' || env.WORKER_IN_SERVER) await startWorkers(queue, database.db, env.WORKER_CONCURRENCY);
+    return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;
     throw e;

@@ -1,5 +1,6 @@
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
+import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { createCallerFactory, router } from './trpc';
@@ -9,6 +10,7 @@ export const appRouter = router({
   keys: keysRouter,
   account: accountRouter,
   catalog: catalogRouter,
+  executions: executionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,9 @@ export type DbKind = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   kind: DbKind;
+  /** The PGlite instance (embedded) or the Postgres URL, for pg-boss. */
+  pglite?: import('@electric-sql/pglite').PGlite;
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -29,7 +32,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {} });
     const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    return { db, kind: 'postgres', url: opts.url, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -45,6 +48,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     close: async () => {
       await client.close();
       releaseLock();

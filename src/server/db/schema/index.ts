@@ -2,3 +2,4 @@ export * from './auth';
 export * from './orgs';
 export * from './pipelines';
 export * from './rate-limits';
+export * from './executions';

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+const Json = z.record(z.string(), z.unknown());
+const ErrorInfo = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
+const NodeResults = z.record(z.string(), z.object({ status: z.string(), duration_ms: z.number().int() })).describe('Per node: status and duration');
+
+export const ExecuteInput = z.object({
+  pipeline_id: z.string().describe('UUID of the pipeline'),
+  inputs: Json.default({}).describe('Data passed to the pipeline trigger'),
+  async: z.boolean().default(false),
+  test_mode: z.boolean().default(false).describe('When true nothing is written to external systems'),
+});
+
+export const ExecuteResult = z.object({
+  execution_id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  outputs: Json.optional(),
+  node_results: NodeResults.optional(),
+  error: ErrorInfo.optional(),
+  retry_of: z.string().optional(),
+});
+
+export const RetryInput = z.object({
+  execution_id: z.string(),
+  node_id: z.string().min(1),
+  inputs: Json.optional().describe('Replace the inputs of node_id (of the execution when it is the trigger)'),
+});
+
+export const StepStartInput = z.object({
+  pipeline_id: z.string(),
+  inputs: Json.default({}),
+  test_mode: z.boolean().default(true).describe('Step runs are test runs unless you say otherwise'),
+});
+
+export const StepAdvanceInput = z.object({
+  sessionId: z.string(),
+  node_outputs: Json.optional().describe('Use these as the current node outputs instead of running it'),
+});
+
+export const StepState = z.object({
+  session_id: z.string(),
+  execution_id: z.string(),
+  current_node: z.string().nullable(),
+  status: z.enum(['waiting', 'completed', 'failed']),
+  node_results: NodeResults,
+  finished_node: z
+    .object({ node_id: z.string(), status: z.string(), outputs: Json, error: z.object({ code: z.string(), message: z.string() }).nullable(), duration_ms: z.number().int().nullable() })
+    .optional(),
+  error: ErrorInfo.optional(),
+});
+
+export const ExecutionSummary = z.object({
+  id: z.string(),
+  pipeline_id: z.string(),
+  pipeline_version: z.number().int(),
+  status: z.string(),
+  trigger: z.string(),
+  test_mode: z.boolean(),
+  retry_of: z.string().nullable(),
+  error: ErrorInfo.nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+});
+
+export const ExecutionList = z.object({ executions: z.array(ExecutionSummary), total_count: z.number().int() });
+
+export const ExecutionDetail = ExecutionSummary.extend({
+  inputs: Json,
+  outputs: Json.nullable(),
+  nodes: z.array(
+    z.object({
+      node_id: z.string(),
+      node_type: z.string(),
+      status: z.string(),
+      inputs: Json,
+      outputs: Json,
+      logs: z.array(z.object({ level: z.string(), message: z.string(), time: z.string() })),
+      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      attempts: z.number().int(),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+      duration_ms: z.number().int().nullable(),
+    }),
+  ),
+});
+
+export const ListInput = z.object({
+  pipeline_id: z.string().optional(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const StatsInput = z.object({
+  pipeline_id: z.string().optional(),
+  since: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 start of the window'),
+  until: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 end of the window'),
+});
+
+export const Stats = z.object({
+  total_executions: z.number().int(),
+  by_status: z.record(z.string(), z.number().int()),
+  success_rate: z.number().nullable(),
+  average_duration_ms: z.number().int().nullable(),
+  error_distribution: z.array(z.object({ node_type: z.string(), count: z.number().int(), codes: z.record(z.string(), z.number().int()) })),
+  window: z.object({ pipeline_id: z.string().nullable(), since: z.string().nullable(), until: z.string().nullable() }),
+});

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './orgs';
+
+export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * One run of a pipeline version. Pipelines may be deleted later; their executions stay as history, so
+ * pipeline_id carries no foreign key.
+ */
+export const executions = pgTable(
+  'executions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    pipelineId: uuid('pipeline_id').notNull(),
+    pipelineVersion: integer('pipeline_version').notNull(),
+    status: text('status').$type<ExecutionStatus>().notNull(),
+    /** api, async, schedule, webhook, retry, step */
+    trigger: text('trigger').notNull(),
+    testMode: boolean('test_mode').notNull().default(false),
+    retryOf: uuid('retry_of'),
+    inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
+    outputs: jsonb('outputs').$type<Record<string, unknown>>(),
+    error: jsonb('error').$type<{ node_id: string | null; code: string; message: string }>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+  },
+  (t) => [
+    index('executions_org_created_idx').on(t.orgId, t.createdAt),
+    index('executions_pipeline_idx').on(t.pipelineId, t.createdAt),
+    index('executions_active_idx').on(t.orgId).where(sql`status in ('queued', 'running')`),
+  ],
+);
+
+/** Per-node record of an execution; (execution, node) is unique, which also makes writes idempotent. */
+export const executionNodes = pgTable(
+  'execution_nodes',
+  {
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    nodeType: text('node_type').notNull(),
+    status: text('status').notNull(),
+    inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
+    outputs: jsonb('outputs').$type<Record<string, unknown>>().notNull(),
+    logs: jsonb('logs').$type<{ level: string; message: string; time: string }[]>().notNull(),
+    error: jsonb('error').$type<{ code: string; message: string }>(),
+    attempts: integer('attempts').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+  },
+  (t) => [primaryKey({ columns: [t.executionId, t.nodeId] })],
+);
+
+/** A step-debugging session over one execution; it waits at `current_node`. */
+export const stepSessions = pgTable('step_sessions', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  orgId: text('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  executionId: uuid('execution_id')
+    .notNull()
+    .references(() => executions.id, { onDelete: 'cascade' }),
+  currentNode: text('current_node'),
+  status: text('status').$type<'waiting' | 'completed' | 'failed' | 'expired'>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { executions } from '@/server/db/schema';
+import { logger } from '@/server/logger';
+import { runExecution } from '@/server/services/executions/run-execution';
+import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
+
+/**
+ * Works the execution queue in this process. A job whose execution already finished (a redelivery after
+ * a crash between finishing and acknowledging) is acknowledged without running anything again; one that
+ * was interrupted resumes, keeping the nodes that had finished.
+ */
+export async function startWorkers(queue: Queue, db: Db, concurrency: number): Promise<void> {
+  const id = await queue.boss.work<ExecuteJob>(
+    EXECUTE_QUEUE,
+    { batchSize: concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5, burstWhenBatchFull: true },
+    async (jobs) => {
+      await Promise.all(
+        jobs.map(async (job) => {
+          const { executionId } = job.data;
+          const [row] = await db.select({ status: executions.status }).from(executions).where(eq(executions.id, executionId));
+          if (!row || row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') return;
+          await runExecution(db, executionId);
+        }),
+      );
+    },
+  );
+  queue.workerIds.push(id);
+  logger.info(`working the ${EXECUTE_QUEUE} queue (batch ${concurrency})`);
+}

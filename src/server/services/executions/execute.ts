@@ -1,0 +1,63 @@
+import { getNodeType } from '@/engine/nodes';
+import { validateDefinition } from '@/engine/validate';
+import { AppError } from '@/server/errors';
+import type { ServiceContext } from '../context';
+import { findPipelineRow } from '../pipelines/find';
+import { getExecution } from './get-execution';
+import { runExecution } from './run-execution';
+import { nodeResults } from './shape';
+import { startExecution } from './start-execution';
+
+export interface ExecuteInput {
+  pipeline_id: string;
+  inputs: Record<string, unknown>;
+  async: boolean;
+  test_mode: boolean;
+}
+
+export interface ExecuteDeps {
+  /** Puts an execution on the queue inside the transaction that wrote its row. */
+  enqueue?: (tx: ServiceContext['db'], executionId: string) => Promise<void>;
+}
+
+/**
+ * POST /api/execute. A real run needs a deployed pipeline; test mode works on any. Sync waits for the
+ * result; async answers at once and a worker runs it (row and queue job written in one transaction).
+ */
+export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: ExecuteDeps = {}) {
+  const pipeline = await findPipelineRow(ctx, input.pipeline_id);
+  if (!input.test_mode && pipeline.status !== 'deployed') {
+    throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it, or run it with test_mode.`);
+  }
+  const report = validateDefinition(pipeline.definition, getNodeType);
+  if (!report.valid) {
+    throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid: ${report.errors.length} problem(s).`, report.errors);
+  }
+  const base = {
+    orgId: ctx.principal.orgId,
+    pipelineId: pipeline.id,
+    pipelineVersion: pipeline.version,
+    testMode: input.test_mode,
+    inputs: input.inputs,
+  };
+  if (input.async) {
+    if (!deps.enqueue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
+    const started = await startExecution(ctx.db, { ...base, trigger: 'async', status: 'queued' }, deps.enqueue);
+    return { execution_id: started.id, status: 'running' as const };
+  }
+  const started = await startExecution(ctx.db, { ...base, trigger: 'api', status: 'running' });
+  await runExecution(ctx.db, started.id);
+  return resultOf(ctx, started.id);
+}
+
+/** The synchronous answer: execution id, status, outputs, node results (and the error when it failed). */
+export async function resultOf(ctx: ServiceContext, executionId: string) {
+  const detail = await getExecution(ctx, executionId);
+  return {
+    execution_id: detail.id,
+    status: detail.status,
+    outputs: detail.outputs ?? {},
+    node_results: nodeResults(detail.nodes),
+    ...(detail.error ? { error: detail.error } : {}),
+  };
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import type { NodeRun } from '@/engine/execute-node';
+import { buildGraph, descendants } from '@/engine/graph';
+import { getNodeType } from '@/engine/nodes';
+import { executionNodes } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import type { ServiceContext } from '../context';
+import { findPipelineRow } from '../pipelines/find';
+import { resultOf } from './execute';
+import { findExecutionRow } from './get-execution';
+import { loadDefinition, runExecution } from './run-execution';
+import { toNodeRun } from './shape';
+import { startExecution } from './start-execution';
+
+export interface RetryInput {
+  execution_id: string;
+  node_id: string;
+  inputs?: Record<string, unknown>;
+}
+
+/**
+ * A new execution linked to the original (retry_of), on the version the original ran: `node_id` and
+ * everything downstream run again; every other node keeps its stored run. `inputs` replace the inputs of
+ * `node_id` (of the whole execution when it is the trigger).
+ */
+export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
+  const original = await findExecutionRow(ctx, input.execution_id);
+  const pipeline = await findPipelineRow(ctx, original.pipelineId);
+  if (!original.testMode && pipeline.status !== 'deployed') {
+    throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it to retry a real execution.`);
+  }
+  const def = await loadDefinition(ctx.db, original.pipelineId, original.pipelineVersion);
+  const graph = buildGraph(def, getNodeType);
+  const target = graph.nodes.get(input.node_id);
+  if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
+  const redo = descendants(graph, input.node_id);
+  const stored = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, original.id));
+  const carried: Record<string, NodeRun> = {};
+  for (const row of stored) if (!redo.has(row.nodeId)) carried[row.nodeId] = toNodeRun(row);
+
+  const isTrigger = Boolean(target.type?.trigger);
+  const started = await startExecution(ctx.db, {
+    orgId: ctx.principal.orgId,
+    pipelineId: original.pipelineId,
+    pipelineVersion: original.pipelineVersion,
+    trigger: 'retry',
+    testMode: original.testMode,
+    inputs: isTrigger && input.inputs ? input.inputs : original.inputs,
+    retryOf: original.id,
+    status: 'running',
+  });
+  await runExecution(ctx.db, started.id, {
+    carried,
+    inputOverrides: !isTrigger && input.inputs ? { [input.node_id]: input.inputs } : undefined,
+  });
+  return { ...(await resultOf(ctx, started.id)), retry_of: original.id };
+}
