@@ -33,6 +33,8 @@ const schema = z.object({
   QUEUE_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   /** How often pg-boss looks for such executions. */
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** How often (seconds) pg-boss turns due cron schedules into jobs (1 to 45). */
+  QUEUE_CRON_SECONDS: z.coerce.number().int().min(1).max(45).default(5),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -7,6 +7,7 @@ import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
+import { startScheduleWorker } from '@/server/queue/schedule-worker';
 import { startWorkers } from '@/server/queue/worker';
 
 /** Everything a request needs, made once per process. */
@@ -71,9 +72,11 @@ export function getRuntime(): Promise<Runtime> {
     const queue = await createQueue(database, {
       heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
       superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,
+      cronSeconds: env.QUEUE_CRON_SECONDS,
     });
     // the embedded database belongs to this process, so it is also where its queue is worked
     if (database.kind === 'pglite' || env.WORKER_IN_SERVER) await startWorkers(queue, database.db, env.WORKER_CONCURRENCY);
+    await startScheduleWorker(queue, database.db);
     return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;

@@ -41,6 +41,25 @@ describe.each(inject('targets'))('organizations are isolated on $name', (target)
     expectError(await bAsA.post('/api/pipelines', { name: 'planted' }), 403, 'FORBIDDEN');
   });
 
+  it("answers 404 to org B for org A's executions, and never lists them", async () => {
+    const echo = {
+      nodes: [{ id: 'in', type: 'manual-trigger' }, { id: 'out', type: 'pipeline-output' }],
+      connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
+    };
+    const runnable = (await a.post('/api/pipelines', { name: 'A runnable', definition: echo })).body.id;
+    const run = await a.post('/api/execute', { pipeline_id: runnable, inputs: { message: 'MSH|' }, test_mode: true });
+    expect(run.body.status).toBe('completed');
+    const id = run.body.execution_id as string;
+    expectError(await b.get(`/api/executions/${id}`), 404, 'EXECUTION_NOT_FOUND');
+    expectError(await b.post('/api/execute/retry', { execution_id: id, node_id: 'in' }), 404, 'EXECUTION_NOT_FOUND');
+    expectError(await b.post('/api/execute', { pipeline_id: runnable, test_mode: true }), 404, 'PIPELINE_NOT_FOUND');
+    expectError(await b.post('/api/execute/step', { pipeline_id: runnable }), 404, 'PIPELINE_NOT_FOUND');
+    expect((await b.get('/api/executions?limit=100')).text).not.toContain(id);
+    expect((await b.get(`/api/executions?pipeline_id=${runnable}`)).body.total_count).toBe(0);
+    expect((await b.get(`/api/stats?pipeline_id=${runnable}`)).body.total_executions).toBe(0);
+    expectError(await bAsA.get(`/api/executions/${id}`), 403, 'FORBIDDEN');
+  });
+
   it("never lists org A's pipelines to org B, and org A's pipeline is untouched", async () => {
     const listed = await b.get('/api/pipelines?limit=100');
     expect(listed.status).toBe(200);

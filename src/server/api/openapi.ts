@@ -33,9 +33,10 @@ const ERRORS: Record<string, string> = {
   '401': 'Missing or invalid API key (UNAUTHENTICATED)',
   '403': 'Key of another organization, or lacking the scope (FORBIDDEN)',
   '404': 'Resource not found in this organization',
-  '409': 'Conflict with the resource state',
+  '409': 'Conflict with the resource state (PIPELINE_DEPLOYED, PIPELINE_NOT_DEPLOYED, VERSION_CONFLICT, STEP_SESSION_FINISHED)',
+  '410': 'The step session expired (STEP_SESSION_EXPIRED)',
   '415': 'Request body is not application/json',
-  '429': 'Rate limit exceeded (RATE_LIMITED); see Retry-After',
+  '429': 'Rate limit exceeded (RATE_LIMITED; see Retry-After) or too many running executions (CONCURRENCY_LIMIT)',
   '500': 'Internal error (INTERNAL); never carries a stack trace',
 };
 
@@ -47,9 +48,13 @@ function errorResponse(description: string): Json {
 /** Which error statuses an operation can answer with. */
 function errorStatuses(method: string, path: string): string[] {
   const s = ['400', '401', '403', '429', '500'];
-  if (path.includes('{')) s.push('404');
+  const refersToResource = path.includes('{') || path.startsWith('/execute');
+  if (refersToResource) s.push('404');
   if (method !== 'get' && method !== 'delete') s.push('415');
-  if (method === 'delete' || /\/(deploy|undeploy)$/.test(path) || method === 'put') s.push('409');
+  if (method === 'delete' || method === 'put' || /\/(deploy|undeploy)$/.test(path) || /^\/execute(\/retry|\/step\/\{sessionId\})?$/.test(path)) {
+    s.push('409');
+  }
+  if (path === '/execute/step/{sessionId}') s.push('410');
   return s.sort();
 }
 

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { KeyCache } from '@/server/auth/key-cache';
 import type { Principal } from '@/server/auth/principal';
+import type { Queue } from '@/server/queue/queue';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
@@ -13,6 +14,7 @@ export interface Context {
   rt: Runtime;
   db: Db;
   keyCache?: KeyCache;
+  queue?: Queue;
   principal: Principal | null;
   /** Why there is no principal, told to the caller when a procedure needs one. */
   authError?: AppError;
@@ -21,7 +23,7 @@ export interface Context {
 }
 
 export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError): Context {
-  return { rt, db: rt.db, keyCache: rt.keyCache, principal, authError, response: { headers: {} } };
+  return { rt, db: rt.db, keyCache: rt.keyCache, queue: rt.queue, principal, authError, response: { headers: {} } };
 }
 
 export interface Meta extends OpenApiMeta {

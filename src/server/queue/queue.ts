@@ -4,6 +4,13 @@ import type { Database, Db } from '@/server/db/client';
 import { logger } from '@/server/logger';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
+/** Cron jobs of deployed pipelines with a schedule trigger, one schedule per pipeline (key = its id). */
+export const SCHEDULE_QUEUE = 'pipeline-schedule';
+
+export interface ScheduleJob {
+  pipelineId: string;
+  orgId: string;
+}
 
 export interface ExecuteJob {
   executionId: string;
@@ -14,6 +21,17 @@ export interface QueueOptions {
   heartbeatSeconds: number;
   /** How often the monitor looks for such jobs. */
   superviseIntervalSeconds: number;
+  /** How often due cron schedules become jobs. */
+  cronSeconds: number;
+}
+
+function timing(opts: QueueOptions) {
+  return {
+    superviseIntervalSeconds: opts.superviseIntervalSeconds,
+    monitorIntervalSeconds: opts.superviseIntervalSeconds,
+    cronWorkerIntervalSeconds: opts.cronSeconds,
+    cronMonitorIntervalSeconds: opts.cronSeconds,
+  };
 }
 
 export interface Queue {
@@ -33,14 +51,8 @@ export interface Queue {
 export async function createQueue(database: Database, opts: QueueOptions): Promise<Queue> {
   const boss =
     database.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', superviseIntervalSeconds: opts.superviseIntervalSeconds })
-      : new PgBoss({
-          connectionString: database.url!,
-          max: 5,
-          useListenNotify: true,
-          superviseIntervalSeconds: opts.superviseIntervalSeconds,
-          monitorIntervalSeconds: opts.superviseIntervalSeconds,
-        });
+      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) })
+      : new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: true, ...timing(opts) });
   boss.on('error', (e) => logger.error('queue error', { error: String(e) }));
   await boss.start();
   await boss.createQueue(EXECUTE_QUEUE, {
@@ -50,6 +62,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     expireInSeconds: 60 * 60,
     notify: database.kind === 'postgres',
   });
+  await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
   const queue: Queue = {
     boss,
     workerIds: [],

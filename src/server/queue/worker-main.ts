@@ -8,6 +8,7 @@ import { openDatabase } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { logger } from '@/server/logger';
 import { createQueue } from './queue';
+import { startScheduleWorker } from './schedule-worker';
 import { startWorkers } from './worker';
 
 async function main() {
@@ -20,8 +21,10 @@ async function main() {
   const queue = await createQueue(database, {
     heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
     superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,
+    cronSeconds: env.QUEUE_CRON_SECONDS,
   });
   await startWorkers(queue, database.db, env.WORKER_CONCURRENCY);
+  await startScheduleWorker(queue, database.db);
   console.log(`clinflow worker ${process.pid} ready`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -5,6 +5,7 @@ import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
 import { actor } from './create-pipeline';
 import { findPipelineRow, ownPipeline } from './find';
+import { syncSchedule } from './schedules';
 import { toPipeline, type Pipeline } from './shape';
 
 export interface UpdateInput {
@@ -46,6 +47,9 @@ export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): P
       definition: row.definition,
       createdBy: actor(ctx),
     });
+    return row;
+  }).then(async (row) => {
+    await syncSchedule(ctx.queue, row); // a deployed pipeline's new cron takes effect at once
     return toPipeline(row);
   });
 }

@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { orgWithKey } from '../support/accounts';
+import { client, expectError, type Client } from '../support/client';
+
+/*
+ * in (manual-trigger, field patient: json) ──patient──▶ name (jsonata: family name) ──▶ out (key "family")
+ */
+const definition = (expression = 'name[0].family') => ({
+  nodes: [
+    { id: 'in', type: 'manual-trigger', config: { fields: { patient: 'json' } } },
+    { id: 'name', type: 'jsonata-transform', config: { expression } },
+    { id: 'out', type: 'pipeline-output', config: { key: 'family' } },
+  ],
+  connections: [
+    { id: 'c1', source: 'in', source_port: 'patient', target: 'name', target_port: 'input' },
+    { id: 'c2', source: 'name', source_port: 'output', target: 'out', target_port: 'value' },
+  ],
+});
+
+const patient = { resourceType: 'Patient', name: [{ family: 'Kshlerin', given: ['Aaron'] }] };
+
+async function poll(api: Client, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const r = await api.get(`/api/executions/${id}`);
+    if (!['queued', 'running'].includes(r.body.status)) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`execution ${id} did not finish`);
+}
+
+describe.each(inject('targets'))('executions over REST on $name', (target) => {
+  let api: Client;
+  let deployed: string;
+  let draft: string;
+  beforeAll(async () => {
+    api = client(target.url, await orgWithKey(target.url, `exec-${target.name}-${Date.now()}@example.org`));
+    deployed = (await api.post('/api/pipelines', { name: 'family name', definition: definition() })).body.id;
+    await api.post(`/api/pipelines/${deployed}/deploy`);
+    draft = (await api.post('/api/pipelines', { name: 'draft', definition: definition() })).body.id;
+  });
+
+  it('runs synchronously: status, outputs and per-node status and duration', async () => {
+    const r = await api.post('/api/execute', { pipeline_id: deployed, inputs: { patient } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'completed', outputs: { family: 'Kshlerin' } });
+    expect(Object.keys(r.body.node_results).sort()).toEqual(['in', 'name', 'out']);
+    for (const n of Object.values(r.body.node_results) as { status: string; duration_ms: number }[]) {
+      expect(n.status).toBe('completed');
+      expect(Number.isInteger(n.duration_ms)).toBe(true);
+    }
+    const detail = await api.get(`/api/executions/${r.body.execution_id}`);
+    expect(detail.body).toMatchObject({ id: r.body.execution_id, pipeline_id: deployed, pipeline_version: 1, status: 'completed', test_mode: false, inputs: { patient } });
+    const name = detail.body.nodes.find((n: { node_id: string }) => n.node_id === 'name');
+    expect(name).toMatchObject({ node_type: 'jsonata-transform', status: 'completed', inputs: { input: patient }, outputs: { output: 'Kshlerin' }, attempts: 1 });
+    expect(Date.parse(name.finished_at)).toBeGreaterThanOrEqual(Date.parse(name.started_at));
+  });
+
+  it('needs a deployed pipeline for a real run, but test mode runs any pipeline', async () => {
+    expectError(await api.post('/api/execute', { pipeline_id: draft, inputs: { patient } }), 409, 'PIPELINE_NOT_DEPLOYED');
+    const t = await api.post('/api/execute', { pipeline_id: draft, inputs: { patient }, test_mode: true });
+    expect(t.body).toMatchObject({ status: 'completed', outputs: { family: 'Kshlerin' } });
+    expect((await api.get(`/api/executions/${t.body.execution_id}`)).body.test_mode).toBe(true);
+  });
+
+  it('refuses bad requests without creating an execution', async () => {
+    const before = (await api.get('/api/executions')).body.total_count;
+    expectError(await api.post('/api/execute', { inputs: {} }), 400, 'VALIDATION_FAILED');
+    expectError(await api.post('/api/execute', { pipeline_id: deployed, inputs: 'x' }), 400, 'VALIDATION_FAILED');
+    expectError(await api.post('/api/execute', { pipeline_id: '00000000-0000-4000-8000-000000000000' }), 404, 'PIPELINE_NOT_FOUND');
+    const broken = (await api.post('/api/pipelines', { name: 'broken', definition: { nodes: [{ id: 'x', type: 'nope' }], connections: [] } })).body.id;
+    const invalid = await api.post('/api/execute', { pipeline_id: broken, test_mode: true });
+    expectError(invalid, 400, 'PIPELINE_INVALID');
+    expect(invalid.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ node_id: 'x', code: 'UNKNOWN_NODE_TYPE' })]));
+    expect((await api.get('/api/executions')).body.total_count).toBe(before);
+  });
+
+  it('reports a failing node by name and counts it in the stats by node type', async () => {
+    const failing = (await api.post('/api/pipelines', { name: 'fails', definition: definition('$error("no family name")') })).body.id;
+    const r = await api.post('/api/execute', { pipeline_id: failing, inputs: { patient }, test_mode: true });
+    expect(r.body).toMatchObject({ status: 'failed', error: { node_id: 'name', code: 'TRANSFORM_FAILED' } });
+    expect(r.body.error.message).toContain('Node "name" (jsonata-transform) failed');
+    expect(r.body.node_results).toMatchObject({ in: { status: 'completed' }, name: { status: 'failed' }, out: { status: 'failed' } });
+    const stats = await api.get(`/api/stats?pipeline_id=${failing}`);
+    expect(stats.body).toMatchObject({ total_executions: 1, success_rate: 0, by_status: { failed: 1 } });
+    expect(stats.body.error_distribution).toEqual([{ node_type: 'jsonata-transform', count: 1, codes: { TRANSFORM_FAILED: 1 } }]);
+    const all = await api.get('/api/stats');
+    expect(all.body.success_rate).toBeGreaterThan(0);
+    expect(all.body.average_duration_ms).toBeGreaterThanOrEqual(0);
+    expectError(await api.get('/api/stats?since=yesterday'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('runs asynchronously: answers running at once, the execution completes on the queue', async () => {
+    const r = await api.post('/api/execute', { pipeline_id: deployed, inputs: { patient }, async: true });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ execution_id: expect.any(String), status: 'running' });
+    const done = await poll(api, r.body.execution_id);
+    expect(done.body).toMatchObject({ status: 'completed', trigger: 'async', outputs: { family: 'Kshlerin' } });
+  });
+
+  it('lists history newest first with filters and paging', async () => {
+    const list = await api.get(`/api/executions?pipeline_id=${deployed}&limit=2`);
+    expect(list.body.executions).toHaveLength(2);
+    expect(list.body.total_count).toBeGreaterThanOrEqual(2);
+    expect(list.body.executions[0]).not.toHaveProperty('nodes');
+    expect(Date.parse(list.body.executions[0].created_at)).toBeGreaterThanOrEqual(Date.parse(list.body.executions[1].created_at));
+    const failed = await api.get('/api/executions?status=failed');
+    expect(failed.body.executions.every((e: { status: string }) => e.status === 'failed')).toBe(true);
+    expect(failed.body.executions[0].error.code).toBe('TRANSFORM_FAILED');
+    expectError(await api.get('/api/executions?status=exploded'), 400, 'VALIDATION_FAILED');
+    expectError(await api.get('/api/executions/00000000-0000-4000-8000-000000000000'), 404, 'EXECUTION_NOT_FOUND');
+  });
+
+  it('retries from the middle node: upstream keeps its stored run, inputs may replace the node inputs', async () => {
+    const first = await api.post('/api/execute', { pipeline_id: deployed, inputs: { patient } });
+    const original = (await api.get(`/api/executions/${first.body.execution_id}`)).body;
+    const retry = await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'name', inputs: { input: { name: [{ family: 'Rau' }] } } });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ status: 'completed', outputs: { family: 'Rau' }, retry_of: original.id });
+    const detail = (await api.get(`/api/executions/${retry.body.execution_id}`)).body;
+    expect(detail).toMatchObject({ retry_of: original.id, trigger: 'retry', pipeline_version: 1 });
+    const trigger = detail.nodes.find((n: { node_id: string }) => n.node_id === 'in');
+    expect(trigger.started_at).toBe(original.nodes.find((n: { node_id: string }) => n.node_id === 'in').started_at);
+
+    const plain = await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'name' });
+    expect(plain.body.outputs).toEqual({ family: 'Kshlerin' });
+    expectError(await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'ghost' }), 404, 'NODE_NOT_FOUND');
+    expectError(await api.post('/api/execute/retry', { execution_id: '00000000-0000-4000-8000-000000000000', node_id: 'name' }), 404, 'EXECUTION_NOT_FOUND');
+  });
+
+  it('steps through one node at a time, with an edited output', async () => {
+    const s = await api.post('/api/execute/step', { pipeline_id: draft, inputs: { patient } });
+    expect(s.status).toBe(200);
+    expect(s.body).toMatchObject({ status: 'waiting', current_node: 'in' });
+    const a1 = await api.post(`/api/execute/step/${s.body.session_id}`, {});
+    expect(a1.body).toMatchObject({ status: 'waiting', current_node: 'name', finished_node: { node_id: 'in', status: 'completed' } });
+    expectError(await api.post(`/api/execute/step/${s.body.session_id}`, { node_outputs: { nope: 1 } }), 400, 'VALIDATION_FAILED');
+    const a2 = await api.post(`/api/execute/step/${s.body.session_id}`, { node_outputs: { output: 'Edited' } });
+    expect(a2.body).toMatchObject({ status: 'waiting', current_node: 'out', finished_node: { node_id: 'name', outputs: { output: 'Edited' } } });
+    const a3 = await api.post(`/api/execute/step/${s.body.session_id}`);
+    expect(a3.body).toMatchObject({ status: 'completed', current_node: null });
+    expect((await api.get(`/api/executions/${s.body.execution_id}`)).body).toMatchObject({ status: 'completed', trigger: 'step', outputs: { family: 'Edited' } });
+    expectError(await api.post(`/api/execute/step/${s.body.session_id}`, {}), 409, 'STEP_SESSION_FINISHED');
+    expectError(await api.post('/api/execute/step/00000000-0000-4000-8000-000000000000', {}), 404, 'STEP_SESSION_NOT_FOUND');
+  });
+});
