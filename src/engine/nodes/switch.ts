@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { defineNode } from '../types';
+import { compileJsonata, evaluateJsonata, jsonataField, jsonataTruthy } from './jsonata-expr';
+
+const Case = z.object({
+  port: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'port names are identifiers (letters, digits, "_")')
+    .max(64)
+    .describe('Name of the output port this case fires'),
+  expression: jsonataField('JSONata expression evaluated against the input; truthy means the case matches'),
+});
+
+const Config = z.object({
+  cases: z
+    .array(Case)
+    .min(1)
+    .max(20)
+    .superRefine((cases, ctx) => {
+      const seen = new Set<string>();
+      cases.forEach((c, i) => {
+        if (c.port === 'default') ctx.addIssue({ code: 'custom', path: [i, 'port'], message: '"default" is reserved for the no-match port' });
+        else if (seen.has(c.port)) ctx.addIssue({ code: 'custom', path: [i, 'port'], message: `duplicate port name "${c.port}"` });
+        seen.add(c.port);
+      });
+    })
+    .describe('Cases in order; each adds an output port'),
+  mode: z
+    .enum(['first', 'all'])
+    .default('first')
+    .describe('first: only the first matching case fires; all: every matching case fires'),
+});
+
+export const switchNode = defineNode({
+  id: 'switch',
+  name: 'Switch',
+  category: 'control',
+  description: 'Routes a value to one of several named branches by JSONata cases, with a default.',
+  version: '1.0.0',
+  keywords: ['switch', 'case', 'route', 'branch', 'router', 'jsonata', 'message type'],
+  side_effect: 'none',
+  documentation: [
+    'Tests `cases` in order against the incoming `value`. Each case has a `port` name and a JSONata',
+    '`expression`; a truthy result (JSONata `$boolean()` rules) is a match. With `mode: "first"` the value',
+    'goes out of the first matching port only; with `mode: "all"` out of every matching port. When no case',
+    'matches, it goes out of **`default`**. Ports that do not fire leave their branch `skipped`.',
+    '',
+    '**Ports**',
+    '- in `value` (any)',
+    '- out one port per case (named by `port`, type any), plus `default` (any)',
+    '',
+    '**Config**',
+    '- `cases`: 1 to 20 `{port, expression}`; port names are identifiers, unique, and not `default`.',
+    '- `mode`: `first` (default) or `all`.',
+    '',
+    '**Example**: split FHIR resources by type:',
+    '```json',
+    '{"cases": [',
+    '  {"port": "patients", "expression": "resourceType = \\"Patient\\""},',
+    '  {"port": "conditions", "expression": "resourceType = \\"Condition\\""}',
+    '], "mode": "first"}',
+    '```',
+    'A case whose expression fails at run time fails the node with `SWITCH_FAILED`.',
+  ].join('\n'),
+  config: Config,
+  inputs: () => [{ name: 'value', type: 'any', description: 'The value to route' }],
+  outputs: (config) => [
+    ...config.cases.map((c) => ({ name: c.port, type: 'any' as const, description: `When ${c.expression}` })),
+    { name: 'default', type: 'any', description: 'When no case matches' },
+  ],
+  async execute(ctx, inputs, config) {
+    const matched: string[] = [];
+    for (const c of config.cases) {
+      const result = await evaluateJsonata(compileJsonata(c.expression), inputs.value, 'SWITCH_FAILED');
+      if (!jsonataTruthy(result)) continue;
+      matched.push(c.port);
+      if (config.mode === 'first') break;
+    }
+    const fired = matched.length > 0 ? matched : ['default'];
+    ctx.log('debug', `routed to ${fired.join(', ')}`);
+    return { outputs: Object.fromEntries(fired.map((port) => [port, inputs.value])) };
+  },
+});

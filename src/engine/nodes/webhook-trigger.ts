@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineNode } from '../types';
+
+const Config = z.object({});
+
+export const webhookTrigger = defineNode({
+  id: 'webhook-trigger',
+  name: 'Webhook trigger',
+  category: 'control',
+  description: 'Starts a deployed pipeline when an outside system POSTs to its webhook URL.',
+  version: '1.0.0',
+  keywords: ['webhook', 'http', 'callback', 'inbound', 'receive', 'post', 'event', 'trigger'],
+  side_effect: 'none',
+  trigger: true,
+  documentation: [
+    'Gives the pipeline its own URL: `POST /api/webhooks/{pipelineId}`. Each call to it starts an execution',
+    'of the **deployed** pipeline (an undeployed one answers 409 `PIPELINE_NOT_DEPLOYED`) with the inputs',
+    '`{"body": <parsed request body>, "headers": {…}, "query": {…}}`. A JSON request body arrives parsed;',
+    'any other content type (an HL7 v2 message, XML) arrives as text.',
+    '',
+    '**Ports**',
+    '- out `event` (trigger-event): the whole inputs object `{body, headers, query}`',
+    '- out `body` (json): just the request body (or the whole inputs when there is no `body`, as in a',
+    '  manual test run with hand-written inputs)',
+    '',
+    '**Config**: none.',
+    '',
+    'Check what arrives before trusting it: a `json-schema-validate` on `body`, or a `condition` on',
+    '`event.headers` (header names are lower-case).',
+    '',
+    '**Example**: a lab system posts results:',
+    '```sh',
+    'curl -X POST "$BASE/api/webhooks/$PIPELINE_ID" -H "Content-Type: application/json" \\',
+    '  -d \'{"resourceType": "Observation", "status": "final", "code": {"text": "HbA1c"}}\'',
+    '```',
+    'then `body` carries the Observation to the next node.',
+  ].join('\n'),
+  config: Config,
+  inputs: () => [],
+  outputs: () => [
+    { name: 'event', type: 'trigger-event', description: 'The execution inputs: {body, headers, query}' },
+    { name: 'body', type: 'json', description: 'The request body' },
+  ],
+  async execute(ctx) {
+    const inputs = ctx.executionInputs;
+    const body = 'body' in inputs && inputs.body !== undefined ? inputs.body : inputs;
+    return { outputs: { event: inputs, body } };
+  },
+});

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from '../support/client';
+import { createTestDatabase } from '../support/postgres';
+import { startServer, tempDir, type RunningServer } from '../support/server';
+import { startSink } from '../support/sink';
+import { startWorker } from '../support/worker';
+
+const ORG = { id: 'worker-org', key: 'cfk_worker_test_key_0123456789' };
+const QUEUE = { QUEUE_HEARTBEAT_SECONDS: '10', QUEUE_SUPERVISE_SECONDS: '1', QUEUE_CRON_SECONDS: '1' };
+
+/*
+ * in ──▶ write (http-request POST sink/write) ──▶ wait (http-request POST sink/slow, answers after 3 s) ──▶ out
+ */
+const definition = (sink: string) => ({
+  nodes: [
+    { id: 'in', type: 'manual-trigger' },
+    { id: 'write', type: 'http-request', config: { url: `${sink}/write` } },
+    { id: 'wait', type: 'http-request', config: { url: `${sink}/slow` } },
+    { id: 'out', type: 'pipeline-output' },
+  ],
+  connections: [
+    { source: 'in', source_port: 'event', target: 'write', target_port: 'body' },
+    { source: 'write', source_port: 'response', target: 'wait', target_port: 'body' },
+    { source: 'wait', source_port: 'response', target: 'out', target_port: 'value' },
+  ],
+});
+
+async function waitFor<T>(what: string, f: () => Promise<T | undefined>, seconds = 60): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const v = await f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('separate worker processes on Postgres', () => {
+  let web: RunningServer;
+  let api: Client;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  let dbUrl: string;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const db = await createTestDatabase('workers');
+    dbUrl = db.url;
+    drop = db.drop;
+    sink = await startSink(3000);
+    web = await startServer({ DATABASE_URL: dbUrl, WORKER_IN_SERVER: 'false', BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, ...QUEUE });
+    api = client(web.url, ORG);
+  });
+  afterAll(async () => {
+    await web?.stop();
+    await sink?.close();
+    await drop?.();
+  });
+
+  it('a worker killed with SIGKILL mid-execution: another picks it up, it completes, nothing is written twice', async () => {
+    const pipeline = (await api.post('/api/pipelines', { name: 'write then wait', definition: definition(sink.url) })).body.id;
+    await api.post(`/api/pipelines/${pipeline}/deploy`);
+    const first = await startWorker({ DATABASE_URL: dbUrl, ...QUEUE });
+    const wrote = sink.next('/write');
+    const started = await api.post('/api/execute', { pipeline_id: pipeline, inputs: { patient: 'Aaron Kshlerin' }, async: true });
+    const id = started.body.execution_id as string;
+    const write = await wrote;
+    expect(write.idempotencyKey).toBe(`${id}:write`);
+    await sink.next('/slow'); // the worker is now inside the slow call, after the write was recorded
+    first.process.kill('SIGKILL');
+    expect(await first.exited).toBe(null);
+
+    const second = await startWorker({ DATABASE_URL: dbUrl, ...QUEUE });
+    try {
+      const done = await waitFor('the execution to complete', async () => {
+        const r = await api.get(`/api/executions/${id}`);
+        return ['completed', 'failed'].includes(r.body.status) ? r.body : undefined;
+      });
+      expect(done.status).toBe('completed');
+      expect(sink.received.filter((r) => r.path === '/write' && r.idempotencyKey === `${id}:write`)).toHaveLength(1);
+      expect(sink.received.filter((r) => r.path === '/slow' && r.idempotencyKey === `${id}:wait`).length).toBeGreaterThanOrEqual(2);
+      expect(done.outputs.out).toMatchObject({ status: 200, body: { ok: true, path: '/slow' } });
+    } finally {
+      second.process.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  it('SIGTERM drains: the running execution finishes before the worker exits', async () => {
+    const pipeline = (await api.post('/api/pipelines', { name: 'drain', definition: definition(sink.url) })).body.id;
+    await api.post(`/api/pipelines/${pipeline}/deploy`);
+    const worker = await startWorker({ DATABASE_URL: dbUrl, ...QUEUE });
+    const slow = sink.next('/slow');
+    const { execution_id: id } = (await api.post('/api/execute', { pipeline_id: pipeline, async: true })).body;
+    await slow;
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect((await api.get(`/api/executions/${id}`)).body.status).toBe('completed');
+  });
+});
+
+describe('schedules', () => {
+  let server: RunningServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startServer({ DATA_DIR: tempDir('schedule'), BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, ...QUEUE });
+    api = client(server.url, ORG);
+  });
+  afterAll(() => server?.stop());
+
+  it('fire while the pipeline is deployed and stop after undeploy', async () => {
+    // tick (schedule-trigger, every 2 s) ──▶ out
+    const definition = {
+      nodes: [
+        { id: 'tick', type: 'schedule-trigger', config: { cron: '*/2 * * * * *', inputs: { source: 'test' } } },
+        { id: 'out', type: 'pipeline-output' },
+      ],
+      connections: [{ source: 'tick', source_port: 'event', target: 'out', target_port: 'value' }],
+    };
+    const id = (await api.post('/api/pipelines', { name: 'every 2 s', definition })).body.id;
+    const scheduled = async () => (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as { trigger: string; status: string; created_at: string }[];
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await scheduled()).toHaveLength(0); // not deployed: nothing fires
+
+    await api.post(`/api/pipelines/${id}/deploy`);
+    const runs = await waitFor('two scheduled executions', async () => {
+      const list = await scheduled();
+      return list.length >= 2 ? list : undefined;
+    }, 40);
+    expect(runs.every((r) => r.trigger === 'schedule')).toBe(true);
+    const detail = (await api.get(`/api/executions/${(runs[0] as unknown as { id: string }).id}`)).body;
+    expect(detail.outputs.out).toMatchObject({ source: 'test', scheduled_at: expect.any(String) });
+
+    await api.post(`/api/pipelines/${id}/undeploy`);
+    const stoppedAt = Date.now();
+    await new Promise((r) => setTimeout(r, 6000));
+    const after = await scheduled();
+    expect(after.filter((r) => Date.parse(r.created_at) > stoppedAt + 1500)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,25 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Starts `npm run worker`'s program as its own process and waits until it works the queue. */
+export async function startWorker(env: Record<string, string>): Promise<{ process: ChildProcess; output(): string; exited: Promise<number | null> }> {
+  let out = '';
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/queue/worker-main.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d;
+      if (out.includes('ready')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d) => (out += d));
+    void exited.then((code) => reject(new Error(`worker exited with ${code}:\n${out}`)));
+  });
+  return { process: child, output: () => out, exited };
+}
