@@ -3,10 +3,13 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Starts `npm run worker`'s program as its own process and waits until it works the queue. */
+/**
+ * Starts `npm run worker`'s program as its own process (tsx as a loader, so the pid is the worker's own:
+ * a signal reaches the worker itself) and waits until it works the queue.
+ */
 export async function startWorker(env: Record<string, string>): Promise<{ process: ChildProcess; output(): string; exited: Promise<number | null> }> {
   let out = '';
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/queue/worker-main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/queue/worker-main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

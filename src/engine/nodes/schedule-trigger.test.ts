@@ -32,6 +32,7 @@ describe('schedule-trigger', () => {
     expect(issue({ cron: '61 * * * *' })).toMatchObject({ path: ['cron'] });
     expect(issue({ cron: '0 2 * * *', timezone: 'Mars/Olympus' })).toMatchObject({ path: ['timezone'] });
     expect(issue({})).toMatchObject({ path: ['cron'] });
+    expect(issue({ cron: '*/5 * * * * *' })).toMatchObject({ path: ['cron'], message: expect.stringContaining('at most once a minute') });
     expect(scheduleTrigger.config.safeParse({ cron: '*/15 8-17 * * MON-FRI', timezone: 'America/Chicago' }).success).toBe(true);
   });
 

@@ -17,7 +17,7 @@ const Config = z
       .string()
       .min(1, 'a cron expression is required')
       .max(200)
-      .describe('When to run: 5 fields (minute hour day-of-month month day-of-week), 6 with seconds first, or @hourly/@daily/@weekly/@monthly'),
+      .describe('When to run: 5 fields (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly; at most once a minute'),
     timezone: z
       .string()
       .refine(isTimeZone, 'not a known IANA time zone (e.g. "UTC", "America/Chicago")')
@@ -26,6 +26,10 @@ const Config = z
     inputs: z.record(z.string(), z.unknown()).default({}).describe('Fixed inputs added to every scheduled execution'),
   })
   .superRefine((config, ctx) => {
+    if (config.cron.trim().split(/\s+/).length === 6) {
+      ctx.addIssue({ code: 'custom', path: ['cron'], message: 'use 5 fields (minute hour day-of-month month day-of-week): schedules fire at most once a minute' });
+      return;
+    }
     if (!isTimeZone(config.timezone)) return;
     try {
       CronExpressionParser.parse(config.cron, { tz: config.timezone }).next();
@@ -60,8 +64,8 @@ export const scheduleTrigger = defineNode({
     '  `{"scheduled_at": "2025-01-06T02:00:00.000Z", "source": "nightly"}`',
     '',
     '**Config**',
-    '- `cron`: standard cron: `minute hour day-of-month month day-of-week` (a leading seconds field is',
-    '  allowed), ranges `1-5`, lists `1,15`, steps `*/15`, names `MON`/`JAN`, and `@hourly`, `@daily`,',
+    '- `cron`: standard cron: `minute hour day-of-month month day-of-week` (the scheduler fires at most once',
+    '  a minute, so there is no seconds field), ranges `1-5`, lists `1,15`, steps `*/15`, names `MON`/`JAN`, and `@hourly`, `@daily`,',
     '  `@weekly`, `@monthly`, `@yearly`. Checked when the pipeline is saved.',
     '- `timezone`: IANA name, default `UTC`; `0 2 * * *` in `America/Chicago` is 02:00 Chicago time, through',
     '  daylight-saving changes.',
