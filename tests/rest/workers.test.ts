@@ -82,7 +82,7 @@ describe('separate worker processes on Postgres', () => {
       second.process.kill('SIGTERM');
       await second.exited;
     }
-  });
+  }, 120_000);
 
   it('SIGTERM drains: the running execution finishes before the worker exits', async () => {
     const pipeline = (await api.post('/api/pipelines', { name: 'drain', definition: definition(sink.url) })).body.id;
@@ -138,5 +138,5 @@ describe('schedules', () => {
     // past the next minute boundary, when a deployed pipeline would have fired again
     await new Promise((r) => setTimeout(r, 60_000 - (stoppedAt % 60_000) + 5_000));
     expect((await scheduled()).length).toBe(count);
-  });
+  }, 200_000);
 });
