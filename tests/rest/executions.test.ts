@@ -143,3 +143,45 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expectError(await api.post('/api/execute/step/00000000-0000-4000-8000-000000000000', {}), 404, 'STEP_SESSION_NOT_FOUND');
   });
 });
+
+describe.each(inject('targets'))('webhooks on $name', (target) => {
+  it("start an execution of the deployed pipeline with the request's body, headers and query", async () => {
+    const org = await orgWithKey(target.url, `hook-${target.name}-${Date.now()}@example.org`);
+    const api = client(target.url, org);
+    // hook (webhook-trigger) ──body──▶ out
+    const definition = {
+      nodes: [{ id: 'hook', type: 'webhook-trigger' }, { id: 'out', type: 'pipeline-output', config: { key: 'received' } }],
+      connections: [{ source: 'hook', source_port: 'event', target: 'out', target_port: 'value' }],
+    };
+    const id = (await api.post('/api/pipelines', { name: 'lab results in', definition })).body.id;
+    expectError(await api.post(`/api/webhooks/${id}`, { a: 1 }), 409, 'PIPELINE_NOT_DEPLOYED');
+    await api.post(`/api/pipelines/${id}/deploy`);
+
+    const json = await api.post(`/api/webhooks/${id}?source=lis`, { resourceType: 'Observation', status: 'final' }, { 'x-lab': 'north' });
+    expect(json.status).toBe(202);
+    const done = await poll(api, json.body.execution_id);
+    expect(done.body).toMatchObject({ status: 'completed', trigger: 'webhook' });
+    expect(done.body.outputs.received).toMatchObject({ body: { resourceType: 'Observation', status: 'final' }, query: { source: 'lis' }, headers: { 'x-lab': 'north' } });
+    expect(done.body.outputs.received.headers).not.toHaveProperty('authorization');
+
+    const hl7 = 'MSH|^~\\&|LAB|NORTH|EHR|MAIN|202401011200||ORU^R01|1|P|2.5\rPID|1||12345';
+    const text = await api.post(`/api/webhooks/${id}`, hl7, { 'content-type': 'text/plain' });
+    expect((await poll(api, text.body.execution_id)).body.outputs.received.body).toBe(hl7);
+
+    expectError(await api.get(`/api/webhooks/${id}`), 405, 'METHOD_NOT_ALLOWED');
+    expectError(await api.post(`/api/webhooks/${id}`, '{broken', { 'content-type': 'application/json' }), 400, 'INVALID_JSON');
+    const manual = (await api.post('/api/pipelines', { name: 'manual', definition: manualDefinition() })).body.id;
+    await api.post(`/api/pipelines/${manual}/deploy`);
+    expectError(await api.post(`/api/webhooks/${manual}`, {}), 409, 'WEBHOOK_NOT_ENABLED');
+    expectError(await api.post('/api/webhooks/00000000-0000-4000-8000-000000000000', {}), 404, 'PIPELINE_NOT_FOUND');
+    const other = await orgWithKey(target.url, `hook-other-${target.name}-${Date.now()}@example.org`);
+    expectError(await client(target.url, other).post(`/api/webhooks/${id}`, {}), 404, 'PIPELINE_NOT_FOUND');
+  });
+});
+
+function manualDefinition() {
+  return {
+    nodes: [{ id: 'in', type: 'manual-trigger' }, { id: 'out', type: 'pipeline-output' }],
+    connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
+  };
+}

@@ -58,6 +58,33 @@ function errorStatuses(method: string, path: string): string[] {
   return s.sort();
 }
 
+/** The webhook is a route handler of its own (it takes any body), so its operation is written here. */
+function webhookOperation(): Json {
+  const responses: Record<string, Json> = {
+    '202': {
+      description: 'Accepted: an execution of the deployed pipeline was queued',
+      headers: RATE_HEADERS,
+      content: { 'application/json': { schema: { type: 'object', properties: { execution_id: { type: 'string' }, status: { const: 'running' } } } } },
+    },
+  };
+  for (const s of ['400', '401', '403', '404', '409', '413', '429', '500']) {
+    responses[s] = errorResponse(s === '409' ? 'Pipeline not deployed (PIPELINE_NOT_DEPLOYED) or not started by a webhook trigger (WEBHOOK_NOT_ENABLED)' : s === '413' ? 'Body over 2 MiB' : ERRORS[s]!);
+  }
+  return {
+    operationId: 'webhooks-receive',
+    summary: "Start an execution through a pipeline's webhook trigger",
+    description: 'Any body: JSON arrives parsed, anything else (HL7 v2, XML, CSV) as text. The execution inputs are `{body, headers, query}`. Needs the `execute` scope.',
+    tags: ['Executions'],
+    security: [{ bearerAuth: [] }],
+    parameters: [
+      { name: 'pipelineId', in: 'path', required: true, schema: { type: 'string' } },
+      { $ref: '#/components/parameters/OrganizationId' },
+    ],
+    requestBody: { required: false, content: { 'application/json': { schema: {} }, 'text/plain': { schema: { type: 'string' } } } },
+    responses,
+  };
+}
+
 let cached: Json | undefined;
 
 /**
@@ -105,6 +132,8 @@ function build(): Json {
       ];
     }
   }
+
+  paths['/webhooks/{pipelineId}'] = { post: webhookOperation() };
 
   const components = (doc.components ?? {}) as Json;
   components.schemas = { ...((components.schemas as Json) ?? {}), Error: ERROR_SCHEMA };
