@@ -1,69 +1,25 @@
-// Benchmarks of the foundation (not tests): authenticated GET /api/pipelines/{id} through the whole stack
-// (auth, rate limit, database) against a bare route handler returning static JSON (/api/health) on the same
-// server, in the same run, with the same load tool (autocannon). Reports req/s, p50/p99 and their ratio.
-import { spawn, spawnSync } from 'node:child_process';
+// Foundation benchmark (not a test): authenticated GET /api/pipelines/{id} through the whole stack (auth,
+// rate limit, database) against a bare route handler returning static JSON (/api/health) on the same
+// server, in the same run, with the same load tool (autocannon). Reports req/s, p50/p99 and the ratio.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import postgres from 'postgres';
-
-const root = path.resolve(import.meta.dirname, '..');
-const DIST = '.next-bench';
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const ORG = { id: 'bench-org', key: 'cfk_benchmark_admin_key_0123456789' };
-const PG_ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-const env = { ...process.env, CLINFLOW_DIST_DIR: DIST, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
-
-function build() {
-  console.log('building…');
-  const r = spawnSync(path.join(root, 'node_modules/.bin/next'), ['build'], { cwd: root, env, stdio: 'ignore' });
-  if (r.status !== 0) throw new Error('next build failed');
-}
-
-async function start(extraEnv, port) {
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: root,
-    env: { ...env, BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, stop: () => child.kill('SIGTERM') };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-function load(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers }, (err, r) => {
-      if (err) return reject(err);
-      const non2xx = r.non2xx + r.errors;
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx });
-    });
-  });
-}
+import { AUTH, build, load, root, startServer, withDatabase } from './lib.mjs';
 
 async function scenario(name, extraEnv, port) {
-  const server = await start(extraEnv, port);
+  const server = await startServer(extraEnv, port);
   try {
-    const headers = { authorization: `Bearer ${ORG.key}`, 'x-organization-id': ORG.id, 'content-type': 'application/json' };
     const created = await fetch(`${server.url}/api/pipelines`, {
       method: 'POST',
-      headers,
+      headers: AUTH,
       body: JSON.stringify({ name: 'bench', definition: { nodes: [{ id: 'in', type: 'manual-trigger' }], connections: [] } }),
     }).then((r) => r.json());
-    const target = `${server.url}/api/pipelines/${created.id}`;
-    await load(`${server.url}/api/health`); // warm-up of both paths
-    await load(target, headers);
-    const baseline = await load(`${server.url}/api/health`);
-    const full = await load(target, headers);
+    const target = { url: `${server.url}/api/pipelines/${created.id}`, headers: AUTH };
+    const health = { url: `${server.url}/api/health` };
+    await load(health); // warm-up of both paths
+    await load(target);
+    const baseline = await load(health);
+    const full = await load(target);
     return { name, baseline, full, ratio: full.rps / baseline.rps };
   } finally {
     server.stop();
@@ -73,20 +29,9 @@ async function scenario(name, extraEnv, port) {
 build();
 const results = [];
 results.push(await scenario('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3401));
-const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => {} });
-const dbName = `clinflow_bench_${process.pid}`;
-await admin.unsafe(`create database ${dbName}`);
-try {
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${dbName}`;
-  results.push(await scenario('postgres', { DATABASE_URL: url.toString() }, 3402));
-} finally {
-  await new Promise((r) => setTimeout(r, 500));
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+results.push(await withDatabase('api', (url) => scenario('postgres', { DATABASE_URL: url }, 3402)));
 
-console.log(`\nGET /api/pipelines/{id} (auth + rate limit + DB) vs bare static route, ${CONNECTIONS} connections, ${DURATION}s each`);
+console.log('\nGET /api/pipelines/{id} (auth + rate limit + DB) vs bare route handler, 50 connections, 10 s each');
 console.log('db        | baseline req/s  p50  p99 | full req/s  p50  p99 | ratio (target >= 0.5) | full p99 (target <= 20 ms)');
 for (const r of results) {
   const f = (x) => String(Math.round(x)).padStart(6);

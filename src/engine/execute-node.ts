@@ -1,4 +1,4 @@
-import { NodeSettings, type PipelineDefinition } from '@/shared/pipeline';
+import type { PipelineDefinition } from '@/shared/pipeline';
 import type { GraphNode } from './graph';
 import { NodeError, type LogEntry, type NodeContext, type NodeResult, type NodeServices } from './types';
 
@@ -36,7 +36,7 @@ export async function executeNode(node: GraphNode, inputs: Record<string, unknow
   const started = Date.now();
   const logs: LogEntry[] = [];
   const run: NodeRun = { ...emptyRun('running'), inputs, started_at: new Date(started).toISOString(), logs };
-  const settings = NodeSettings.parse(node.def.settings ?? {});
+  const settings = node.settings;
   const type = node.type;
   for (let attempt = 1; ; attempt++) {
     run.attempts = attempt;

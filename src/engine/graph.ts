@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PipelineConnection, PipelineDefinition, PipelineNode } from '@/shared/pipeline';
+import { NodeSettings, type PipelineConnection, type PipelineDefinition, type PipelineNode } from '@/shared/pipeline';
 import type { NodeType, PortSpec } from './types';
 
 export type Registry = (typeId: string) => NodeType | undefined;
@@ -12,6 +12,8 @@ export interface GraphNode {
   configError?: z.ZodError;
   inputs: PortSpec[];
   outputs: PortSpec[];
+  /** Timeout and retry policy, defaults filled in. */
+  settings: NodeSettings;
 }
 
 export interface Graph {
@@ -28,7 +30,8 @@ export function buildGraph(def: PipelineDefinition, registry: Registry): Graph {
   for (const def_ of def.nodes) {
     if (nodes.has(def_.id)) continue;
     const type = registry(def_.type);
-    const node: GraphNode = { def: def_, type, inputs: [], outputs: [] };
+    const settings = NodeSettings.safeParse(def_.settings ?? {});
+    const node: GraphNode = { def: def_, type, inputs: [], outputs: [], settings: settings.success ? settings.data : NodeSettings.parse({}) };
     if (type) {
       const parsed = type.config.safeParse(def_.config ?? {});
       if (parsed.success) {

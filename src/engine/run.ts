@@ -53,22 +53,39 @@ export function shouldSkip(graph: Graph, nodeId: string, inputs: Record<string, 
   return Object.keys(inputs).length === 0;
 }
 
+interface Plan {
+  report: ReturnType<typeof validateDefinition>;
+  graph: Graph;
+}
+
+/** Validation and graph of a definition object, made once per object (executions reuse them). */
+const plans = new WeakMap<Registry, WeakMap<PipelineDefinition, Plan>>();
+
+export function planOf(def: PipelineDefinition, registry: Registry): Plan {
+  let byDef = plans.get(registry);
+  if (!byDef) plans.set(registry, (byDef = new WeakMap()));
+  let plan = byDef.get(def);
+  if (!plan) {
+    const report = validateDefinition(def, registry);
+    plan = { report, graph: buildGraph(def, registry) };
+    byDef.set(def, plan);
+  }
+  return plan;
+}
+
 /**
  * Runs a pipeline: every node once its upstreams have settled, independent branches concurrently. The
  * first failure stops new nodes from starting: its downstream fails (UPSTREAM_FAILED), the rest is skipped.
  */
 export async function runPipeline(def: PipelineDefinition, opts: RunOptions): Promise<RunResult> {
-  const report = validateDefinition(def, opts.registry);
+  const { report, graph } = planOf(def, opts.registry);
   if (!report.valid) {
     const first = report.errors[0]!;
     const message = `The pipeline is not valid: ${report.errors.map((e) => (e.node_id ? `${e.node_id}: ${e.message}` : e.message)).join('; ')}`;
     return { status: 'failed', outputs: {}, nodes: {}, error: { node_id: first.node_id, code: 'INVALID_PIPELINE', message } };
   }
-  const graph = buildGraph(def, opts.registry);
   const runs: Record<string, NodeRun> = { ...(opts.carried ?? {}) };
   let failure = null as RunResult['error'];
-  const running = new Map<string, Promise<void>>();
-
   const nodeOptions: NodeRunOptions = {
     executionId: opts.executionId,
     executionInputs: opts.inputs,
@@ -82,44 +99,57 @@ export async function runPipeline(def: PipelineDefinition, opts: RunOptions): Pr
     },
   };
 
+  // upstream connections each node still waits for; a node is decided when its count reaches zero
+  const waiting = new Map<string, number>();
+  for (const id of graph.nodes.keys()) waiting.set(id, graph.incoming.get(id)?.length ?? 0);
+  const ready: string[] = [];
+  const settle = (id: string) => {
+    for (const c of graph.outgoing.get(id) ?? []) {
+      const left = waiting.get(c.target)! - 1;
+      waiting.set(c.target, left);
+      if (left === 0 && !runs[c.target]) ready.push(c.target);
+    }
+  };
+  for (const id of graph.nodes.keys()) if (waiting.get(id) === 0 && !runs[id]) ready.push(id);
+  for (const id of Object.keys(runs)) if (graph.nodes.has(id)) settle(id);
+
+  const running = new Set<Promise<void>>();
   const start = (id: string, inputs: Record<string, unknown>) => {
     runs[id] = { ...emptyRun('running'), inputs };
-    running.set(
-      id,
-      (async () => {
-        await opts.onNodeStart?.(id, inputs);
-        const run = await executeNode(graph.nodes.get(id)!, inputs, nodeOptions);
-        runs[id] = run;
-        if (run.status === 'failed' && !failure) {
-          const type = graph.nodes.get(id)!.def.type;
-          failure = { node_id: id, code: run.error!.code, message: `Node "${id}" (${type}) failed: ${run.error!.message}` };
-        }
-        await opts.onNodeEnd?.(id, run);
-        running.delete(id);
-      })(),
-    );
+    const task = (async () => {
+      await opts.onNodeStart?.(id, inputs);
+      const run = await executeNode(graph.nodes.get(id)!, inputs, nodeOptions);
+      runs[id] = run;
+      if (run.status === 'failed' && !failure) {
+        const type = graph.nodes.get(id)!.def.type;
+        failure = { node_id: id, code: run.error!.code, message: `Node "${id}" (${type}) failed: ${run.error!.message}` };
+      }
+      await opts.onNodeEnd?.(id, run);
+      settle(id);
+    })();
+    running.add(task);
+    void task.finally(() => running.delete(task));
   };
 
   for (;;) {
-    let progressed = false;
-    for (const id of graph.nodes.keys()) {
-      if (runs[id] || failure) continue;
+    while (ready.length > 0 && !failure) {
+      const id = ready.shift()!;
       const gathered = gatherInputs(graph, id, runs);
       if (gathered.wait) continue;
       const inputs = { ...gathered.inputs, ...(opts.inputOverrides?.[id] ?? {}) };
-      progressed = true;
       if (gathered.upstreamFailed) {
         runs[id] = emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${gathered.upstreamFailed}" failed.` });
-        await opts.onNodeEnd?.(id, runs[id]);
       } else if (!opts.inputOverrides?.[id] && shouldSkip(graph, id, inputs)) {
         runs[id] = { ...emptyRun('skipped'), inputs };
-        await opts.onNodeEnd?.(id, runs[id]);
       } else {
         start(id, inputs);
+        continue;
       }
+      await opts.onNodeEnd?.(id, runs[id]);
+      settle(id);
     }
-    if (running.size > 0) await Promise.race(running.values());
-    else if (!progressed) break;
+    if (running.size === 0) break;
+    await Promise.race(running);
   }
 
   for (const id of graph.nodes.keys()) {

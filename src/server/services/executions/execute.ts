@@ -1,11 +1,10 @@
 import { getNodeType } from '@/engine/nodes';
 import { validateDefinition } from '@/engine/validate';
+import type { RunResult } from '@/engine/run';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { findPipelineRow } from '../pipelines/find';
-import { getExecution } from './get-execution';
 import { runExecution } from './run-execution';
-import { nodeResults } from './shape';
 import { startExecution } from './start-execution';
 
 export interface ExecuteInput {
@@ -46,18 +45,19 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
     return { execution_id: started.id, status: 'running' as const };
   }
   const started = await startExecution(ctx.db, { ...base, trigger: 'api', status: 'running' });
-  await runExecution(ctx.db, started.id);
-  return resultOf(ctx, started.id);
+  const result = await runExecution(ctx.db, started.id, {
+    inline: { definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
+  });
+  return toSyncResult(started.id, result);
 }
 
-/** The synchronous answer: execution id, status, outputs, node results (and the error when it failed). */
-export async function resultOf(ctx: ServiceContext, executionId: string) {
-  const detail = await getExecution(ctx, executionId);
+/** The synchronous answer, from the run itself (nothing to read back). */
+export function toSyncResult(executionId: string, result: RunResult) {
   return {
-    execution_id: detail.id,
-    status: detail.status,
-    outputs: detail.outputs ?? {},
-    node_results: nodeResults(detail.nodes),
-    ...(detail.error ? { error: detail.error } : {}),
+    execution_id: executionId,
+    status: result.status,
+    outputs: result.outputs,
+    node_results: Object.fromEntries(Object.entries(result.nodes).map(([id, n]) => [id, { status: n.status, duration_ms: n.duration_ms ?? 0 }])),
+    ...(result.error ? { error: result.error } : {}),
   };
 }

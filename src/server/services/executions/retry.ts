@@ -6,7 +6,7 @@ import { executionNodes } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { findPipelineRow } from '../pipelines/find';
-import { resultOf } from './execute';
+import { toSyncResult } from './execute';
 import { findExecutionRow } from './get-execution';
 import { loadDefinition, runExecution } from './run-execution';
 import { toNodeRun } from './shape';
@@ -49,9 +49,11 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
     retryOf: original.id,
     status: 'running',
   });
-  await runExecution(ctx.db, started.id, {
+  const inputs = isTrigger && input.inputs ? input.inputs : original.inputs;
+  const result = await runExecution(ctx.db, started.id, {
     carried,
     inputOverrides: !isTrigger && input.inputs ? { [input.node_id]: input.inputs } : undefined,
+    inline: { definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
-  return { ...(await resultOf(ctx, started.id)), retry_of: original.id };
+  return { ...toSyncResult(started.id, result), retry_of: original.id };
 }

@@ -13,6 +13,11 @@ export interface RunExecutionOptions {
   carried?: Record<string, NodeRun>;
   inputOverrides?: Record<string, Record<string, unknown>>;
   signal?: AbortSignal;
+  /**
+   * A run inside the request that started it (sync, retry): the caller has the definition and the row's
+   * values, and node records are written once, together with the result, instead of as each node runs.
+   */
+  inline?: { definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
 }
 
 export async function loadDefinition(db: Db, pipelineId: string, version: number): Promise<PipelineDefinition> {
@@ -24,8 +29,8 @@ export async function loadDefinition(db: Db, pipelineId: string, version: number
   return v.definition;
 }
 
-export async function saveNodeRun(db: Db, executionId: string, nodeId: string, nodeType: string, run: NodeRun): Promise<void> {
-  const values = {
+function nodeValues(executionId: string, nodeId: string, nodeType: string, run: NodeRun) {
+  return {
     executionId,
     nodeId,
     nodeType,
@@ -39,8 +44,38 @@ export async function saveNodeRun(db: Db, executionId: string, nodeId: string, n
     finishedAt: run.finished_at ? new Date(run.finished_at) : null,
     durationMs: run.duration_ms,
   };
+}
+
+export async function saveNodeRun(db: Db, executionId: string, nodeId: string, nodeType: string, run: NodeRun): Promise<void> {
+  const values = nodeValues(executionId, nodeId, nodeType, run);
   const { executionId: _e, nodeId: _n, ...update } = values;
   await db.insert(executionNodes).values(values).onConflictDoUpdate({ target: [executionNodes.executionId, executionNodes.nodeId], set: update });
+}
+
+/** Writes the result of an execution: every node record in one statement, then the execution row. */
+async function saveResult(db: Db, executionId: string, typeOf: Map<string, string>, result: RunResult, startedAt: Date): Promise<void> {
+  const finishedAt = new Date();
+  await db.transaction(async (tx) => {
+    const rows = Object.entries(result.nodes).map(([id, run]) => nodeValues(executionId, id, typeOf.get(id) ?? 'unknown', run));
+    if (rows.length > 0) {
+      await tx
+        .insert(executionNodes)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [executionNodes.executionId, executionNodes.nodeId],
+          set: Object.fromEntries(
+            ['status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms'].map((c) => [
+              c.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase()),
+              sql.raw(`excluded.${c}`),
+            ]),
+          ),
+        });
+    }
+    await tx
+      .update(executions)
+      .set({ status: result.status, outputs: result.outputs, error: result.error, finishedAt, durationMs: finishedAt.getTime() - startedAt.getTime() })
+      .where(eq(executions.id, executionId));
+  });
 }
 
 /**
@@ -49,6 +84,21 @@ export async function saveNodeRun(db: Db, executionId: string, nodeId: string, n
  * up again after a crash keeps the nodes that had finished, so nothing that was written is written twice.
  */
 export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult> {
+  if (opts.inline) {
+    const { definition, inputs, testMode, startedAt } = opts.inline;
+    const result = await runPipeline(definition, {
+      executionId,
+      inputs,
+      testMode,
+      registry: getNodeType,
+      services: { fetch },
+      signal: opts.signal,
+      carried: opts.carried,
+      inputOverrides: opts.inputOverrides,
+    });
+    await saveResult(db, executionId, new Map(definition.nodes.map((n) => [n.id, n.type])), result, startedAt);
+    return result;
+  }
   const [row] = await db
     .update(executions)
     .set({ status: 'running', startedAt: sql`coalesce(${executions.startedAt}, now())` })

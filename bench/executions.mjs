@@ -1,0 +1,96 @@
+// Execution benchmarks (not tests): sync POST /api/execute of a 5-node pipeline over HTTP (executions/s,
+// p99) on PGlite and Postgres, and async executions on Postgres worked by 2 separate worker processes
+// (completed/s, enqueue-to-start latency p50/p99 read from the execution rows).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { AUTH, api, build, load, root, startServer, startWorker, withDatabase } from './lib.mjs';
+
+// in ──▶ a ──▶ b ──▶ c (jsonata-transform) ──▶ out
+const definition = {
+  nodes: [
+    { id: 'in', type: 'manual-trigger' },
+    ...['a', 'b', 'c'].map((id) => ({ id, type: 'jsonata-transform', config: { expression: '$merge([$, {"seen": true}])' } })),
+    { id: 'out', type: 'pipeline-output' },
+  ],
+  connections: [
+    { source: 'in', source_port: 'event', target: 'a', target_port: 'input' },
+    { source: 'a', source_port: 'output', target: 'b', target_port: 'input' },
+    { source: 'b', source_port: 'output', target: 'c', target_port: 'input' },
+    { source: 'c', source_port: 'output', target: 'out', target_port: 'value' },
+  ],
+};
+
+async function pipelineOn(url) {
+  const p = await api(url, 'POST', '/api/pipelines', { name: 'bench 5 nodes', definition });
+  await api(url, 'POST', `/api/pipelines/${p.id}/deploy`);
+  return p.id;
+}
+
+async function sync(name, extraEnv, port) {
+  const server = await startServer(extraEnv, port);
+  try {
+    const id = await pipelineOn(server.url);
+    const request = { url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body: JSON.stringify({ pipeline_id: id, inputs: { patient: 'p1' } }) };
+    await load({ ...request, duration: 3, connections: 10 });
+    return { name, ...(await load({ ...request, connections: 10 })) };
+  } finally {
+    server.stop();
+  }
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function asyncOnPostgres() {
+  return withDatabase('async', async (dbUrl) => {
+    const queueEnv = { DATABASE_URL: dbUrl, WORKER_CONCURRENCY: '25' };
+    const server = await startServer({ ...queueEnv, WORKER_IN_SERVER: 'false' }, 3412);
+    const workers = [await startWorker(queueEnv), await startWorker(queueEnv)];
+    const db = postgres(dbUrl, { max: 2, onnotice: () => {} });
+    try {
+      const id = await pipelineOn(server.url);
+      const body = JSON.stringify({ pipeline_id: id, inputs: { patient: 'p1' }, async: true });
+      const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
+      for (let i = 0; i < 600; i++) {
+        const [{ n }] = await db`select count(*)::int as n from executions where status in ('queued', 'running')`;
+        if (n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
+      const done = rows.filter((r) => r.status === 'completed');
+      const first = Math.min(...done.map((r) => Number(r.c)));
+      const last = Math.max(...done.map((r) => Number(r.f)));
+      const lat = done.map((r) => Number(r.s) - Number(r.c)).sort((a, b) => a - b);
+      return {
+        accepted: rows.length,
+        refused_by_concurrency_limit: sent.non2xx,
+        completed: done.length,
+        completed_per_s: done.length / ((last - first) / 1000),
+        enqueue_to_start_p50_ms: percentile(lat, 50),
+        enqueue_to_start_p99_ms: percentile(lat, 99),
+      };
+    } finally {
+      await db.end();
+      workers.forEach((w) => w.stop());
+      server.stop();
+    }
+  });
+}
+
+build();
+const syncResults = [await sync('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410)];
+syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
+const asyncResult = await asyncOnPostgres();
+
+console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
+for (const r of syncResults) console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${r.non2xx ? `  (${r.non2xx} non-2xx)` : ''}`);
+console.log('\nAsync on Postgres, 2 worker processes (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
+console.log(
+  `${Math.round(asyncResult.completed_per_s)} completed/s (${asyncResult.completed} of ${asyncResult.accepted} accepted; ${asyncResult.refused_by_concurrency_limit} refused at the 100-execution limit)  ` +
+    `enqueue-to-start p50 ${Math.round(asyncResult.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(asyncResult.enqueue_to_start_p99_ms)} ms`,
+);
+fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResult }, null, 2));

@@ -1,0 +1,70 @@
+// Shared by the benchmarks: build once into .next-bench, start servers and workers, run autocannon.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const ORG = { id: 'bench-org', key: 'cfk_benchmark_admin_key_0123456789' };
+export const AUTH = { authorization: `Bearer ${ORG.key}`, 'x-organization-id': ORG.id, 'content-type': 'application/json' };
+const PG_ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const env = { ...process.env, CLINFLOW_DIST_DIR: '.next-bench', NODE_ENV: 'production', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' };
+
+export function build() {
+  if (process.env.BENCH_SKIP_BUILD) return;
+  console.log('building…');
+  const r = spawnSync(path.join(root, 'node_modules/.bin/next'), ['build'], { cwd: root, env, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('next build failed');
+}
+
+export async function startServer(extraEnv, port) {
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: root,
+    env: { ...env, BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, stop: () => child.kill('SIGTERM') };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+export async function startWorker(extraEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/queue/worker-main.ts'], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
+  return { stop: () => child.kill('SIGTERM') };
+}
+
+export function load(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 50, duration: 10, ...opts }, (err, r) => {
+      if (err) return reject(err);
+      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors, total: r.requests.total });
+    });
+  });
+}
+
+export async function withDatabase(label, f) {
+  const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => {} });
+  const name = `clinflow_bench_${label}_${process.pid}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  try {
+    return await f(url.toString());
+  } finally {
+    await new Promise((r) => setTimeout(r, 500));
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+export async function api(url, method, path, body) {
+  const r = await fetch(`${url}${path}`, { method, headers: AUTH, body: body === undefined ? undefined : JSON.stringify(body) });
+  return r.json();
+}
