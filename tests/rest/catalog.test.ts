@@ -36,5 +36,9 @@ describe('node catalog over REST', () => {
     const r = await api.get('/api/node-catalog/pipeline-output');
     expect(r.body).toMatchObject({ id: 'pipeline-output', category: 'output', inputs: [{ name: 'value', type: 'any' }], outputs: [] });
     expectError(await api.get('/api/node-catalog/no-such-node'), 404, 'NODE_TYPE_NOT_FOUND');
+    // a node whose config has required fields still shows its ports
+    const transform = await api.get('/api/node-catalog/jsonata-transform');
+    expect(transform.body).toMatchObject({ inputs: [{ name: 'input', type: 'any' }], outputs: [{ name: 'output', type: 'json' }] });
+    expect(transform.body.config_schema.required).toContain('expression');
   });
 });

@@ -1,6 +1,7 @@
 'use client';
 
 import { Pencil, Rocket, Square, Trash2 } from 'lucide-react';
+import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { StatusBadge } from './status-badge';
@@ -47,7 +48,9 @@ function PipelineRow({ pipeline: p, onRename, onDelete }: { pipeline: PipelineSu
   return (
     <tr className="group hover:bg-slate-50/60">
       <td className="max-w-sm px-4 py-3">
-        <p className="truncate text-sm font-medium text-slate-900">{p.name}</p>
+        <Link href={`/pipelines/${p.id}`} className="block truncate text-sm font-medium text-slate-900 hover:text-teal-700 hover:underline" title="Open in the editor">
+          {p.name}
+        </Link>
         {p.description ? (
           <p className="truncate text-xs text-slate-500" title={p.description}>
             {p.description}

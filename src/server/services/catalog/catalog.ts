@@ -8,7 +8,15 @@ export const CATEGORIES = ['healthcare', 'ai', 'data', 'output', 'control', 'cla
 /** A catalog entry as the spec and DESIGN.md §3 describe it, ports shown for the default config. */
 function toEntry(node: NodeType, full: boolean) {
   const defaults = node.config.safeParse({});
-  const config = defaults.success ? defaults.data : undefined;
+  // a node whose config has required fields still shows the ports that do not depend on them
+  const config = defaults.success ? defaults.data : {};
+  const ports = (side: 'inputs' | 'outputs') => {
+    try {
+      return node[side](config as never);
+    } catch {
+      return [];
+    }
+  };
   return {
     id: node.id,
     name: node.name,
@@ -18,8 +26,8 @@ function toEntry(node: NodeType, full: boolean) {
     keywords: node.keywords,
     side_effect: node.side_effect,
     trigger: node.trigger ?? false,
-    inputs: config !== undefined ? node.inputs(config) : [],
-    outputs: config !== undefined ? node.outputs(config) : [],
+    inputs: ports('inputs'),
+    outputs: ports('outputs'),
     config_schema: z.toJSONSchema(node.config, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
     ...(full ? { documentation: node.documentation } : {}),
   };

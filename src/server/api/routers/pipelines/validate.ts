@@ -8,4 +8,5 @@ const Finding = z.object({ node_id: z.string().nullable(), code: z.string(), mes
 export const validate = readProcedure
   .input(z.object({ definition: z.unknown() }))
   .output(z.object({ valid: z.boolean(), errors: z.array(Finding), warnings: z.array(Finding) }))
-  .query(({ input }) => validatePipelineDefinition(input.definition));
+  // a mutation only so the definition goes in a POST body; it changes nothing
+  .mutation(({ input }) => validatePipelineDefinition(input.definition));

@@ -1,0 +1,163 @@
+'use client';
+
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type IsValidConnection,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { MousePointerClick } from 'lucide-react';
+import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { toast } from 'sonner';
+import { GRID, NODE_DRAG_TYPE } from './constants';
+import { CATEGORY_LOOK } from './look';
+import { nodeTypes } from './pipeline-node';
+import { connectionProblem } from './ports';
+import { useEditor, useEditorStoreApi } from './store-provider';
+import type { FlowEdge, FlowNode } from './types';
+
+
+const defaultEdgeOptions = { style: { strokeWidth: 2 } };
+
+function snap(v: number) {
+  return Math.round(v / GRID) * GRID;
+}
+
+/** The React Flow canvas: nodes and connections of the store, drop target of the palette. */
+export function Canvas() {
+  const store = useEditorStoreApi();
+  const { nodes, edges, onNodesChange, onEdgesChange, checkpoint, addNode, select, viewEpoch, drawerOpen } = useEditor((s) => ({
+    viewEpoch: s.viewEpoch,
+    drawerOpen: s.executionId !== null,
+    nodes: s.nodes,
+    edges: s.edges,
+    onNodesChange: s.onNodesChange,
+    onEdgesChange: s.onEdgesChange,
+    checkpoint: s.checkpoint,
+    addNode: s.addNode,
+    select: s.select,
+  }));
+  const flow = useReactFlow<FlowNode, FlowEdge>();
+  // fit the pipeline once when it opens; on an empty canvas React Flow would instead zoom onto the first drop
+  const [fitOnOpen] = useState(() => store.getState().nodes.length > 0);
+  useEffect(() => {
+    if (viewEpoch === 0) return;
+    const frame = window.requestAnimationFrame(() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 }));
+    return () => window.cancelAnimationFrame(frame);
+  }, [viewEpoch, flow]);
+  // the execution drawer takes the lower part of the canvas: keep the pipeline in sight
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const t = setTimeout(() => void flow.fitView({ padding: 0.2, duration: 250, maxZoom: 1.1 }), 60);
+    return () => clearTimeout(t);
+  }, [drawerOpen, flow]);
+
+  const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
+    (c: FlowEdge | Connection | Edge) => {
+      const s = store.getState();
+      return connectionProblem(c, s.nodes, s.edges, s.catalog) === null;
+    },
+    [store],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const problem = store.getState().connect(c);
+      if (problem) toast.error(`Cannot connect: ${problem}`);
+    },
+    [store],
+  );
+
+  function onDragOver(e: DragEvent) {
+    if (!e.dataTransfer.types.includes(NODE_DRAG_TYPE)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  }
+
+  function onDrop(e: DragEvent) {
+    const type = e.dataTransfer.getData(NODE_DRAG_TYPE);
+    if (!type) return;
+    e.preventDefault();
+    const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+    addNode(type, { x: snap(p.x - 120), y: snap(p.y - 24) });
+  }
+
+  return (
+    <div className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="flow-canvas">
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onBeforeDelete={async () => {
+          checkpoint();
+          return true;
+        }}
+        onNodeDragStart={() => checkpoint()}
+        onSelectionDragStart={() => checkpoint()}
+        onPaneClick={() => select(null)}
+        onNodeClick={() => {
+          // show the clicked node's config, unless a step session is under way in the debugger
+          const s = store.getState();
+          if (s.panel !== 'node' && !(s.panel === 'debug' && s.step?.status === 'waiting')) s.setPanel('node');
+        }}
+        deleteKeyCode={['Backspace', 'Delete']}
+        snapToGrid
+        snapGrid={[GRID, GRID]}
+        defaultEdgeOptions={defaultEdgeOptions}
+        connectionLineStyle={{ strokeWidth: 2, stroke: '#0f766e' }}
+        fitView={fitOnOpen}
+        fitViewOptions={{ padding: 0.25, maxZoom: 1.1 }}
+        minZoom={0.2}
+        maxZoom={2}
+        className="bg-slate-50"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={GRID} size={1.2} color="#cbd5e1" />
+        <Controls position="bottom-left" className="shadow-sm!" />
+        <MiniMap
+          position="bottom-right"
+          pannable
+          zoomable
+          className="rounded-md! border! border-slate-200! shadow-sm!"
+          nodeColor={(n) => {
+            const entry = store.getState().catalog[(n as FlowNode).data.nodeType];
+            return entry ? MINIMAP_COLORS[entry.category] : '#94a3b8';
+          }}
+          nodeStrokeWidth={2}
+          style={{ width: 160, height: 110 }}
+          ariaLabel="Minimap"
+        />
+      </ReactFlow>
+      {nodes.length === 0 ? (
+        <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
+          <div className="max-w-sm rounded-xl border border-dashed border-slate-300 bg-white/90 px-6 py-5 text-center shadow-sm">
+            <MousePointerClick className="mx-auto mb-2 size-6 text-teal-700" aria-hidden />
+            <p className="text-sm font-semibold text-slate-900">Start with a trigger</p>
+            <p className="mt-1 text-sm text-slate-500">
+              Drag <strong className="font-medium text-slate-700">Manual trigger</strong> from the palette onto the canvas (or
+              select it and press Enter), then add the nodes that process its data and connect their ports.
+            </p>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const MINIMAP_COLORS: Record<keyof typeof CATEGORY_LOOK, string> = {
+  control: '#fbbf24',
+  healthcare: '#fb7185',
+  data: '#38bdf8',
+  ai: '#a78bfa',
+  claims: '#818cf8',
+  output: '#10b981',
+};

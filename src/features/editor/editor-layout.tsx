@@ -1,0 +1,101 @@
+'use client';
+
+import { Bug, History, SlidersHorizontal } from 'lucide-react';
+import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
+import { cn } from '@/components/ui/cn';
+import { Canvas } from './canvas';
+import { ConfigPanel } from './config-panel';
+import { DraftBanner, type DraftOffer } from './draft-banner';
+import { ExecutionDrawer } from './execution-drawer';
+import { Palette } from './palette';
+import { StepPanel } from './step-panel';
+import { useEditor } from './store-provider';
+import type { SidePanel } from './store';
+import { Toolbar } from './toolbar';
+import type { Pipeline } from './types';
+import { useEditorEffects } from './use-editor-effects';
+import { useShortcuts } from './use-shortcuts';
+import { useEditorActions } from './actions-context';
+import { VersionsPanel } from './versions-panel';
+
+const SEPARATOR_V = 'w-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
+const SEPARATOR_H = 'h-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
+
+const TABS: { id: SidePanel; label: string; icon: typeof Bug }[] = [
+  { id: 'node', label: 'Node', icon: SlidersHorizontal },
+  { id: 'versions', label: 'Versions', icon: History },
+  { id: 'debug', label: 'Debugger', icon: Bug },
+];
+
+function SidePanelView() {
+  const { panel, setPanel, stepping } = useEditor((s) => ({ panel: s.panel, setPanel: s.setPanel, stepping: s.step?.status === 'waiting' }));
+  return (
+    <div className="flex h-full flex-col bg-white">
+      <div role="tablist" aria-label="Side panel" className="flex shrink-0 gap-1 border-b border-slate-200 px-2">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            role="tab"
+            type="button"
+            aria-selected={panel === t.id}
+            onClick={() => setPanel(t.id)}
+            className={cn(
+              '-mb-px inline-flex items-center gap-1.5 border-b-2 px-2.5 py-2.5 text-xs font-medium',
+              panel === t.id ? 'border-teal-600 text-teal-800' : 'border-transparent text-slate-500 hover:text-slate-800',
+            )}
+          >
+            <t.icon className="size-3.5" aria-hidden />
+            {t.label}
+            {t.id === 'debug' && stepping ? <span className="size-1.5 animate-pulse rounded-full bg-sky-500" aria-label="session active" /> : null}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto">
+        {panel === 'node' ? <ConfigPanel /> : panel === 'versions' ? <VersionsPanel /> : <StepPanel />}
+      </div>
+    </div>
+  );
+}
+
+/** Palette | canvas (+ execution drawer) | side panel, full height beside the app's sidebar. */
+export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: DraftOffer | null }) {
+  const { saver } = useEditorActions();
+  const hasExecution = useEditor((s) => s.executionId !== null);
+  const paletteRef = usePanelRef();
+  const sideRef = usePanelRef();
+  const toggle = (p: PanelImperativeHandle | null) => (p?.isCollapsed() ? p.expand() : p?.collapse());
+  useEditorEffects();
+  useShortcuts(() => void saver.save());
+
+  return (
+    <div className="fixed inset-0 z-20 flex flex-col bg-white md:left-64">
+      <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
+      <DraftBanner offer={offer} />
+      <Group orientation="horizontal" className="min-h-0 flex-1">
+        <Panel id="editor-palette" panelRef={paletteRef} collapsible defaultSize={240} minSize={180} maxSize={420} groupResizeBehavior="preserve-pixel-size">
+          <Palette />
+        </Panel>
+        <Separator className={SEPARATOR_V} />
+        <Panel id="editor-center" minSize={300}>
+          <Group orientation="vertical" className="h-full">
+            <Panel id="editor-canvas" minSize={120}>
+              <Canvas />
+            </Panel>
+            {hasExecution ? (
+              <>
+                <Separator className={SEPARATOR_H} />
+                <Panel id="editor-drawer" defaultSize="38%" minSize={120}>
+                  <ExecutionDrawer />
+                </Panel>
+              </>
+            ) : null}
+          </Group>
+        </Panel>
+        <Separator className={SEPARATOR_V} />
+        <Panel id="editor-side" panelRef={sideRef} collapsible defaultSize={330} minSize={260} maxSize={640} groupResizeBehavior="preserve-pixel-size">
+          <SidePanelView />
+        </Panel>
+      </Group>
+    </div>
+  );
+}

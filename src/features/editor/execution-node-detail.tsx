@@ -1,0 +1,101 @@
+'use client';
+
+import { RotateCcw } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { JsonView } from './json-view';
+import { formatDuration, STATUS_LOOK } from './look';
+import { asRunStatus } from './run-status';
+import type { ExecutionDetail, ExecutionNode } from './types';
+
+type Tab = 'inputs' | 'outputs' | 'logs' | 'error';
+
+const LEVEL: Record<string, string> = { error: 'text-red-600', warn: 'text-amber-600', info: 'text-slate-700', debug: 'text-slate-400' };
+
+/** One node of an execution (or the execution itself when no node is picked). */
+export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: ExecutionDetail; nodeId: string | null; onRetry: (n: ExecutionNode) => void }) {
+  const node = detail.nodes.find((n) => n.node_id === nodeId);
+  const [tab, setTab] = useState<Tab>('outputs');
+  if (!node) {
+    return (
+      <div className="grid gap-4 p-4 lg:grid-cols-2">
+        <div>
+          <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
+          <JsonView value={detail.inputs} label="Execution inputs" />
+        </div>
+        <div>
+          <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution outputs</h3>
+          <JsonView value={detail.outputs} label="Execution outputs" />
+        </div>
+        <p className="text-xs text-slate-500 lg:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
+      </div>
+    );
+  }
+  const st = STATUS_LOOK[asRunStatus(node.status)];
+  const tabs: { id: Tab; label: string; count?: number }[] = [
+    { id: 'inputs', label: 'Inputs' },
+    { id: 'outputs', label: 'Outputs' },
+    { id: 'logs', label: 'Logs', count: node.logs.length },
+    ...(node.error ? [{ id: 'error' as const, label: 'Error' }] : []),
+  ];
+  const active = tab === 'error' && !node.error ? 'outputs' : tab;
+  return (
+    <div className="flex h-full flex-col" data-testid="exec-node-detail">
+      <div className="flex flex-wrap items-center gap-2 px-4 pt-2.5">
+        <span className="font-mono text-xs font-semibold text-slate-800">{node.node_id}</span>
+        <span className="text-[11px] text-slate-400">{node.node_type}</span>
+        <span className={cn('rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase', st.pill)}>{st.label}</span>
+        <span className="text-[11px] text-slate-500 tabular-nums">{formatDuration(node.duration_ms)}</span>
+        {node.attempts > 1 ? <span className="text-[11px] text-amber-700">{node.attempts} attempts</span> : null}
+        <Button size="sm" variant="secondary" className="ml-auto" icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
+          Retry from here
+        </Button>
+      </div>
+      <div role="tablist" aria-label="Node execution details" className="mt-2 flex gap-1 border-b border-slate-100 px-3">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            role="tab"
+            type="button"
+            aria-selected={active === t.id}
+            onClick={() => setTab(t.id)}
+            className={cn(
+              '-mb-px border-b-2 px-2.5 py-1.5 text-xs font-medium',
+              active === t.id ? 'border-teal-600 text-teal-800' : 'border-transparent text-slate-500 hover:text-slate-800',
+              t.id === 'error' && 'text-red-600',
+            )}
+          >
+            {t.label}
+            {t.count ? <span className="ml-1 rounded-full bg-slate-100 px-1.5 text-[10px] text-slate-600">{t.count}</span> : null}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
+        {active === 'inputs' ? <JsonView value={node.inputs} label="Node inputs" /> : null}
+        {active === 'outputs' ? <JsonView value={node.outputs} label="Node outputs" /> : null}
+        {active === 'logs' ? (
+          node.logs.length === 0 ? (
+            <p className="text-xs text-slate-400 italic">No log lines.</p>
+          ) : (
+            <ol className="space-y-0.5 font-mono text-[11px]">
+              {node.logs.map((l, i) => (
+                <li key={i} className="flex gap-2">
+                  <span className="shrink-0 text-slate-400">{new Date(l.time).toLocaleTimeString()}</span>
+                  <span className={cn('w-10 shrink-0 uppercase', LEVEL[l.level])}>{l.level}</span>
+                  <span className="break-all text-slate-700">{l.message}</span>
+                </li>
+              ))}
+            </ol>
+          )
+        ) : null}
+        {active === 'error' && node.error ? (
+          <div className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800">
+            <p className="font-mono font-semibold">{node.error.code}</p>
+            <p className="mt-1 whitespace-pre-wrap">{node.error.message}</p>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+'use client';
+
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { AlertCircle, AlertTriangle, Timer } from 'lucide-react';
+import { memo, useEffect, useMemo } from 'react';
+import { cn } from '@/components/ui/cn';
+import { formatDuration, lookOf, PORT_COLOR, STATUS_LOOK } from './look';
+import { nodePorts } from './ports';
+import { useEditor } from './store-provider';
+import type { FlowNode, Port } from './types';
+
+const HANDLE = { width: 11, height: 11, border: '2px solid white', boxShadow: '0 0 0 1px rgb(203 213 225)' };
+
+function PortRow({ input, output }: { input?: Port & { unknown?: boolean }; output?: Port & { unknown?: boolean } }) {
+  return (
+    <div className="relative flex h-6 items-center justify-between gap-2 px-3 text-[11px] leading-none">
+      {input ? (
+        <>
+          <Handle
+            type="target"
+            id={input.name}
+            position={Position.Left}
+            style={{ ...HANDLE, background: input.unknown ? '#ef4444' : PORT_COLOR[input.type] }}
+            title={`${input.name}: ${input.type}${input.optional ? ' (optional)' : ''}`}
+          />
+          <span className={cn('truncate text-slate-600', input.unknown && 'text-red-600 line-through')}>
+            {input.name}
+            {input.optional ? <span className="text-slate-400">?</span> : null}
+          </span>
+        </>
+      ) : (
+        <span />
+      )}
+      {output ? (
+        <>
+          <span className={cn('truncate text-right text-slate-600', output.unknown && 'text-red-600 line-through')}>{output.name}</span>
+          <Handle
+            type="source"
+            id={output.name}
+            position={Position.Right}
+            style={{ ...HANDLE, background: output.unknown ? '#ef4444' : PORT_COLOR[output.type] }}
+            title={`${output.name}: ${output.type}`}
+          />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
+  const { entry, errors, warnings, run, current, usedInputs, usedOutputs } = useEditor((s) => ({
+    entry: s.catalog[data.nodeType],
+    errors: s.errors[id],
+    warnings: s.warnings[id],
+    run: s.run[id],
+    current: s.currentNode === id,
+    // joined to strings: a fresh array per call would never compare equal and re-render forever
+    usedInputs: s.edges
+      .filter((e) => e.target === id)
+      .map((e) => e.targetHandle ?? '')
+      .join('\n'),
+    usedOutputs: s.edges
+      .filter((e) => e.source === id)
+      .map((e) => e.sourceHandle ?? '')
+      .join('\n'),
+  }));
+  const ports = useMemo(() => nodePorts(entry, data.config), [entry, data.config]);
+  // ports a connection names but the node does not have (yet): keep a handle so the edge stays visible
+  const inputs = useMemo(() => {
+    const known = new Set(ports.inputs.map((p) => p.name));
+    const missing = [...new Set(usedInputs.split('\n'))].filter((n) => n && !known.has(n));
+    return [...ports.inputs, ...missing.map((name) => ({ name, type: 'any' as const, unknown: true }))];
+  }, [ports.inputs, usedInputs]);
+  const outputs = useMemo(() => {
+    const known = new Set(ports.outputs.map((p) => p.name));
+    const missing = [...new Set(usedOutputs.split('\n'))].filter((n) => n && !known.has(n));
+    return [...ports.outputs, ...missing.map((name) => ({ name, type: 'any' as const, unknown: true }))];
+  }, [ports.outputs, usedOutputs]);
+
+  const updateInternals = useUpdateNodeInternals();
+  const portKey = [...inputs.map((p) => p.name), '|', ...outputs.map((p) => p.name)].join(',');
+  useEffect(() => updateInternals(id), [id, portKey, updateInternals]);
+
+  const look = lookOf(entry?.category, entry?.trigger);
+  const Icon = look.icon;
+  const status = run?.status;
+  const problems = errors ?? [];
+  const notes = warnings ?? [];
+  const rows = Math.max(inputs.length, outputs.length);
+
+  return (
+    <div
+      data-testid={`node-${id}`}
+      data-node-id={id}
+      data-status={status ?? 'idle'}
+      data-invalid={problems.length ? 'true' : undefined}
+      data-current={current ? 'true' : undefined}
+      className={cn(
+        'group relative w-60 rounded-lg border bg-white shadow-sm transition-shadow',
+        selected ? 'border-teal-600 shadow-md ring-2 ring-teal-600/30' : 'border-slate-300 hover:shadow-md',
+        problems.length > 0 && !status && 'border-red-400 ring-2 ring-red-400/70',
+        status && cn('ring-2', STATUS_LOOK[status].ring),
+        current && 'ring-4 ring-sky-400 ring-offset-2',
+      )}
+    >
+      <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', look.accent)} aria-hidden />
+      <div className="flex items-start gap-2.5 px-3 pt-3 pb-2">
+        <span className={cn('mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md', look.tile)}>
+          <Icon className="size-4" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-[13px] font-semibold text-slate-900" title={data.name || entry?.name}>
+            {data.name || entry?.name || data.nodeType}
+          </p>
+          <p className="truncate font-mono text-[10px] text-slate-500" title={`${id} · ${data.nodeType}`}>
+            {id}
+          </p>
+        </div>
+        {problems.length ? (
+          <span className="text-red-600" title={problems.map((p) => p.message).join('\n')} aria-label={`${problems.length} problem(s)`}>
+            <AlertCircle className="size-4" aria-hidden />
+          </span>
+        ) : notes.length ? (
+          <span className="text-amber-500" title={notes.map((p) => p.message).join('\n')} aria-label="warning">
+            <AlertTriangle className="size-4" aria-hidden />
+          </span>
+        ) : null}
+      </div>
+      {status ? (
+        <div className="flex items-center justify-between px-3 pb-2">
+          <span className={cn('rounded-full px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide', STATUS_LOOK[status].pill)}>
+            {STATUS_LOOK[status].label}
+          </span>
+          {run?.duration_ms !== undefined && run.duration_ms !== null ? (
+            <span className="inline-flex items-center gap-1 text-[10px] text-slate-500 tabular-nums">
+              <Timer className="size-3" aria-hidden />
+              {formatDuration(run.duration_ms)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      {rows > 0 ? (
+        <div className="border-t border-slate-100 py-1.5">
+          {Array.from({ length: rows }, (_, i) => (
+            <PortRow key={i} input={inputs[i]} output={outputs[i]} />
+          ))}
+        </div>
+      ) : null}
+      {problems.length ? (
+        <>
+          <p className="truncate rounded-b-lg border-t border-red-100 bg-red-50 px-3 py-1.5 text-[11px] text-red-700" data-testid="node-error">
+            {problems[0]!.message}
+            {problems.length > 1 ? ` (+${problems.length - 1})` : ''}
+          </p>
+          <div
+            role="tooltip"
+            className="pointer-events-none absolute top-full left-0 z-10 mt-1 hidden w-72 space-y-1 rounded-md bg-slate-900 px-3 py-2 text-[11px] text-white shadow-lg group-hover:block"
+          >
+            {problems.map((p, i) => (
+              <p key={i}>{p.message}</p>
+            ))}
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export const PipelineNode = memo(PipelineNodeView);
+
+/** Module scope: a new object on each render would make React Flow remount every node. */
+export const nodeTypes = { pipeline: PipelineNode };

@@ -1,0 +1,72 @@
+'use client';
+
+import { Play } from 'lucide-react';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { useEditorActions } from './actions-context';
+import { JsonEditor, parseJsonObject } from './json-editor';
+import { useEditor } from './store-provider';
+import { useDirty } from './use-editor-effects';
+
+/** Test run: JSON inputs for the trigger, sync (wait for the result) or queued (statuses poll in). */
+export function RunDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { runner } = useEditorActions();
+  const { runInputs, setRunInputs } = useEditor((s) => ({ runInputs: s.runInputs, setRunInputs: s.setRunInputs }));
+  const dirty = useDirty();
+  const [queued, setQueued] = useState(false);
+  const parsed = parseJsonObject(runInputs);
+  const error = 'error' in parsed ? parsed.error : null;
+
+  async function run() {
+    if (!('value' in parsed)) return;
+    onClose();
+    await runner.run(parsed.value, queued);
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Run in test mode"
+      description="Nodes that write to outside systems do not call out: they build what they would send and show it as simulated."
+      className="max-w-xl"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button icon={<Play className="size-4" aria-hidden />} onClick={() => void run()} disabled={!!error} loading={runner.running}>
+            {dirty ? 'Save & run test' : 'Run test'}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3">
+        <div className="space-y-1.5">
+          <p className="text-sm font-medium text-slate-700">Inputs</p>
+          <JsonEditor label="Test inputs" value={runInputs} onChange={setRunInputs} height="220px" />
+          {error ? <Alert>{error}</Alert> : <p className="text-xs text-slate-500">The trigger’s <code>event</code> carries this object; each of its fields feeds the port of that name.</p>}
+        </div>
+        <label className="flex items-start gap-2 text-sm text-slate-700">
+          <input type="checkbox" checked={queued} onChange={(e) => setQueued(e.target.checked)} className="mt-0.5 size-4 accent-teal-700" />
+          <span>
+            Run in the background queue
+            <span className="block text-xs text-slate-500">Returns at once; the canvas follows the worker’s progress.</span>
+          </span>
+        </label>
+        {dirty ? <Alert tone="info">Runs use the saved pipeline: your unsaved changes are saved as a new version first.</Alert> : null}
+      </div>
+    </Dialog>
+  );
+}
+
+/** Starting inputs for a pipeline: one key per field of its manual trigger. */
+export function inputsTemplate(nodes: { data: { nodeType: string; config: Record<string, unknown> } }[]): string {
+  const trigger = nodes.find((n) => n.data.nodeType === 'manual-trigger');
+  const fields = (trigger?.data.config.fields ?? {}) as Record<string, string>;
+  const sample: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(fields)) sample[name] = type === 'json' || type === 'fhir-resource' || type === 'fhir-bundle' ? {} : '';
+  return JSON.stringify(sample, null, 2);
+}

@@ -1,0 +1,123 @@
+'use client';
+
+import Form from '@rjsf/core';
+import type { IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import validator from '@rjsf/validator-ajv8';
+import { ArrowDown, ArrowUp, Copy, Plus, X } from 'lucide-react';
+import { useMemo } from 'react';
+import './schema-form.css';
+
+function iconButton(Icon: typeof Plus, label: string, danger = false) {
+  return function IconButton({ onClick, disabled, className, title, id, style }: IconButtonProps) {
+    return (
+      <button
+        type="button"
+        id={id}
+        style={style}
+        onClick={onClick}
+        disabled={disabled}
+        title={title ?? label}
+        aria-label={title ?? label}
+        className={`cf-icon-btn ${danger ? 'cf-icon-btn-danger' : ''} ${className ?? ''}`}
+      >
+        <Icon className="size-3.5" aria-hidden />
+      </button>
+    );
+  };
+}
+
+function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
+  return (
+    <button type="button" id={id} onClick={onClick} disabled={disabled} className={`cf-add-btn ${className ?? ''}`}>
+      <Plus className="size-3.5" aria-hidden />
+      Add
+    </button>
+  );
+}
+
+const templates = {
+  ButtonTemplates: {
+    AddButton,
+    RemoveButton: iconButton(X, 'Remove', true),
+    CopyButton: iconButton(Copy, 'Copy'),
+    MoveUpButton: iconButton(ArrowUp, 'Move up'),
+    MoveDownButton: iconButton(ArrowDown, 'Move down'),
+    SubmitButton: () => null,
+  },
+};
+
+const LONG_TEXT = /expression|template|script|code|query|prompt|body|mapping|sql|jsonata|fhirpath|instructions/i;
+
+/** Long text fields (expressions, templates, prompts) get a monospace text area. */
+function uiSchemaFor(schema: RJSFSchema): UiSchema {
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (typeof prop !== 'object' || prop === null) continue;
+    const p = prop as RJSFSchema;
+    if (p.type === 'string' && !p.enum && (LONG_TEXT.test(name) || (p.maxLength ?? 0) > 500)) {
+      ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: 5 }, 'ui:classNames': 'cf-code' };
+    }
+  }
+  return ui;
+}
+
+/** A new map entry or list item of an enum type starts at `any` (or the first value) instead of blank. */
+function withEnumDefaults(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withEnumDefaults);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = withEnumDefaults(v);
+  for (const key of ['additionalProperties', 'items'] as const) {
+    const sub = out[key] as { enum?: unknown[]; default?: unknown } | undefined;
+    if (sub && typeof sub === 'object' && Array.isArray(sub.enum) && sub.default === undefined && sub.enum.length) {
+      out[key] = { ...sub, default: sub.enum.includes('any') ? 'any' : sub.enum[0] };
+    }
+  }
+  return out;
+}
+
+/** The draft-2020 `$schema` of zod's output trips Ajv's draft-07 default; the keywords used are common to both. */
+function prepare(schema: Record<string, unknown>): RJSFSchema {
+  const { $schema: _ignored, ...rest } = schema;
+  return withEnumDefaults(rest) as RJSFSchema;
+}
+
+/** Ajv's wording, made shorter for a side panel. */
+function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
+  return errors.map((e) => {
+    if (e.name === 'required') return { ...e, message: 'Required' };
+    if (e.name === 'enum') return { ...e, message: 'Pick one of the listed values' };
+    return e;
+  });
+}
+
+export interface SchemaFormProps {
+  schema: Record<string, unknown>;
+  value: Record<string, unknown>;
+  onChange: (value: Record<string, unknown>, field?: string) => void;
+  idPrefix: string;
+}
+
+/** A config form generated from the node type's JSON Schema (never written per node). */
+export function SchemaForm({ schema, value, onChange, idPrefix }: SchemaFormProps) {
+  const prepared = useMemo(() => prepare(schema), [schema]);
+  const uiSchema = useMemo(() => uiSchemaFor(prepared), [prepared]);
+  const empty = !prepared.properties || Object.keys(prepared.properties).length === 0;
+  if (empty) return <p className="text-sm text-slate-500">This node has nothing to configure.</p>;
+  return (
+    <Form
+      className="cf-form"
+      schema={prepared}
+      uiSchema={uiSchema}
+      formData={value}
+      validator={validator}
+      templates={templates}
+      idPrefix={idPrefix}
+      liveValidate="onChange"
+      showErrorList={false}
+      transformErrors={transformErrors}
+      noHtml5Validate
+      onChange={(e, id) => onChange((e.formData ?? {}) as Record<string, unknown>, id)}
+    />
+  );
+}

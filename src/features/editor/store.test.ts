@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { canonical } from './definition';
+import { createEditorStore, currentDefinition } from './store';
+import { CATALOG } from './test-catalog';
+
+function makeStore() {
+  const empty = { nodes: [], connections: [] };
+  return createEditorStore({ pipelineId: 'p1', catalog: CATALOG, definition: empty, saved: empty, baseVersion: 1, runInputs: '{}' });
+}
+
+const dirty = (s: ReturnType<typeof makeStore>) => canonical(currentDefinition(s.getState())) !== s.getState().savedKey;
+
+describe('editor store', () => {
+  it('adds nodes with unique readable ids and default config', () => {
+    const s = makeStore();
+    expect(s.getState().addNode('manual-trigger', { x: 0, y: 0 })).toBe('manual-trigger-1');
+    expect(s.getState().addNode('manual-trigger', { x: 0, y: 0 })).toBe('manual-trigger-2');
+    expect(s.getState().nodes[0]!.data.config).toEqual({ fields: {} });
+    expect(s.getState().addNode('no-such-type', { x: 0, y: 0 })).toBeNull();
+  });
+
+  it('connects fitting ports only', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().addNode('csv-parse', { x: 0, y: 0 });
+    s.getState().addNode('pipeline-output', { x: 0, y: 0 });
+    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'csv-parse-1', targetHandle: 'text' })).toMatch(/does not fit/);
+    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' })).toBeNull();
+    expect(currentDefinition(s.getState()).connections).toEqual([
+      { id: 'manual-trigger-1.event->pipeline-output-1.value', source: 'manual-trigger-1', source_port: 'event', target: 'pipeline-output-1', target_port: 'value' },
+    ]);
+  });
+
+  it('undoes and redoes, and typing in one field is one undo step', () => {
+    const s = makeStore();
+    s.getState().addNode('pipeline-output', { x: 0, y: 0 });
+    for (const name of ['R', 'Re', 'Res']) s.getState().updateNode('pipeline-output-1', { name }, 'name');
+    expect(s.getState().nodes[0]!.data.name).toBe('Res');
+    s.getState().undo();
+    expect(s.getState().nodes[0]!.data.name).toBeUndefined();
+    s.getState().undo();
+    expect(s.getState().nodes).toHaveLength(0);
+    s.getState().redo();
+    s.getState().redo();
+    expect(s.getState().nodes[0]!.data.name).toBe('Res');
+  });
+
+  it('pastes copies with new ids, rewired among themselves', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().addNode('pipeline-output', { x: 300, y: 0 });
+    s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' });
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: true })) });
+    expect(s.getState().copy()).toBe(2);
+    expect(s.getState().paste()).toBe(2);
+    const def = currentDefinition(s.getState());
+    expect(def.nodes.map((n) => n.id)).toEqual(['manual-trigger-1', 'pipeline-output-1', 'manual-trigger-2', 'pipeline-output-2']);
+    expect(def.nodes[2]!.position).toEqual({ x: 40, y: 40 });
+    expect(def.connections.map((c) => `${c.source}>${c.target}`)).toEqual(['manual-trigger-1>pipeline-output-1', 'manual-trigger-2>pipeline-output-2']);
+  });
+
+  it('knows when the canvas differs from the saved version', () => {
+    const s = makeStore();
+    expect(dirty(s)).toBe(false);
+    s.getState().addNode('pipeline-output', { x: 0, y: 0 });
+    expect(dirty(s)).toBe(true);
+    s.getState().markSaved(currentDefinition(s.getState()), 2);
+    expect(dirty(s)).toBe(false);
+    expect(s.getState().baseVersion).toBe(2);
+  });
+});

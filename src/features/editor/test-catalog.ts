@@ -1,0 +1,40 @@
+import type { CatalogEntry } from './types';
+
+/** Tiny catalog entries for the editor's unit tests. */
+export function entry(id: string, over: Partial<CatalogEntry> = {}): CatalogEntry {
+  return {
+    id,
+    name: id,
+    category: 'data',
+    description: '',
+    version: '1.0.0',
+    keywords: [],
+    side_effect: 'none',
+    trigger: false,
+    inputs: [],
+    outputs: [],
+    config_schema: { type: 'object', properties: {} },
+    documentation: '',
+    ...over,
+  };
+}
+
+export const CATALOG: CatalogEntry[] = [
+  entry('manual-trigger', {
+    category: 'control',
+    trigger: true,
+    outputs: [{ name: 'event', type: 'trigger-event' }],
+    config_schema: { type: 'object', properties: { fields: { type: 'object', default: {} } } },
+  }),
+  entry('csv-parse', { inputs: [{ name: 'text', type: 'text' }], outputs: [{ name: 'rows', type: 'json' }] }),
+  // as the catalog lists a node whose config has required fields: no ports, only its documentation
+  entry('jsonata-transform', { documentation: '**Ports**\n- in `input` (any)\n- out `output` (json): the result' }),
+  entry('switch', {
+    category: 'control',
+    documentation: '- in `value` (any)\n- out one port per case (named by `port`, type any), plus `default` (any)',
+  }),
+  entry('merge', { category: 'control', inputs: [{ name: 'in1', type: 'any', optional: true }, { name: 'in2', type: 'any', optional: true }], outputs: [{ name: 'merged', type: 'json' }] }),
+  entry('pipeline-output', { category: 'output', inputs: [{ name: 'value', type: 'any' }] }),
+];
+
+export const CATALOG_BY_ID = Object.fromEntries(CATALOG.map((e) => [e.id, e]));

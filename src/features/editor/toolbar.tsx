@@ -1,0 +1,154 @@
+'use client';
+
+import { useReactFlow } from '@xyflow/react';
+import { ArrowLeft, Bug, History, Maximize, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Square, Undo2 } from 'lucide-react';
+import Link from 'next/link';
+import { useState, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { StatusBadge } from '@/features/pipelines/status-badge';
+import { useDeployActions } from '@/features/pipelines/use-pipeline-actions';
+import { api } from '@/trpc/react';
+import { useEditorActions } from './actions-context';
+import { autoLayout } from './auto-layout';
+import { ProblemsButton } from './problems-button';
+import { RunDialog } from './run-dialog';
+import { useEditor, useEditorStoreApi } from './store-provider';
+import type { SidePanel } from './store';
+import type { Pipeline } from './types';
+import { useDirty } from './use-editor-effects';
+
+function IconButton({ label, onClick, disabled, children, pressed }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; pressed?: boolean }) {
+  return (
+    <Button variant="ghost" size="icon" aria-label={label} title={label} onClick={onClick} disabled={disabled} aria-pressed={pressed} className={cn(pressed && 'bg-slate-100 text-slate-900')}>
+      {children}
+    </Button>
+  );
+}
+
+const SEP = <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden />;
+
+/** The editor's top bar: where you are, save state, validity, and every action on the pipeline. */
+interface ToolbarProps {
+  pipeline: Pipeline;
+  onTogglePalette: () => void;
+  onToggleSide: () => void;
+  onShowSide: () => void;
+}
+
+export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }: ToolbarProps) {
+  const store = useEditorStoreApi();
+  const { saver, runner, pipelineId } = useEditorActions();
+  const { canUndo, canRedo, baseVersion, panel, hasNodes, undo, redo, setPanel } = useEditor((s) => ({
+    canUndo: s.past.length > 0,
+    canRedo: s.future.length > 0,
+    baseVersion: s.baseVersion,
+    panel: s.panel,
+    hasNodes: s.nodes.length > 0,
+    undo: s.undo,
+    redo: s.redo,
+    setPanel: s.setPanel,
+  }));
+  const dirty = useDirty();
+  const flow = useReactFlow();
+  const utils = api.useUtils();
+  const { deploy, undeploy } = useDeployActions();
+  const [running, setRunning] = useState(false);
+  const deployed = pipeline.status === 'deployed';
+
+  async function layout() {
+    const s = store.getState();
+    try {
+      s.setGraph(await autoLayout(s.nodes, s.edges), s.edges);
+      window.requestAnimationFrame(() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 }));
+    } catch (e) {
+      toast.error(`Auto-layout failed: ${(e as Error).message}`);
+    }
+  }
+
+  function toggle(p: SidePanel) {
+    setPanel(panel === p ? 'node' : p);
+    onShowSide();
+  }
+
+  const onDeployed = { onSuccess: (p: Pipeline) => utils.pipelines.get.setData({ id: pipelineId }, p) };
+
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3">
+      <Link href="/pipelines" className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900" title="Back to pipelines">
+        <ArrowLeft className="size-4" aria-hidden />
+        <span className="sr-only">Pipelines</span>
+      </Link>
+      <div className="flex min-w-0 items-center gap-2">
+        <h1 className="min-w-24 truncate text-sm font-semibold text-slate-900" title={pipeline.name}>
+          {pipeline.name}
+        </h1>
+        <span className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600" title="Saved version the canvas is based on">
+          v{baseVersion}
+        </span>
+        {deployed ? <StatusBadge status={pipeline.status} /> : null}
+        {dirty ? (
+          <span className="inline-flex items-center gap-1.5 text-xs font-medium whitespace-nowrap text-amber-700" data-testid="unsaved" title="Unsaved changes: Save (Ctrl+S) makes them a new version">
+            <span className="size-1.5 rounded-full bg-amber-500" aria-hidden />
+            Unsaved
+          </span>
+        ) : null}
+      </div>
+      {SEP}
+      <ProblemsButton />
+      <div className="ml-auto flex items-center gap-0.5">
+        <IconButton label="Show or hide the palette" onClick={onTogglePalette}>
+          <PanelLeft className="size-4" aria-hidden />
+        </IconButton>
+        <IconButton label="Show or hide the side panel" onClick={onToggleSide}>
+          <PanelRight className="size-4" aria-hidden />
+        </IconButton>
+        {SEP}
+        <IconButton label="Undo (Ctrl+Z)" onClick={undo} disabled={!canUndo}>
+          <Undo2 className="size-4" aria-hidden />
+        </IconButton>
+        <IconButton label="Redo (Ctrl+Shift+Z)" onClick={redo} disabled={!canRedo}>
+          <Redo2 className="size-4" aria-hidden />
+        </IconButton>
+        <IconButton label="Auto-layout" onClick={() => void layout()} disabled={!hasNodes}>
+          <Network className="size-4" aria-hidden />
+        </IconButton>
+        <IconButton label="Fit view" onClick={() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 })}>
+          <Maximize className="size-4" aria-hidden />
+        </IconButton>
+        {SEP}
+        <IconButton label="Version history" onClick={() => toggle('versions')} pressed={panel === 'versions'}>
+          <History className="size-4" aria-hidden />
+        </IconButton>
+        <IconButton label="Step debugger" onClick={() => toggle('debug')} pressed={panel === 'debug'}>
+          <Bug className="size-4" aria-hidden />
+        </IconButton>
+        {SEP}
+        {deployed ? (
+          <Button variant="secondary" size="sm" icon={<Square className="size-3.5" aria-hidden />} loading={undeploy.isPending} onClick={() => undeploy.mutate({ id: pipelineId }, onDeployed)}>
+            Undeploy
+          </Button>
+        ) : (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Rocket className="size-3.5" aria-hidden />}
+            loading={deploy.isPending}
+            title={dirty ? 'Deploys the last saved version; save first to deploy your changes' : 'Deploy the saved version'}
+            onClick={() => deploy.mutate({ id: pipelineId }, onDeployed)}
+          >
+            Deploy
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" icon={<Play className="size-3.5" aria-hidden />} loading={runner.running} onClick={() => setRunning(true)} disabled={!hasNodes}>
+          Test run
+        </Button>
+        <Button size="sm" icon={<Save className="size-3.5" aria-hidden />} loading={saver.saving} disabled={!dirty} onClick={() => void saver.save()} title="Save as a new version (Ctrl+S)">
+          Save
+        </Button>
+      </div>
+      <RunDialog open={running} onClose={() => setRunning(false)} />
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Edge, Node } from '@xyflow/react';
+import type { NodeSettings } from '@/shared/pipeline';
+import type { PortType } from '@/shared/ports';
+import type { RouterOutputs } from '@/trpc/react';
+
+/** A node type of the catalog, as `catalog.list` returns it. */
+export type CatalogEntry = RouterOutputs['catalog']['list']['nodes'][number];
+export type Category = CatalogEntry['category'];
+export type Pipeline = RouterOutputs['pipelines']['get'];
+export type Finding = RouterOutputs['pipelines']['validate']['errors'][number];
+
+export interface Port {
+  name: string;
+  type: PortType;
+  optional?: boolean;
+  description?: string;
+}
+
+/** What the canvas keeps for one pipeline node (everything of the definition but id and position). */
+export interface PipelineNodeData extends Record<string, unknown> {
+  /** Catalog id of the node type (`type` of the definition; React Flow's own `type` is the renderer). */
+  nodeType: string;
+  name?: string;
+  config: Record<string, unknown>;
+  settings?: Partial<NodeSettings>;
+  /** Fields of the definition's node the editor does not manage, kept as they were. */
+  extra?: Record<string, unknown>;
+}
+
+export type FlowNode = Node<PipelineNodeData, 'pipeline'>;
+export type FlowEdge = Edge<{ extra?: Record<string, unknown> }>;
+
+/** Node statuses of an execution (DESIGN.md §3). */
+export type NodeRunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'simulated' | 'waiting';
+
+export interface NodeRunState {
+  status: NodeRunStatus;
+  duration_ms?: number | null;
+}
+
+export type ExecutionDetail = RouterOutputs['executions']['get'];
+export type ExecutionNode = ExecutionDetail['nodes'][number];
+export type ExecuteResult = RouterOutputs['executions']['execute'];
+export type StepState = RouterOutputs['executions']['stepStart'];

@@ -1,0 +1,55 @@
+'use client';
+
+import { useEffect, useRef } from 'react';
+import { toast } from 'sonner';
+import { useEditorStoreApi } from './store-provider';
+
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('.cm-editor');
+}
+
+/**
+ * Canvas shortcuts: Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+C/V copy/paste nodes,
+ * Ctrl/⌘+S save, "/" focuses the palette search. Delete/Backspace is React Flow's own.
+ */
+export function useShortcuts(onSave: () => void) {
+  const store = useEditorStoreApi();
+  const save = useRef(onSave);
+  save.current = onSave;
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && key === 's') {
+        e.preventDefault();
+        save.current();
+        return;
+      }
+      if (typingIn(e.target)) return;
+      // a dialog is open: its content owns the keyboard
+      if (document.querySelector('dialog[open]')) return;
+      const s = store.getState();
+      if (mod && key === 'z' && !e.shiftKey) {
+        e.preventDefault();
+        s.undo();
+      } else if (mod && ((key === 'z' && e.shiftKey) || key === 'y')) {
+        e.preventDefault();
+        s.redo();
+      } else if (mod && key === 'c') {
+        if (window.getSelection()?.toString()) return;
+        const n = s.copy();
+        if (n) toast.success(`Copied ${n} node${n === 1 ? '' : 's'}`, { duration: 1500 });
+      } else if (mod && key === 'v') {
+        e.preventDefault();
+        s.paste();
+      } else if (key === '/' && !mod) {
+        e.preventDefault();
+        document.getElementById('palette-search')?.focus();
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
