@@ -7,6 +7,7 @@ import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
+import { startMaintenance } from '@/server/queue/maintenance';
 import { startScheduleWorker } from '@/server/queue/schedule-worker';
 import { startWorkers } from '@/server/queue/worker';
 
@@ -77,6 +78,7 @@ export function getRuntime(): Promise<Runtime> {
     // the embedded database belongs to this process, so it is also where its queue is worked
     if (database.kind === 'pglite' || env.WORKER_IN_SERVER) await startWorkers(queue, database.db, env.WORKER_CONCURRENCY);
     await startScheduleWorker(queue, database.db);
+    await startMaintenance(queue, database.db);
     return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;
