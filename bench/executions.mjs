@@ -81,14 +81,19 @@ async function asyncOnPostgres() {
 }
 
 build();
-const syncResults = [await sync('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410)];
-syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
-const asyncResult = await asyncOnPostgres();
+// BENCH_ONLY=async (or sync) runs one half
+const only = process.env.BENCH_ONLY;
+const syncResults = [];
+if (only !== 'async') {
+  syncResults.push(await sync('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410));
+  syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
+}
+const asyncResult = only === 'sync' ? null : await asyncOnPostgres();
 
 console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
 for (const r of syncResults) console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${r.non2xx ? `  (${r.non2xx} non-2xx)` : ''}`);
-console.log('\nAsync on Postgres, 2 worker processes (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
-console.log(
+if (asyncResult) console.log('\nAsync on Postgres, 2 worker processes (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
+if (asyncResult) console.log(
   `${Math.round(asyncResult.completed_per_s)} completed/s (${asyncResult.completed} of ${asyncResult.accepted} accepted; ${asyncResult.refused_by_concurrency_limit} refused at the 100-execution limit)  ` +
     `enqueue-to-start p50 ${Math.round(asyncResult.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(asyncResult.enqueue_to_start_p99_ms)} ms`,
 );

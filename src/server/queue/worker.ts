@@ -13,7 +13,8 @@ import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
 export async function startWorkers(queue: Queue, db: Db, concurrency: number): Promise<void> {
   const id = await queue.boss.work<ExecuteJob>(
     EXECUTE_QUEUE,
-    { batchSize: concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5, burstWhenBatchFull: true },
+    // independent fetch loops, one execution each: a slow execution never holds up the others of a batch
+    { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 },
     async (jobs) => {
       await Promise.all(
         jobs.map(async (job) => {
@@ -26,5 +27,5 @@ export async function startWorkers(queue: Queue, db: Db, concurrency: number): P
     },
   );
   queue.workerIds.push(id);
-  logger.info(`working the ${EXECUTE_QUEUE} queue (batch ${concurrency})`);
+  logger.info(`working the ${EXECUTE_QUEUE} queue (${concurrency} at a time)`);
 }
