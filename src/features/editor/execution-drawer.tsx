@@ -1,6 +1,7 @@
 'use client';
 
-import { RotateCcw, X } from 'lucide-react';
+import { ExternalLink, RotateCcw, X } from 'lucide-react';
+import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -132,7 +133,15 @@ function DrawerHeader({ detail, executionId, onClose }: { detail: ExecutionDetai
           ) : null}
         </>
       ) : null}
-      <Button variant="ghost" size="icon" className="ml-auto" onClick={onClose} aria-label="Close execution" title="Close (clears the statuses on the canvas)">
+      <Link
+        href={`/executions/${executionId}`}
+        className="ml-auto inline-flex shrink-0 items-center gap-1 text-xs font-medium whitespace-nowrap text-teal-700 hover:underline"
+        title="The execution's page: per-node timeline, inputs, outputs and logs"
+      >
+        <ExternalLink className="size-3.5" aria-hidden />
+        Open in executions
+      </Link>
+      <Button variant="ghost" size="icon" onClick={onClose} aria-label="Close execution" title="Close (clears the statuses on the canvas)">
         <X className="size-4" aria-hidden />
       </Button>
     </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { BookOpen, KeyRound, Workflow } from 'lucide-react';
+import { BookOpen, History, KeyRound, Workflow } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -47,6 +47,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           <div className="md:space-y-1">
             <NavLink href="/pipelines" icon={<Workflow className="size-4" aria-hidden />}>
               Pipelines
+            </NavLink>
+            <NavLink href="/executions" icon={<History className="size-4" aria-hidden />}>
+              Executions
             </NavLink>
           </div>
           <div className="md:space-y-1">

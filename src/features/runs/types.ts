@@ -1,0 +1,24 @@
+import type { RouterInputs, RouterOutputs } from '@/trpc/react';
+
+export type ExecutionSummary = RouterOutputs['executions']['list']['executions'][number];
+export type ExecutionDetail = RouterOutputs['executions']['get'];
+export type ExecutionNode = ExecutionDetail['nodes'][number];
+export type ExecutionStats = RouterOutputs['executions']['stats'];
+export type ExecutionStatus = NonNullable<RouterInputs['executions']['list']['status']>;
+
+export const PAGE_SIZE = 20;
+
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
+
+export function isExecutionStatus(s: string | null): s is ExecutionStatus {
+  return s !== null && (EXECUTION_STATUSES as string[]).includes(s);
+}
+
+/** Still under way: worth polling. */
+export function isLive(status: string): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
