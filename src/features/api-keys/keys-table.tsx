@@ -6,9 +6,8 @@ import { Button } from '@/components/ui/button';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { ScopeBadges } from './scope-badges';
 import type { ApiKey } from './types';
+import { TH, TD } from '@/components/ui/table-classes';
 
-const TH = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
-const TD = 'px-4 py-3 text-sm text-slate-600';
 
 export function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (

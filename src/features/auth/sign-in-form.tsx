@@ -1,18 +1,16 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { AuthCard } from './auth-card';
-import { authClient, authErrorMessage } from './auth-client';
+import { authClient } from './auth-client';
+import { useAuthSubmit } from './use-auth-submit';
 
 export function SignInForm() {
-  const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, setError, send } = useAuthSubmit();
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -23,21 +21,7 @@ export function SignInForm() {
       setError('Enter your email and password.');
       return;
     }
-    setPending(true);
-    setError(null);
-    try {
-      const { error } = await authClient().signIn.email({ email, password });
-      if (error) {
-        setError(authErrorMessage(error));
-        return;
-      }
-      router.replace('/pipelines');
-      router.refresh();
-    } catch {
-      setError('Could not reach the Clinflow server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
+    await send(() => authClient().signIn.email({ email, password }));
   }
 
   return (

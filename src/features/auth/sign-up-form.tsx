@@ -1,20 +1,18 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { AuthCard } from './auth-card';
-import { authClient, authErrorMessage } from './auth-client';
+import { authClient } from './auth-client';
+import { useAuthSubmit } from './use-auth-submit';
 
 const MIN_PASSWORD = 8;
 
 export function SignUpForm() {
-  const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, setError, send } = useAuthSubmit();
   const [fields, setFields] = useState<{ name?: string; email?: string; password?: string }>({});
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -29,21 +27,7 @@ export function SignUpForm() {
     if (password.length < MIN_PASSWORD) invalid.password = `Use at least ${MIN_PASSWORD} characters.`;
     setFields(invalid);
     if (Object.keys(invalid).length > 0) return;
-    setPending(true);
-    setError(null);
-    try {
-      const { error } = await authClient().signUp.email({ name, email, password });
-      if (error) {
-        setError(authErrorMessage(error));
-        return;
-      }
-      router.replace('/pipelines');
-      router.refresh();
-    } catch {
-      setError('Could not reach the Clinflow server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
+    await send(() => authClient().signUp.email({ name, email, password }));
   }
 
   return (

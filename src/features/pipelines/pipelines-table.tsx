@@ -7,6 +7,7 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { StatusBadge } from './status-badge';
 import type { PipelineSummary } from './types';
 import { useDeployActions } from './use-pipeline-actions';
+import { TH } from '@/components/ui/table-classes';
 
 interface Props {
   pipelines: PipelineSummary[];
@@ -14,7 +15,6 @@ interface Props {
   onDelete: (p: PipelineSummary) => void;
 }
 
-const TH = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
 
 export function PipelinesTable({ pipelines, onRename, onDelete }: Props) {
   return (

@@ -7,8 +7,8 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { formatDuration } from '@/features/editor/look';
 import { ExecutionStatusBadge, triggerLabel } from './look';
 import { shortId, type ExecutionSummary } from './types';
+import { TH } from '@/components/ui/table-classes';
 
-const TH = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
 
 /** Runs, newest first; a row opens the run's detail page. */
 export function RunsTable({ runs, names }: { runs: ExecutionSummary[]; names: Map<string, string> }) {

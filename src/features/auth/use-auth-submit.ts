@@ -1,0 +1,32 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { authErrorMessage } from './auth-client';
+
+/** Pending/error state of the sign-in and sign-up forms: run the better-auth call, then go to the app. */
+export function useAuthSubmit() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function send(call: () => Promise<{ error: unknown }>) {
+    setPending(true);
+    setError(null);
+    try {
+      const { error: failure } = await call();
+      if (failure) {
+        setError(authErrorMessage(failure as never));
+        return;
+      }
+      router.replace('/pipelines');
+      router.refresh();
+    } catch {
+      setError('Could not reach the Clinflow server. Check your connection and try again.');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return { pending, error, setError, send };
+}
