@@ -2,12 +2,12 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { defineNode, NodeError } from '../types';
 
 /** Compiled validators by schema text; bounded so an endless stream of distinct schemas cannot grow memory. */
-const cache = new Map<string, ValidateFunction>();
-const CACHE_SIZE = 200;
+const cache = new LRUCache<string, ValidateFunction>({ max: 200 });
 
 /** Compiles a JSON Schema (draft-07 by default; 2019-09 and 2020-12 when `$schema` says so). Throws on a bad schema. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
@@ -19,7 +19,6 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   const ajv = dialect.includes('2020-12') ? new Ajv2020(options) : dialect.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
   addFormats(ajv);
   const validate = ajv.compile(schema);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, validate);
   return validate;
 }

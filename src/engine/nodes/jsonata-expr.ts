@@ -1,4 +1,5 @@
 import jsonata from 'jsonata';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { NodeError } from '../types';
 
@@ -21,10 +22,21 @@ function describe(e: unknown): string {
   return `${message}${where}${err.code ? ` [${err.code}]` : ''}`;
 }
 
+/**
+ * Compiled expressions by text. Compiling costs far more than evaluating a small expression, and every
+ * execution of a pipeline evaluates the same ones. A compiled expression is safe to share: each
+ * `evaluate` binds its input in a frame of its own.
+ */
+const compiled = new LRUCache<string, jsonata.Expression>({ max: 2_000 });
+
 /** Compiles an expression; a syntax error becomes NodeError INVALID_EXPRESSION with JSONata's message and position. */
 export function compileJsonata(expression: string): jsonata.Expression {
+  const hit = compiled.get(expression);
+  if (hit) return hit;
   try {
-    return jsonata(expression, JSONATA_LIMITS);
+    const expr = jsonata(expression, JSONATA_LIMITS);
+    compiled.set(expression, expr);
+    return expr;
   } catch (e) {
     throw new NodeError('INVALID_EXPRESSION', `The JSONata expression does not compile: ${describe(e)}`);
   }

@@ -31,6 +31,18 @@ describe('jsonata-transform', () => {
     expect(counts.outputs.output).toEqual({ Patient: 4, Condition: 5 });
   });
 
+  it('keeps concurrent runs of the same (shared, compiled once) expression apart', async () => {
+    // every Synthea patient at once, through an expression that awaits inside ($map over an array)
+    const expression = '{"id": id, "names": $map(name, function($n) { $n.family & ", " & $join($n.given, " ") })}';
+    const runs = await Promise.all(SYNTHEA_PATIENTS.map((p) => runNode(jsonataTransform, { expression }, { input: p })));
+    runs.forEach((r, i) => {
+      const p = SYNTHEA_PATIENTS[i]!;
+      expect(r.outputs.output).toMatchObject({ id: p.id });
+      expect(JSON.stringify(r.outputs.output)).toContain(p.name[0]!.family);
+    });
+    expect(new Set(runs.map((r) => (r.outputs.output as { id: string }).id)).size).toBe(SYNTHEA_PATIENTS.length);
+  });
+
   it('gives null when the expression matches nothing', async () => {
     expect((await runNode(jsonataTransform, { expression: 'nothing.here' }, { input: {} })).outputs).toEqual({ output: null });
   });
