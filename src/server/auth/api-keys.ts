@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { preparedPerDb } from '@/server/db/prepared';
 import { apiKeys } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { KeyCache } from './key-cache';
@@ -24,17 +25,15 @@ export function keyPrefix(key: string): string {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-function prepareFind(db: Db) {
-  return db
+/** Looked up on every request: prepared once per database handle. */
+const findKey = preparedPerDb((db) =>
+  db
     .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.hash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
     .limit(1)
-    .prepare('find_api_key');
-}
-
-/** Looked up on every request: prepared once per database handle. */
-const finders = new WeakMap<Db, ReturnType<typeof prepareFind>>();
+    .prepare('find_api_key'),
+);
 
 /**
  * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. Looked up on every request
@@ -50,9 +49,7 @@ export async function authenticateApiKey(
   let entry = cache?.get(hash);
   if (!entry) {
     const generation = cache?.generation ?? 0;
-    let find = finders.get(db);
-    if (!find) finders.set(db, (find = prepareFind(db)));
-    const [key] = await find.execute({ hash });
+    const [key] = await findKey(db).execute({ hash });
     if (!key) throw new AppError('UNAUTHENTICATED', 'The API key is invalid or has been revoked.');
     entry = {
       orgId: key.orgId,

@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { executions } from '@/server/db/schema';
 import { logger } from '@/server/logger';
 import { runExecution } from '@/server/services/executions/run-execution';
 import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
@@ -18,10 +16,8 @@ export async function startWorkers(queue: Queue, db: Db, concurrency: number): P
     async (jobs) => {
       await Promise.all(
         jobs.map(async (job) => {
-          const { executionId } = job.data;
-          const [row] = await db.select({ status: executions.status }).from(executions).where(eq(executions.id, executionId));
-          if (!row || row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') return;
-          await runExecution(db, executionId);
+          // nothing happens for an execution that already finished (runExecution does not claim it)
+          await runExecution(db, job.data.executionId);
         }),
       );
     },

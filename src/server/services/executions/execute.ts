@@ -1,9 +1,7 @@
-import { getNodeType } from '@/engine/nodes';
-import { validateDefinition } from '@/engine/validate';
 import type { RunResult } from '@/engine/run';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { findPipelineRow } from '../pipelines/find';
+import { currentPipeline, refuseInvalid } from './definitions';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
 
@@ -24,14 +22,11 @@ export interface ExecuteDeps {
  * result; async answers at once and a worker runs it (row and queue job written in one transaction).
  */
 export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: ExecuteDeps = {}) {
-  const pipeline = await findPipelineRow(ctx, input.pipeline_id);
+  const pipeline = await currentPipeline(ctx, input.pipeline_id);
   if (!input.test_mode && pipeline.status !== 'deployed') {
     throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it, or run it with test_mode.`);
   }
-  const report = validateDefinition(pipeline.definition, getNodeType);
-  if (!report.valid) {
-    throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid: ${report.errors.length} problem(s).`, report.errors);
-  }
+  refuseInvalid(pipeline);
   const base = {
     orgId: ctx.principal.orgId,
     pipelineId: pipeline.id,
@@ -48,7 +43,7 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
   const result = await runExecution(ctx.db, started.id, {
     inline: { definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
   });
-  return toSyncResult(started.id, result);
+  return toSyncResult(started.id, result!);
 }
 
 /** The synchronous answer, from the run itself (nothing to read back). */

@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
-import { buildGraph, descendants } from '@/engine/graph';
+import { descendants } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
+import { planOf } from '@/engine/run';
 import { executionNodes } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { findPipelineRow } from '../pipelines/find';
+import { findPipelineState } from '../pipelines/find';
+import { loadDefinition } from './definitions';
 import { toSyncResult } from './execute';
 import { findExecutionRow } from './get-execution';
-import { loadDefinition, runExecution } from './run-execution';
+import { runExecution } from './run-execution';
 import { toNodeRun } from './shape';
 import { startExecution } from './start-execution';
 
@@ -25,12 +27,12 @@ export interface RetryInput {
  */
 export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const original = await findExecutionRow(ctx, input.execution_id);
-  const pipeline = await findPipelineRow(ctx, original.pipelineId);
+  const pipeline = await findPipelineState(ctx, original.pipelineId);
   if (!original.testMode && pipeline.status !== 'deployed') {
     throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it to retry a real execution.`);
   }
   const def = await loadDefinition(ctx.db, original.pipelineId, original.pipelineVersion);
-  const graph = buildGraph(def, getNodeType);
+  const { graph } = planOf(def, getNodeType);
   const target = graph.nodes.get(input.node_id);
   if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
   const redo = descendants(graph, input.node_id);
@@ -55,5 +57,5 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
     inputOverrides: !isTrigger && input.inputs ? { [input.node_id]: input.inputs } : undefined,
     inline: { definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
-  return { ...toSyncResult(started.id, result), retry_of: original.id };
+  return { ...toSyncResult(started.id, result!), retry_of: original.id };
 }

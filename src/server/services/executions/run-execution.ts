@@ -1,12 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import { getNodeType } from '@/engine/nodes';
-import { runPipeline, type RunResult } from '@/engine/run';
+import { planOf, runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
-import { executionNodes, executions, pipelineVersions } from '@/server/db/schema';
-import { AppError } from '@/server/errors';
+import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
+import { loadDefinition } from './definitions';
+import { NodeProgress, nodeRecord, saveResult } from './node-records';
 import { toNodeRun } from './shape';
+
+/** How often a worker's run writes its nodes' progress (the editor shows it live). */
+const PROGRESS_INTERVAL_MS = 250;
 
 export interface RunExecutionOptions {
   /** Node runs taken over unchanged (retry). Without it, finished nodes of an interrupted run are kept. */
@@ -15,128 +19,82 @@ export interface RunExecutionOptions {
   signal?: AbortSignal;
   /**
    * A run inside the request that started it (sync, retry): the caller has the definition and the row's
-   * values, and node records are written once, together with the result, instead of as each node runs.
+   * values, and nobody watches it live, so node records are written with the result (and after writes).
    */
   inline?: { definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
 }
 
-export async function loadDefinition(db: Db, pipelineId: string, version: number): Promise<PipelineDefinition> {
-  const [v] = await db
-    .select({ definition: pipelineVersions.definition })
-    .from(pipelineVersions)
-    .where(and(eq(pipelineVersions.pipelineId, pipelineId), eq(pipelineVersions.version, version)));
-  if (!v) throw new AppError('PIPELINE_NOT_FOUND', `Pipeline ${pipelineId} version ${version} no longer exists.`);
-  return v.definition;
+/**
+ * Takes a queued (or interrupted) execution: marks it running and tells whether an earlier attempt had
+ * started it. Nothing when it already finished or was cancelled (a redelivered job) or no longer exists.
+ */
+async function claim(db: Db, executionId: string) {
+  const previous = db.select({ startedAt: executions.startedAt }).from(executions).where(eq(executions.id, executionId)).as('previous');
+  const now = new Date();
+  const [row] = await db
+    .update(executions)
+    // a resumed run keeps its first start, so its duration counts the time lost to the crash
+    .set({ status: 'running', startedAt: sql`coalesce(${executions.startedAt}, ${now.toISOString()}::timestamptz)` })
+    .from(previous)
+    .where(and(eq(executions.id, executionId), inArray(executions.status, ['queued', 'running'])))
+    .returning({
+      pipelineId: executions.pipelineId,
+      pipelineVersion: executions.pipelineVersion,
+      inputs: executions.inputs,
+      testMode: executions.testMode,
+      previousStart: previous.startedAt,
+    });
+  return row ? { ...row, startedAt: row.previousStart ?? now } : null;
 }
 
-function nodeValues(executionId: string, nodeId: string, nodeType: string, run: NodeRun) {
-  return {
-    executionId,
-    nodeId,
-    nodeType,
-    status: run.status,
-    inputs: run.inputs,
-    outputs: run.outputs,
-    logs: run.logs,
-    error: run.error,
-    attempts: run.attempts,
-    startedAt: run.started_at ? new Date(run.started_at) : null,
-    finishedAt: run.finished_at ? new Date(run.finished_at) : null,
-    durationMs: run.duration_ms,
-  };
-}
-
-export async function saveNodeRun(db: Db, executionId: string, nodeId: string, nodeType: string, run: NodeRun): Promise<void> {
-  const values = nodeValues(executionId, nodeId, nodeType, run);
-  const { executionId: _e, nodeId: _n, ...update } = values;
-  await db.insert(executionNodes).values(values).onConflictDoUpdate({ target: [executionNodes.executionId, executionNodes.nodeId], set: update });
-}
-
-/** Writes the result of an execution: every node record in one statement, then the execution row. */
-async function saveResult(db: Db, executionId: string, typeOf: Map<string, string>, result: RunResult, startedAt: Date): Promise<void> {
-  const finishedAt = new Date();
-  await db.transaction(async (tx) => {
-    const rows = Object.entries(result.nodes).map(([id, run]) => nodeValues(executionId, id, typeOf.get(id) ?? 'unknown', run));
-    if (rows.length > 0) {
-      await tx
-        .insert(executionNodes)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [executionNodes.executionId, executionNodes.nodeId],
-          set: Object.fromEntries(
-            ['status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms'].map((c) => [
-              c.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase()),
-              sql.raw(`excluded.${c}`),
-            ]),
-          ),
-        });
-    }
-    await tx
-      .update(executions)
-      .set({ status: result.status, outputs: result.outputs, error: result.error, finishedAt, durationMs: finishedAt.getTime() - startedAt.getTime() })
-      .where(eq(executions.id, executionId));
-  });
+/** Nodes of an interrupted run that finished: kept, so nothing they wrote is written again. */
+async function finishedNodes(db: Db, executionId: string): Promise<Record<string, NodeRun>> {
+  const rows = await db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId));
+  return Object.fromEntries(rows.filter((n) => n.status === 'completed' || n.status === 'simulated').map((n) => [n.nodeId, toNodeRun(n)]));
 }
 
 /**
- * Runs an execution whose row exists: the pipeline version it was started on, each node's record written
- * as it starts and ends (live progress, and what a resumed run needs), then the final status. A run picked
- * up again after a crash keeps the nodes that had finished, so nothing that was written is written twice.
+ * Runs an execution whose row exists, on the pipeline version it was started on, and stores the result
+ * (every node's record and the final status in one statement). A worker's run writes node progress as it
+ * goes; a run picked up again after a crash keeps the nodes that had finished. Resolves to null when
+ * there was nothing to run (the execution had finished, was cancelled, or is gone).
  */
-export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult> {
-  if (opts.inline) {
-    const { definition, inputs, testMode, startedAt } = opts.inline;
-    const result = await runPipeline(definition, {
+export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
+  let job = opts.inline;
+  let carried = opts.carried;
+  if (!job) {
+    const row = await claim(db, executionId);
+    if (!row) return null;
+    job = { definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
+    carried ??= row.previousStart ? await finishedNodes(db, executionId) : {};
+  }
+  const { graph } = planOf(job.definition, getNodeType);
+  const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';
+  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS);
+  let result: RunResult;
+  try {
+    result = await runPipeline(job.definition, {
       executionId,
-      inputs,
-      testMode,
+      inputs: job.inputs,
+      testMode: job.testMode,
       registry: getNodeType,
       services: { fetch },
       signal: opts.signal,
-      carried: opts.carried,
+      carried,
       inputOverrides: opts.inputOverrides,
+      onNodeStart: (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...runningRun, inputs, started_at: new Date().toISOString() })),
+      onNodeEnd: (id, run) => {
+        progress.note(nodeRecord(id, typeOf(id), run));
+        // a write to an outside system is recorded before anything else happens
+        if (run.status === 'completed' && graph.nodes.get(id)?.type?.side_effect === 'write') return progress.flush();
+      },
     });
-    await saveResult(db, executionId, new Map(definition.nodes.map((n) => [n.id, n.type])), result, startedAt);
-    return result;
+  } finally {
+    await progress.close();
   }
-  const [row] = await db
-    .update(executions)
-    .set({ status: 'running', startedAt: sql`coalesce(${executions.startedAt}, now())` })
-    .where(eq(executions.id, executionId))
-    .returning();
-  if (!row) throw new AppError('EXECUTION_NOT_FOUND', `Execution ${executionId} was not found.`);
-  const def = await loadDefinition(db, row.pipelineId, row.pipelineVersion);
-  const typeOf = new Map(def.nodes.map((n) => [n.id, n.type]));
-  let carried = opts.carried;
-  if (!carried) {
-    const done = await db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId));
-    carried = Object.fromEntries(done.filter((n) => n.status === 'completed' || n.status === 'simulated').map((n) => [n.nodeId, toNodeRun(n)]));
-  }
-  for (const [nodeId, run] of Object.entries(carried)) await saveNodeRun(db, executionId, nodeId, typeOf.get(nodeId) ?? 'unknown', run);
-
-  const result = await runPipeline(def, {
-    executionId,
-    inputs: row.inputs,
-    testMode: row.testMode,
-    registry: getNodeType,
-    services: { fetch },
-    signal: opts.signal,
-    carried,
-    inputOverrides: opts.inputOverrides,
-    onNodeStart: (id, inputs) =>
-      saveNodeRun(db, executionId, id, typeOf.get(id)!, { status: 'running', inputs, outputs: {}, logs: [], error: null, attempts: 0, started_at: new Date().toISOString(), finished_at: null, duration_ms: null }),
-    onNodeEnd: (id, run) => saveNodeRun(db, executionId, id, typeOf.get(id)!, run),
-  });
-  const finishedAt = new Date();
-  await db
-    .update(executions)
-    .set({
-      status: result.status,
-      outputs: result.outputs,
-      error: result.error,
-      finishedAt,
-      durationMs: finishedAt.getTime() - (row.startedAt ?? finishedAt).getTime(),
-    })
-    .where(eq(executions.id, executionId));
+  const records = Object.entries(result.nodes).map(([id, run]) => nodeRecord(id, typeOf(id), run));
+  await saveResult(db, executionId, records, result, job.startedAt);
   return result;
 }
+
+const runningRun: NodeRun = { status: 'running', inputs: {}, outputs: {}, logs: [], error: null, attempts: 0, started_at: null, finished_at: null, duration_ms: null };

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { executions } from '@/server/db/schema';
+import { rowsOf } from '@/server/db/rows';
 import { AppError } from '@/server/errors';
 
 export const MAX_CONCURRENT_EXECUTIONS = 100;
@@ -17,8 +17,9 @@ export interface NewExecution {
 }
 
 /**
- * Writes the execution row if the organization has a free slot (at most 100 queued or running, step sessions aside). The
- * per-organization advisory lock makes count-and-insert atomic across processes. `then` runs in the same
+ * Writes the execution row if the organization has a free slot (at most 100 queued or running, step
+ * sessions aside): one call of the `start_execution` SQL function, which counts and inserts under a
+ * per-organization advisory lock, so two processes cannot both admit the 100th. `then` runs in the same
  * transaction (the async path enqueues its job there, so row and job exist together or not at all).
  */
 export async function startExecution<T = void>(
@@ -26,32 +27,21 @@ export async function startExecution<T = void>(
   e: NewExecution,
   then?: (tx: Db, executionId: string) => Promise<T>,
 ): Promise<{ id: string; startedAt: Date | null; extra: T | undefined }> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`executions:${e.orgId}`}))`);
-    const [active] = await tx
-      .select({ n: count() })
-      .from(executions)
-      // step sessions wait on a person, not on the machine: they do not hold a slot
-      .where(and(eq(executions.orgId, e.orgId), inArray(executions.status, ['queued', 'running']), ne(executions.trigger, 'step')));
-    if ((active?.n ?? 0) >= MAX_CONCURRENT_EXECUTIONS) {
+  const startedAt = e.status === 'running' ? new Date() : null;
+  const admit = async (q: Db) => {
+    const result = await q.execute(
+      sql`select id from start_execution(${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${e.status}, ${e.trigger}, ${e.testMode},
+        ${e.retryOf ?? null}, ${JSON.stringify(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS})`,
+    );
+    const row = rowsOf<{ id: string }>(result)[0];
+    if (!row) {
       throw new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);
     }
-    const startedAt = e.status === 'running' ? new Date() : null;
-    const [row] = await tx
-      .insert(executions)
-      .values({
-        orgId: e.orgId,
-        pipelineId: e.pipelineId,
-        pipelineVersion: e.pipelineVersion,
-        status: e.status,
-        trigger: e.trigger,
-        testMode: e.testMode,
-        retryOf: e.retryOf ?? null,
-        inputs: e.inputs,
-        startedAt,
-      })
-      .returning({ id: executions.id });
-    const extra = then ? await then(tx as unknown as Db, row!.id) : undefined;
-    return { id: row!.id, startedAt, extra };
+    return row.id;
+  };
+  if (!then) return { id: await admit(db), startedAt, extra: undefined };
+  return db.transaction(async (tx) => {
+    const id = await admit(tx as unknown as Db);
+    return { id, startedAt, extra: await then(tx as unknown as Db, id) };
   });
 }

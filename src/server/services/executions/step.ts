@@ -1,14 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { emptyRun, executeNode, type NodeRun } from '@/engine/execute-node';
-import { buildGraph, topologicalOrder, type Graph } from '@/engine/graph';
+import { topologicalOrder, type Graph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
-import { gatherInputs, shouldSkip } from '@/engine/run';
-import { validateDefinition } from '@/engine/validate';
+import { gatherInputs, planOf, shouldSkip } from '@/engine/run';
 import { executionNodes, executions, stepSessions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
-import { findPipelineRow } from '../pipelines/find';
-import { loadDefinition, saveNodeRun } from './run-execution';
+import { currentPipeline, loadDefinition, refuseInvalid } from './definitions';
+import { nodeRecord, saveNodeRecords } from './node-records';
 import { nodeResults, toNodeRun } from './shape';
 import { startExecution } from './start-execution';
 
@@ -16,9 +15,8 @@ const IDLE_MS = 60 * 60 * 1000;
 
 /** Starts a step session over a new execution (any pipeline status); it waits at the trigger. */
 export async function startStep(ctx: ServiceContext, input: { pipeline_id: string; inputs: Record<string, unknown>; test_mode: boolean }) {
-  const pipeline = await findPipelineRow(ctx, input.pipeline_id);
-  const report = validateDefinition(pipeline.definition, getNodeType);
-  if (!report.valid) throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid.`, report.errors);
+  const pipeline = await currentPipeline(ctx, input.pipeline_id);
+  refuseInvalid(pipeline);
   const started = await startExecution(ctx.db, {
     orgId: ctx.principal.orgId,
     pipelineId: pipeline.id,
@@ -28,7 +26,7 @@ export async function startStep(ctx: ServiceContext, input: { pipeline_id: strin
     inputs: input.inputs,
     status: 'running',
   });
-  const graph = buildGraph(pipeline.definition, getNodeType);
+  const { graph } = pipeline;
   const first = topologicalOrder(graph).order.find((id) => graph.triggers.includes(id)) ?? null;
   const [session] = await ctx.db
     .insert(stepSessions)
@@ -56,7 +54,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     throw new AppError('STEP_SESSION_FINISHED', `This step session is ${session.status === 'waiting' ? 'done' : session.status}.`);
   }
   const def = await loadDefinition(ctx.db, execution!.pipelineId, execution!.pipelineVersion);
-  const graph = buildGraph(def, getNodeType);
+  const { graph } = planOf(def, getNodeType);
   const rows = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, execution!.id));
   const runs: Record<string, NodeRun> = Object.fromEntries(rows.map((r) => [r.nodeId, toNodeRun(r)]));
   const nodeId = session.currentNode;
@@ -83,8 +81,9 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     });
   }
   runs[nodeId] = run;
-  await saveNodeRun(ctx.db, execution!.id, nodeId, node.def.type, run);
-  const next = run.status === 'failed' ? null : await settleUntilNext(ctx, graph, runs, execution!.id);
+  const { next, settled } = run.status === 'failed' ? { next: null, settled: [] } : settleUntilNext(graph, runs);
+  const changed = [nodeId, ...settled].map((id) => nodeRecord(id, graph.nodes.get(id)!.def.type, runs[id]!));
+  await saveNodeRecords(ctx.db, execution!.id, changed);
   const results = nodeResults(Object.entries(runs).map(([id, r]) => ({ node_id: id, status: r.status, duration_ms: r.duration_ms })));
   const finished = { node_id: nodeId, status: run.status, outputs: run.outputs, error: run.error, duration_ms: run.duration_ms };
   if (run.status === 'failed') {
@@ -100,18 +99,19 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
   return { session_id: session.id, execution_id: execution!.id, current_node: next, status: 'waiting' as const, finished_node: finished, node_results: results };
 }
 
-/** Walks the topological order past nodes that cannot run, recording them; returns the next runnable node. */
-async function settleUntilNext(ctx: ServiceContext, graph: Graph, runs: Record<string, NodeRun>, executionId: string): Promise<string | null> {
+/** Walks the topological order past nodes that cannot run, settling them in `runs`; finds the next runnable node. */
+function settleUntilNext(graph: Graph, runs: Record<string, NodeRun>): { next: string | null; settled: string[] } {
+  const settled: string[] = [];
   for (const id of topologicalOrder(graph).order) {
     if (runs[id]) continue;
     const g = gatherInputs(graph, id, runs);
     if (g.wait) continue;
     if (g.upstreamFailed) runs[id] = emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${g.upstreamFailed}" failed.` });
     else if (shouldSkip(graph, id, g.inputs)) runs[id] = { ...emptyRun('skipped'), inputs: g.inputs };
-    else return id;
-    await saveNodeRun(ctx.db, executionId, id, graph.nodes.get(id)!.def.type, runs[id]!);
+    else return { next: id, settled };
+    settled.push(id);
   }
-  return null;
+  return { next: null, settled };
 }
 
 /** pipeline-output nodes give `outputs[config.key ?? id]` = the value they received. */

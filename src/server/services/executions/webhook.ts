@@ -1,8 +1,6 @@
-import { getNodeType } from '@/engine/nodes';
-import { validateDefinition } from '@/engine/validate';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { findPipelineRow } from '../pipelines/find';
+import { currentPipeline, refuseInvalid } from './definitions';
 import { startExecution } from './start-execution';
 
 export interface WebhookCall {
@@ -17,15 +15,14 @@ export interface WebhookCall {
  * `{body, headers, query}` on the queue and answers at once (the caller polls, or does not care).
  */
 export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
-  const pipeline = await findPipelineRow(ctx, call.pipelineId);
+  const pipeline = await currentPipeline(ctx, call.pipelineId);
   if (!pipeline.definition.nodes.some((n) => n.type === 'webhook-trigger')) {
     throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${pipeline.id} is not started by a webhook trigger.`);
   }
   if (pipeline.status !== 'deployed') {
     throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: its webhook accepts calls once it is.`);
   }
-  const report = validateDefinition(pipeline.definition, getNodeType);
-  if (!report.valid) throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid.`, report.errors);
+  refuseInvalid(pipeline);
   if (!ctx.queue) throw new AppError('INTERNAL', 'No queue is configured.');
   const started = await startExecution(
     ctx.db,

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '@/server/db/client';
+import { preparedPerDb } from '@/server/db/prepared';
 import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
@@ -14,23 +14,26 @@ export function ownPipeline(ctx: ServiceContext, id: string) {
   return and(eq(pipelines.id, id), eq(pipelines.orgId, ctx.principal.orgId));
 }
 
-function prepareFind(db: Db) {
-  return db
-    .select()
-    .from(pipelines)
-    .where(and(eq(pipelines.id, sql.placeholder('id')), eq(pipelines.orgId, sql.placeholder('orgId'))))
-    .limit(1)
-    .prepare('find_pipeline');
-}
+const own = and(eq(pipelines.id, sql.placeholder('id')), eq(pipelines.orgId, sql.placeholder('orgId')));
 
-/** The hottest read of the API, prepared once per database handle (drizzle then skips building SQL). */
-const finders = new WeakMap<Db, ReturnType<typeof prepareFind>>();
+/** The hottest reads of the API, prepared once per database handle. */
+const findRow = preparedPerDb((db) => db.select().from(pipelines).where(own).limit(1).prepare('find_pipeline'));
+const findState = preparedPerDb((db) =>
+  db.select({ id: pipelines.id, status: pipelines.status, version: pipelines.version }).from(pipelines).where(own).limit(1).prepare('find_pipeline_state'),
+);
 
+/** The caller's pipeline `id`, whole. */
 export async function findPipelineRow(ctx: ServiceContext, id: string) {
   if (!isUuid(id)) throw notFound(id);
-  let find = finders.get(ctx.db);
-  if (!find) finders.set(ctx.db, (find = prepareFind(ctx.db)));
-  const [row] = await find.execute({ id, orgId: ctx.principal.orgId });
+  const [row] = await findRow(ctx.db).execute({ id, orgId: ctx.principal.orgId });
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** The caller's pipeline `id` without its definition: what starting an execution needs to read. */
+export async function findPipelineState(ctx: ServiceContext, id: string) {
+  if (!isUuid(id)) throw notFound(id);
+  const [row] = await findState(ctx.db).execute({ id, orgId: ctx.principal.orgId });
   if (!row) throw notFound(id);
   return row;
 }

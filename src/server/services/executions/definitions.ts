@@ -1,0 +1,48 @@
+import { and, eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { getNodeType } from '@/engine/nodes';
+import { planOf } from '@/engine/run';
+import type { ValidationReport } from '@/engine/validate';
+import type { Db } from '@/server/db/client';
+import { pipelineVersions } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import type { PipelineDefinition } from '@/shared/pipeline';
+import type { ServiceContext } from '../context';
+import { findPipelineState } from '../pipelines/find';
+
+/**
+ * Definitions by pipeline version. A version is an immutable snapshot, so this cache is exact in every
+ * process; and because executions of one version share the same object, the engine's plan of it
+ * (validation, graph, parsed configs) is made once, not on every execution.
+ */
+const definitions = new LRUCache<string, PipelineDefinition>({ max: 500 });
+
+/** The definition of a pipeline version (treat it as read-only: it is shared). */
+export async function loadDefinition(db: Db, pipelineId: string, version: number): Promise<PipelineDefinition> {
+  const key = `${pipelineId}:${version}`;
+  const hit = definitions.get(key);
+  if (hit) return hit;
+  const [v] = await db
+    .select({ definition: pipelineVersions.definition })
+    .from(pipelineVersions)
+    .where(and(eq(pipelineVersions.pipelineId, pipelineId), eq(pipelineVersions.version, version)));
+  if (!v) throw new AppError('PIPELINE_NOT_FOUND', `Pipeline ${pipelineId} version ${version} no longer exists.`);
+  definitions.set(key, v.definition);
+  return v.definition;
+}
+
+/** The caller's pipeline as it would run now: status, current version, and that version's definition and plan. */
+export async function currentPipeline(ctx: ServiceContext, pipelineId: string) {
+  const state = await findPipelineState(ctx, pipelineId);
+  const definition = await loadDefinition(ctx.db, state.id, state.version);
+  const { report, graph } = planOf(definition, getNodeType);
+  return { ...state, definition, graph, report };
+}
+
+/** 400 PIPELINE_INVALID, the validator's findings as details, for a pipeline that cannot run. */
+export function refuseInvalid(pipeline: { id: string; report: ValidationReport }): void {
+  const { report } = pipeline;
+  if (!report.valid) {
+    throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid: ${report.errors.length} problem(s).`, report.errors);
+  }
+}

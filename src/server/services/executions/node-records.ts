@@ -1,0 +1,94 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { NodeRun } from '@/engine/execute-node';
+import type { RunResult } from '@/engine/run';
+import type { Db } from '@/server/db/client';
+import { logger } from '@/server/logger';
+
+/** A node's run as stored: the engine's record plus the node's type. */
+export interface NodeRecord extends NodeRun {
+  node_id: string;
+  node_type: string;
+}
+
+export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): NodeRecord {
+  return { ...run, node_id: nodeId, node_type: nodeType };
+}
+
+const RECORD_COLUMNS = sql.raw(
+  'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
+    'started_at timestamptz, finished_at timestamptz, duration_ms integer',
+);
+const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms'];
+const UPSERT = sql.raw(
+  `on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+);
+
+/** `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. */
+function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL {
+  const json = JSON.stringify(records.map(({ emit: _, ...stored }) => stored));
+  return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
+    select ${executionId}, r.node_id, ${sql.raw(NODE_COLUMNS.map((c) => `r.${c}`).join(', '))}
+    from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
+}
+
+/** Writes (or rewrites) node records of an execution in one statement. */
+export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.execute(upsertNodes(sql`${executionId}::uuid`, records));
+}
+
+/**
+ * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as
+ * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all.
+ */
+export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date): Promise<void> {
+  const finishedAt = new Date();
+  const update = sql`update executions set status = ${result.status}, outputs = ${JSON.stringify(result.outputs)}::jsonb,
+    error = ${result.error ? JSON.stringify(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
+    duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
+  await db.execute(sql`with e as (${update}) ${upsertNodes(sql`e.id`, records, sql`e,`)}`);
+}
+
+/**
+ * Live node records of an execution run by a worker: changes are gathered and written together at most
+ * every `intervalMs` (the editor and the runs page show progress from them), and at once, before the run
+ * goes on, after a node wrote to an outside system — so a run resumed after a crash keeps that node
+ * instead of writing again. Everything is written once more with the result.
+ */
+export class NodeProgress {
+  private pending = new Map<string, NodeRecord>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly executionId: string,
+    /** null: only the writes after outside writes (nobody watches the run live). */
+    private readonly intervalMs: number | null,
+  ) {}
+
+  note(record: NodeRecord): void {
+    this.pending.set(record.node_id, record);
+    if (this.intervalMs !== null) this.timer ??= setTimeout(() => void this.flush().catch((e: unknown) => logger.warn('node progress not written', { error: String(e) })), this.intervalMs);
+  }
+
+  /** Writes what changed since the last write; resolves when it is stored. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return this.writing;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    // one write at a time, in order: a later state of a node never lands before an earlier one
+    this.writing = this.writing.catch(() => {}).then(() => saveNodeRecords(this.db, this.executionId, batch));
+    return this.writing;
+  }
+
+  /** Stops writing (the result's write takes over) once any write under way has landed. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+    await this.writing.catch(() => {});
+  }
+}
