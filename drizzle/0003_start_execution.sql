@@ -2,6 +2,7 @@
 -- BEGIN / lock / count / insert / COMMIT. The advisory lock serialises admissions per organization across
 -- processes; a VOLATILE function takes a fresh snapshot for each statement, so the count after the lock
 -- sees every execution admitted before it. Step sessions wait on a person and hold no slot.
+-- A queued execution also wakes the workers (NOTIFY clinflow_execution_jobs, see src/server/queue/queue.ts).
 -- Times come from the process that runs the execution, like its nodes' times, so timelines agree.
 -- Returns no row when the organization already has p_limit queued or running executions.
 CREATE FUNCTION start_execution(
@@ -22,6 +23,9 @@ BEGIN
 	IF (SELECT count(*) FROM executions e
 			WHERE e.org_id = p_org AND e.status IN ('queued', 'running') AND e.trigger <> 'step') >= p_limit THEN
 		RETURN;
+	END IF;
+	IF p_status = 'queued' THEN
+		PERFORM pg_notify('clinflow_execution_jobs', ''); -- delivered at commit, with the queue job written beside the row
 	END IF;
 	RETURN QUERY
 		INSERT INTO executions AS e (org_id, pipeline_id, pipeline_version, status, trigger, test_mode, retry_of, inputs, started_at)

@@ -51,8 +51,7 @@ export async function sweep(db: Db, now = new Date()): Promise<{ expired: number
 export async function startMaintenance(queue: Queue, db: Db): Promise<void> {
   await queue.boss.createQueue(MAINTENANCE_QUEUE, { retryLimit: 0, expireInSeconds: 300 });
   await queue.boss.schedule(MAINTENANCE_QUEUE, '*/5 * * * *', {}, { key: 'sweep' });
-  const id = await queue.boss.work(MAINTENANCE_QUEUE, async () => {
+  await queue.boss.work(MAINTENANCE_QUEUE, async () => {
     await sweep(db);
   });
-  queue.workerIds.push(id);
 }

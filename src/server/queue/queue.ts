@@ -2,10 +2,16 @@ import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { Database, Db } from '@/server/db/client';
 import { logger } from '@/server/logger';
+import { ExecutionLoops } from './loops';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
 /** Cron jobs of deployed pipelines with a schedule trigger, one schedule per pipeline (key = its id). */
 export const SCHEDULE_QUEUE = 'pipeline-schedule';
+/**
+ * NOTIFY channel of new execution jobs on Postgres: the start_execution SQL function notifies it when it
+ * queues an execution; each process with execution loops LISTENs and wakes one idle loop.
+ */
+const JOBS_CHANNEL = 'clinflow_execution_jobs';
 
 export interface ScheduleJob {
   pipelineId: string;
@@ -38,9 +44,14 @@ export interface Queue {
   boss: PgBoss;
   /** Puts an execution on the queue inside `tx`, the transaction that wrote its row. */
   enqueue(tx: Db, executionId: string): Promise<void>;
-  /** Wakes this process's workers at once (they would otherwise wait for their next poll). */
+  /**
+   * After the commit of an enqueue: wakes an idle loop of this process (embedded). On Postgres the commit's
+   * NOTIFY does that in every process that works the queue, this one included.
+   */
   wake(): void;
-  workerIds: string[];
+  loops: ExecutionLoops;
+  /** Starts waking this process's loops on other processes' jobs (Postgres LISTEN); call once loops exist. */
+  listen(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,32 +60,36 @@ export interface Queue {
  * process on Postgres. Jobs of a killed worker are retried once their heartbeat stops.
  */
 export async function createQueue(database: Database, opts: QueueOptions): Promise<Queue> {
-  const boss =
-    database.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) })
-      : new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: true, ...timing(opts) });
+  const postgres = database.kind === 'postgres';
+  // pg-boss's own LISTEN would wake every loop of every process on each job; ours (below) wakes one idle loop
+  const boss = postgres
+    ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
+    : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
   boss.on('error', (e) => logger.error('queue error', { error: String(e) }));
   await boss.start();
-  await boss.createQueue(EXECUTE_QUEUE, {
-    heartbeatSeconds: opts.heartbeatSeconds,
-    retryLimit: 5,
-    retryDelay: 1,
-    expireInSeconds: 60 * 60,
-    notify: database.kind === 'postgres',
-  });
+  await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: 60 * 60 });
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
-  const queue: Queue = {
+  const loops = new ExecutionLoops(boss);
+  let unlisten: (() => Promise<void>) | undefined;
+  return {
     boss,
-    workerIds: [],
+    loops,
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
     },
     wake() {
-      for (const id of queue.workerIds) boss.notifyWorker(id);
+      if (!postgres) loops.wakeOne();
+    },
+    async listen() {
+      if (!postgres || unlisten) return;
+      const { default: pg } = await import('postgres');
+      const listener = pg(database.url!, { max: 1, onnotice: () => {} });
+      await listener.listen(JOBS_CHANNEL, () => loops.wakeOne());
+      unlisten = () => listener.end({ timeout: 5 });
     },
     async stop() {
-      await boss.stop({ graceful: true, timeout: 30_000, close: database.kind === 'postgres' });
+      await unlisten?.();
+      await boss.stop({ graceful: true, timeout: 30_000, close: postgres });
     },
   };
-  return queue;
 }

@@ -9,7 +9,7 @@ import { SCHEDULE_QUEUE, type Queue, type ScheduleJob } from './queue';
 
 /** Turns each due schedule into an execution of the deployed pipeline's current version. */
 export async function startScheduleWorker(queue: Queue, db: Db): Promise<void> {
-  const id = await queue.boss.work<ScheduleJob>(SCHEDULE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 1 }, async (jobs) => {
+  await queue.boss.work<ScheduleJob>(SCHEDULE_QUEUE, { batchSize: 5, pollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const { pipelineId, orgId } = job.data;
       const [pipeline] = await db.select().from(pipelines).where(and(eq(pipelines.id, pipelineId), eq(pipelines.orgId, orgId)));
@@ -36,5 +36,4 @@ export async function startScheduleWorker(queue: Queue, db: Db): Promise<void> {
       }
     }
   });
-  queue.workerIds.push(id);
 }

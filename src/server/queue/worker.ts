@@ -3,25 +3,35 @@ import { logger } from '@/server/logger';
 import { runExecution } from '@/server/services/executions/run-execution';
 import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
 
+/** How often an idle loop looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
+const IDLE_POLL_SECONDS = 2;
+
 /**
- * Works the execution queue in this process. A job whose execution already finished (a redelivery after
- * a crash between finishing and acknowledging) is acknowledged without running anything again; one that
- * was interrupted resumes, keeping the nodes that had finished.
+ * Works the execution queue in this process: `concurrency` independent loops, one execution each, so a slow
+ * execution never holds up others. A loop that finished a job fetches again at once (the queue may hold
+ * more); one that found nothing sleeps until it is woken — by this process's `queue.wake()` on enqueue, by
+ * a NOTIFY on Postgres, one idle loop per job — or until its next poll.
+ *
+ * A job whose execution already finished (a redelivery after a crash between finishing and acknowledging)
+ * runs nothing again; one that was interrupted resumes, keeping the nodes that had finished.
  */
 export async function startWorkers(queue: Queue, db: Db, concurrency: number): Promise<void> {
-  const id = await queue.boss.work<ExecuteJob>(
-    EXECUTE_QUEUE,
-    // independent fetch loops, one execution each: a slow execution never holds up the others of a batch
-    { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 },
-    async (jobs) => {
-      await Promise.all(
-        jobs.map(async (job) => {
-          // nothing happens for an execution that already finished (runExecution does not claim it)
-          await runExecution(db, job.data.executionId);
-        }),
-      );
-    },
-  );
-  queue.workerIds.push(id);
+  for (let i = 0; i < concurrency; i++) {
+    let loop = '';
+    loop = await queue.boss.work<ExecuteJob>(
+      EXECUTE_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: IDLE_POLL_SECONDS, notifyPollingIntervalSeconds: IDLE_POLL_SECONDS },
+      async ([job]) => {
+        queue.loops.started(loop);
+        try {
+          await runExecution(db, job!.data.executionId);
+        } finally {
+          queue.loops.finished(loop);
+        }
+      },
+    );
+    queue.loops.add(loop);
+  }
+  await queue.listen();
   logger.info(`working the ${EXECUTE_QUEUE} queue (${concurrency} at a time)`);
 }
