@@ -1,5 +1,6 @@
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { GraphNode } from './graph';
+import { addDeadline, clearDeadline, type Deadline } from './deadlines';
 import { NodeError, type LogEntry, type NodeContext, type NodeResult, type NodeServices } from './types';
 
 export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'simulated';
@@ -8,8 +9,9 @@ export interface NodeRun {
   status: NodeStatus;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
-  started_at: string | null;
-  finished_at: string | null;
+  /** Epoch milliseconds (the engine keeps numbers; storage and the API turn them into timestamps). */
+  started_ms: number | null;
+  finished_ms: number | null;
   duration_ms: number | null;
   logs: LogEntry[];
   error: { code: string; message: string } | null;
@@ -28,84 +30,175 @@ export interface NodeRunOptions {
 }
 
 export function emptyRun(status: NodeStatus, error: NodeRun['error'] = null): NodeRun {
-  return { status, inputs: {}, outputs: {}, started_at: null, finished_at: null, duration_ms: null, logs: [], error, attempts: 0 };
+  return { status, inputs: {}, outputs: {}, started_ms: null, finished_ms: null, duration_ms: null, logs: [], error, attempts: 0 };
 }
 
-/** Runs one node with its time limit and retry policy; never throws — failures are in the run record. */
-export async function executeNode(node: GraphNode, inputs: Record<string, unknown>, opts: NodeRunOptions): Promise<NodeRun> {
-  const started = Date.now();
-  const logs: LogEntry[] = [];
-  const run: NodeRun = { ...emptyRun('running'), inputs, started_at: new Date(started).toISOString(), logs };
-  const settings = node.settings;
-  const type = node.type;
-  for (let attempt = 1; ; attempt++) {
-    run.attempts = attempt;
-    try {
-      if (!type || node.configError) throw new NodeError('INVALID_NODE', `Node "${node.def.id}" has an unknown type or an invalid config.`);
-      const result = await withTimeout(settings.timeout_ms, opts.signal, (signal) =>
-        type.execute(context(node, opts, signal, logs), inputs, node.config as never),
-      );
-      run.status = result.simulated ? 'simulated' : 'completed';
-      run.outputs = result.outputs;
-      if (result.emit) run.emit = result.emit;
-      run.error = null;
-      break;
-    } catch (e) {
-      run.error = toError(e);
-      const last = attempt >= settings.retry.max_attempts || opts.signal?.aborted;
-      logs.push({ level: last ? 'error' : 'warn', message: `attempt ${attempt} failed: ${run.error.message}`, time: new Date().toISOString() });
-      if (last) {
-        run.status = 'failed';
-        break;
+/** Runs one node with its time limit and retry policy; never rejects — failures are in the run record. */
+export function executeNode(node: GraphNode, inputs: Record<string, unknown>, opts: NodeRunOptions): Promise<NodeRun> {
+  return new Promise((resolve) => runNode(node, inputs, opts, resolve));
+}
+
+/**
+ * The engine's hot path, callback style so that a node costs little beyond its own work: `done` is
+ * always called later (never synchronously) with the finished record. `now` lets a caller that just
+ * read the clock (the upstream node's end) save a read.
+ */
+/** Shared placeholders until a node gives outputs or logs something (most never log). */
+const NONE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const NO_LOGS: LogEntry[] = Object.freeze([]) as unknown as LogEntry[];
+
+function addLog(run: NodeRun, entry: LogEntry): void {
+  if (run.logs === NO_LOGS) run.logs = [];
+  run.logs.push(entry);
+}
+
+export function runNode(
+  node: GraphNode,
+  inputs: Record<string, unknown>,
+  opts: NodeRunOptions,
+  done: (run: NodeRun) => void,
+  now = Date.now(),
+): void {
+  const run: NodeRun = { status: 'running', inputs, outputs: NONE, started_ms: now, finished_ms: null, duration_ms: null, logs: NO_LOGS, error: null, attempts: 0 };
+  new Attempt(node, run, opts, done).start(now);
+}
+
+/**
+ * One attempt of a node: what the node sees while it runs (its context; the abort signal is made only
+ * if the node asks for it), and what happens when it succeeds, fails or runs out of time.
+ */
+class Attempt implements NodeContext {
+  readonly executionId: string;
+  readonly nodeId: string;
+  readonly testMode: boolean;
+  readonly executionInputs: Record<string, unknown>;
+  readonly services: NodeServices;
+  private settled = false;
+  private deadline: Deadline | null = null;
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private onOuterAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly node: GraphNode,
+    private readonly run: NodeRun,
+    private readonly opts: NodeRunOptions,
+    private readonly done: (run: NodeRun) => void,
+  ) {
+    this.executionId = opts.executionId;
+    this.nodeId = node.def.id;
+    this.testMode = opts.testMode;
+    this.executionInputs = opts.executionInputs;
+    this.services = opts.services;
+  }
+
+  start(now: number): void {
+    const { node, run, opts } = this;
+    run.attempts++;
+    this.deadline = addDeadline(node.settings.timeout_ms, now, this);
+    let work: Promise<NodeResult>;
+    if (!node.type || node.configError) {
+      work = Promise.reject(new NodeError('INVALID_NODE', `Node "${node.def.id}" has an unknown type or an invalid config.`));
+    } else if (opts.signal?.aborted) {
+      work = Promise.reject(new NodeError('CANCELLED', 'The execution was cancelled.'));
+    } else {
+      try {
+        work = node.type.execute(this, run.inputs, node.config as never);
+      } catch (e) {
+        work = Promise.reject(e);
       }
-      await sleep(settings.retry.backoff_ms * 2 ** (attempt - 1), opts.signal);
     }
+    work.then(this.succeed, this.fail);
   }
-  const finished = Date.now();
-  run.finished_at = new Date(finished).toISOString();
-  run.duration_ms = finished - started;
-  return run;
-}
 
-function context(node: GraphNode, opts: NodeRunOptions, signal: AbortSignal, logs: LogEntry[]): NodeContext {
-  return {
-    executionId: opts.executionId,
-    nodeId: node.def.id,
-    testMode: opts.testMode,
-    executionInputs: opts.executionInputs,
-    idempotencyKey: `${opts.executionId}:${node.def.id}`,
-    signal,
-    services: opts.services,
-    log: (level, message) => logs.push({ level, message: String(message).slice(0, 4000), time: new Date().toISOString() }),
-    runSubgraph: (definition: PipelineDefinition, inputs: Record<string, unknown>) => opts.runSubgraph(definition, inputs),
+  private readonly succeed = (result: NodeResult): void => {
+    if (!this.end()) return;
+    const { run } = this;
+    run.status = result.simulated ? 'simulated' : 'completed';
+    run.outputs = result.outputs;
+    if (result.emit) run.emit = result.emit;
+    run.error = null;
+    this.finish();
   };
-}
 
-async function withTimeout<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new NodeError('TIMEOUT', `timed out after ${ms} ms`));
-      reject(new NodeError('TIMEOUT', `The node did not finish within ${ms} ms.`));
-    }, ms);
-  });
-  try {
-    if (outer?.aborted) throw new NodeError('CANCELLED', 'The execution was cancelled.');
-    return await Promise.race([work(controller.signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
+  private readonly fail = (e: unknown): void => {
+    if (!this.end()) return;
+    const { run, node, opts } = this;
+    run.error = toError(e);
+    const last = run.attempts >= node.settings.retry.max_attempts || Boolean(opts.signal?.aborted);
+    addLog(run, { level: last ? 'error' : 'warn', message: `attempt ${run.attempts} failed: ${run.error.message}`, time: new Date().toISOString() });
+    if (last) {
+      run.status = 'failed';
+      this.finish();
+    } else {
+      const again = new Attempt(node, run, opts, this.done);
+      sleep(node.settings.retry.backoff_ms * 2 ** (run.attempts - 1), opts.signal, () => again.start(Date.now()));
+    }
+  };
+
+  /** The time limit: the node is told to stop (its signal aborts) and the attempt fails with TIMEOUT. */
+  onDeadline(): void {
+    const ms = this.node.settings.timeout_ms;
+    this.abort(new NodeError('TIMEOUT', `timed out after ${ms} ms`));
+    this.fail(new NodeError('TIMEOUT', `The node did not finish within ${ms} ms.`));
+  }
+
+  /** The first of success, failure and time limit wins; later ones are ignored. */
+  private end(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (this.deadline) clearDeadline(this.deadline);
+    if (this.onOuterAbort) this.opts.signal?.removeEventListener('abort', this.onOuterAbort);
+    return true;
+  }
+
+  private finish(): void {
+    const { run } = this;
+    run.finished_ms = Date.now();
+    run.duration_ms = run.finished_ms - run.started_ms!;
+    this.done(run);
+  }
+
+  get idempotencyKey(): string {
+    return `${this.executionId}:${this.nodeId}`;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+      else if (this.opts.signal && !this.settled) {
+        this.onOuterAbort = () => this.abort(this.opts.signal?.reason);
+        this.opts.signal.addEventListener('abort', this.onOuterAbort, { once: true });
+      }
+    }
+    return this.controller.signal;
+  }
+
+  log(level: LogEntry['level'], message: string): void {
+    addLog(this.run, { level, message: String(message).slice(0, 4000), time: new Date().toISOString() });
+  }
+
+  runSubgraph(definition: PipelineDefinition, inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.opts.runSubgraph(definition, inputs);
+  }
+
+  private abort(reason: unknown): void {
+    this.abortReason ??= reason ?? new NodeError('CANCELLED', 'The execution was cancelled.');
+    this.controller?.abort(this.abortReason);
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+function sleep(ms: number, signal: AbortSignal | undefined, then: () => void): void {
+  const onAbort = () => {
+    clearTimeout(t);
+    then();
+  };
+  const t = setTimeout(() => {
+    signal?.removeEventListener('abort', onAbort);
+    then();
+  }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 }
 
 function toError(e: unknown): { code: string; message: string } {

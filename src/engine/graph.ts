@@ -21,6 +21,8 @@ export interface Graph {
   /** Connections whose both ends exist, by target and by source node. */
   incoming: Map<string, PipelineConnection[]>;
   outgoing: Map<string, PipelineConnection[]>;
+  /** Input ports that have a connection, by node. */
+  fed: Map<string, Set<string>>;
   triggers: string[];
 }
 
@@ -46,13 +48,16 @@ export function buildGraph(def: PipelineDefinition, registry: Registry): Graph {
   }
   const incoming = new Map<string, PipelineConnection[]>();
   const outgoing = new Map<string, PipelineConnection[]>();
+  const fed = new Map<string, Set<string>>();
   for (const c of def.connections) {
     if (!nodes.has(c.source) || !nodes.has(c.target)) continue;
     push(incoming, c.target, c);
     push(outgoing, c.source, c);
+    if (fed.has(c.target)) fed.get(c.target)!.add(c.target_port);
+    else fed.set(c.target, new Set([c.target_port]));
   }
   const triggers = [...nodes.values()].filter((n) => n.type?.trigger).map((n) => n.def.id);
-  return { nodes, incoming, outgoing, triggers };
+  return { nodes, incoming, outgoing, fed, triggers };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -21,7 +21,7 @@ describe('runPipeline', () => {
     expect(r.outputs).toEqual({ result: { n: 12 } });
     expect(r.nodes.a).toMatchObject({ status: 'completed', inputs: { in: { n: 1 } }, outputs: { out: { n: 2 } }, attempts: 1 });
     expect(r.nodes.b!.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(Date.parse(r.nodes.b!.started_at!)).toBeGreaterThanOrEqual(Date.parse(r.nodes.a!.finished_at!));
+    expect(r.nodes.b!.started_ms!).toBeGreaterThanOrEqual(r.nodes.a!.finished_ms!);
   });
 
   it('runs independent branches concurrently', async () => {
@@ -35,8 +35,8 @@ describe('runPipeline', () => {
     const r = await runPipeline(def, opts());
     expect(r.status).toBe('completed');
     // both were running at the same time: each started before the other finished
-    expect(Date.parse(r.nodes.s2!.started_at!)).toBeLessThan(Date.parse(r.nodes.s1!.finished_at!));
-    expect(Date.parse(r.nodes.s1!.started_at!)).toBeLessThan(Date.parse(r.nodes.s2!.finished_at!));
+    expect(r.nodes.s2!.started_ms!).toBeLessThan(r.nodes.s1!.finished_ms!);
+    expect(r.nodes.s1!.started_ms!).toBeLessThan(r.nodes.s2!.finished_ms!);
     expect(Object.keys(r.outputs).sort()).toEqual(['o1', 'o2']);
   });
 
@@ -82,6 +82,31 @@ describe('runPipeline', () => {
     const t = await runPipeline(stuck, opts());
     expect(t.status).toBe('failed');
     expect(t.nodes.s!.error).toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('holds each node to its own time limit, also when an earlier attempt with that limit ended early', async () => {
+    //        ┌▶ quick(slow 20, limit 1000) ▶ o1
+    // in ────┤
+    //        └▶ stuck(slow 2000, limit 100) ▶ o2
+    const parallel = pipeline(
+      [n('in', 'manual-trigger'), n('quick', 'slow', { ms: 20 }, { timeout_ms: 1000 }), n('stuck', 'slow', { ms: 2000 }, { timeout_ms: 100 }), n('o1', 'pipeline-output'), n('o2', 'pipeline-output')],
+      'in>quick', 'in>stuck', 'quick>o1', 'stuck>o2',
+    );
+    const p = await runPipeline(parallel, opts());
+    expect(p.nodes.quick!.status).toBe('completed');
+    expect(p.nodes.stuck).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT' } });
+    expect(p.nodes.stuck!.duration_ms).toBeLessThan(2000); // stopped at its limit, not when its work would have ended
+
+    // in ▶ a(slow 10, limit 150) ▶ b(slow 2000, limit 150) ▶ out: a's deadline is cleared before b's is due
+    const chain = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'slow', { ms: 10 }, { timeout_ms: 150 }), n('b', 'slow', { ms: 2000 }, { timeout_ms: 150 }), n('out', 'pipeline-output')],
+      'in>a', 'a>b', 'b>out',
+    );
+    const c = await runPipeline(chain, opts());
+    expect(c.nodes.a!.status).toBe('completed');
+    expect(c.nodes.b).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT' } });
+    expect(c.nodes.b!.duration_ms).toBeGreaterThanOrEqual(150);
+    expect(c.nodes.b!.duration_ms).toBeLessThan(2000);
   });
 
   it('in test mode a write node does not write: it is simulated with the payload it would send', async () => {

@@ -1,8 +1,8 @@
 import type { PipelineDefinition } from '@/shared/pipeline';
-import { emptyRun, executeNode, type NodeRun, type NodeRunOptions } from './execute-node';
-import { buildGraph, descendants, type Graph, type Registry } from './graph';
+import { emptyRun, runNode, type NodeRun, type NodeRunOptions } from './execute-node';
+import { descendants, type Graph, type Registry } from './graph';
+import { gatherFrom, planOf, shouldSkip, type Schedule } from './plan';
 import type { NodeServices } from './types';
-import { validateDefinition } from './validate';
 
 export interface RunOptions {
   executionId: string;
@@ -15,7 +15,9 @@ export interface RunOptions {
   carried?: Record<string, NodeRun>;
   /** Input values that replace what upstream gives, per node (retry with `inputs`). */
   inputOverrides?: Record<string, Record<string, unknown>>;
+  /** Called as a node starts; a returned promise is awaited before the node runs. */
   onNodeStart?(nodeId: string, inputs: Record<string, unknown>): void | Promise<void>;
+  /** Called as a node settles; a returned promise is awaited before its downstream starts. */
   onNodeEnd?(nodeId: string, run: NodeRun): void | Promise<void>;
 }
 
@@ -26,141 +28,169 @@ export interface RunResult {
   error: { node_id: string | null; code: string; message: string } | null;
 }
 
-const SETTLED = new Set(['completed', 'simulated', 'skipped', 'failed']);
-
-/** What a node receives: the values its connected upstream ports gave. `wait` until all upstreams settled. */
-export function gatherInputs(graph: Graph, nodeId: string, runs: Record<string, NodeRun>) {
-  const inputs: Record<string, unknown> = {};
-  let upstreamFailed: string | null = null;
-  for (const c of graph.incoming.get(nodeId) ?? []) {
-    const source = runs[c.source];
-    if (!source || !SETTLED.has(source.status)) return { wait: true as const };
-    if (source.status === 'failed') upstreamFailed = c.source;
-    if ((source.status === 'completed' || source.status === 'simulated') && c.source_port in source.outputs) {
-      inputs[c.target_port] = source.outputs[c.source_port];
-    }
-  }
-  return { wait: false as const, inputs, upstreamFailed };
-}
-
-/** A node whose required inputs got nothing (a branch not taken) is skipped, as is one that got no input at all. */
-export function shouldSkip(graph: Graph, nodeId: string, inputs: Record<string, unknown>): boolean {
-  const node = graph.nodes.get(nodeId)!;
-  if (node.type?.trigger) return false;
-  const connected = new Set((graph.incoming.get(nodeId) ?? []).map((c) => c.target_port));
-  if (connected.size === 0) return true; // unreachable from the trigger
-  if (node.inputs.some((p) => !p.optional && connected.has(p.name) && !(p.name in inputs))) return true;
-  return Object.keys(inputs).length === 0;
-}
-
-interface Plan {
-  report: ReturnType<typeof validateDefinition>;
-  graph: Graph;
-}
-
-/** Validation and graph of a definition object, made once per object (executions reuse them). */
-const plans = new WeakMap<Registry, WeakMap<PipelineDefinition, Plan>>();
-
-export function planOf(def: PipelineDefinition, registry: Registry): Plan {
-  let byDef = plans.get(registry);
-  if (!byDef) plans.set(registry, (byDef = new WeakMap()));
-  let plan = byDef.get(def);
-  if (!plan) {
-    const report = validateDefinition(def, registry);
-    plan = { report, graph: buildGraph(def, registry) };
-    byDef.set(def, plan);
-  }
-  return plan;
-}
-
 /**
  * Runs a pipeline: every node once its upstreams have settled, independent branches concurrently. The
  * first failure stops new nodes from starting: its downstream fails (UPSTREAM_FAILED), the rest is skipped.
  */
-export async function runPipeline(def: PipelineDefinition, opts: RunOptions): Promise<RunResult> {
-  const { report, graph } = planOf(def, opts.registry);
+export function runPipeline(def: PipelineDefinition, opts: RunOptions): Promise<RunResult> {
+  const { report, graph, schedule } = planOf(def, opts.registry);
   if (!report.valid) {
     const first = report.errors[0]!;
     const message = `The pipeline is not valid: ${report.errors.map((e) => (e.node_id ? `${e.node_id}: ${e.message}` : e.message)).join('; ')}`;
-    return { status: 'failed', outputs: {}, nodes: {}, error: { node_id: first.node_id, code: 'INVALID_PIPELINE', message } };
+    return Promise.resolve({ status: 'failed', outputs: {}, nodes: {}, error: { node_id: first.node_id, code: 'INVALID_PIPELINE', message } });
   }
-  const runs: Record<string, NodeRun> = { ...(opts.carried ?? {}) };
-  let failure = null as RunResult['error'];
-  const nodeOptions: NodeRunOptions = {
-    executionId: opts.executionId,
-    executionInputs: opts.inputs,
-    testMode: opts.testMode,
-    services: opts.services,
-    signal: opts.signal,
-    runSubgraph: async (body, inputs) => {
-      const sub = await runPipeline(body, { ...opts, inputs, carried: undefined, inputOverrides: undefined, onNodeStart: undefined, onNodeEnd: undefined });
-      if (sub.status === 'failed') throw new Error(sub.error?.message ?? 'the body failed');
-      return sub.outputs;
-    },
-  };
+  return new Promise((resolve, reject) => new Run(graph, schedule, opts, resolve, reject).start());
+}
 
-  // upstream connections each node still waits for; a node is decided when its count reaches zero
-  const waiting = new Map<string, number>();
-  for (const id of graph.nodes.keys()) waiting.set(id, graph.incoming.get(id)?.length ?? 0);
-  const ready: string[] = [];
-  const settle = (id: string) => {
-    for (const c of graph.outgoing.get(id) ?? []) {
-      const left = waiting.get(c.target)! - 1;
-      waiting.set(c.target, left);
-      if (left === 0 && !runs[c.target]) ready.push(c.target);
-    }
-  };
-  for (const id of graph.nodes.keys()) if (waiting.get(id) === 0 && !runs[id]) ready.push(id);
-  for (const id of Object.keys(runs)) if (graph.nodes.has(id)) settle(id);
+/** Stands for a node that is running (its record arrives when it settles). */
+const STARTED: NodeRun = Object.freeze(emptyRun('running')) as NodeRun;
 
-  const running = new Set<Promise<void>>();
-  const start = (id: string, inputs: Record<string, unknown>) => {
-    runs[id] = { ...emptyRun('running'), inputs };
-    const task = (async () => {
-      await opts.onNodeStart?.(id, inputs);
-      const run = await executeNode(graph.nodes.get(id)!, inputs, nodeOptions);
-      runs[id] = run;
-      if (run.status === 'failed' && !failure) {
-        const type = graph.nodes.get(id)!.def.type;
-        failure = { node_id: id, code: run.error!.code, message: `Node "${id}" (${type}) failed: ${run.error!.message}` };
-      }
-      await opts.onNodeEnd?.(id, run);
-      settle(id);
-    })();
-    running.add(task);
-    void task.finally(() => running.delete(task));
-  };
+/** One execution's scheduling state. Completion-driven: each settled node starts whatever it unblocked. */
+class Run {
+  /** Each node's run by position: carried, STARTED, or final. */
+  private readonly runs: (NodeRun | undefined)[];
+  /** Upstream connections each node (by position) still waits for; it is decided when its count reaches zero. */
+  private readonly waiting: number[];
+  private readonly ready: number[] = [];
+  private next = 0;
+  /** Nodes running, and hooks being awaited. */
+  private active = 0;
+  private failure: RunResult['error'] = null;
+  private done = false;
+  private readonly nodeOptions: NodeRunOptions;
 
-  for (;;) {
-    while (ready.length > 0 && !failure) {
-      const id = ready.shift()!;
-      const gathered = gatherInputs(graph, id, runs);
+  constructor(
+    private readonly graph: Graph,
+    private readonly schedule: Schedule,
+    private readonly opts: RunOptions,
+    private readonly resolve: (r: RunResult) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {
+    this.runs = new Array<NodeRun | undefined>(schedule.ids.length);
+    if (opts.carried) schedule.ids.forEach((id, i) => (this.runs[i] = opts.carried![id]));
+    this.waiting = schedule.indegree.slice();
+    this.nodeOptions = {
+      executionId: opts.executionId,
+      executionInputs: opts.inputs,
+      testMode: opts.testMode,
+      services: opts.services,
+      signal: opts.signal,
+      runSubgraph: (body, inputs) => runSubgraph(body, inputs, opts),
+    };
+  }
+
+  start(): void {
+    const { runs } = this;
+    for (let i = 0; i < runs.length; i++) if (this.waiting[i] === 0 && !runs[i]) this.ready.push(i);
+    for (let i = 0; i < runs.length; i++) if (runs[i]) this.unblock(i);
+    this.pump();
+  }
+
+  /** Starts or settles every ready node; ends the run when nothing is left in flight. */
+  private pump(now?: number): void {
+    const { schedule, runs, opts } = this;
+    while (this.next < this.ready.length && !this.failure) {
+      const i = this.ready[this.next++]!;
+      const id = schedule.ids[i]!;
+      const gathered = gatherFrom(schedule.incoming[i]!, schedule.sources[i]!, runs);
       if (gathered.wait) continue;
-      const inputs = { ...gathered.inputs, ...(opts.inputOverrides?.[id] ?? {}) };
+      const override = opts.inputOverrides?.[id];
+      const inputs = override ? { ...gathered.inputs, ...override } : gathered.inputs;
       if (gathered.upstreamFailed) {
-        runs[id] = emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${gathered.upstreamFailed}" failed.` });
-      } else if (!opts.inputOverrides?.[id] && shouldSkip(graph, id, inputs)) {
-        runs[id] = { ...emptyRun('skipped'), inputs };
+        this.settle(i, emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${gathered.upstreamFailed}" failed.` }));
+      } else if (!override && shouldSkip(this.graph, id, inputs, schedule.nodes[i], gathered.filled)) {
+        this.settle(i, { ...emptyRun('skipped'), inputs });
       } else {
-        start(id, inputs);
-        continue;
+        this.begin(i, inputs, (now ??= Date.now()));
       }
-      await opts.onNodeEnd?.(id, runs[id]);
-      settle(id);
     }
-    if (running.size === 0) break;
-    await Promise.race(running);
+    if (this.active === 0 && !this.done) this.finish();
   }
 
-  for (const id of graph.nodes.keys()) {
-    if (runs[id]) continue;
-    const downstreamOfFailure = failure?.node_id ? descendants(graph, failure.node_id).has(id) : false;
-    runs[id] = downstreamOfFailure
-      ? emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${failure!.node_id}" failed.` })
-      : emptyRun('skipped');
-    await opts.onNodeEnd?.(id, runs[id]);
+  private begin(i: number, inputs: Record<string, unknown>, now: number): void {
+    this.active++;
+    const id = this.schedule.ids[i]!;
+    this.runs[i] = STARTED;
+    const hook = this.opts.onNodeStart?.(id, inputs);
+    if (hook) hook.then(() => this.execute(i, inputs, Date.now()), (e: unknown) => this.abort(e));
+    else this.execute(i, inputs, now);
   }
-  const outputs: Record<string, unknown> = {};
-  for (const run of Object.values(runs)) if (run.emit) outputs[run.emit.key] = run.emit.value;
-  return { status: failure ? 'failed' : 'completed', outputs, nodes: runs, error: failure };
+
+  private execute(i: number, inputs: Record<string, unknown>, now: number): void {
+    runNode(this.schedule.nodes[i]!, inputs, this.nodeOptions, (run) => {
+      this.active--;
+      if (run.status === 'failed' && !this.failure) {
+        const id = this.schedule.ids[i]!;
+        const type = this.schedule.nodes[i]!.def.type;
+        this.failure = { node_id: id, code: run.error!.code, message: `Node "${id}" (${type}) failed: ${run.error!.message}` };
+      }
+      this.settle(i, run);
+      this.pump(run.finished_ms!); // what this node unblocked starts as it ends
+    }, now);
+  }
+
+  /** Records a node's final run; its downstream may start once the end hook (if any) is through. */
+  private settle(i: number, run: NodeRun): void {
+    const id = this.schedule.ids[i]!;
+    this.runs[i] = run;
+    const hook = this.opts.onNodeEnd?.(id, run);
+    if (!hook) return this.unblock(i);
+    this.active++;
+    hook.then(
+      () => {
+        this.active--;
+        this.unblock(i);
+        this.pump();
+      },
+      (e: unknown) => this.abort(e),
+    );
+  }
+
+  private unblock(i: number): void {
+    const { waiting, runs, schedule } = this;
+    for (const t of schedule.targets[i]!) {
+      if (--waiting[t]! === 0 && !runs[t]) this.ready.push(t);
+    }
+  }
+
+  /** A hook failed (the host could not record progress): the run cannot be trusted to go on. */
+  private abort(e: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.reject(e);
+  }
+
+  /** Nodes that never ran: failed when downstream of the failure, skipped otherwise. Then the result. */
+  private finish(): void {
+    this.done = true;
+    const { graph, runs, failure, opts, schedule } = this;
+    let failedDownstream: Set<string> | null = null;
+    const hooks: Promise<void>[] = [];
+    const nodes: Record<string, NodeRun> = {};
+    const outputs: Record<string, unknown> = {};
+    for (let i = 0; i < runs.length; i++) {
+      const id = schedule.ids[i]!;
+      let run = runs[i];
+      if (!run) {
+        if (failure?.node_id) failedDownstream ??= descendants(graph, failure.node_id);
+        run = failedDownstream?.has(id)
+          ? emptyRun('failed', { code: 'UPSTREAM_FAILED', message: `Upstream node "${failure!.node_id}" failed.` })
+          : emptyRun('skipped');
+        const hook = opts.onNodeEnd?.(id, run);
+        if (hook) hooks.push(hook);
+      }
+      nodes[id] = run;
+      if (run.emit) outputs[run.emit.key] = run.emit.value;
+    }
+    const result: RunResult = { status: failure ? 'failed' : 'completed', outputs, nodes, error: failure };
+    if (hooks.length === 0) this.resolve(result);
+    else Promise.all(hooks).then(() => this.resolve(result), this.reject);
+  }
+}
+
+/** A for-each body: its own run with the item as inputs; a failure inside fails the item. */
+async function runSubgraph(body: PipelineDefinition, inputs: Record<string, unknown>, opts: RunOptions): Promise<Record<string, unknown>> {
+  const sub = await runPipeline(body, { ...opts, inputs, carried: undefined, inputOverrides: undefined, onNodeStart: undefined, onNodeEnd: undefined });
+  if (sub.status === 'failed') throw new Error(sub.error?.message ?? 'the body failed');
+  return sub.outputs;
 }

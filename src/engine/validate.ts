@@ -115,9 +115,9 @@ function checkStructure(graph: Graph, errors: Finding[], warnings: Finding[]): v
     for (const id of cycle) errors.push({ node_id: id, code: 'CYCLE', message: `Node "${id}" is part of a cycle (${cycle.join(' → ')}); pipelines are acyclic.` });
   }
   for (const [id, node] of graph.nodes) {
-    const fed = new Set((graph.incoming.get(id) ?? []).map((c) => c.target_port));
+    const fed = graph.fed.get(id);
     for (const port of node.inputs) {
-      if (!port.optional && !fed.has(port.name)) {
+      if (!port.optional && !fed?.has(port.name)) {
         errors.push({ node_id: id, code: 'INPUT_NOT_CONNECTED', message: `Input "${port.name}" of "${id}" is not connected.` });
       }
     }

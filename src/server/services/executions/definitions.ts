@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { getNodeType } from '@/engine/nodes';
-import { planOf } from '@/engine/run';
+import { planOf } from '@/engine/plan';
 import type { ValidationReport } from '@/engine/validate';
 import type { Db } from '@/server/db/client';
 import { pipelineVersions } from '@/server/db/schema';

@@ -16,9 +16,11 @@ export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): Node
 
 const RECORD_COLUMNS = sql.raw(
   'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
-    'started_at timestamptz, finished_at timestamptz, duration_ms integer',
+    'started_ms double precision, finished_ms double precision, duration_ms integer',
 );
 const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms'];
+/** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
+const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
 const UPSERT = sql.raw(
   `on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
 );
@@ -27,7 +29,7 @@ const UPSERT = sql.raw(
 function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL {
   const json = JSON.stringify(records.map(({ emit: _, ...stored }) => stored));
   return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
-    select ${executionId}, r.node_id, ${sql.raw(NODE_COLUMNS.map((c) => `r.${c}`).join(', '))}
+    select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
     from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
 }
 

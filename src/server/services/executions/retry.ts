@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import { descendants } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
-import { planOf } from '@/engine/run';
+import { planOf } from '@/engine/plan';
 import { executionNodes } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { NodeRun } from '@/engine/execute-node';
+import { emptyRun, type NodeRun } from '@/engine/execute-node';
 import { getNodeType } from '@/engine/nodes';
-import { planOf, runPipeline, type RunResult } from '@/engine/run';
+import { planOf } from '@/engine/plan';
+import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
 import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
@@ -82,7 +83,7 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,
-      onNodeStart: (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...runningRun, inputs, started_at: new Date().toISOString() })),
+      onNodeStart: (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
       onNodeEnd: (id, run) => {
         progress.note(nodeRecord(id, typeOf(id), run));
         // a write to an outside system is recorded before anything else happens
@@ -96,5 +97,3 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
   await saveResult(db, executionId, records, result, job.startedAt);
   return result;
 }
-
-const runningRun: NodeRun = { status: 'running', inputs: {}, outputs: {}, logs: [], error: null, attempts: 0, started_at: null, finished_at: null, duration_ms: null };

@@ -52,8 +52,8 @@ export function toNodeRun(row: NodeRow): NodeRun {
     logs: row.logs as NodeRun['logs'],
     error: row.error ?? null,
     attempts: row.attempts,
-    started_at: iso(row.startedAt),
-    finished_at: iso(row.finishedAt),
+    started_ms: row.startedAt?.getTime() ?? null,
+    finished_ms: row.finishedAt?.getTime() ?? null,
     duration_ms: row.durationMs,
   };
 }

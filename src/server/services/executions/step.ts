@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { emptyRun, executeNode, type NodeRun } from '@/engine/execute-node';
 import { topologicalOrder, type Graph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
-import { gatherInputs, planOf, shouldSkip } from '@/engine/run';
+import { gatherInputs, planOf, shouldSkip } from '@/engine/plan';
 import { executionNodes, executions, stepSessions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
@@ -69,8 +69,9 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     if (unknown.length) {
       throw new AppError('VALIDATION_FAILED', `Node "${nodeId}" has no output ${unknown.map((k) => `"${k}"`).join(', ')}.`, unknown.map((k) => ({ path: `node_outputs.${k}`, message: 'not an output port of this node' })));
     }
-    const now = new Date().toISOString();
-    run = { ...emptyRun('completed'), inputs, outputs: nodeOutputs, started_at: now, finished_at: now, duration_ms: 0, logs: [{ level: 'info', message: 'outputs set by hand in the step debugger', time: now }] };
+    const now = Date.now();
+    const log = { level: 'info' as const, message: 'outputs set by hand in the step debugger', time: new Date(now).toISOString() };
+    run = { ...emptyRun('completed'), inputs, outputs: nodeOutputs, started_ms: now, finished_ms: now, duration_ms: 0, logs: [log] };
   } else {
     run = await executeNode(node, inputs, {
       executionId: execution!.id,
