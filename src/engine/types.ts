@@ -67,6 +67,11 @@ export interface NodeType<C extends z.ZodType = z.ZodType> {
   outputs(config: z.infer<C>): PortSpec[];
   /** A trigger starts an execution; exactly one is needed per pipeline. */
   trigger?: boolean;
+  /**
+   * Pipelines nested in the config (a for-each body), so the validator checks them with the outer one.
+   * `triggers` lists the trigger types the nested pipeline may start with.
+   */
+  subgraphs?(config: z.infer<C>): { field: string; definition: PipelineDefinition; triggers: string[] }[];
   execute(ctx: NodeContext, inputs: Record<string, unknown>, config: z.infer<C>): Promise<NodeResult>;
 }
 

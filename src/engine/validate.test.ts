@@ -80,4 +80,37 @@ describe('validateDefinition', () => {
     expect(r.valid).toBe(true);
     expect(r.warnings).toEqual([expect.objectContaining({ node_id: null, code: 'NO_OUTPUT' })]);
   });
+
+  it('checks for-each bodies with the pipeline and reports their problems on the for-each node', () => {
+    // in.items ▶ loop(for-each; body: in2 ▶ t(unknown type), and a schedule trigger) ▶ out
+    const body = {
+      nodes: [
+        { id: 'in2', type: 'manual-trigger', config: { fields: { item: 'json' } } },
+        { id: 't', type: 'no-such-type', config: {} },
+        { id: 'tick', type: 'schedule-trigger', config: { cron: '* * * * *' } },
+      ],
+      connections: [{ source: 'in2', source_port: 'item', target: 't', target_port: 'in' }],
+    };
+    const def = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { items: 'json' } } },
+        { id: 'loop', type: 'for-each', config: { body } },
+        { id: 'out', type: 'pipeline-output', config: {} },
+      ],
+      connections: [
+        { source: 'in', source_port: 'items', target: 'loop', target_port: 'items' },
+        { source: 'loop', source_port: 'results', target: 'out', target_port: 'value' },
+      ],
+    };
+    const r = validateDefinition(def, registry);
+    expect(r.valid).toBe(false);
+    expect(codes(r)).toEqual(['loop:INVALID_CONFIG', 'loop:MULTIPLE_TRIGGERS', 'loop:UNKNOWN_NODE_TYPE']);
+    expect(r.errors.find((e) => e.code === 'UNKNOWN_NODE_TYPE')!.message).toBe('config.body › node "t": Unknown node type "no-such-type".');
+    expect(r.errors.find((e) => e.code === 'INVALID_CONFIG')!.message).toMatch(/node "tick": a body starts with manual-trigger, not schedule-trigger/);
+
+    // the same body, fixed, is valid, and its lack of a pipeline-output is no warning (results go to the loop)
+    const fixed = { ...body, nodes: [body.nodes[0]!, { id: 't', type: 'inc', config: {} }] };
+    const ok = validateDefinition({ ...def, nodes: [def.nodes[0]!, { id: 'loop', type: 'for-each', config: { body: fixed } }, def.nodes[2]!] }, registry);
+    expect(ok).toEqual({ valid: true, errors: [], warnings: [] });
+  });
 });

@@ -41,9 +41,37 @@ export function validateDefinition(input: unknown, registry: Registry): Validati
   const def = shape.data;
   const graph = buildGraph(def, registry);
   checkNodes(graph, errors);
+  checkSubgraphs(graph, registry, errors, warnings);
   checkConnections(def, graph, errors);
   checkStructure(graph, errors, warnings);
   return { valid: errors.length === 0, errors, warnings };
+}
+
+/**
+ * Pipelines nested in a node's config (for-each bodies) are checked like the outer one; what is found
+ * there is reported on the outer node, with the path to the inner node in the message.
+ */
+function checkSubgraphs(graph: Graph, registry: Registry, errors: Finding[], warnings: Finding[]): void {
+  for (const [id, node] of graph.nodes) {
+    if (!node.type?.subgraphs || node.configError) continue;
+    for (const sub of node.type.subgraphs(node.config as never)) {
+      const report = validateDefinition(sub.definition, registry);
+      const at = (f: Finding): Finding => ({
+        node_id: id,
+        code: f.code,
+        message: `config.${sub.field}${f.node_id ? ` › node "${f.node_id}"` : ''}: ${f.message}`,
+      });
+      errors.push(...report.errors.map(at));
+      // a body hands its results back to the outer node: "nothing leaves the pipeline" does not apply
+      warnings.push(...report.warnings.filter((w) => w.code !== 'NO_OUTPUT').map(at));
+      for (const inner of sub.definition.nodes) {
+        if (registry(inner.type)?.trigger && !sub.triggers.includes(inner.type)) {
+          const allowed = sub.triggers.join(' or ');
+          errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `config.${sub.field} › node "${inner.id}": a ${sub.field} starts with ${allowed}, not ${inner.type}.` });
+        }
+      }
+    }
+  }
 }
 
 function checkNodes(graph: Graph, errors: Finding[]): void {

@@ -55,6 +55,7 @@ export const forEach = defineNode({
   config: Config,
   inputs: () => [{ name: 'items', type: 'json', description: 'The array to iterate over' }],
   outputs: () => [{ name: 'results', type: 'json', description: 'The body outputs of each item, in item order' }],
+  subgraphs: (config) => [{ field: 'body', definition: config.body, triggers: ['manual-trigger'] }],
   async execute(ctx, inputs, config) {
     const items = inputs.items;
     if (!Array.isArray(items)) {
