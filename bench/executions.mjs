@@ -1,6 +1,7 @@
 // Execution benchmarks (not tests): sync POST /api/execute of a 5-node pipeline over HTTP (executions/s,
-// p99) on PGlite and Postgres, and async executions on Postgres worked by 2 separate worker processes
-// (completed/s, enqueue-to-start latency p50/p99 read from the execution rows).
+// p99) on PGlite and Postgres, each against a bare route handler (GET /api/health) on the same server in
+// the same run; and async executions on Postgres worked by 2 separate worker processes (completed/s, and
+// enqueue-to-start latency p50/p99 read from the execution rows, under full load and one at a time).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,8 +34,12 @@ async function sync(name, extraEnv, port) {
   try {
     const id = await pipelineOn(server.url);
     const request = { url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body: JSON.stringify({ pipeline_id: id, inputs: { patient: 'p1' } }) };
+    const health = { url: `${server.url}/api/health`, connections: 10 };
     await load({ ...request, duration: 3, connections: 10 });
-    return { name, ...(await load({ ...request, connections: 10 })) };
+    await load({ ...health, duration: 3 });
+    const baseline = await load(health);
+    const full = await load({ ...request, connections: 10 });
+    return { name, ...full, baseline_rps: baseline.rps, ratio: full.rps / baseline.rps };
   } finally {
     server.stop();
   }
@@ -53,12 +58,23 @@ async function asyncOnPostgres() {
     try {
       const id = await pipelineOn(server.url);
       const body = JSON.stringify({ pipeline_id: id, inputs: { patient: 'p1' }, async: true });
-      const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
-      for (let i = 0; i < 600; i++) {
-        const [{ n }] = await db`select count(*)::int as n from executions where status in ('queued', 'running')`;
-        if (n === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
+      const drained = async () => {
+        for (let i = 0; i < 600; i++) {
+          const [{ n }] = await db`select count(*)::int as n from executions where status in ('queued', 'running')`;
+          if (n === 0) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      // one at a time first: the latency of the wake-up path itself, without queueing behind other work
+      for (let i = 0; i < 200; i++) {
+        await api(server.url, 'POST', '/api/execute', JSON.parse(body));
+        await new Promise((r) => setTimeout(r, 10));
       }
+      await drained();
+      const quiet = await db`select extract(epoch from started_at - created_at) * 1000 as l from executions order by l`;
+      await db`delete from executions`;
+      const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
+      await drained();
       const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
       const done = rows.filter((r) => r.status === 'completed');
       const first = Math.min(...done.map((r) => Number(r.c)));
@@ -71,6 +87,8 @@ async function asyncOnPostgres() {
         completed_per_s: done.length / ((last - first) / 1000),
         enqueue_to_start_p50_ms: percentile(lat, 50),
         enqueue_to_start_p99_ms: percentile(lat, 99),
+        one_at_a_time_p50_ms: percentile(quiet.map((r) => Number(r.l)), 50),
+        one_at_a_time_p99_ms: percentile(quiet.map((r) => Number(r.l)), 99),
       };
     } finally {
       await db.end();
@@ -91,11 +109,16 @@ if (only !== 'async') {
 const asyncResult = only === 'sync' ? null : await asyncOnPostgres();
 
 console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
-for (const r of syncResults) console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${r.non2xx ? `  (${r.non2xx} non-2xx)` : ''}`);
+for (const r of syncResults) {
+  const errors = r.non2xx ? `  (${r.non2xx} non-2xx)` : '';
+  console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}`);
+}
 if (asyncResult) console.log('\nAsync on Postgres, 2 worker processes (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
 if (asyncResult) console.log(
   `${Math.round(asyncResult.completed_per_s)} completed/s (${asyncResult.completed} of ${asyncResult.accepted} accepted; ${asyncResult.refused_by_concurrency_limit} refused at the 100-execution limit)  ` +
-    `enqueue-to-start p50 ${Math.round(asyncResult.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(asyncResult.enqueue_to_start_p99_ms)} ms`,
+    `enqueue-to-start p50 ${Math.round(asyncResult.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(asyncResult.enqueue_to_start_p99_ms)} ms; ` +
+    `one at a time: p50 ${asyncResult.one_at_a_time_p50_ms.toFixed(1)} ms, p99 ${asyncResult.one_at_a_time_p99_ms.toFixed(1)} ms` +
+    (syncResults[1] ? `; ratio to sync on Postgres ${(asyncResult.completed_per_s / syncResults[1].rps).toFixed(2)}` : ''),
 );
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResult }, null, 2));
