@@ -303,3 +303,66 @@ test('canvas habits: typed connections, delete, undo/redo, copy/paste, drafts, v
   await expect(page.getByRole('button', { name: 'Deploy', exact: true })).toBeVisible();
   expect(crashes, 'uncaught errors or outside requests').toEqual([]);
 });
+
+test('a for-each body is edited as JSON and checked with the pipeline; a pipeline saved over REST opens unchanged', async ({ page }) => {
+  test.setTimeout(120_000);
+  const crashes = watchErrors(page);
+  await signUpAndOpenNewPipeline(page, `Loop ${Date.now()}`);
+  // saved the way a REST client sends it: no connection ids; the body has a typo in a type
+  const body = {
+    nodes: [
+      { id: 'item', type: 'manual-trigger', config: { fields: { item: 'json' } } },
+      { id: 'name', type: 'jsonata-transfrom', config: { expression: 'name[0].family' } },
+      { id: 'out', type: 'pipeline-output', config: { key: 'family' } },
+    ],
+    connections: [
+      { source: 'item', source_port: 'item', target: 'name', target_port: 'input' },
+      { source: 'name', source_port: 'output', target: 'out', target_port: 'value' },
+    ],
+  };
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'manual-trigger', config: { fields: { patients: 'json' } }, position: { x: 0, y: 0 } },
+      { id: 'each', type: 'for-each', config: { body }, position: { x: 320, y: 0 } },
+      { id: 'out', type: 'pipeline-output', position: { x: 640, y: 0 } },
+    ],
+    connections: [
+      { source: 'in', source_port: 'patients', target: 'each', target_port: 'items' },
+      { source: 'each', source_port: 'results', target: 'out', target_port: 'value' },
+    ],
+  };
+  const created = await page.request.post('/api/pipelines', { data: { name: `Families ${Date.now()}`, definition } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/pipelines/${id}`);
+  await expect(card(page, 'each')).toBeVisible();
+  await expect(page.getByTestId('unsaved')).toHaveCount(0);
+  await expect(card(page, 'each')).toContainText('config.body › node "name": Unknown node type "jsonata-transfrom"');
+
+  // fix the typo in the body's JSON: the problem goes, the change is unsaved until saved
+  await node(page, 'each').click();
+  const editor = page.getByRole('group', { name: 'body' });
+  await fillCode(editor, JSON.stringify({ ...body, nodes: body.nodes.map((n) => (n.id === 'name' ? { ...n, type: 'jsonata-transform' } : n)) }));
+  await expect(card(page, 'each')).not.toContainText('Unknown node type');
+  await expect(page.getByTestId('unsaved')).toBeVisible();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('unsaved')).toHaveCount(0);
+
+  // it runs: one result per patient
+  const run = await page.request.post('/api/execute', {
+    data: { pipeline_id: id, test_mode: true, inputs: { patients: [{ name: [{ family: 'Medhurst46' }] }, { name: [{ family: 'Kshlerin' }] }] } },
+  });
+  expect(await run.json()).toMatchObject({ status: 'completed', outputs: { out: [{ family: 'Medhurst46' }, { family: 'Kshlerin' }] } });
+  await shot(page, 'for-each');
+
+  // without positions at all, the nodes would sit on top of each other: the editor lays them out
+  const bare = { ...definition, nodes: definition.nodes.map(({ position: _, ...n }) => n) };
+  const other = (await (await page.request.post('/api/pipelines', { data: { name: `Unplaced ${Date.now()}`, definition: bare } })).json()) as { id: string };
+  await page.goto(`/pipelines/${other.id}`);
+  await expect(page.getByText('Laid out automatically')).toBeVisible();
+  const boxes = await Promise.all(['in', 'each', 'out'].map(async (n) => (await node(page, n).boundingBox())!));
+  expect(boxes[0]!.x + boxes[0]!.width).toBeLessThanOrEqual(boxes[1]!.x);
+  expect(boxes[1]!.x + boxes[1]!.width).toBeLessThanOrEqual(boxes[2]!.x);
+  await expect(page.getByTestId('unsaved')).toBeVisible();
+  expect(crashes).toEqual([]);
+});

@@ -3,9 +3,10 @@ import { PipelineDefinition } from '@/shared/pipeline';
 import { defineNode, NodeError } from '../types';
 
 const Config = z.object({
-  body: PipelineDefinition.describe(
-    'The pipeline run once per item: its own manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
-  ),
+  body: PipelineDefinition.meta({
+    description: 'The pipeline run once per item: its own manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
+    'x-editor': 'json',
+  }),
   concurrency: z.number().int().min(1).max(10).default(1).describe('How many items run at the same time'),
 });
 

@@ -15,6 +15,7 @@ import '@xyflow/react/dist/style.css';
 import { MousePointerClick } from 'lucide-react';
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
+import { autoLayout } from './auto-layout';
 import { GRID, NODE_DRAG_TYPE } from './constants';
 import { CATEGORY_LOOK } from './look';
 import { nodeTypes } from './pipeline-node';
@@ -27,6 +28,11 @@ const defaultEdgeOptions = { style: { strokeWidth: 2 } };
 
 function snap(v: number) {
   return Math.round(v / GRID) * GRID;
+}
+
+/** Whether some nodes share a position: what a definition without positions looks like. */
+function stacked(nodes: FlowNode[]): boolean {
+  return new Set(nodes.map((n) => `${Math.round(n.position.x)},${Math.round(n.position.y)}`)).size < nodes.length;
 }
 
 /** The React Flow canvas: nodes and connections of the store, drop target of the palette. */
@@ -46,6 +52,26 @@ export function Canvas() {
   const flow = useReactFlow<FlowNode, FlowEdge>();
   // fit the pipeline once when it opens; on an empty canvas React Flow would instead zoom onto the first drop
   const [fitOnOpen] = useState(() => store.getState().nodes.length > 0);
+  // and again once the side panels have taken their width (the first fit sees the canvas before they do);
+  // a pipeline saved without positions (generated, or sent over REST) is laid out first
+  useEffect(() => {
+    if (!fitOnOpen) return;
+    let cancelled = false;
+    const t = setTimeout(async () => {
+      const s = store.getState();
+      if (stacked(s.nodes)) {
+        const laidOut = await autoLayout(s.nodes, s.edges).catch(() => null);
+        if (cancelled || !laidOut) return;
+        s.setGraph(laidOut, s.edges);
+        toast.info('Laid out automatically: nodes of this version sat on top of each other. Save to keep the layout.');
+      }
+      void flow.fitView({ padding: 0.25, maxZoom: 1.1 });
+    }, 120);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+  }, [fitOnOpen, flow, store]);
   useEffect(() => {
     if (viewEpoch === 0) return;
     const frame = window.requestAnimationFrame(() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 }));

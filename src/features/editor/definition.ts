@@ -69,6 +69,15 @@ export function toDefinition(nodes: FlowNode[], edges: FlowEdge[]): Definition {
   };
 }
 
+/**
+ * What a saved definition looks like on the canvas (connections get ids, nodes positions and a config),
+ * as a key: comparing the canvas with it tells unsaved changes from the shape a REST client saved.
+ */
+export function savedKeyOf(def: Definition): string {
+  const flow = toFlow(def);
+  return canonical(toDefinition(flow.nodes, flow.edges));
+}
+
 /** JSON with sorted keys: two definitions that mean the same compare equal. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>

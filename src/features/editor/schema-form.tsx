@@ -5,6 +5,7 @@ import type { IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema } from 
 import validator from '@rjsf/validator-ajv8';
 import { ArrowDown, ArrowUp, Copy, Plus, X } from 'lucide-react';
 import { useMemo } from 'react';
+import { JsonObjectField } from './json-field';
 import './schema-form.css';
 
 function iconButton(Icon: typeof Plus, label: string, danger = false) {
@@ -35,6 +36,8 @@ function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
   );
 }
 
+const fields = { json: JsonObjectField };
+
 const templates = {
   ButtonTemplates: {
     AddButton,
@@ -48,13 +51,14 @@ const templates = {
 
 const LONG_TEXT = /expression|template|script|code|query|prompt|body|mapping|sql|jsonata|fhirpath|instructions/i;
 
-/** Long text fields (expressions, templates, prompts) get a monospace text area. */
+/** Long text fields (expressions, templates, prompts) get a monospace text area; `x-editor: json` fields a JSON editor. */
 function uiSchemaFor(schema: RJSFSchema): UiSchema {
   const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if (typeof prop !== 'object' || prop === null) continue;
     const p = prop as RJSFSchema;
-    if (p.type === 'string' && !p.enum && (LONG_TEXT.test(name) || (p.maxLength ?? 0) > 500)) {
+    if (p['x-editor'] === 'json') ui[name] = { 'ui:field': 'json' };
+    else if (p.type === 'string' && !p.enum && (LONG_TEXT.test(name) || (p.maxLength ?? 0) > 500)) {
       ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: 5 }, 'ui:classNames': 'cf-code' };
     }
   }
@@ -76,9 +80,21 @@ function withEnumDefaults(node: unknown): unknown {
   return out;
 }
 
-/** The draft-2020 `$schema` of zod's output trips Ajv's draft-07 default; the keywords used are common to both. */
+/**
+ * The draft-2020 `$schema` of zod's output trips Ajv's draft-07 default; the keywords used are common to
+ * both. A field edited as JSON keeps only its description: the form must not fill defaults into it (a
+ * nested pipeline would gain settings nobody set), and the validator checks what is inside.
+ */
 function prepare(schema: Record<string, unknown>): RJSFSchema {
   const { $schema: _ignored, ...rest } = schema;
+  const properties = rest.properties as Record<string, RJSFSchema> | undefined;
+  if (properties) {
+    rest.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, p]) =>
+        p['x-editor'] === 'json' ? [name, { type: 'object', description: p.description, title: p.title, 'x-editor': 'json' }] : [name, p],
+      ),
+    );
+  }
   return withEnumDefaults(rest) as RJSFSchema;
 }
 
@@ -112,6 +128,7 @@ export function SchemaForm({ schema, value, onChange, idPrefix }: SchemaFormProp
       formData={value}
       validator={validator}
       templates={templates}
+      fields={fields}
       idPrefix={idPrefix}
       liveValidate="onChange"
       showErrorList={false}

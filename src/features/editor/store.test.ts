@@ -11,6 +11,20 @@ function makeStore() {
 const dirty = (s: ReturnType<typeof makeStore>) => canonical(currentDefinition(s.getState())) !== s.getState().savedKey;
 
 describe('editor store', () => {
+  it('opens a pipeline saved by a REST client (no connection ids, no positions) without unsaved changes', () => {
+    const saved = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: {} },
+        { id: 'out', type: 'pipeline-output' },
+      ],
+      connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
+    } as never;
+    const s = createEditorStore({ pipelineId: 'p1', catalog: CATALOG, definition: saved, saved, baseVersion: 3, runInputs: '{}' });
+    expect(dirty(s)).toBe(false);
+    s.getState().updateNode('out', { name: 'Result' }, 'name');
+    expect(dirty(s)).toBe(true);
+  });
+
   it('adds nodes with unique readable ids and default config', () => {
     const s = makeStore();
     expect(s.getState().addNode('manual-trigger', { x: 0, y: 0 })).toBe('manual-trigger-1');

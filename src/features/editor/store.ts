@@ -1,6 +1,6 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { createStore } from 'zustand/vanilla';
-import { canonical, connectionId, defaultConfig, toDefinition, toFlow, uniqueNodeId, type Definition } from './definition';
+import { connectionId, defaultConfig, savedKeyOf, toDefinition, toFlow, uniqueNodeId, type Definition } from './definition';
 import { connectionProblem } from './ports';
 import type { CatalogEntry, FlowEdge, FlowNode, Finding, NodeRunState, PipelineNodeData, StepState } from './types';
 
@@ -101,7 +101,7 @@ export function createEditorStore(init: EditorInit) {
       future: [],
       lastEdit: null,
       baseVersion: init.baseVersion,
-      savedKey: canonical(init.saved),
+      savedKey: savedKeyOf(init.saved),
       errors: {},
       warnings: {},
       pipelineFindings: { errors: [], warnings: [] },
@@ -210,10 +210,10 @@ export function createEditorStore(init: EditorInit) {
       },
       load(def, baseVersion, saved) {
         const f = toFlow(def);
-        set({ ...f, past: [], future: [], lastEdit: null, baseVersion, savedKey: canonical(saved ?? def), run: {}, currentNode: null, viewEpoch: get().viewEpoch + 1 });
+        set({ ...f, past: [], future: [], lastEdit: null, baseVersion, savedKey: savedKeyOf(saved ?? def), run: {}, currentNode: null, viewEpoch: get().viewEpoch + 1 });
       },
       markSaved(def, version) {
-        set({ baseVersion: version, savedKey: canonical(def) });
+        set({ baseVersion: version, savedKey: savedKeyOf(def) });
       },
       setFindings(errors, warnings) {
         set({

@@ -1,0 +1,44 @@
+'use client';
+
+import type { FieldProps } from '@rjsf/utils';
+import { useEffect, useState } from 'react';
+import { JsonEditor, parseJsonObject, pretty } from './json-editor';
+
+/**
+ * A config field edited as JSON text (schemas marked `x-editor: json`, such as a for-each body: a
+ * whole nested pipeline is clearer as JSON than as nested form sections). The value changes only when
+ * the text parses; until then the parse error shows under the editor.
+ */
+export function JsonObjectField({ formData, onChange, fieldPathId, name, schema, required }: FieldProps) {
+  const [text, setText] = useState(() => pretty(formData ?? {}));
+  const [error, setError] = useState<string | null>(null);
+  // a change from elsewhere (undo, another version) replaces the text, unless it is what the text says
+  useEffect(() => {
+    const parsed = parseJsonObject(text);
+    if (!('value' in parsed) || JSON.stringify(parsed.value) !== JSON.stringify(formData ?? {})) setText(pretty(formData ?? {}));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only outside changes of the value matter here
+  }, [formData]);
+  const label = schema.title ?? name;
+  return (
+    <div className="form-group">
+      <label className="control-label" htmlFor={fieldPathId.$id}>
+        {label}
+        {required ? <span className="required">*</span> : null}
+      </label>
+      {schema.description ? <p className="field-description">{schema.description}</p> : null}
+      <JsonEditor
+        label={label}
+        value={text}
+        height="260px"
+        onChange={(next) => {
+          setText(next);
+          const parsed = parseJsonObject(next);
+          if ('error' in parsed) return setError(parsed.error);
+          setError(null);
+          onChange(parsed.value, fieldPathId.path);
+        }}
+      />
+      {error ? <p className="mt-1 text-xs text-red-700">{error}</p> : null}
+    </div>
+  );
+}
