@@ -74,9 +74,12 @@ async function asyncOnPostgres() {
       const quiet = await db`select extract(epoch from started_at - created_at) * 1000 as l from executions order by l`;
       await db`delete from executions`;
       const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
+      await new Promise((r) => setTimeout(r, 1000)); // answers autocannon stopped waiting for
       await drained();
       const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
       const done = rows.filter((r) => r.status === 'completed');
+      const other = await db`select status, error, count(*)::int as n from executions where status <> 'completed' group by 1, 2`;
+      if (other.length) console.log('not completed:', JSON.stringify(other));
       const first = Math.min(...done.map((r) => Number(r.c)));
       const last = Math.max(...done.map((r) => Number(r.f)));
       const lat = done.map((r) => Number(r.s) - Number(r.c)).sort((a, b) => a - b);

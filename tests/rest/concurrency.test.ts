@@ -71,5 +71,12 @@ describe('at most 100 concurrent executions per organization, across processes (
     }
     const again = await b.post('/api/execute', { pipeline_id: pipeline, inputs: { after: true } });
     expect(again.body).toMatchObject({ status: 'completed', outputs: { out: { after: true } } });
+
+    // the slots the finished executions held are free again, and still handed out exactly once
+    const second = await Promise.all(
+      Array.from({ length: 130 }, (_, i) => (i % 2 ? a : b).post('/api/execute', { pipeline_id: pipeline, inputs: { i }, async: true })),
+    );
+    expect(second.filter((r) => r.status === 202 || r.status === 200)).toHaveLength(100);
+    expect(second.filter((r) => r.status === 429)).toHaveLength(30);
   }, 120_000);
 });

@@ -24,7 +24,7 @@ export async function startWorkers(queue: Queue, db: Db, concurrency: number): P
       async ([job]) => {
         queue.loops.started(loop);
         try {
-          await runExecution(db, job!.data.executionId);
+          await runExecution(db, job!.data.executionId, { firstDelivery: job!.retryCount === 0 });
         } finally {
           queue.loops.finished(loop);
         }

@@ -59,6 +59,24 @@ export const executionNodes = pgTable(
   (t) => [primaryKey({ columns: [t.executionId, t.nodeId] })],
 );
 
+/**
+ * An organization's execution slots (as many as it may run at once). An execution takes a free slot when
+ * it is admitted; a slot is free when its execution is no longer queued or running (or never was), so
+ * finishing frees it without another write. Admissions lock different slots (SKIP LOCKED): they never
+ * wait for each other. See the start_execution SQL function.
+ */
+export const executionSlots = pgTable(
+  'execution_slots',
+  {
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    slot: integer('slot').notNull(),
+    executionId: uuid('execution_id'),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.slot] })],
+);
+
 /** A step-debugging session over one execution; it waits at `current_node`. */
 export const stepSessions = pgTable('step_sessions', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),

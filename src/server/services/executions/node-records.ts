@@ -33,10 +33,17 @@ function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL
     from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
 }
 
-/** Writes (or rewrites) node records of an execution in one statement. */
-export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[]): Promise<void> {
+/**
+ * Writes (or rewrites) node records of an execution in one statement; with `runningSince`, the same
+ * statement marks a queued execution running (a worker's first progress write).
+ */
+export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[], runningSince: Date | null = null): Promise<void> {
   if (records.length === 0) return;
-  await db.execute(upsertNodes(sql`${executionId}::uuid`, records));
+  const upsert = upsertNodes(sql`${executionId}::uuid`, records);
+  if (!runningSince) return void (await db.execute(upsert));
+  const running = sql`update executions set status = 'running', started_at = coalesce(started_at, ${runningSince.toISOString()}::timestamptz)
+    where id = ${executionId}::uuid and status = 'queued'`;
+  await db.execute(sql`with s as (${running}) ${upsert}`);
 }
 
 /**
@@ -47,6 +54,7 @@ export async function saveResult(db: Db, executionId: string, records: NodeRecor
   const finishedAt = new Date();
   const update = sql`update executions set status = ${result.status}, outputs = ${JSON.stringify(result.outputs)}::jsonb,
     error = ${result.error ? JSON.stringify(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
+    started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
   await db.execute(sql`with e as (${update}) ${upsertNodes(sql`e.id`, records, sql`e,`)}`);
 }
@@ -67,6 +75,8 @@ export class NodeProgress {
     private readonly executionId: string,
     /** null: only the writes after outside writes (nobody watches the run live). */
     private readonly intervalMs: number | null,
+    /** Set when the execution is still queued: the first write also marks it running. */
+    private runningSince: Date | null = null,
   ) {}
 
   note(record: NodeRecord): void {
@@ -82,7 +92,9 @@ export class NodeProgress {
     const batch = [...this.pending.values()];
     this.pending.clear();
     // one write at a time, in order: a later state of a node never lands before an earlier one
-    this.writing = this.writing.catch(() => {}).then(() => saveNodeRecords(this.db, this.executionId, batch));
+    const runningSince = this.runningSince;
+    this.runningSince = null;
+    this.writing = this.writing.catch(() => {}).then(() => saveNodeRecords(this.db, this.executionId, batch, runningSince));
     return this.writing;
   }
 

@@ -4,6 +4,7 @@ import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
+import { preparedPerDb } from '@/server/db/prepared';
 import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { loadDefinition } from './definitions';
@@ -23,6 +24,31 @@ export interface RunExecutionOptions {
    * values, and nobody watches it live, so node records are written with the result (and after writes).
    */
   inline?: { definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
+  /** A queue job's first delivery: nobody has run this execution yet (see `take`). */
+  firstDelivery?: boolean;
+}
+
+const readQueued = preparedPerDb((db) =>
+  db
+    .select({ pipelineId: executions.pipelineId, pipelineVersion: executions.pipelineVersion, inputs: executions.inputs, testMode: executions.testMode, status: executions.status })
+    .from(executions)
+    .where(eq(executions.id, sql.placeholder('id')))
+    .prepare('read_queued_execution'),
+);
+
+/**
+ * Takes the execution a queue job names. On the job's first delivery the row is only read: it turns
+ * `running` with its first progress write, or goes straight to its result when the run is shorter than
+ * that — a write (and a commit) less per execution. A redelivered job (its worker died, or it failed)
+ * claims the row at once and keeps what an earlier attempt finished.
+ */
+async function take(db: Db, executionId: string, firstDelivery: boolean) {
+  if (firstDelivery) {
+    const [row] = await readQueued(db).execute({ id: executionId });
+    if (row?.status === 'queued') return { ...row, startedAt: new Date(), previousStart: null, markRunning: true };
+  }
+  const claimed = await claim(db, executionId);
+  return claimed && { ...claimed, markRunning: false };
 }
 
 /**
@@ -63,15 +89,17 @@ async function finishedNodes(db: Db, executionId: string): Promise<Record<string
 export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
   let job = opts.inline;
   let carried = opts.carried;
+  let runningSince: Date | null = null;
   if (!job) {
-    const row = await claim(db, executionId);
+    const row = await take(db, executionId, opts.firstDelivery ?? false);
     if (!row) return null;
     job = { definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
     carried ??= row.previousStart ? await finishedNodes(db, executionId) : {};
+    if (row.markRunning) runningSince = row.startedAt;
   }
   const { graph } = planOf(job.definition, getNodeType);
   const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';
-  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS);
+  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince);
   let result: RunResult;
   try {
     result = await runPipeline(job.definition, {

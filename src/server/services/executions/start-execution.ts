@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
@@ -18,30 +19,34 @@ export interface NewExecution {
 
 /**
  * Writes the execution row if the organization has a free slot (at most 100 queued or running, step
- * sessions aside): one call of the `start_execution` SQL function, which counts and inserts under a
- * per-organization advisory lock, so two processes cannot both admit the 100th. `then` runs in the same
- * transaction (the async path enqueues its job there, so row and job exist together or not at all).
+ * sessions aside): one call of the `start_execution` SQL function, which takes one of the organization's
+ * slot rows (FOR UPDATE SKIP LOCKED), so two processes cannot both admit the 101st and admissions never
+ * wait for each other. `before` runs first in the same transaction (the async path enqueues its job
+ * there, under the id chosen here), so row and job exist together or not at all.
  */
 export async function startExecution<T = void>(
   db: Db,
   e: NewExecution,
-  then?: (tx: Db, executionId: string) => Promise<T>,
+  before?: (tx: Db, executionId: string) => Promise<T>,
 ): Promise<{ id: string; startedAt: Date | null; extra: T | undefined }> {
+  const id = randomUUID();
   const startedAt = e.status === 'running' ? new Date() : null;
   const admit = async (q: Db) => {
     const result = await q.execute(
-      sql`select id from start_execution(${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${e.status}, ${e.trigger}, ${e.testMode},
+      sql`select id from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${e.status}, ${e.trigger}, ${e.testMode},
         ${e.retryOf ?? null}, ${JSON.stringify(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS})`,
     );
-    const row = rowsOf<{ id: string }>(result)[0];
-    if (!row) {
+    if (!rowsOf<{ id: string }>(result)[0]) {
       throw new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);
     }
-    return row.id;
   };
-  if (!then) return { id: await admit(db), startedAt, extra: undefined };
+  if (!before) {
+    await admit(db);
+    return { id, startedAt, extra: undefined };
+  }
   return db.transaction(async (tx) => {
-    const id = await admit(tx as unknown as Db);
-    return { id, startedAt, extra: await then(tx as unknown as Db, id) };
+    const extra = await before(tx as unknown as Db, id);
+    await admit(tx as unknown as Db);
+    return { id, startedAt, extra };
   });
 }
