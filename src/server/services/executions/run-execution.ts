@@ -111,7 +111,8 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,
-      onNodeStart: (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
+      // a run inside its request has no live view: "running" records would only be built to be dropped
+      onNodeStart: opts.inline ? undefined : (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
       onNodeEnd: (id, run) => {
         progress.note(nodeRecord(id, typeOf(id), run));
         // a write to an outside system is recorded before anything else happens
