@@ -1,0 +1,123 @@
+import { hl, loop, nm1, type LoopDef } from './loop-spec';
+
+/** Header and hierarchy common to every 837: submitter, receiver, billing provider, subscriber, patient, claim. */
+function envelope837(): LoopDef[] {
+  return [
+    nm1('1000A', 'Submitter name', '', '41'),
+    nm1('1000B', 'Receiver name', '', '40'),
+    hl('2000A', 'Billing provider hierarchical level', '', '20'),
+    nm1('2010AA', 'Billing provider name', '2000A', '85'),
+    nm1('2010AB', 'Pay-to address name', '2000A', '87'),
+    hl('2000B', 'Subscriber hierarchical level', '2000A', '22'),
+    nm1('2010BA', 'Subscriber name', '2000B', 'IL'),
+    hl('2000C', 'Patient hierarchical level', '2000B', '23'),
+    nm1('2010CA', 'Patient name', '2000C', 'QC'),
+    loop('2300', 'Claim information', ['2000B', '2000C'], 'CLM'),
+    loop('2320', 'Other subscriber information', '2300', 'SBR'),
+    nm1('2330A', 'Other subscriber name', '2320', 'IL'),
+    nm1('2330B', 'Other payer name', '2320', 'PR'),
+    loop('2400', 'Service line number', '2300', 'LX'),
+    loop('2410', 'Drug identification', '2400', 'LIN'),
+    loop('2430', 'Line adjudication information', '2400', 'SVD'),
+  ];
+}
+
+/** 837 Professional, 005010X222A1/A2. */
+export const LOOPS_837P_5010: LoopDef[] = [
+  ...envelope837(),
+  nm1('2010AC', 'Pay-to plan name', '2000A', 'PE'),
+  nm1('2010BB', 'Payer name', '2000B', 'PR'),
+  nm1('2310A', 'Referring provider name', '2300', 'DN', 'P3'),
+  nm1('2310B', 'Rendering provider name', '2300', '82'),
+  nm1('2310C', 'Service facility location name', '2300', '77'),
+  nm1('2310D', 'Supervising provider name', '2300', 'DQ'),
+  nm1('2310E', 'Ambulance pick-up location', '2300', 'PW'),
+  nm1('2310F', 'Ambulance drop-off location', '2300', '45'),
+  nm1('2330C', 'Other payer referring provider', '2320', 'DN', 'P3'),
+  nm1('2330D', 'Other payer rendering provider', '2320', '82'),
+  nm1('2330E', 'Other payer service facility location', '2320', '77'),
+  nm1('2330F', 'Other payer supervising provider', '2320', 'DQ'),
+  nm1('2330G', 'Other payer billing provider', '2320', '85'),
+  nm1('2420A', 'Rendering provider name', '2400', '82'),
+  nm1('2420B', 'Purchased service provider name', '2400', 'QB'),
+  nm1('2420C', 'Service facility location name', '2400', '77'),
+  nm1('2420D', 'Supervising provider name', '2400', 'DQ'),
+  nm1('2420E', 'Ordering provider name', '2400', 'DK'),
+  nm1('2420F', 'Referring provider name', '2400', 'DN', 'P3'),
+  nm1('2420G', 'Ambulance pick-up location', '2400', 'PW'),
+  nm1('2420H', 'Ambulance drop-off location', '2400', '45'),
+  loop('2440', 'Form identification code', '2400', 'LQ'),
+];
+
+/** 837 Professional, 004010X098A1. */
+export const LOOPS_837P_4010: LoopDef[] = [
+  ...envelope837(),
+  nm1('2010BB', 'Payer name', '2000B', 'PR'),
+  nm1('2010BC', 'Responsible party name', '2000B', 'QD'),
+  nm1('2010BD', 'Credit/debit card holder name', '2000B', 'AO'),
+  loop('2305', 'Home health care plan information', '2300', 'CR7'),
+  nm1('2310A', 'Referring provider name', '2300', 'DN', 'P3'),
+  nm1('2310B', 'Rendering provider name', '2300', '82'),
+  nm1('2310C', 'Purchased service provider name', '2300', 'QB'),
+  nm1('2310D', 'Service facility location', '2300', '77', 'FA', 'LI', 'TL'),
+  nm1('2310E', 'Supervising provider name', '2300', 'DQ'),
+  nm1('2330C', 'Other payer patient information', '2320', 'QC'),
+  nm1('2330D', 'Other payer referring provider', '2320', 'DN', 'P3'),
+  nm1('2330E', 'Other payer rendering provider', '2320', '82'),
+  nm1('2330F', 'Other payer purchased service provider', '2320', 'QB'),
+  nm1('2330G', 'Other payer service facility location', '2320', '77', 'FA', 'LI', 'TL'),
+  nm1('2330H', 'Other payer supervising provider', '2320', 'DQ'),
+  nm1('2420A', 'Rendering provider name', '2400', '82'),
+  nm1('2420B', 'Purchased service provider name', '2400', 'QB'),
+  nm1('2420C', 'Service facility location', '2400', '77', 'FA', 'LI', 'TL'),
+  nm1('2420D', 'Supervising provider name', '2400', 'DQ'),
+  nm1('2420E', 'Ordering provider name', '2400', 'DK'),
+  nm1('2420F', 'Referring provider name', '2400', 'DN', 'P3'),
+  nm1('2420G', 'Other payer prior authorization or referral number', '2400', 'PR'),
+  loop('2440', 'Form identification code', '2400', 'LQ'),
+];
+
+/** 837 Institutional, 005010X223A2/A3. */
+export const LOOPS_837I_5010: LoopDef[] = [
+  ...envelope837(),
+  nm1('2010AC', 'Pay-to plan name', '2000A', 'PE'),
+  nm1('2010BB', 'Payer name', '2000B', 'PR'),
+  nm1('2310A', 'Attending provider name', '2300', '71'),
+  nm1('2310B', 'Operating physician name', '2300', '72'),
+  nm1('2310C', 'Other operating physician name', '2300', 'ZZ'),
+  nm1('2310D', 'Rendering provider name', '2300', '82'),
+  nm1('2310E', 'Service facility location name', '2300', '77'),
+  nm1('2310F', 'Referring provider name', '2300', 'DN'),
+  nm1('2330C', 'Other payer attending provider', '2320', '71'),
+  nm1('2330D', 'Other payer operating physician', '2320', '72'),
+  nm1('2330E', 'Other payer other operating physician', '2320', 'ZZ'),
+  nm1('2330F', 'Other payer service facility location', '2320', '77'),
+  nm1('2330G', 'Other payer rendering provider name', '2320', '82'),
+  nm1('2330H', 'Other payer referring provider', '2320', 'DN'),
+  nm1('2330I', 'Other payer billing provider', '2320', '85'),
+  nm1('2420A', 'Operating physician name', '2400', '72'),
+  nm1('2420B', 'Other operating physician name', '2400', 'ZZ'),
+  nm1('2420C', 'Rendering provider name', '2400', '82'),
+  nm1('2420D', 'Referring provider name', '2400', 'DN'),
+];
+
+/** 837 Institutional, 004010X096A1. */
+export const LOOPS_837I_4010: LoopDef[] = [
+  ...envelope837(),
+  nm1('2010BB', 'Credit/debit card account holder name', '2000B', 'AO'),
+  nm1('2010BC', 'Payer name', '2000B', 'PR'),
+  nm1('2010BD', 'Responsible party name', '2000B', 'QD'),
+  loop('2305', 'Home health care plan information', '2300', 'CR7'),
+  nm1('2310A', 'Attending physician name', '2300', '71'),
+  nm1('2310B', 'Operating physician name', '2300', '72'),
+  nm1('2310C', 'Other provider name', '2300', '73'),
+  nm1('2310E', 'Service facility name', '2300', 'FA'),
+  nm1('2330C', 'Other payer patient information', '2320', 'QC'),
+  nm1('2330D', 'Other payer attending provider', '2320', '71'),
+  nm1('2330E', 'Other payer operating provider', '2320', '72'),
+  nm1('2330F', 'Other payer other provider', '2320', '73'),
+  nm1('2330H', 'Other payer service facility', '2320', 'FA'),
+  nm1('2420A', 'Attending physician name', '2400', '71'),
+  nm1('2420B', 'Operating physician name', '2400', '72'),
+  nm1('2420C', 'Other provider name', '2400', '73'),
+];
