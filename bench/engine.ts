@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { buildGraph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { runPipeline } from '@/engine/run';
-import { defineNode, type NodeContext, type NodeType } from '@/engine/types';
+import type { NodeContext, NodeType } from '@/engine/node-type';
+import { testNode } from '@/engine/testing/builders';
 import { PipelineDefinition } from '@/shared/pipeline';
 
-const noop = defineNode({
+const noop = testNode({
   id: 'noop', name: 'noop', category: 'data', description: 'passes its input on', version: '1', keywords: [], side_effect: 'none', documentation: '',
   config: z.object({}),
   inputs: () => [{ name: 'in', type: 'any' }],

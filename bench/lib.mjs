@@ -35,7 +35,7 @@ export async function startServer(extraEnv, port) {
 }
 
 export async function startWorker(extraEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/queue/worker-main.ts'], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
   return { stop: () => child.kill('SIGTERM') };
 }

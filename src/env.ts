@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** A comma-separated list, blanks dropped. */
+const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
+
 /**
  * The only reader of process.env. Everything is optional: a fresh machine runs on embedded PGlite in
  * ./.data with a generated organization and admin key.
@@ -35,7 +38,23 @@ const schema = z.object({
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
   /** How often (seconds) pg-boss turns due cron schedules into jobs (1 to 45). */
   QUEUE_CRON_SECONDS: z.coerce.number().int().min(1).max(45).default(5),
+  /** The largest request body the API reads, in bytes (2 MiB). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * What outbound calls (connectors, http-request) may reach besides public addresses: comma-separated
+   * CIDRs (`10.20.0.0/16`), addresses, host names (`fhir.hospital.local`, `*.hospital.local`) and the
+   * names of address kinds (`loopback`, `private`, `link-local`, `cgnat`, `unique-local`).
+   */
+  OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) => list(v))
+    .pipe(z.array(z.string().regex(/^[\w.:*/-]+$/, 'expected CIDRs, addresses, host names or address kinds, comma-separated'))),
+  /** Time limit of every outbound call (connect, send, whole answer), in milliseconds. */
+  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** The largest response body an outbound call reads, in bytes (10 MiB). */
+  OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;

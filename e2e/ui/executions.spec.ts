@@ -147,6 +147,12 @@ test('runs list, stats, status filter, and the per-node timeline of a run', asyn
   await expect(page.locator('[data-testid="timeline-bar"][data-node-id="t"]')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByTestId('node-error')).toContainText('boom');
   await shot(page, 'detail-failed');
+  // only the failing node is failed: the output after it did not run, and says why
+  await expect(page.locator('[data-testid="timeline-row"][data-row-id="out"]')).toContainText('did not run: an upstream node failed');
+  const outcome = await page.request.get(`/api/executions/${failed.execution_id}`);
+  const nodes = ((await outcome.json()) as { nodes: { node_id: string; status: string; reason: string | null }[] }).nodes;
+  expect(nodes.find((n) => n.node_id === 'out')).toMatchObject({ status: 'skipped', reason: 'upstream_failed' });
+  expect(nodes.filter((n) => n.status === 'failed').map((n) => n.node_id)).toEqual(['t']);
 
   // a completed run: one bar per node, the picked row's outputs below
   await page.goto(`/executions/${first.execution_id}`);

@@ -74,6 +74,30 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   const row = rowOf(page, renamed);
   await expect(row).toContainText('v2');
 
+  // an empty pipeline is not deployed: the refusal names the problem, and the pipeline stays active
+  await row.getByRole('button', { name: `Deploy ${renamed}`, exact: true }).click();
+  const refusal = page.locator('[data-sonner-toast]').filter({ hasText: 'Fix these problems before deploying' });
+  await expect(refusal).toContainText('The pipeline has no nodes.');
+  await shot(page, 'pipeline-deploy-refused');
+  await expect(row).toContainText('Active');
+
+  // give it a trigger and an output (as the editor would save them), then deploy
+  const mine = await page.request.get('/api/pipelines?limit=100');
+  const id = ((await mine.json()).pipelines as { id: string; name: string }[]).find((p) => p.name === renamed)!.id;
+  const saved = await page.request.put(`/api/pipelines/${id}`, {
+    data: {
+      definition: {
+        nodes: [
+          { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+          { id: 'out', type: 'pipeline-output', config: {}, position: { x: 240, y: 0 } },
+        ],
+        connections: [{ id: 'c1', source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
+      },
+    },
+  });
+  expect(saved.status()).toBe(200);
+  await page.reload();
+
   // deploy; a deployed pipeline cannot be deleted
   await row.getByRole('button', { name: `Deploy ${renamed}`, exact: true }).click();
   await expect(row).toContainText('Deployed');

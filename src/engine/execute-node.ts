@@ -1,9 +1,11 @@
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { GraphNode } from './graph';
 import { addDeadline, clearDeadline, type Deadline } from './deadlines';
-import { NodeError, type LogEntry, type NodeContext, type NodeResult, type NodeServices } from './types';
+import { NodeError } from './node-error';
+import type { LogEntry, NodeContext, NodeResult, NodeServices } from './node-type';
+import type { NodeStatus, SkipReason } from '@/shared/statuses';
 
-export type NodeStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'simulated';
+export type { NodeStatus, SkipReason };
 
 export interface NodeRun {
   status: NodeStatus;
@@ -16,8 +18,10 @@ export interface NodeRun {
   logs: LogEntry[];
   error: { code: string; message: string } | null;
   attempts: number;
-  /** The value a pipeline-output node set. */
+  /** What the node gave the execution's outputs (`outputs[key] = value`), if anything. */
   emit?: { key: string; value: unknown };
+  /** A skipped node: why it did not run. */
+  reason?: SkipReason;
 }
 
 export interface NodeRunOptions {
@@ -33,16 +37,11 @@ export function emptyRun(status: NodeStatus, error: NodeRun['error'] = null): No
   return { status, inputs: {}, outputs: {}, started_ms: null, finished_ms: null, duration_ms: null, logs: [], error, attempts: 0 };
 }
 
-/** Runs one node with its time limit and retry policy; never rejects — failures are in the run record. */
-export function executeNode(node: GraphNode, inputs: Record<string, unknown>, opts: NodeRunOptions): Promise<NodeRun> {
-  return new Promise((resolve) => runNode(node, inputs, opts, resolve));
+/** A node that did not run, and why. Only the node that failed is `failed`; its downstream is skipped. */
+export function skippedRun(reason: SkipReason, inputs: Record<string, unknown> = {}): NodeRun {
+  return { ...emptyRun('skipped'), inputs, reason };
 }
 
-/**
- * The engine's hot path, callback style so that a node costs little beyond its own work: `done` is
- * always called later (never synchronously) with the finished record. `now` lets a caller that just
- * read the clock (the upstream node's end) save a read.
- */
 /** Shared placeholders until a node gives outputs or logs something (most never log). */
 const NONE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 const NO_LOGS: LogEntry[] = Object.freeze([]) as unknown as LogEntry[];
@@ -52,6 +51,12 @@ function addLog(run: NodeRun, entry: LogEntry): void {
   run.logs.push(entry);
 }
 
+/**
+ * Runs one node with its time limit and retry policy; never fails — failures are in the run record. The
+ * engine's hot path, callback style so that a node costs little beyond its own work: `done` is always
+ * called later (never synchronously) with the finished record. `now` lets a caller that just read the
+ * clock (the upstream node's end) save a read.
+ */
 export function runNode(
   node: GraphNode,
   inputs: Record<string, unknown>,

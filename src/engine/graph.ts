@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { NodeSettings, type PipelineConnection, type PipelineDefinition, type PipelineNode } from '@/shared/pipeline';
-import type { NodeType, PortSpec } from './types';
+import type { PortSpec, TriggerEvent } from './node-descriptor';
+import type { NodeType } from './node-type';
 
 export type Registry = (typeId: string) => NodeType | undefined;
 
@@ -38,8 +39,9 @@ export function buildGraph(def: PipelineDefinition, registry: Registry): Graph {
       const parsed = type.config.safeParse(def_.config ?? {});
       if (parsed.success) {
         node.config = parsed.data;
-        node.inputs = type.inputs(parsed.data);
-        node.outputs = type.outputs(parsed.data);
+        const ports = type.ports(parsed.data);
+        node.inputs = ports.inputs;
+        node.outputs = ports.outputs;
       } else {
         node.configError = parsed.error;
       }
@@ -99,4 +101,21 @@ export function descendants(graph: Graph, from: string): Set<string> {
     }
   }
   return seen;
+}
+
+/** The pipeline's trigger node (the first, when there are several: the validator refuses that). */
+export function triggerOf(graph: Graph): GraphNode | undefined {
+  const id = graph.triggers[0];
+  return id === undefined ? undefined : graph.nodes.get(id);
+}
+
+/**
+ * The inputs an outside event gives the pipeline's trigger, or null when the trigger does not listen for
+ * that kind of event (a webhook call to a pipeline started by a schedule) or its config is invalid.
+ */
+export function triggerInputs(graph: Graph, event: TriggerEvent): Record<string, unknown> | null {
+  const node = triggerOf(graph);
+  const spec = node?.type?.trigger;
+  if (!spec || node.configError || (event.kind !== 'manual' && !spec.events.includes(event.kind))) return null;
+  return spec.toInputs(event, node.config as never);
 }

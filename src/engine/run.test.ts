@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline, type RunOptions } from './run';
-import { n, noServices, pipeline, registry, sent } from './test-builders';
+import { n, noServices, pipeline, registry, sent } from './testing/builders';
 
 let seq = 0;
 const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
@@ -55,7 +55,7 @@ describe('runPipeline', () => {
     expect(r.outputs).toEqual({ oo: { n: 4 } });
   });
 
-  it('fails the execution naming the node, fails its downstream and starts nothing else', async () => {
+  it('fails the execution naming the node; only that node is failed, its downstream is skipped (upstream_failed)', async () => {
     // in ▶ a(inc) ▶ x(boom) ▶ b(inc) ▶ out
     const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('x', 'boom'), n('b', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>x', 'x>b', 'b>out');
     const r = await runPipeline(def, opts());
@@ -64,8 +64,9 @@ describe('runPipeline', () => {
     expect(r.error!.message).toContain('Node "x" (boom) failed');
     expect(r.nodes.a!.status).toBe('completed');
     expect(r.nodes.x).toMatchObject({ status: 'failed', error: { code: 'BOOM' } });
-    expect(r.nodes.b).toMatchObject({ status: 'failed', error: { code: 'UPSTREAM_FAILED' } });
-    expect(r.nodes.out!.status).toBe('failed');
+    expect(r.nodes.b).toMatchObject({ status: 'skipped', reason: 'upstream_failed', error: null });
+    expect(r.nodes.out).toMatchObject({ status: 'skipped', reason: 'upstream_failed' });
+    expect(Object.values(r.nodes).filter((n) => n.status === 'failed')).toHaveLength(1);
     expect(r.outputs).toEqual({});
   });
 
@@ -135,6 +136,6 @@ describe('runPipeline', () => {
   it('refuses an invalid definition without running anything', async () => {
     const def = pipeline([n('in', 'manual-trigger'), n('a', 'nope')], 'in>a');
     const r = await runPipeline(def, opts());
-    expect(r).toMatchObject({ status: 'failed', error: { code: 'INVALID_PIPELINE', node_id: 'a' }, nodes: {} });
+    expect(r).toMatchObject({ status: 'failed', error: { code: 'PIPELINE_INVALID', node_id: 'a' }, nodes: {} });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { n, pipeline, registry } from './test-builders';
+import { n, pipeline, registry } from './testing/builders';
 import { validateDefinition } from './validate';
 
 const codes = (r: ReturnType<typeof validateDefinition>) => r.errors.map((e) => `${e.node_id}:${e.code}`).sort();
@@ -9,6 +9,17 @@ describe('validateDefinition', () => {
     // in ▶ a(inc) ▶ out
     const r = validateDefinition(pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>out'), registry);
     expect(r).toEqual({ valid: true, errors: [], warnings: [] });
+  });
+
+  it('says what to do about a config problem, in words', () => {
+    // in ▶ t(jsonata-transform, no expression yet) ▶ out ; s(switch, bad mode)
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('t', 'jsonata-transform'), n('out', 'pipeline-output'), n('s', 'switch', { cases: [{ port: 'a', expression: 'x' }], mode: 'some' })],
+      'in>t.input', 't.output>out', 'in>s.value',
+    );
+    const messages = validateDefinition(def, registry).errors.map((e) => `${e.node_id}: ${e.message}`);
+    expect(messages).toContain('t: config.expression: required: fill it in');
+    expect(messages).toContain('s: config.mode: should be one of "first", "all"');
   });
 
   it('reports every problem with its node id', () => {

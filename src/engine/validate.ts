@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { portsFit } from '@/shared/ports';
 import { buildGraph, descendants, topologicalOrder, type Graph, type Registry } from './graph';
@@ -82,7 +83,7 @@ function checkNodes(graph: Graph, errors: Finding[]): void {
     }
     for (const issue of node.configError?.issues ?? []) {
       const at = issue.path.length ? `config.${issue.path.join('.')}` : 'config';
-      errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `${at}: ${issue.message}` });
+      errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `${at}: ${inWords(issue)}` });
     }
   }
 }
@@ -158,10 +159,22 @@ function checkStructure(graph: Graph, errors: Finding[], warnings: Finding[]): v
       }
     }
   }
-  const hasOutput = [...graph.nodes.values()].some((n) => n.def.type === 'pipeline-output' || n.type?.side_effect === 'write');
+  const hasOutput = [...graph.nodes.values()].some((n) => n.type?.output || n.type?.side_effect === 'write');
   if (!hasOutput) {
     warnings.push({ node_id: null, code: 'NO_OUTPUT', message: 'Nothing leaves this pipeline: add a pipeline-output or a node that writes somewhere.' });
   }
+}
+
+/** A config problem as a person would say it (zod's own text for the rest). */
+function inWords(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') return issue.input === undefined ? 'required: fill it in' : `should be ${article(issue.expected)}`;
+  if (issue.code === 'invalid_value') return `should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  return issue.message;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 function names(ports: { name: string }[]): string {

@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   CONCURRENCY_LIMIT: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -53,8 +54,4 @@ export class AppError extends Error {
     if (this.details !== undefined) error.details = this.details;
     return { error };
   }
-}
-
-export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
 }

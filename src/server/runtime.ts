@@ -5,11 +5,9 @@ import { authSecret, createAuth, type Auth } from '@/server/auth/better-auth';
 import { KeyCache } from '@/server/auth/key-cache';
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
+import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
-import { startMaintenance } from '@/server/queue/maintenance';
-import { startScheduleWorker } from '@/server/queue/schedule-worker';
-import { startWorkers } from '@/server/queue/worker';
 
 /** Everything a request needs, made once per process. */
 export interface Runtime {
@@ -76,9 +74,7 @@ export function getRuntime(): Promise<Runtime> {
       cronSeconds: env.QUEUE_CRON_SECONDS,
     });
     // the embedded database belongs to this process, so it is also where its queue is worked
-    if (database.kind === 'pglite' || env.WORKER_IN_SERVER) await startWorkers(queue, database.db, env.WORKER_CONCURRENCY);
-    await startScheduleWorker(queue, database.db);
-    await startMaintenance(queue, database.db);
+    await startJobs(queue, database.db, { executions: database.kind === 'pglite' || env.WORKER_IN_SERVER, concurrency: env.WORKER_CONCURRENCY });
     return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;

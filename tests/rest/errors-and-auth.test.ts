@@ -30,6 +30,36 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect((await api.get('/api/pipelines')).body.total_count).toBe(before); // nothing was created
   });
 
+  it('stops reading a body at the limit, even one sent without a length, on JSON routes, webhooks, sign-in and tRPC', async () => {
+    // 3 MiB in 64 KiB chunks, chunked transfer encoding: the server cannot know the size up front
+    const chunked = () => {
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 3 * 1024 * 1024) return controller.close();
+          controller.enqueue(new TextEncoder().encode(sent === 0 ? `{"name": "x", "description": "${'y'.repeat(65_536 - 30)}` : 'y'.repeat(65_536)));
+          sent += 65_536;
+        },
+      });
+    };
+    const headers = { authorization: `Bearer ${org.key}`, 'x-organization-id': org.id, 'content-type': 'application/json' };
+    for (const path of ['/api/pipelines', '/api/webhooks/00000000-0000-4000-8000-000000000000', '/api/auth/sign-in/email']) {
+      const res = await fetch(`${target.url}${path}`, { method: 'POST', headers, body: chunked(), duplex: 'half' } as RequestInit);
+      expect(res.status, path).toBe(413);
+      expect((await res.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    }
+    // the web app's tRPC endpoint has the same limit, answered in tRPC's shape (the app's client reads that)
+    const before = (await api.get('/api/pipelines')).body.total_count;
+    for (const body of [chunked(), JSON.stringify({ name: 'x', description: 'y'.repeat(3 * 1024 * 1024) })]) {
+      const res = await fetch(`${target.url}/api/trpc/pipelines.create`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+      expect(res.status).toBe(413);
+      expect((await res.json()).error.data.app.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    }
+    expect((await api.get('/api/pipelines')).body.total_count).toBe(before);
+  });
+
   it('gives field errors as details on validation failures', async () => {
     const res = await api.post('/api/pipelines', { name: '', definition: { nodes: [{ type: 'x' }], connections: [] } });
     expectError(res, 400, 'VALIDATION_FAILED');

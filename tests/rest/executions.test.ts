@@ -79,7 +79,8 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     const r = await api.post('/api/execute', { pipeline_id: failing, inputs: { patient }, test_mode: true });
     expect(r.body).toMatchObject({ status: 'failed', error: { node_id: 'name', code: 'TRANSFORM_FAILED' } });
     expect(r.body.error.message).toContain('Node "name" (jsonata-transform) failed');
-    expect(r.body.node_results).toMatchObject({ in: { status: 'completed' }, name: { status: 'failed' }, out: { status: 'failed' } });
+    // only the failing node is failed; the one after it did not run, and says why
+    expect(r.body.node_results).toMatchObject({ in: { status: 'completed' }, name: { status: 'failed' }, out: { status: 'skipped', reason: 'upstream_failed' } });
     const stats = await api.get(`/api/stats?pipeline_id=${failing}`);
     expect(stats.body).toMatchObject({ total_executions: 1, success_rate: 0, by_status: { failed: 1 } });
     expect(stats.body.error_distribution).toEqual([{ node_type: 'jsonata-transform', count: 1, codes: { TRANSFORM_FAILED: 1 } }]);
@@ -110,6 +111,18 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expectError(await api.get('/api/executions/00000000-0000-4000-8000-000000000000'), 404, 'EXECUTION_NOT_FOUND');
   });
 
+  it("lists an execution's nodes in the graph's order, whatever the definition's order or the clock says", async () => {
+    const d = definition();
+    const reversed = { nodes: [...d.nodes].reverse(), connections: d.connections };
+    const id = (await api.post('/api/pipelines', { name: 'listed backwards', definition: reversed })).body.id;
+    const run = (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, test_mode: true })).body;
+    const detail = (await api.get(`/api/executions/${run.execution_id}`)).body;
+    expect(detail.nodes.map((n: { node_id: string }) => n.node_id)).toEqual(['in', 'name', 'out']);
+    const retry = (await api.post('/api/execute/retry', { execution_id: run.execution_id, node_id: 'name' })).body;
+    const again = (await api.get(`/api/executions/${retry.execution_id}`)).body;
+    expect(again.nodes.map((n: { node_id: string }) => n.node_id)).toEqual(['in', 'name', 'out']); // the reused trigger first
+  });
+
   it('retries from the middle node: upstream keeps its stored run, inputs may replace the node inputs', async () => {
     const first = await api.post('/api/execute', { pipeline_id: deployed, inputs: { patient } });
     const original = (await api.get(`/api/executions/${first.body.execution_id}`)).body;
@@ -124,6 +137,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     const plain = await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'name' });
     expect(plain.body.outputs).toEqual({ family: 'Kshlerin' });
     expectError(await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'ghost' }), 404, 'NODE_NOT_FOUND');
+    // inputs replace the node's inputs whole: {} for a node that needs one is refused, not ignored
+    const empty = await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'name', inputs: {} });
+    expectError(empty, 400, 'VALIDATION_FAILED');
+    expect(empty.body.error.details).toEqual([{ path: 'inputs.input', message: 'required input of node "name"' }]);
+    expectError(await api.post('/api/execute/retry', { execution_id: original.id, node_id: 'name', inputs: { nope: 1, input: {} } }), 400, 'VALIDATION_FAILED');
     expectError(await api.post('/api/execute/retry', { execution_id: '00000000-0000-4000-8000-000000000000', node_id: 'name' }), 404, 'EXECUTION_NOT_FOUND');
   });
 
@@ -141,6 +159,74 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expect((await api.get(`/api/executions/${s.body.execution_id}`)).body).toMatchObject({ status: 'completed', trigger: 'step', outputs: { family: 'Edited' } });
     expectError(await api.post(`/api/execute/step/${s.body.session_id}`, {}), 409, 'STEP_SESSION_FINISHED');
     expectError(await api.post('/api/execute/step/00000000-0000-4000-8000-000000000000', {}), 404, 'STEP_SESSION_NOT_FOUND');
+  });
+
+  it('a failed step ends the session and records the nodes after it, as a full run does', async () => {
+    // in ──▶ name (jsonata that fails at run time) ──▶ out
+    const failing = (await api.post('/api/pipelines', { name: 'fails in the middle', definition: definition('$sum("x")') })).body.id;
+    const s = await api.post('/api/execute/step', { pipeline_id: failing, inputs: { patient } });
+    await api.post(`/api/execute/step/${s.body.session_id}`, {});
+    const failed = await api.post(`/api/execute/step/${s.body.session_id}`, {});
+    expect(failed.body).toMatchObject({ status: 'failed', current_node: null, error: { node_id: 'name', code: 'TRANSFORM_FAILED' } });
+    expect(failed.body.node_results.out).toEqual({ status: 'skipped', duration_ms: 0, reason: 'upstream_failed' });
+    const detail = (await api.get(`/api/executions/${s.body.execution_id}`)).body;
+    expect(detail.status).toBe('failed');
+    expect(detail.nodes.find((n: { node_id: string }) => n.node_id === 'out')).toMatchObject({ status: 'skipped', reason: 'upstream_failed', error: null });
+    const full = (await api.post('/api/execute', { pipeline_id: failing, inputs: { patient }, test_mode: true })).body;
+    expect(Object.fromEntries(Object.entries(failed.body.node_results).map(([id, r]) => [id, (r as { status: string }).status]))).toEqual(
+      Object.fromEntries(Object.entries(full.node_results).map(([id, r]) => [id, (r as { status: string }).status])),
+    );
+  });
+
+  it('steps into a for-each node: its body runs, and the session ends as a sync run does', async () => {
+    // in (field items) ──items──▶ each (for-each; body: bin ─item▶ name (jsonata family) ▶ bout "family") ──results──▶ out "families"
+    const body = { ...definition(), nodes: definition().nodes.map((n) => (n.id === 'in' ? { ...n, config: { fields: { item: 'json' } } } : n)) };
+    body.connections = body.connections.map((c) => (c.source === 'in' ? { ...c, source_port: 'item' } : c));
+    const loop = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { items: 'json' } } },
+        { id: 'each', type: 'for-each', config: { body } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'families' } },
+      ],
+      connections: [
+        { id: 'c1', source: 'in', source_port: 'items', target: 'each', target_port: 'items' },
+        { id: 'c2', source: 'each', source_port: 'results', target: 'out', target_port: 'value' },
+      ],
+    };
+    const id = (await api.post('/api/pipelines', { name: 'loop', definition: loop })).body.id;
+    const items = [patient, { name: [{ family: 'Okuneva' }] }];
+    const s = await api.post('/api/execute/step', { pipeline_id: id, inputs: { items } });
+    expect((await api.post(`/api/execute/step/${s.body.session_id}`, {})).body).toMatchObject({ status: 'waiting', current_node: 'each' });
+    const each = await api.post(`/api/execute/step/${s.body.session_id}`, {});
+    expect(each.status).toBe(200);
+    expect(each.body).toMatchObject({ status: 'waiting', current_node: 'out', finished_node: { node_id: 'each', status: 'completed', outputs: { results: [{ family: 'Kshlerin' }, { family: 'Okuneva' }] } } });
+    const last = await api.post(`/api/execute/step/${s.body.session_id}`, {});
+    const sync = (await api.post('/api/execute', { pipeline_id: id, inputs: { items }, test_mode: true })).body;
+    expect(last.body).toMatchObject({ status: 'completed', current_node: null });
+    const statuses = (r: Record<string, { status: string }>) => Object.entries(r).map(([node, { status }]) => `${node}:${status}`);
+    expect(statuses(last.body.node_results)).toEqual(statuses(sync.node_results));
+    expect((await api.get(`/api/executions/${s.body.execution_id}`)).body).toMatchObject({ status: 'completed', outputs: sync.outputs });
+    expect(sync.outputs).toEqual({ families: [{ family: 'Kshlerin' }, { family: 'Okuneva' }] });
+  });
+
+  it('a retry keeps the outputs of the branches it does not re-run', async () => {
+    //        ┌▶ family (jsonata) ─▶ out "family"
+    // in ────┤
+    //        └▶ given (jsonata) ──▶ out2 "given"
+    const base = definition();
+    const twoOutputs = {
+      nodes: [...base.nodes, { id: 'given', type: 'jsonata-transform', config: { expression: 'name[0].given[0]' } }, { id: 'out2', type: 'pipeline-output', config: { key: 'given' } }],
+      connections: [
+        ...base.connections,
+        { id: 'c3', source: 'in', source_port: 'patient', target: 'given', target_port: 'input' },
+        { id: 'c4', source: 'given', source_port: 'output', target: 'out2', target_port: 'value' },
+      ],
+    };
+    const id = (await api.post('/api/pipelines', { name: 'two outputs', definition: twoOutputs })).body.id;
+    const first = (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, test_mode: true })).body;
+    expect(first.outputs).toEqual({ family: 'Kshlerin', given: 'Aaron' });
+    const retry = await api.post('/api/execute/retry', { execution_id: first.execution_id, node_id: 'given', inputs: { input: { name: [{ given: ['Abe'] }] } } });
+    expect(retry.body).toMatchObject({ status: 'completed', outputs: { family: 'Kshlerin', given: 'Abe' } });
   });
 });
 

@@ -1,4 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
+import { ERROR_STATUS } from '@/server/errors';
+
+/** The error codes a documented error response lists. */
+const codesOf = (response: any): string[] => [...response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum];
 
 describe('OpenAPI document', () => {
   const target = inject('targets')[0]!;
@@ -18,7 +22,43 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths['/pipelines/{id}']!.delete.responses)).toEqual(expect.arrayContaining(['204', '404', '409']));
     expect(paths['/pipelines/{id}']!.delete.responses['204']).not.toHaveProperty('content');
     const notFound = paths['/pipelines/{id}']!.get.responses['404'];
-    expect(notFound.content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(notFound.content['application/json'].schema.allOf[0].$ref).toBe('#/components/schemas/Error');
+    expect(codesOf(notFound)).toEqual(['PIPELINE_NOT_FOUND']);
+    // each operation lists the codes its service can really answer, by status
+    const execute = paths['/execute']!.post.responses;
+    expect(codesOf(execute['400'])).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'INVALID_JSON', 'PIPELINE_INVALID']));
+    expect(codesOf(execute['409'])).toEqual(['PIPELINE_NOT_DEPLOYED']);
+    expect(codesOf(execute['413'])).toEqual(['PAYLOAD_TOO_LARGE']);
+    expect(codesOf(execute['429'])).toEqual(['RATE_LIMITED', 'CONCURRENCY_LIMIT']);
+    expect(execute['429'].headers).toHaveProperty('Retry-After');
+    expect(codesOf(paths['/pipelines/{id}/deploy']!.post.responses['400'])).toContain('PIPELINE_INVALID');
+    expect(codesOf(paths['/execute/step/{sessionId}']!.post.responses['410'])).toEqual(['STEP_SESSION_EXPIRED']);
+    expect(paths['/pipelines']!.get.responses).not.toHaveProperty('413'); // a GET takes no body
+    expect(codesOf(paths['/pipelines']!.post.responses['413'])).toEqual(['PAYLOAD_TOO_LARGE']); // every JSON body route
+    expect(codesOf(paths['/pipelines']!.post.responses['415'])).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
+    // what each service can really answer, no more: a retry of a deleted pipeline's execution is 404 PIPELINE_NOT_FOUND;
+    // a step session takes no execution slot, so it is never refused with CONCURRENCY_LIMIT
+    const retry = paths['/execute/retry']!.post.responses;
+    expect(codesOf(retry['404']).sort()).toEqual(['EXECUTION_NOT_FOUND', 'NODE_NOT_FOUND', 'PIPELINE_NOT_FOUND']);
+    expect(codesOf(retry['409'])).toEqual(['PIPELINE_NOT_DEPLOYED']);
+    expect(codesOf(paths['/execute/step']!.post.responses['429'])).toEqual(['RATE_LIMITED']);
+    expect(codesOf(paths['/pipelines/{id}']!.put.responses['409'])).toEqual(['VERSION_CONFLICT']);
+    expect(codesOf(paths['/pipelines/{id}']!.delete.responses['409'])).toEqual(['PIPELINE_DEPLOYED']);
+    // the webhook (a route handler of its own) takes any body: no 415, but the body limit and bad JSON
+    const webhook = paths['/webhooks/{pipelineId}']!.post.responses;
+    expect(Object.keys(webhook)).toEqual(['202', '400', '401', '403', '404', '409', '413', '429', '500', '503']);
+    expect(codesOf(webhook['400']).sort()).toEqual(['INVALID_JSON', 'PIPELINE_INVALID', 'VALIDATION_FAILED']);
+    expect(codesOf(webhook['409']).sort()).toEqual(['PIPELINE_NOT_DEPLOYED', 'WEBHOOK_NOT_ENABLED']);
+    // every code listed is one of the error table's, under its own status
+    for (const ops of Object.values(paths)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
+          if (Number(status) < 400) continue;
+          for (const code of codesOf(r)) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], code).toBe(Number(status));
+          expect(r.description.split(', ')).toEqual(codesOf(r));
+        }
+      }
+    }
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'status']);
 
     const listParams = paths['/pipelines']!.get.parameters.map((p: any) => p.name ?? p.$ref);

@@ -123,7 +123,15 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
   });
 
   it('deploys and undeploys; a deployed pipeline cannot be deleted', async () => {
-    const { body: p } = await api.post('/api/pipelines', { name: 'deployable', description: '', definition: sampleDefinition });
+    // in ──▶ out
+    const runnable = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: {}, position: { x: 240, y: 0 } },
+      ],
+      connections: [{ id: 'c1', source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
+    };
+    const { body: p } = await api.post('/api/pipelines', { name: 'deployable', description: '', definition: runnable });
     // a bodyless POST without content type, as curl -X POST sends it
     const deployed = await api.call('POST', `/api/pipelines/${p.id}/deploy`);
     expect(deployed.status).toBe(200);
@@ -144,6 +152,20 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
     expectError(await api.get(`/api/pipelines/${p.id}`), 404, 'PIPELINE_NOT_FOUND');
     expectError(await api.get(`/api/pipelines/${p.id}/versions`), 404, 'PIPELINE_NOT_FOUND');
     expectError(await api.del(`/api/pipelines/${p.id}`), 404, 'PIPELINE_NOT_FOUND');
+  });
+
+  it('refuses to deploy a pipeline with problems, naming them, and leaves it undeployed', async () => {
+    const unknownType = { nodes: [...sampleDefinition.nodes, { id: 'mystery', type: 'no-such-node', config: {}, position: { x: 0, y: 0 } }], connections: sampleDefinition.connections };
+    for (const definition of [{ nodes: [], connections: [] }, unknownType]) {
+      const { body: p } = await api.post('/api/pipelines', { name: 'not ready', description: '', definition });
+      const refused = await api.post(`/api/pipelines/${p.id}/deploy`);
+      expectError(refused, 400, 'PIPELINE_INVALID');
+      expectRateHeaders(refused);
+      const codes = (refused.body.error.details as { code: string; node_id: string | null }[]).map((d) => d.code);
+      expect(codes).toContain(definition.nodes.length === 0 ? 'EMPTY_PIPELINE' : 'UNKNOWN_NODE_TYPE');
+      expect((await api.get(`/api/pipelines/${p.id}`)).body.status).toBe('active');
+      expectError(await api.post('/api/execute', { pipeline_id: p.id, inputs: {} }), 409, 'PIPELINE_NOT_DEPLOYED');
+    }
   });
 
   it('answers 404 PIPELINE_NOT_FOUND for unknown and malformed ids on every pipeline endpoint', async () => {

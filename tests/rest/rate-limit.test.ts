@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orgWithKey } from '../support/accounts';
 import { client, expectError, expectRateHeaders } from '../support/client';
 import { createTestDatabase } from '../support/postgres';
 import { startServer, tempDir, type RunningServer } from '../support/server';
@@ -63,5 +64,24 @@ describe('rate limit on embedded PGlite', () => {
     const { ok, limited } = await hammer([server.url], LIMIT + 10);
     expect(ok).toHaveLength(LIMIT);
     expect(limited).toHaveLength(10);
+  });
+
+  it("keeps a browser user's budget apart from the API keys', and answers the web app's 429 in tRPC's shape", async () => {
+    const org = await orgWithKey(server.url, `rate-${Date.now()}@example.org`);
+    const api = client(server.url, org);
+    const used = await Promise.all(Array.from({ length: LIMIT + 5 }, () => api.get('/api/pipelines')));
+    expect(used.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    // the organization's API budget is spent; its people still use the app
+    const me = await fetch(`${server.url}/api/trpc/account.me`, { headers: { cookie: org.cookie, origin: server.url } });
+    expect(me.status).toBe(200);
+    // until they spend their own: then the app gets an answer it can read, and when to try again
+    let last: Response = me;
+    for (let i = 0; i < LIMIT && last.status !== 429; i++) {
+      last = await fetch(`${server.url}/api/trpc/account.me`, { headers: { cookie: org.cookie, origin: server.url } });
+    }
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const body = (await last.json()) as { error: { data: { httpStatus: number; app: { code: string; details: { retry_after: number } } } } };
+    expect(body.error.data).toMatchObject({ httpStatus: 429, app: { code: 'RATE_LIMITED', details: { retry_after: expect.any(Number) } } });
   });
 });

@@ -107,7 +107,7 @@ describe('schedules', () => {
   afterAll(() => server?.stop());
 
   // pg-boss schedules have one-minute resolution: this test waits for one minute boundary, and one more
-  it('fire while the pipeline is deployed and stop after undeploy', async () => {
+  it('fire while the pipeline is deployed and stop after undeploy, or once its trigger is no longer a schedule', async () => {
     // tick (schedule-trigger, every minute) ──▶ out
     const definition = {
       nodes: [
@@ -117,10 +117,13 @@ describe('schedules', () => {
       connections: [{ source: 'tick', source_port: 'event', target: 'out', target_port: 'value' }],
     };
     const id = (await api.post('/api/pipelines', { name: 'every minute', definition })).body.id;
-    const scheduled = async () =>
-      (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as { id: string; trigger: string; created_at: string }[];
+    const other = (await api.post('/api/pipelines', { name: 'every minute, then by hand', definition })).body.id;
+    const scheduledOf = async (pipelineId: string) =>
+      (await api.get(`/api/executions?pipeline_id=${pipelineId}&limit=100`)).body.executions as { id: string; trigger: string; created_at: string }[];
+    const scheduled = () => scheduledOf(id);
 
     await api.post(`/api/pipelines/${id}/deploy`);
+    await api.post(`/api/pipelines/${other}/deploy`);
     const runs = await waitFor('a scheduled execution', async () => {
       const list = await scheduled();
       return list.length >= 1 ? list : undefined;
@@ -133,10 +136,15 @@ describe('schedules', () => {
     expect(detail.outputs.out).toMatchObject({ source: 'test', scheduled_at: expect.any(String) });
 
     await api.post(`/api/pipelines/${id}/undeploy`);
+    // the other stays deployed, its schedule trigger replaced by a manual one
+    const manual = { ...definition, nodes: [{ id: 'tick', type: 'manual-trigger', config: {} }, definition.nodes[1]] };
+    expect((await api.put(`/api/pipelines/${other}`, { definition: manual })).status).toBe(200);
     const stoppedAt = Date.now();
     const count = (await scheduled()).length;
+    const otherCount = (await scheduledOf(other)).length;
     // past the next minute boundary, when a deployed pipeline would have fired again
     await new Promise((r) => setTimeout(r, 60_000 - (stoppedAt % 60_000) + 5_000));
     expect((await scheduled()).length).toBe(count);
+    expect((await scheduledOf(other)).length).toBe(otherCount);
   }, 200_000);
 });

@@ -69,5 +69,5 @@ export const sampleDefinition = {
     { id: 'in', type: 'manual-trigger', name: 'Inbound ADT', config: { fields: { message: 'text' } }, position: { x: 0, y: 0 } },
     { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 240, y: 0 } },
   ],
-  connections: [{ id: 'c1', source: 'in', source_port: 'message', target: 'parse', target_port: 'message' }],
+  connections: [{ id: 'c1', source: 'in', source_port: 'message', target: 'parse', target_port: 'text' }],
 };

@@ -9,7 +9,7 @@ const root = path.resolve(import.meta.dirname, '../..');
  */
 export async function startWorker(env: Record<string, string>): Promise<{ process: ChildProcess; output(): string; exited: Promise<number | null> }> {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/queue/worker-main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

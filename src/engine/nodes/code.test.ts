@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { code } from './code';
-import { runNode, SYNTHEA_PATIENTS, testContext } from './test-context';
+import { codeNode as code } from './code.execute';
+import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
 
 describe('code', () => {
   it('runs the function body on the input and returns its result', async () => {

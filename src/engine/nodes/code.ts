@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineNode } from '../types';
-import { MAX_LOG_LINES, runSandboxed } from './code-sandbox';
+import { describeNode } from '../node-descriptor';
+
+/** Console lines kept per run; a chatty loop cannot flood the execution log. */
+export const MAX_LOG_LINES = 500;
 
 const Config = z.object({
   source: z
@@ -12,7 +14,7 @@ const Config = z.object({
   memory_mb: z.number().int().min(1).max(128).default(32).describe('Memory limit of the sandbox, in MB'),
 });
 
-export const code = defineNode({
+export const code = describeNode({
   id: 'code',
   name: 'Code (JavaScript)',
   category: 'data',
@@ -29,20 +31,9 @@ export const code = defineNode({
     'timers or `await`. `console.log/info/warn/error/debug` lines go to the node’s execution log (at most',
     `${MAX_LOG_LINES} lines).`,
     '',
-    '**Ports**',
-    '- in `input` (any)',
-    '- out `output` (any)',
-    '',
-    '**Config**',
-    '- `source`: the function body.',
-    '- `timeout_ms`: 10 to 10000 (default 1000). Past it the code is stopped: `CODE_TIMEOUT`.',
-    '- `memory_mb`: 1 to 128 (default 32), a hard cap on the sandbox heap (to within about 1 MB), including',
-    '  the copy of the input. Past it: `CODE_MEMORY_LIMIT`.',
-    '',
-    'The code runs synchronously on the worker, so keep `timeout_ms` short for per-message work.',
-    '',
-    'An exception thrown by the code (or a syntax error, or very deep recursion) fails the node with',
-    '`CODE_FAILED` and the sandbox’s message; line numbers count from the first line of `source`.',
+    'The code runs synchronously on the worker, so keep `timeout_ms` short for per-message work. The memory',
+    'cap holds to within about 1 MB and includes the copy of the input. Line numbers in errors count from',
+    'the first line of `source`.',
     '',
     '**Example**: age in years of a FHIR Patient:',
     '```js',
@@ -53,12 +44,16 @@ export const code = defineNode({
     '```',
   ].join('\n'),
   config: Config,
-  inputs: () => [{ name: 'input', type: 'any', description: 'The value bound to `input`' }],
-  outputs: () => [{ name: 'output', type: 'any', description: 'What the code returns' }],
-  async execute(ctx, inputs, config) {
-    const started = Date.now();
-    const output = await runSandboxed(ctx, config.source, inputs.input, config);
-    ctx.log('debug', `code ran in ${Date.now() - started} ms`);
-    return { outputs: { output } };
+  example: { source: "const born = new Date(input.birthDate);\nreturn { id: input.id, born: born.getUTCFullYear() };", timeout_ms: 1000 },
+  ui: { fields: { source: { widget: 'code' } } },
+  ports: () => ({
+    inputs: [{ name: 'input', type: 'any', description: 'The value bound to `input`' }],
+    outputs: [{ name: 'output', type: 'any', description: 'What the code returns' }],
+  }),
+  errors: {
+    CODE_FAILED: 'the code threw, has a syntax error, recursed too deep, or returned something that is not JSON',
+    CODE_TIMEOUT: 'the code ran past `timeout_ms` and was stopped',
+    CODE_MEMORY_LIMIT: 'the sandbox heap went past `memory_mb`',
   },
+
 });

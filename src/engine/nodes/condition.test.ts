@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { condition } from './condition';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from './test-context';
+import { conditionNode as condition } from './condition.execute';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
 
 const [deceased, , living] = SYNTHEA_PATIENTS;
 

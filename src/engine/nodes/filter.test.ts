@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filter } from './filter';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from './test-context';
+import { filterNode as filter } from './filter.execute';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
 
 describe('filter', () => {
   it('splits Conditions into active (kept) and the rest (rejected), keeping order', async () => {

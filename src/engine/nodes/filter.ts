@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineNode, NodeError } from '../types';
-import { compileJsonata, evaluateJsonata, jsonataField, jsonataTruthy } from './jsonata-expr';
+import { jsonataField } from '../lib/jsonata';
+import { describeNode } from '../node-descriptor';
 
 const Config = z.object({
   expression: jsonataField('JSONata predicate evaluated per item ($ is the item, $index its position); truthy keeps it'),
 });
 
-export const filter = defineNode({
+export const filter = describeNode({
   id: 'filter',
   name: 'Filter',
   category: 'data',
@@ -20,44 +20,21 @@ export const filter = defineNode({
     '**`kept`**, the others to **`rejected`**; both keep the original order, and both ports always fire',
     '(possibly with an empty array), so you can log or quarantine what was dropped.',
     '',
-    '**Ports**',
-    '- in `items` (json): an array, otherwise the node fails with `NOT_AN_ARRAY`',
-    '- out `kept` (json), `rejected` (json): arrays',
-    '',
-    '**Config**',
-    '- `expression`: JSONata predicate. A predicate that fails on an item fails the node with',
-    '  `FILTER_FAILED`, naming the item index.',
-    '',
-    '**Example**: keep active Conditions only:',
-    '```json',
-    '{"expression": "clinicalStatus.coding[0].code = \\"active\\""}',
-    '```',
-    'Others: `gender = "female" and birthDate < "1970-01-01"`, `$exists(deceasedDateTime) = false`.',
+    'The example config keeps active Conditions only. Other predicates: `gender = "female" and birthDate < "1970-01-01"`, `$exists(deceasedDateTime) = false`.',
   ].join('\n'),
   config: Config,
-  inputs: () => [{ name: 'items', type: 'json', description: 'The array to filter' }],
-  outputs: () => [
-    { name: 'kept', type: 'json', description: 'Items the predicate accepts' },
-    { name: 'rejected', type: 'json', description: 'Items the predicate refuses' },
-  ],
-  async execute(ctx, inputs, config) {
-    const items = inputs.items;
-    if (!Array.isArray(items)) {
-      throw new NodeError('NOT_AN_ARRAY', `"items" must be an array, got ${items === null ? 'null' : typeof items}.`);
-    }
-    const expression = compileJsonata(config.expression);
-    const kept: unknown[] = [];
-    const rejected: unknown[] = [];
-    for (const [index, item] of items.entries()) {
-      let result: unknown;
-      try {
-        result = await evaluateJsonata(expression, item, 'FILTER_FAILED', { index });
-      } catch (e) {
-        throw new NodeError('FILTER_FAILED', `Item ${index}: ${(e as Error).message}`);
-      }
-      (jsonataTruthy(result) ? kept : rejected).push(item);
-    }
-    ctx.log('info', `kept ${kept.length} of ${items.length} item(s), rejected ${rejected.length}`);
-    return { outputs: { kept, rejected } };
+  example: { expression: 'clinicalStatus.coding[0].code = "active"' },
+  ui: { fields: { expression: { widget: 'expression' } } },
+  ports: () => ({
+    inputs: [{ name: 'items', type: 'json', description: 'The array to filter' }],
+    outputs: [
+      { name: 'kept', type: 'json', description: 'Items the predicate accepts' },
+      { name: 'rejected', type: 'json', description: 'Items the predicate refuses' },
+    ],
+  }),
+  errors: {
+    NOT_AN_ARRAY: '`items` is not an array',
+    FILTER_FAILED: 'the predicate failed on an item (the message names its index)',
+    INVALID_EXPRESSION: 'the expression does not compile',
   },
 });

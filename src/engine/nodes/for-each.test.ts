@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { runPipeline } from '../run';
-import { forEach } from './for-each';
+import { forEachNode as forEach } from './for-each.execute';
 import { getNodeType } from './index';
-import { runNode, SYNTHEA_PATIENTS, testContext } from './test-context';
+import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
 
-// body: in(manual-trigger, fields {item}) ──item──▶ name(jsonata-transform) ──▶ out(pipeline-output "display")
-const body = {
-  nodes: [
-    { id: 'in', type: 'manual-trigger', config: { fields: { item: 'json' } } },
-    { id: 'name', type: 'jsonata-transform', config: { expression: 'name[0].given[0] & " " & name[0].family' } },
-    { id: 'out', type: 'pipeline-output', config: { key: 'display' } },
-  ],
-  connections: [
-    { source: 'in', source_port: 'item', target: 'name', target_port: 'input' },
-    { source: 'name', source_port: 'output', target: 'out', target_port: 'value' },
-  ],
-};
+// body (the node's example): in(manual-trigger, fields {item}) ──item──▶ name(jsonata-transform) ──▶ out(pipeline-output "display")
+const { body } = forEach.config.parse(forEach.example);
 
 /** A runSubgraph that waits a little (longer for earlier items) and records how many ran at once. */
 function recordingSubgraph(fail?: number) {

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
-import { defineNode, NodeError } from '../types';
+import { describeNode } from '../node-descriptor';
 
 const Config = z.object({
-  body: PipelineDefinition.meta({
-    description: 'The pipeline run once per item: its own manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
-    'x-editor': 'json',
-  }),
-  concurrency: z.number().int().min(1).max(10).default(1).describe('How many items run at the same time'),
+  body: PipelineDefinition.describe(
+    'The pipeline run once per item (same shape as a pipeline’s definition): its own manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
+  ),
+  concurrency: z.number().int().min(1).max(10).default(1).describe('How many items run at the same time (results keep item order whatever the concurrency)'),
 });
 
-export const forEach = defineNode({
+export const forEach = describeNode({
   id: 'for-each',
   name: 'For each',
   category: 'control',
@@ -22,68 +21,37 @@ export const forEach = defineNode({
     'Runs `body`, a complete pipeline definition, once for every element of `items`. Inside the body, a',
     '`manual-trigger` receives the inputs `{"item": <element>, "index": <position>}` (declare',
     '`fields: {"item": "json"}` to get the element on its own port), and each `pipeline-output` adds a',
-    'value to that item’s result.',
+    'value to that item’s result. `results` has one entry per item, in item order, each the body’s outputs object',
+    '(`{<output key>: value, …}`). If one item’s body fails, no further items start. Test mode applies',
+    'inside the body too.',
     '',
-    '**Ports**',
-    '- in `items` (json): must be an array, otherwise the node fails with `NOT_AN_ARRAY`',
-    '- out `results` (json): one entry per item, in item order, each the body’s outputs object',
-    '  (`{<output key>: value, …}`)',
-    '',
-    '**Config**',
-    '- `body`: the nested definition (same shape as a pipeline’s, with its own trigger).',
-    '- `concurrency`: 1 to 10 items at a time (default 1, one after another). Results keep item order',
-    '  whatever the concurrency.',
-    '',
-    'If one item’s body fails, no further items start and the node fails with `FOR_EACH_ITEM_FAILED`,',
-    'naming the item index. Test mode applies inside the body too.',
-    '',
-    '**Example**: give each Patient of a list a display name:',
-    '```json',
-    '{"concurrency": 4, "body": {',
-    '  "nodes": [',
-    '    {"id": "in", "type": "manual-trigger", "config": {"fields": {"item": "json"}}},',
-    '    {"id": "name", "type": "jsonata-transform", "config": {"expression": "name[0].given[0] & \\" \\" & name[0].family"}},',
-    '    {"id": "out", "type": "pipeline-output", "config": {"key": "display"}}',
-    '  ],',
-    '  "connections": [',
-    '    {"source": "in", "source_port": "item", "target": "name", "target_port": "input"},',
-    '    {"source": "name", "source_port": "output", "target": "out", "target_port": "value"}',
-    '  ]',
-    '}}',
-    '```',
-    'gives `results: [{"display": "Sumiko254 Medhurst46"}, …]`.',
+    'The example config gives each Patient of a list a display name:',
+    '`results: [{"display": "Sumiko254 Medhurst46"}, …]`.',
   ].join('\n'),
   config: Config,
-  inputs: () => [{ name: 'items', type: 'json', description: 'The array to iterate over' }],
-  outputs: () => [{ name: 'results', type: 'json', description: 'The body outputs of each item, in item order' }],
-  subgraphs: (config) => [{ field: 'body', definition: config.body, triggers: ['manual-trigger'] }],
-  async execute(ctx, inputs, config) {
-    const items = inputs.items;
-    if (!Array.isArray(items)) {
-      const got = items === null ? 'null' : typeof items;
-      throw new NodeError('NOT_AN_ARRAY', `"items" must be an array, got ${got}.`);
-    }
-    const results: unknown[] = new Array(items.length);
-    let next = 0;
-    let failure: NodeError | undefined;
-    const worker = async () => {
-      while (!failure && next < items.length) {
-        if (ctx.signal.aborted) {
-          failure = new NodeError('CANCELLED', `Stopped after ${next} of ${items.length} items: the execution was cancelled.`);
-          return;
-        }
-        const index = next++;
-        try {
-          results[index] = await ctx.runSubgraph(config.body, { item: items[index], index });
-        } catch (e) {
-          failure ??= new NodeError('FOR_EACH_ITEM_FAILED', `Item ${index} failed: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-    };
-    const workers = Math.min(config.concurrency, items.length);
-    await Promise.all(Array.from({ length: workers }, worker));
-    if (failure) throw failure;
-    ctx.log('info', `ran ${items.length} item(s), ${workers} at a time`);
-    return { outputs: { results } };
+  example: {
+    concurrency: 4,
+    body: {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { item: 'json' } } },
+        { id: 'name', type: 'jsonata-transform', config: { expression: 'name[0].given[0] & " " & name[0].family' } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'display' } },
+      ],
+      connections: [
+        { source: 'in', source_port: 'item', target: 'name', target_port: 'input' },
+        { source: 'name', source_port: 'output', target: 'out', target_port: 'value' },
+      ],
+    },
   },
+  ui: { fields: { body: { widget: 'json' } } },
+  ports: () => ({
+    inputs: [{ name: 'items', type: 'json', description: 'The array to iterate over' }],
+    outputs: [{ name: 'results', type: 'json', description: 'The body outputs of each item, in item order' }],
+  }),
+  errors: {
+    NOT_AN_ARRAY: '`items` is not an array',
+    FOR_EACH_ITEM_FAILED: 'an item’s body failed (the message names the item index and the body’s error)',
+  },
+  subgraphs: (config) => [{ field: 'body', definition: config.body, triggers: ['manual-trigger'] }],
+
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { httpRequest } from './http-request';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext } from './test-context';
+import { httpRequestNode as httpRequest } from './http-request.execute';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
 
 interface Call {
   url: string;
@@ -129,6 +129,6 @@ describe('http-request', () => {
 
   it('is a write node with an optional body', () => {
     expect(httpRequest.side_effect).toBe('write');
-    expect(httpRequest.inputs(httpRequest.config.parse({ url }))).toEqual([expect.objectContaining({ name: 'body', optional: true })]);
+    expect(httpRequest.ports(httpRequest.config.parse({ url })).inputs).toEqual([expect.objectContaining({ name: 'body', optional: true })]);
   });
 });

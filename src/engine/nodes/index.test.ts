@@ -53,9 +53,9 @@ describe('node registry', () => {
         expect(new Set(ports.map((p) => p.name)).size).toBe(ports.length);
         for (const p of ports) expect(PORT_TYPES).toContain(p.type);
       };
-      check(node.inputs(parsed.data));
-      check(node.outputs(parsed.data));
-      expect(node.trigger ? node.inputs(parsed.data) : []).toEqual([]);
+      check(node.ports(parsed.data).inputs);
+      check(node.ports(parsed.data).outputs);
+      expect(node.trigger ? node.ports(parsed.data).inputs : []).toEqual([]);
     });
   });
 });

@@ -1,38 +1,64 @@
-import type { NodeType } from '../types';
-import { code } from './code';
-import { condition } from './condition';
-import { csvParse } from './csv-parse';
-import { forEach } from './for-each';
-import { filter } from './filter';
-import { httpRequest } from './http-request';
-import { jsonSchemaValidate } from './json-schema-validate';
-import { jsonataTransform } from './jsonata-transform';
-import { manualTrigger } from './manual-trigger';
-import { merge } from './merge';
-import { pipelineOutput } from './pipeline-output';
-import { scheduleTrigger } from './schedule-trigger';
-import { switchNode } from './switch';
-import { webhookTrigger } from './webhook-trigger';
+import type { NodeType } from '../node-type';
+import { claimValidateNode } from './claim-validate.execute';
+import { codeNode } from './code.execute';
+import { conditionNode } from './condition.execute';
+import { csvParseNode } from './csv-parse.execute';
+import { NODE_DESCRIPTORS } from './descriptors';
+import { filterNode } from './filter.execute';
+import { forEachNode } from './for-each.execute';
+import { hl7v2AckNode } from './hl7v2-ack.execute';
+import { hl7v2ParseNode } from './hl7v2-parse.execute';
+import { hl7v2SerializeNode } from './hl7v2-serialize.execute';
+import { httpRequestNode } from './http-request.execute';
+import { jsonSchemaValidateNode } from './json-schema-validate.execute';
+import { jsonataTransformNode } from './jsonata-transform.execute';
+import { manualTriggerNode } from './manual-trigger.execute';
+import { mergeNode } from './merge.execute';
+import { pipelineOutputNode } from './pipeline-output.execute';
+import { scheduleTriggerNode } from './schedule-trigger.execute';
+import { switchNode } from './switch.execute';
+import { webhookTriggerNode } from './webhook-trigger.execute';
+import { x12835ToFhirNode } from './x12-835-to-fhir.execute';
+import { x12837ToFhirNode } from './x12-837-to-fhir.execute';
+import { x12ParseNode } from './x12-parse.execute';
 
-/** The explicit registry: adding a node is one file plus one line here. */
-export const NODE_TYPES: readonly NodeType[] = [
-  manualTrigger,
-  scheduleTrigger,
-  webhookTrigger,
-  condition,
+/**
+ * The engine's registry (server): each node's descriptor joined with how it runs. Adding a node type is
+ * its descriptor file (one line in ./descriptors.ts) and its `.execute.ts` (one line here); a descriptor
+ * without an implementation fails at start, naming it.
+ */
+const IMPLEMENTED: readonly NodeType[] = [
+  manualTriggerNode,
+  scheduleTriggerNode,
+  webhookTriggerNode,
+  conditionNode,
   switchNode,
-  merge,
-  forEach,
-  jsonataTransform,
-  filter,
-  jsonSchemaValidate,
-  csvParse,
-  code,
-  httpRequest,
-  pipelineOutput,
+  mergeNode,
+  forEachNode,
+  jsonataTransformNode,
+  filterNode,
+  jsonSchemaValidateNode,
+  csvParseNode,
+  codeNode,
+  httpRequestNode,
+  hl7v2ParseNode,
+  hl7v2SerializeNode,
+  hl7v2AckNode,
+  x12ParseNode,
+  claimValidateNode,
+  x12837ToFhirNode,
+  x12835ToFhirNode,
+  pipelineOutputNode,
 ] as unknown as NodeType[];
 
-const byId = new Map(NODE_TYPES.map((n) => [n.id, n]));
+const byId = new Map(IMPLEMENTED.map((n) => [n.id, n]));
+
+/** In catalog order (the descriptors'). */
+export const NODE_TYPES: readonly NodeType[] = NODE_DESCRIPTORS.map((d) => {
+  const node = byId.get(d.id);
+  if (!node) throw new Error(`Node type "${d.id}" has a descriptor but no implementation in src/engine/nodes/index.ts.`);
+  return node;
+});
 
 export function getNodeType(id: string): NodeType | undefined {
   return byId.get(id);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema, jsonSchemaValidate } from './json-schema-validate';
-import { failure, runNode, SYNTHEA_PATIENTS } from './test-context';
+import { jsonSchemaValidateNode as jsonSchemaValidate } from './json-schema-validate.execute';
+import { compileSchema } from '../lib/json-schema';
+import { failure, runNode, SYNTHEA_PATIENTS } from '../testing/node-context';
 
 const patientContract = {
   type: 'object',

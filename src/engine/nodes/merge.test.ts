@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../run';
 import { getNodeType } from './index';
-import { merge } from './merge';
-import { runNode, SYNTHEA_PATIENTS } from './test-context';
+import { mergeNode as merge } from './merge.execute';
+import { runNode, SYNTHEA_PATIENTS } from '../testing/node-context';
 
 describe('merge', () => {
   it('has N optional inputs and one json output', () => {
-    const ports = merge.inputs(merge.config.parse({ inputs: 4 }));
+    const ports = merge.ports(merge.config.parse({ inputs: 4 })).inputs;
     expect(ports.map((p) => p.name)).toEqual(['in1', 'in2', 'in3', 'in4']);
     expect(ports.every((p) => p.optional && p.type === 'any')).toBe(true);
-    expect(merge.inputs(merge.config.parse({})).map((p) => p.name)).toEqual(['in1', 'in2']);
-    expect(merge.outputs(merge.config.parse({}))).toEqual([expect.objectContaining({ name: 'merged', type: 'json' })]);
+    expect(merge.ports(merge.config.parse({})).inputs.map((p) => p.name)).toEqual(['in1', 'in2']);
+    expect(merge.ports(merge.config.parse({})).outputs).toEqual([expect.objectContaining({ name: 'merged', type: 'json' })]);
   });
 
   it('combines the inputs that arrived into an object by port name', async () => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineNode } from '../types';
+import { describeNode } from '../node-descriptor';
 
 const Config = z.object({
   key: z.string().min(1).max(100).optional().describe('Name of this value in the execution outputs (default: the node id)'),
 });
 
-export const pipelineOutput = defineNode({
+export const pipelineOutput = describeNode({
   id: 'pipeline-output',
   name: 'Pipeline output',
   category: 'output',
@@ -13,14 +13,13 @@ export const pipelineOutput = defineNode({
   version: '1.0.0',
   keywords: ['output', 'result', 'return', 'response'],
   side_effect: 'none',
+  output: true,
   documentation: [
     'Whatever reaches `value` becomes `outputs[key]` of the execution (key defaults to the node id).',
     'A pipeline may have several outputs; a skipped branch sets nothing.',
   ].join('\n'),
   config: Config,
-  inputs: () => [{ name: 'value', type: 'any' }],
-  outputs: () => [],
-  async execute(ctx, inputs, config) {
-    return { outputs: {}, emit: { key: config.key ?? ctx.nodeId, value: inputs.value } };
-  },
+  example: { key: 'bundle' },
+  ports: () => ({ inputs: [{ name: 'value', type: 'any', description: 'The value to return' }], outputs: [] }),
+  errors: {},
 });

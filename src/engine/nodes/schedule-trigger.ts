@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
-import { defineNode } from '../types';
+import { describeNode } from '../node-descriptor';
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -17,13 +17,13 @@ const Config = z
       .string()
       .min(1, 'a cron expression is required')
       .max(200)
-      .describe('When to run: 5 fields (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly; at most once a minute'),
+      .describe('When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly'),
     timezone: z
       .string()
       .refine(isTimeZone, 'not a known IANA time zone (e.g. "UTC", "America/Chicago")')
       .default('UTC')
-      .describe('IANA time zone the cron expression is read in'),
-    inputs: z.record(z.string(), z.unknown()).default({}).describe('Fixed inputs added to every scheduled execution'),
+      .describe('IANA time zone the cron expression is read in, through daylight-saving changes (0 2 * * * in America/Chicago is 02:00 Chicago time)'),
+    inputs: z.record(z.string(), z.unknown()).default({}).describe('Fixed values merged into every run’s inputs'),
   })
   .superRefine((config, ctx) => {
     if (config.cron.trim().split(/\s+/).length === 6) {
@@ -46,7 +46,7 @@ export function nextRuns(config: Pick<Config, 'cron' | 'timezone'>, count = 5, f
   return expression.take(count).map((d) => d.toISOString() ?? '');
 }
 
-export const scheduleTrigger = defineNode({
+export const scheduleTrigger = describeNode({
   id: 'schedule-trigger',
   name: 'Schedule trigger',
   category: 'control',
@@ -54,22 +54,16 @@ export const scheduleTrigger = defineNode({
   version: '1.0.0',
   keywords: ['schedule', 'cron', 'timer', 'periodic', 'nightly', 'interval', 'batch', 'trigger'],
   side_effect: 'none',
-  trigger: true,
+  trigger: {
+    events: ['schedule'],
+    toInputs: (event, config) => (event.kind === 'schedule' ? { ...config.inputs, scheduled_at: event.at } : {}),
+    sampleInputs: (config) => ({ ...config.inputs }),
+  },
   documentation: [
     'Runs the pipeline on a schedule while it is **deployed**; undeploying stops the schedule. Each run is',
-    'an ordinary execution (listed with the others) whose inputs are `{"scheduled_at": <ISO time>, …inputs}`.',
-    '',
-    '**Ports**',
-    '- out `event` (trigger-event): the execution inputs, e.g.',
-    '  `{"scheduled_at": "2025-01-06T02:00:00.000Z", "source": "nightly"}`',
-    '',
-    '**Config**',
-    '- `cron`: standard cron: `minute hour day-of-month month day-of-week` (the scheduler fires at most once',
-    '  a minute, so there is no seconds field), ranges `1-5`, lists `1,15`, steps `*/15`, names `MON`/`JAN`, and `@hourly`, `@daily`,',
-    '  `@weekly`, `@monthly`, `@yearly`. Checked when the pipeline is saved.',
-    '- `timezone`: IANA name, default `UTC`; `0 2 * * *` in `America/Chicago` is 02:00 Chicago time, through',
-    '  daylight-saving changes.',
-    '- `inputs`: fixed values merged into every run’s inputs (default `{}`).',
+    'an ordinary execution (listed with the others) whose inputs are `{"scheduled_at": <ISO time>, …inputs}`,',
+    'e.g. `{"scheduled_at": "2025-01-06T02:00:00.000Z", "source": "nightly"}`. The cron expression is checked',
+    'when the pipeline is saved.',
     '',
     'A manual or test run of a scheduled pipeline gets the same shape: missing `scheduled_at` is the',
     'current time and `inputs` fill any key the request did not give.',
@@ -78,10 +72,7 @@ export const scheduleTrigger = defineNode({
     'at 06:00; `0 0 1 * *` the first of each month.',
   ].join('\n'),
   config: Config,
-  inputs: () => [],
-  outputs: () => [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }],
-  async execute(ctx, _inputs, config) {
-    const event = { scheduled_at: new Date().toISOString(), ...config.inputs, ...ctx.executionInputs };
-    return { outputs: { event } };
-  },
+  example: { cron: '0 2 * * *', timezone: 'UTC', inputs: { source: 'nightly' } },
+  ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
+  errors: {},
 });

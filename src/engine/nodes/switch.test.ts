@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { switchNode } from './switch';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS } from './test-context';
+import { switchNode } from './switch.execute';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS } from '../testing/node-context';
 
 const byType = {
   cases: [
@@ -13,7 +13,7 @@ const byType = {
 describe('switch', () => {
   it('declares one output port per case plus default', () => {
     const config = switchNode.config.parse(byType);
-    expect(switchNode.outputs(config).map((p) => p.name)).toEqual(['patients', 'conditions', 'active', 'default']);
+    expect(switchNode.ports(config).outputs.map((p) => p.name)).toEqual(['patients', 'conditions', 'active', 'default']);
     expect(config.mode).toBe('first');
   });
 

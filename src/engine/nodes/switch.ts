@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineNode } from '../types';
-import { compileJsonata, evaluateJsonata, jsonataField, jsonataTruthy } from './jsonata-expr';
+import { jsonataField } from '../lib/jsonata';
+import { describeNode } from '../node-descriptor';
 
 const Case = z.object({
   port: z
@@ -31,7 +31,7 @@ const Config = z.object({
     .describe('first: only the first matching case fires; all: every matching case fires'),
 });
 
-export const switchNode = defineNode({
+export const switchDescriptor = describeNode({
   id: 'switch',
   name: 'Switch',
   category: 'control',
@@ -43,41 +43,27 @@ export const switchNode = defineNode({
     'Tests `cases` in order against the incoming `value`. Each case has a `port` name and a JSONata',
     '`expression`; a truthy result (JSONata `$boolean()` rules) is a match. With `mode: "first"` the value',
     'goes out of the first matching port only; with `mode: "all"` out of every matching port. When no case',
-    'matches, it goes out of **`default`**. Ports that do not fire leave their branch `skipped`.',
-    '',
-    '**Ports**',
-    '- in `value` (any)',
-    '- out one port per case (named by `port`, type any), plus `default` (any)',
-    '',
-    '**Config**',
-    '- `cases`: 1 to 20 `{port, expression}`; port names are identifiers, unique, and not `default`.',
-    '- `mode`: `first` (default) or `all`.',
-    '',
-    '**Example**: split FHIR resources by type:',
-    '```json',
-    '{"cases": [',
-    '  {"port": "patients", "expression": "resourceType = \\"Patient\\""},',
-    '  {"port": "conditions", "expression": "resourceType = \\"Condition\\""}',
-    '], "mode": "first"}',
-    '```',
-    'A case whose expression fails at run time fails the node with `SWITCH_FAILED`.',
+    'matches, it goes out of **`default`**. Ports that do not fire leave their branch `skipped`. Port names',
+    'are identifiers, unique, and not `default`.',
   ].join('\n'),
   config: Config,
-  inputs: () => [{ name: 'value', type: 'any', description: 'The value to route' }],
-  outputs: (config) => [
-    ...config.cases.map((c) => ({ name: c.port, type: 'any' as const, description: `When ${c.expression}` })),
-    { name: 'default', type: 'any', description: 'When no case matches' },
-  ],
-  async execute(ctx, inputs, config) {
-    const matched: string[] = [];
-    for (const c of config.cases) {
-      const result = await evaluateJsonata(compileJsonata(c.expression), inputs.value, 'SWITCH_FAILED');
-      if (!jsonataTruthy(result)) continue;
-      matched.push(c.port);
-      if (config.mode === 'first') break;
-    }
-    const fired = matched.length > 0 ? matched : ['default'];
-    ctx.log('debug', `routed to ${fired.join(', ')}`);
-    return { outputs: Object.fromEntries(fired.map((port) => [port, inputs.value])) };
+  example: {
+    cases: [
+      { port: 'patients', expression: 'resourceType = "Patient"' },
+      { port: 'conditions', expression: 'resourceType = "Condition"' },
+    ],
+    mode: 'first',
+  },
+  ports: (config) => ({
+    inputs: [{ name: 'value', type: 'any', description: 'The value to route' }],
+    outputs: [
+      ...config.cases.map((c) => ({ name: c.port, type: 'any' as const, description: `When ${c.expression}` })),
+      { name: 'default', type: 'any', description: 'When no case matches' },
+    ],
+  }),
+  portsNote: 'One output per case, named by its `port`, then `default`.',
+  errors: {
+    SWITCH_FAILED: 'a case expression failed at run time',
+    INVALID_EXPRESSION: 'a case expression does not compile',
   },
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { runNode, SYNTHEA_PATIENTS, testContext } from './test-context';
-import { webhookTrigger } from './webhook-trigger';
+import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { webhookTriggerNode as webhookTrigger } from './webhook-trigger.execute';
 
 describe('webhook-trigger', () => {
   it('is a trigger with event and body outputs and no config', () => {
     const config = webhookTrigger.config.parse({});
-    expect(webhookTrigger.trigger).toBe(true);
-    expect(webhookTrigger.inputs(config)).toEqual([]);
-    expect(webhookTrigger.outputs(config).map((p) => [p.name, p.type])).toEqual([['event', 'trigger-event'], ['body', 'json']]);
+    expect(webhookTrigger.trigger?.events).toEqual(['webhook']);
+    expect(webhookTrigger.trigger?.toInputs({ kind: 'webhook', body: 'MSH|…', headers: { 'content-type': 'text/plain' }, query: {} }, config)).toEqual({ body: 'MSH|…', headers: { 'content-type': 'text/plain' }, query: {} });
+    expect(webhookTrigger.ports(config).inputs).toEqual([]);
+    expect(webhookTrigger.ports(config).outputs.map((p) => [p.name, p.type])).toEqual([['event', 'trigger-event'], ['body', 'json']]);
   });
 
   it('emits the whole request on event and the request body on body', async () => {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineNode } from '../types';
+import { describeNode } from '../node-descriptor';
 
 const Config = z.object({});
 
-export const webhookTrigger = defineNode({
+export const webhookTrigger = describeNode({
   id: 'webhook-trigger',
   name: 'Webhook trigger',
   category: 'control',
@@ -11,20 +11,18 @@ export const webhookTrigger = defineNode({
   version: '1.0.0',
   keywords: ['webhook', 'http', 'callback', 'inbound', 'receive', 'post', 'event', 'trigger'],
   side_effect: 'none',
-  trigger: true,
+  trigger: {
+    events: ['webhook'],
+    toInputs: (event) => (event.kind === 'webhook' ? { body: event.body, headers: event.headers, query: event.query } : {}),
+    sampleInputs: () => ({ body: {}, headers: { 'content-type': 'application/json' }, query: {} }),
+  },
   documentation: [
     'Gives the pipeline its own URL: `POST /api/webhooks/{pipelineId}`. Each call to it starts an execution',
     'of the **deployed** pipeline (an undeployed one answers 409 `PIPELINE_NOT_DEPLOYED`; the caller needs an',
     'API key with the `execute` scope; the answer is 202 with the `execution_id`) with the inputs',
     '`{"body": <parsed request body>, "headers": {…}, "query": {…}}`. A JSON request body arrives parsed;',
-    'any other content type (an HL7 v2 message, XML) arrives as text.',
-    '',
-    '**Ports**',
-    '- out `event` (trigger-event): the whole inputs object `{body, headers, query}`',
-    '- out `body` (json): just the request body (or the whole inputs when there is no `body`, as in a',
-    '  manual test run with hand-written inputs)',
-    '',
-    '**Config**: none.',
+    'any other content type (an HL7 v2 message, XML) arrives as text. In a manual test run with',
+    'hand-written inputs and no `body`, `body` carries the whole inputs.',
     '',
     'Check what arrives before trusting it: a `json-schema-validate` on `body`, or a `condition` on',
     '`event.headers` (header names are lower-case).',
@@ -38,14 +36,13 @@ export const webhookTrigger = defineNode({
     'then `body` carries the Observation to the next node.',
   ].join('\n'),
   config: Config,
-  inputs: () => [],
-  outputs: () => [
-    { name: 'event', type: 'trigger-event', description: 'The execution inputs: {body, headers, query}' },
-    { name: 'body', type: 'json', description: 'The request body' },
-  ],
-  async execute(ctx) {
-    const inputs = ctx.executionInputs;
-    const body = 'body' in inputs && inputs.body !== undefined ? inputs.body : inputs;
-    return { outputs: { event: inputs, body } };
-  },
+  example: {},
+  ports: () => ({
+    inputs: [],
+    outputs: [
+      { name: 'event', type: 'trigger-event', description: 'The execution inputs: {body, headers, query}' },
+      { name: 'body', type: 'json', description: 'The request body' },
+    ],
+  }),
+  errors: {},
 });

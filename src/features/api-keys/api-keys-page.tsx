@@ -7,9 +7,9 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyField } from '@/components/ui/copy-field';
 import { EmptyState } from '@/components/ui/empty-state';
+import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
-import { appError, errorMessage } from '@/trpc/errors';
+import { appError } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { CreateKeyDialog } from './create-key-dialog';
 import { CurlExample } from './curl-example';
@@ -50,28 +50,26 @@ export function ApiKeysPage() {
       />
       <div className="space-y-6">
         <Card>
-          {keys.isPending ? (
-            <Spinner label="Loading API keys…" />
-          ) : forbidden ? (
+          {forbidden ? (
             <div className="p-6">
               <Alert tone="info" title="Only organization admins can manage API keys">
                 Ask an admin of {me.data?.organization.name ?? 'your organization'} to create a key for you.
               </Alert>
             </div>
-          ) : keys.isError ? (
-            <div className="space-y-3 p-6">
-              <Alert title="Could not load API keys">{errorMessage(keys.error)}</Alert>
-              <Button variant="secondary" onClick={() => void keys.refetch()}>
-                Try again
-              </Button>
-            </div>
-          ) : keys.data.length === 0 ? (
-            <EmptyState icon={<KeyRound className="size-6" aria-hidden />} title="No API keys yet" action={newButton}>
-              Create a key for each system that calls Clinflow (an EHR integration, a script, CI). Give it only the
-              scopes it needs; you can revoke it at any time.
-            </EmptyState>
           ) : (
-            <KeysTable keys={keys.data} onRevoke={setRevoking} />
+            <QueryState
+              query={keys}
+              what="API keys"
+              isEmpty={(d) => d.length === 0}
+              empty={
+                <EmptyState icon={<KeyRound className="size-6" aria-hidden />} title="No API keys yet" action={newButton}>
+                  Create a key for each system that calls Clinflow (an EHR integration, a script, CI). Give it only the
+                  scopes it needs; you can revoke it at any time.
+                </EmptyState>
+              }
+            >
+              {(data) => <KeysTable keys={data} onRevoke={setRevoking} />}
+            </QueryState>
           )}
         </Card>
         {orgId ? (

@@ -1,3 +1,4 @@
+import { AGENT_SCOPE, isUuid } from '@/shared/ids';
 import type { RouterOutputs } from '@/trpc/react';
 
 export type ApiKey = RouterOutputs['keys']['list'][number];
@@ -10,8 +11,6 @@ export const BASE_SCOPES = [
   { scope: 'execute', label: 'execute', help: 'Run pipelines and agents (includes read).' },
 ] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const AGENT_SCOPE = /^agent\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):execute$/;
 
 /**
  * Reads the free-text agent scopes: `agent/<uuid>:execute` (or a bare agent UUID) separated by spaces,
@@ -23,7 +22,7 @@ export function parseAgentScopes(text: string): { scopes: string[]; invalid: str
   for (const raw of text.split(/[\s,]+/)) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
-    if (UUID.test(entry)) scopes.push(`agent/${entry}:execute`);
+    if (isUuid(entry)) scopes.push(`agent/${entry.toLowerCase()}:execute`);
     else if (AGENT_SCOPE.test(entry)) scopes.push(entry);
     else invalid.push(raw.trim());
   }

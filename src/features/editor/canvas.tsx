@@ -17,7 +17,7 @@ import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
 import { autoLayout } from './auto-layout';
 import { GRID, NODE_DRAG_TYPE } from './constants';
-import { CATEGORY_LOOK } from './look';
+import { CATEGORY_LOOK } from './node-look';
 import { nodeTypes } from './pipeline-node';
 import { connectionProblem } from './ports';
 import { useEditor, useEditorStoreApi } from './store-provider';

@@ -6,7 +6,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { canonical } from './definition';
-import { lookOf } from './look';
+import { lookOf } from './node-look';
 import { Markdown } from './markdown';
 import { NodeSettingsForm } from './node-settings';
 import { nodePorts } from './ports';

@@ -2,7 +2,7 @@
 
 import { Bug, History, SlidersHorizontal } from 'lucide-react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
-import { cn } from '@/components/ui/cn';
+import { Tabs } from '@/components/ui/tabs';
 import { Canvas } from './canvas';
 import { ConfigPanel } from './config-panel';
 import { DraftBanner, type DraftOffer } from './draft-banner';
@@ -31,25 +31,19 @@ function SidePanelView() {
   const { panel, setPanel, stepping } = useEditor((s) => ({ panel: s.panel, setPanel: s.setPanel, stepping: s.step?.status === 'waiting' }));
   return (
     <div className="flex h-full flex-col bg-white">
-      <div role="tablist" aria-label="Side panel" className="flex shrink-0 gap-1 border-b border-slate-200 px-2">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            role="tab"
-            type="button"
-            aria-selected={panel === t.id}
-            onClick={() => setPanel(t.id)}
-            className={cn(
-              '-mb-px inline-flex items-center gap-1.5 border-b-2 px-2.5 py-2.5 text-xs font-medium',
-              panel === t.id ? 'border-teal-600 text-teal-800' : 'border-transparent text-slate-500 hover:text-slate-800',
-            )}
-          >
-            <t.icon className="size-3.5" aria-hidden />
-            {t.label}
-            {t.id === 'debug' && stepping ? <span className="size-1.5 animate-pulse rounded-full bg-sky-500" aria-label="session active" /> : null}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        label="Side panel"
+        size="md"
+        className="border-slate-200 px-2"
+        value={panel}
+        onChange={setPanel}
+        tabs={TABS.map((t) => ({
+          id: t.id,
+          label: t.label,
+          icon: <t.icon className="size-3.5" aria-hidden />,
+          badge: t.id === 'debug' && stepping ? <span className="size-1.5 animate-pulse rounded-full bg-sky-500" aria-label="session active" /> : undefined,
+        }))}
+      />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto">
         {panel === 'node' ? <ConfigPanel /> : panel === 'versions' ? <VersionsPanel /> : <StepPanel />}
       </div>

@@ -4,10 +4,13 @@ import { RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import { JsonView } from './json-view';
-import { formatDuration, STATUS_LOOK } from './look';
+import { Tabs } from '@/components/ui/tabs';
+import { JsonView } from '@/components/json-view';
+import { formatDuration } from '@/components/format';
+import { STATUS_LOOK } from './node-look';
 import { asRunStatus } from './run-status';
 import type { ExecutionDetail, ExecutionNode } from './types';
+import { SKIP_REASON_TEXT } from '@/shared/statuses';
 
 type Tab = 'inputs' | 'outputs' | 'logs' | 'error';
 
@@ -16,7 +19,8 @@ const LEVEL: Record<string, string> = { error: 'text-red-600', warn: 'text-amber
 /** One node of an execution (or the execution itself when no node is picked). */
 export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: ExecutionDetail; nodeId: string | null; onRetry: (n: ExecutionNode) => void }) {
   const node = detail.nodes.find((n) => n.node_id === nodeId);
-  const [tab, setTab] = useState<Tab>('outputs');
+  // the tab a person picked, per node; a node opens on its error when it failed, else on its outputs
+  const [choice, setChoice] = useState<{ node: string; tab: Tab } | null>(null);
   if (!node) {
     return (
       <div className="grid gap-4 p-4 lg:grid-cols-2">
@@ -39,7 +43,9 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
     { id: 'logs', label: 'Logs', count: node.logs.length },
     ...(node.error ? [{ id: 'error' as const, label: 'Error' }] : []),
   ];
-  const active = tab === 'error' && !node.error ? 'outputs' : tab;
+  const picked = choice?.node === node.node_id ? choice.tab : null;
+  const active: Tab = picked && (picked !== 'error' || node.error) ? picked : node.error ? 'error' : 'outputs';
+  const setTab = (tab: Tab) => setChoice({ node: node.node_id, tab });
   return (
     <div className="flex h-full flex-col" data-testid="exec-node-detail">
       <div className="flex flex-wrap items-center gap-2 px-4 pt-2.5">
@@ -48,29 +54,18 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         <span className={cn('rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase', st.pill)}>{st.label}</span>
         <span className="text-[11px] text-slate-500 tabular-nums">{formatDuration(node.duration_ms)}</span>
         {node.attempts > 1 ? <span className="text-[11px] text-amber-700">{node.attempts} attempts</span> : null}
+        {node.reason ? <span className="text-[11px] text-slate-500">{SKIP_REASON_TEXT[node.reason]}</span> : null}
         <Button size="sm" variant="secondary" className="ml-auto" icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
           Retry from here
         </Button>
       </div>
-      <div role="tablist" aria-label="Node execution details" className="mt-2 flex gap-1 border-b border-slate-100 px-3">
-        {tabs.map((t) => (
-          <button
-            key={t.id}
-            role="tab"
-            type="button"
-            aria-selected={active === t.id}
-            onClick={() => setTab(t.id)}
-            className={cn(
-              '-mb-px border-b-2 px-2.5 py-1.5 text-xs font-medium',
-              active === t.id ? 'border-teal-600 text-teal-800' : 'border-transparent text-slate-500 hover:text-slate-800',
-              t.id === 'error' && 'text-red-600',
-            )}
-          >
-            {t.label}
-            {t.count ? <span className="ml-1 rounded-full bg-slate-100 px-1.5 text-[10px] text-slate-600">{t.count}</span> : null}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        label="Node execution details"
+        className="mt-2 border-slate-100 px-3"
+        value={active}
+        onChange={setTab}
+        tabs={tabs.map((t) => ({ ...t, tone: t.id === 'error' ? ('danger' as const) : undefined }))}
+      />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
         {active === 'inputs' ? <JsonView value={node.inputs} label="Node inputs" /> : null}
         {active === 'outputs' ? <JsonView value={node.outputs} label="Node outputs" /> : null}

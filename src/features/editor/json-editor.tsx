@@ -4,6 +4,7 @@ import { json } from '@codemirror/lang-json';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
 import { useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
+import { pretty } from '@/components/json-view';
 
 const theme = EditorView.theme({
   '&': { fontSize: '12px', backgroundColor: '#fff' },
@@ -23,9 +24,7 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
   }
 }
 
-export function pretty(value: unknown): string {
-  return JSON.stringify(value, null, 2) ?? 'null';
-}
+export { pretty };
 
 /** A JSON editor (CodeMirror 6) with syntax highlighting; callers show parse errors beside it. */
 export function JsonEditor({

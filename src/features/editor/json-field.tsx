@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { JsonEditor, parseJsonObject, pretty } from './json-editor';
 
 /**
- * A config field edited as JSON text (schemas marked `x-editor: json`, such as a for-each body: a
+ * A config field edited as JSON text (fields whose node hints `widget: json`, such as a for-each body: a
  * whole nested pipeline is clearer as JSON than as nested form sections). The value changes only when
  * the text parses; until then the parse error shows under the editor.
  */

@@ -5,7 +5,7 @@ import { Search, X } from 'lucide-react';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from '@/components/ui/cn';
 import { GRID, NODE_DRAG_TYPE } from './constants';
-import { CATEGORY_ORDER, lookOf } from './look';
+import { CATEGORY_ORDER, lookOf } from './node-look';
 import { useEditor } from './store-provider';
 import type { CatalogEntry } from './types';
 

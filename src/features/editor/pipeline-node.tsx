@@ -4,7 +4,8 @@ import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflo
 import { AlertCircle, AlertTriangle, Timer } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
-import { formatDuration, lookOf, PORT_COLOR, STATUS_LOOK } from './look';
+import { formatDuration } from '@/components/format';
+import { lookOf, PORT_COLOR, STATUS_LOOK } from './node-look';
 import { nodePorts } from './ports';
 import { useEditor } from './store-provider';
 import type { FlowNode, Port } from './types';

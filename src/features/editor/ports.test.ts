@@ -9,7 +9,7 @@ describe('nodePorts', () => {
   it('adds an output per manual-trigger field, typed as declared', () => {
     const { outputs } = nodePorts(C['manual-trigger'], { fields: { message: 'text', patient: 'fhir-resource' } });
     expect(outputs).toEqual([
-      { name: 'event', type: 'trigger-event' },
+      { name: 'event', type: 'trigger-event', description: 'The whole inputs object' },
       { name: 'message', type: 'text', description: 'inputs.message' },
       { name: 'patient', type: 'fhir-resource', description: 'inputs.patient' },
     ]);
@@ -26,8 +26,15 @@ describe('nodePorts', () => {
     expect(nodePorts(C.merge, { inputs: 4 }).inputs[3]).toMatchObject({ type: 'any', optional: true });
   });
 
-  it('reads ports from the documentation when the catalog lists none', () => {
-    expect(nodePorts(C['jsonata-transform'], {})).toEqual({ inputs: [{ name: 'input', type: 'any' }], outputs: [{ name: 'output', type: 'json' }] });
+  it('keeps the ports of a config that does not parse yet (a case being typed)', () => {
+    const { outputs } = nodePorts(C.switch, { cases: [{ port: 'patients', expression: '' }] });
+    expect(names(outputs)).toEqual(['patients', 'default']);
+    expect(nodePorts(C['jsonata-transform'], {})).toMatchObject({ inputs: [{ name: 'input', type: 'any' }], outputs: [{ name: 'output', type: 'json' }] });
+  });
+
+  it('falls back to the example ports when the raw config breaks the port rules', () => {
+    const { outputs } = nodePorts(C.switch, { cases: [{ port: 'a' }, { port: 'a' }] });
+    expect(names(outputs)).toEqual(['patients', 'conditions', 'default']);
   });
 });
 

@@ -1,76 +1,16 @@
-import { PORT_TYPES, portsFit, type PortType } from '@/shared/ports';
+import { portsOf } from '@/engine/node-descriptor';
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
+import { portsFit } from '@/shared/ports';
 import type { CatalogEntry, FlowEdge, FlowNode, Port } from './types';
 
-function asPortType(t: unknown): PortType {
-  return (PORT_TYPES as readonly string[]).includes(t as string) ? (t as PortType) : 'any';
-}
-
-function fromEntry(ports: CatalogEntry['inputs']): Port[] {
-  return ports.map((p) => ({ name: p.name, type: asPortType(p.type), optional: p.optional, description: p.description }));
-}
-
 /**
- * Stop-gap: the catalog lists no ports for a node type whose config has required fields (it derives
- * them from the default config, which does not parse). Every node's documentation has a "**Ports**"
- * list (`- in \`name\` (type)`, `- out \`name\` (type, optional)`), so read them from there.
- */
-function portsFromDocs(doc: string | undefined): { inputs: Port[]; outputs: Port[] } {
-  const out = { inputs: [] as Port[], outputs: [] as Port[] };
-  for (const line of (doc ?? '').split('\n')) {
-    const m = /^- (in|out) (.*)$/.exec(line.trim());
-    if (!m) continue;
-    const side = m[1] === 'in' ? out.inputs : out.outputs;
-    for (const p of m[2]!.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`\s*\(([a-z0-9-]+)(, optional)?\)/g)) {
-      if (!side.some((q) => q.name === p[1])) side.push({ name: p[1]!, type: asPortType(p[2]), ...(p[3] ? { optional: true } : {}) });
-    }
-  }
-  return out;
-}
-
-/** Names of switch cases, whatever shape the config gives them (strings, {name|port|key|label}, or a map). */
-function caseNames(cases: unknown): string[] {
-  if (Array.isArray(cases)) {
-    return cases
-      .map((c) => {
-        if (typeof c === 'string') return c;
-        if (c && typeof c === 'object') {
-          const o = c as Record<string, unknown>;
-          const n = o.port ?? o.name ?? o.key ?? o.output ?? o.label;
-          return typeof n === 'string' ? n : '';
-        }
-        return '';
-      })
-      .filter(Boolean);
-  }
-  if (cases && typeof cases === 'object') return Object.keys(cases);
-  return [];
-}
-
-/**
- * The ports of a node for its current config. The catalog shows ports for the default config; the nodes
- * whose ports depend on config follow known rules (DESIGN.md §3): manual-trigger `fields` add outputs,
- * switch `cases` add outputs, merge `inputs` sets in1..inN.
+ * The ports of a node for its current config, from the node type's descriptor (the catalog, the
+ * validator and the engine use the same one), also while the config does not parse yet.
  */
 export function nodePorts(entry: CatalogEntry | undefined, config: Record<string, unknown>): { inputs: Port[]; outputs: Port[] } {
   if (!entry) return { inputs: [], outputs: [] };
-  let inputs = fromEntry(entry.inputs);
-  let outputs = fromEntry(entry.outputs);
-  if (inputs.length === 0 && outputs.length === 0) ({ inputs, outputs } = portsFromDocs(entry.documentation));
-  if (entry.id === 'manual-trigger') {
-    const fields = config.fields && typeof config.fields === 'object' ? (config.fields as Record<string, unknown>) : {};
-    const extra = Object.entries(fields).map(([name, type]) => ({ name, type: asPortType(type), description: `inputs.${name}` }));
-    outputs = [...outputs.filter((p) => !(p.name in fields)), ...extra];
-  } else if (entry.id === 'switch' && config.cases !== undefined) {
-    const names = caseNames(config.cases);
-    const type = outputs.find((p) => p.name !== 'default')?.type ?? outputs[0]?.type ?? 'any';
-    const fallback = outputs.find((p) => p.name === 'default') ?? { name: 'default', type };
-    outputs = [...names.filter((n) => n !== 'default').map((name) => ({ name, type })), fallback];
-  } else if (entry.id === 'merge' && typeof config.inputs === 'number' && config.inputs >= 1) {
-    const proto = inputs[0];
-    const n = Math.min(Math.floor(config.inputs), 50);
-    inputs = Array.from({ length: n }, (_, i) => ({ name: `in${i + 1}`, type: proto?.type ?? 'any', optional: proto?.optional }));
-  }
-  return { inputs, outputs };
+  const descriptor = getNodeDescriptor(entry.id);
+  return descriptor ? portsOf(descriptor, config) : { inputs: entry.inputs as Port[], outputs: entry.outputs as Port[] };
 }
 
 export function portOf(node: FlowNode | undefined, catalog: Record<string, CatalogEntry>, side: 'inputs' | 'outputs', name: string | null | undefined): Port | undefined {

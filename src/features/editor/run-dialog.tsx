@@ -2,6 +2,7 @@
 
 import { Play } from 'lucide-react';
 import { useState } from 'react';
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -62,11 +63,13 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
   );
 }
 
-/** Starting inputs for a pipeline: one key per field of its manual trigger. */
+/** Starting inputs for a test run: what the pipeline's trigger suggests (one key per manual-trigger field…). */
 export function inputsTemplate(nodes: { data: { nodeType: string; config: Record<string, unknown> } }[]): string {
-  const trigger = nodes.find((n) => n.data.nodeType === 'manual-trigger');
-  const fields = (trigger?.data.config.fields ?? {}) as Record<string, string>;
-  const sample: Record<string, unknown> = {};
-  for (const [name, type] of Object.entries(fields)) sample[name] = type === 'json' || type === 'fhir-resource' || type === 'fhir-bundle' ? {} : '';
-  return JSON.stringify(sample, null, 2);
+  for (const node of nodes) {
+    const descriptor = getNodeDescriptor(node.data.nodeType);
+    if (!descriptor?.trigger) continue;
+    const config = descriptor.config.safeParse(node.data.config);
+    if (config.success) return JSON.stringify(descriptor.trigger.sampleInputs(config.data), null, 2);
+  }
+  return '{}';
 }

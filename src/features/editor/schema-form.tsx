@@ -49,18 +49,24 @@ const templates = {
   },
 };
 
-const LONG_TEXT = /expression|template|script|code|query|prompt|body|mapping|sql|jsonata|fhirpath|instructions/i;
-
-/** Long text fields (expressions, templates, prompts) get a monospace text area; `x-editor: json` fields a JSON editor. */
+/**
+ * The form's look from the node descriptor's hints, carried in the JSON Schema (`x-widget` on a field,
+ * `x-order` on the schema): JSON fields get a JSON editor, code and expressions a monospace text area.
+ * A long string field without a hint gets the text area too.
+ */
 function uiSchemaFor(schema: RJSFSchema): UiSchema {
   const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+  const order = (schema as { 'x-order'?: string[] })['x-order'];
+  if (order) ui['ui:order'] = [...order, '*'];
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if (typeof prop !== 'object' || prop === null) continue;
     const p = prop as RJSFSchema;
-    if (p['x-editor'] === 'json') ui[name] = { 'ui:field': 'json' };
-    else if (p.type === 'string' && !p.enum && (LONG_TEXT.test(name) || (p.maxLength ?? 0) > 500)) {
-      ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: 5 }, 'ui:classNames': 'cf-code' };
+    const widget = p['x-widget'];
+    if (widget === 'json') ui[name] = { 'ui:field': 'json' };
+    else if (widget === 'code' || widget === 'expression' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
+      ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
     }
+    if (typeof p['x-placeholder'] === 'string') ui[name] = { ...(ui[name] as object), 'ui:placeholder': p['x-placeholder'] };
   }
   return ui;
 }
@@ -91,7 +97,7 @@ function prepare(schema: Record<string, unknown>): RJSFSchema {
   if (properties) {
     rest.properties = Object.fromEntries(
       Object.entries(properties).map(([name, p]) =>
-        p['x-editor'] === 'json' ? [name, { type: 'object', description: p.description, title: p.title, 'x-editor': 'json' }] : [name, p],
+        p['x-widget'] === 'json' ? [name, { type: 'object', description: p.description, title: p.title, 'x-widget': 'json' }] : [name, p],
       ),
     );
   }

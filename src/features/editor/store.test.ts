@@ -82,4 +82,32 @@ describe('editor store', () => {
     expect(dirty(s)).toBe(false);
     expect(s.getState().baseVersion).toBe(2);
   });
+
+  it('loading another definition starts history over, clears the run state and fits the view', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().setRun({ 'manual-trigger-1': { status: 'completed', duration_ms: 3 } }, 'manual-trigger-1');
+    s.getState().setPanel('versions');
+    const epoch = s.getState().viewEpoch;
+    s.getState().load({ nodes: [{ id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } }], connections: [] } as never, 4);
+    const after = s.getState();
+    expect(after.past).toEqual([]);
+    expect(after.run).toEqual({});
+    expect(after.currentNode).toBeNull();
+    expect(after.viewEpoch).toBe(epoch + 1);
+    expect(after.baseVersion).toBe(4);
+    expect(after.panel).toBe('versions'); // the view is not the document's to change
+  });
+
+  it('selecting or adding a node shows the node panel', () => {
+    const s = makeStore();
+    s.getState().setPanel('debug');
+    const id = s.getState().addNode('csv-parse', { x: 0, y: 0 })!;
+    expect(s.getState().panel).toBe('node');
+    s.getState().setPanel('versions');
+    s.getState().select(null);
+    expect(s.getState().panel).toBe('versions');
+    s.getState().select(id);
+    expect(s.getState().panel).toBe('node');
+  });
 });

@@ -14,6 +14,8 @@ export function entry(id: string, over: Partial<CatalogEntry> = {}): CatalogEntr
     inputs: [],
     outputs: [],
     config_schema: { type: 'object', properties: {} },
+    example: {},
+    errors: [],
     documentation: '',
     ...over,
   };
@@ -27,12 +29,8 @@ export const CATALOG: CatalogEntry[] = [
     config_schema: { type: 'object', properties: { fields: { type: 'object', default: {} } } },
   }),
   entry('csv-parse', { inputs: [{ name: 'text', type: 'text' }], outputs: [{ name: 'rows', type: 'json' }] }),
-  // as the catalog lists a node whose config has required fields: no ports, only its documentation
-  entry('jsonata-transform', { documentation: '**Ports**\n- in `input` (any)\n- out `output` (json): the result' }),
-  entry('switch', {
-    category: 'control',
-    documentation: '- in `value` (any)\n- out one port per case (named by `port`, type any), plus `default` (any)',
-  }),
+  entry('jsonata-transform', { inputs: [{ name: 'input', type: 'any' }], outputs: [{ name: 'output', type: 'json' }] }),
+  entry('switch', { category: 'control' }),
   entry('merge', { category: 'control', inputs: [{ name: 'in1', type: 'any', optional: true }, { name: 'in2', type: 'any', optional: true }], outputs: [{ name: 'merged', type: 'json' }] }),
   entry('pipeline-output', { category: 'output', inputs: [{ name: 'value', type: 'any' }] }),
 ];

@@ -8,7 +8,7 @@ import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { currentDefinition } from './store';
 import { useEditorStoreApi } from './store-provider';
-import { JsonView } from './json-view';
+import { JsonView } from '@/components/json-view';
 import { VersionDiffView } from './version-diff-view';
 import type { Definition } from './definition';
 

@@ -2,7 +2,7 @@
 
 import { ArrowRight, Minus, Pencil, Plus } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { JsonView } from './json-view';
+import { JsonView } from '@/components/json-view';
 import { changedKeys, diffDefinitions } from './version-diff';
 import type { Definition } from './definition';
 

@@ -4,14 +4,12 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Plus, Workflow } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pagination } from '@/components/ui/pagination';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { CreatePipelineDialog } from './create-pipeline-dialog';
 import { DeletePipelineDialog } from './delete-pipeline-dialog';
@@ -56,27 +54,25 @@ export function PipelinesPage() {
         actions={total > 0 ? newButton : undefined}
       />
       <Card>
-        {list.isPending ? (
-          <Spinner label="Loading pipelines…" />
-        ) : list.isError ? (
-          <div className="space-y-3 p-6">
-            <Alert title="Could not load pipelines">{errorMessage(list.error)}</Alert>
-            <Button variant="secondary" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : total === 0 ? (
-          <EmptyState icon={<Workflow className="size-6" aria-hidden />} title="No pipelines yet" action={newButton}>
-            A pipeline connects nodes (sources, transforms, validators, destinations) into a flow. Create your first one
-            with <strong className="font-medium text-slate-700">New pipeline</strong>, give it a name, then deploy it
-            when it is ready. API clients can also create pipelines with <code className="text-xs">POST /api/pipelines</code>.
-          </EmptyState>
-        ) : (
-          <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-            <PipelinesTable pipelines={list.data.pipelines} onRename={setRenaming} onDelete={setDeleting} />
-            <Pagination offset={offset} limit={PAGE_SIZE} shown={list.data.pipelines.length} total={total} onChange={goTo} />
-          </div>
-        )}
+        <QueryState
+          query={list}
+          what="pipelines"
+          isEmpty={(d) => d.total_count === 0}
+          empty={
+            <EmptyState icon={<Workflow className="size-6" aria-hidden />} title="No pipelines yet" action={newButton}>
+              A pipeline connects nodes (sources, transforms, validators, destinations) into a flow. Create your first one
+              with <strong className="font-medium text-slate-700">New pipeline</strong>, give it a name, then deploy it
+              when it is ready. API clients can also create pipelines with <code className="text-xs">POST /api/pipelines</code>.
+            </EmptyState>
+          }
+        >
+          {(data) => (
+            <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+              <PipelinesTable pipelines={data.pipelines} onRename={setRenaming} onDelete={setDeleting} />
+              <Pagination offset={offset} limit={PAGE_SIZE} shown={data.pipelines.length} total={total} onChange={goTo} />
+            </div>
+          )}
+        </QueryState>
       </Card>
       <CreatePipelineDialog open={creating} onClose={() => setCreating(false)} onCreated={() => goTo(0)} />
       <RenamePipelineDialog pipeline={renaming} onClose={() => setRenaming(null)} />

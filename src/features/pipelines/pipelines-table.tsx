@@ -7,7 +7,7 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { StatusBadge } from './status-badge';
 import type { PipelineSummary } from './types';
 import { useDeployActions } from './use-pipeline-actions';
-import { TH } from '@/components/ui/table-classes';
+import { DataTable } from '@/components/ui/data-table';
 
 interface Props {
   pipelines: PipelineSummary[];
@@ -18,27 +18,12 @@ interface Props {
 
 export function PipelinesTable({ pipelines, onRename, onDelete }: Props) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200" aria-label="Pipelines">
-        <thead className="bg-slate-50/80">
-          <tr>
-            <th scope="col" className={TH}>Name</th>
-            <th scope="col" className={TH}>Status</th>
-            <th scope="col" className={TH}>Version</th>
-            <th scope="col" className={TH}>Nodes</th>
-            <th scope="col" className={TH}>Updated</th>
-            <th scope="col" className={`${TH} text-right`}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {pipelines.map((p) => (
-            <PipelineRow key={p.id} pipeline={p} onRename={onRename} onDelete={onDelete} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Pipelines"
+      columns={[{ header: 'Name' }, { header: 'Status' }, { header: 'Version' }, { header: 'Nodes' }, { header: 'Updated' }, { header: 'Actions', srOnly: true, align: 'right' }]}
+      rows={pipelines}
+      row={(p) => <PipelineRow key={p.id} pipeline={p} onRename={onRename} onDelete={onDelete} />}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { toast } from 'sonner';
-import { errorMessage } from '@/trpc/errors';
+import { errorMessage, findingLines } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 
 /** Deploy and undeploy with toasts and a refreshed list. */
@@ -10,7 +10,13 @@ export function useDeployActions() {
   const onSettled = () => utils.pipelines.list.invalidate();
   const deploy = api.pipelines.deploy.useMutation({
     onSuccess: (p) => toast.success(`“${p.name}” is deployed`, { description: 'It now runs on its triggers and schedules.' }),
-    onError: (e) => toast.error('Could not deploy the pipeline', { description: errorMessage(e) }),
+    onError: (e) => {
+      const findings = findingLines(e);
+      toast.error(findings.length ? 'Fix these problems before deploying' : 'Could not deploy the pipeline', {
+        description: findings.length ? findings.join('\n') : errorMessage(e),
+        classNames: { description: 'whitespace-pre-line' },
+      });
+    },
     onSettled,
   });
   const undeploy = api.pipelines.undeploy.useMutation({

@@ -7,11 +7,11 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { formatDuration } from '@/features/editor/look';
-import { JsonView } from '@/features/editor/json-view';
+import { formatDuration } from '@/components/format';
+import { JsonView } from '@/components/json-view';
 import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
-import { nodeLook } from './look';
+import { nodeLook } from './execution-look';
 import type { ExecutionDetail, ExecutionNode } from './types';
 
 const LEVEL: Record<string, string> = { error: 'text-red-600', warn: 'text-amber-600', info: 'text-sky-700', debug: 'text-slate-400' };

@@ -5,8 +5,8 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { RelativeTime } from '@/components/ui/relative-time';
-import { formatDuration } from '@/features/editor/look';
-import { ExecutionStatusBadge, triggerLabel } from './look';
+import { formatDuration } from '@/components/format';
+import { ExecutionStatusBadge, triggerLabel } from './execution-look';
 import { shortId, type ExecutionDetail } from './types';
 
 const LINK = 'font-medium text-teal-700 hover:underline';

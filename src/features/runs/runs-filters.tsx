@@ -2,7 +2,7 @@
 
 import { X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { executionStatusLabel } from './look';
+import { executionStatusLabel } from './execution-look';
 import { EXECUTION_STATUSES, type ExecutionStatus } from './types';
 
 const SELECT =

@@ -4,14 +4,12 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { History, RefreshCw, SearchX } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pagination } from '@/components/ui/pagination';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { RunsFilters } from './runs-filters';
 import { RunsTable } from './runs-table';
@@ -69,61 +67,63 @@ export function RunsPage() {
         {list.isSuccess && total === 0 && !filtered ? null : (
           <RunsFilters status={status} pipelineId={pipelineId} pipelines={pipelines} onChange={(f) => navigate({ ...f, page: 1 })} />
         )}
-        {list.isPending ? (
-          <Spinner label="Loading executions…" />
-        ) : list.isError ? (
-          <div className="space-y-3 p-6">
-            <Alert title="Could not load executions">{errorMessage(list.error)}</Alert>
-            <Button variant="secondary" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : total === 0 && filtered ? (
-          <EmptyState
-            icon={<SearchX className="size-6" aria-hidden />}
-            title="No runs match these filters"
-            action={
-              <Button variant="secondary" onClick={() => navigate({ status: null, pipeline: null, page: 1 })}>
-                Clear filters
-              </Button>
-            }
-          >
-            Try another status or pipeline, or clear the filters to see every run.
-          </EmptyState>
-        ) : total === 0 ? (
-          <EmptyState
-            icon={<History className="size-6" aria-hidden />}
-            title="No executions yet"
-            action={
-              <Link href="/pipelines" className={buttonClasses('primary')}>
-                Go to pipelines
-              </Link>
-            }
-          >
-            A run appears here each time a pipeline runs. Open a pipeline in the editor and press{' '}
-            <strong className="font-medium text-slate-700">Test run</strong>, or call{' '}
-            <code className="rounded bg-slate-100 px-1 text-xs">POST /api/execute</code> with an API key. Deployed pipelines also run on
-            their webhooks and schedules.
-          </EmptyState>
-        ) : list.data.executions.length === 0 ? (
-          <div className="space-y-3 px-6 py-10 text-center text-sm text-slate-500">
-            <p>This page is past the last run.</p>
-            <Button variant="secondary" onClick={() => navigate({ page: 1 })}>
-              Back to the first page
-            </Button>
-          </div>
-        ) : (
-          <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-            <RunsTable runs={list.data.executions} names={names} />
-            <Pagination
-              offset={offset}
-              limit={PAGE_SIZE}
-              shown={list.data.executions.length}
-              total={total}
-              onChange={(o) => navigate({ page: Math.floor(o / PAGE_SIZE) + 1 })}
-            />
-          </div>
-        )}
+        <QueryState
+          query={list}
+          what="executions"
+          isEmpty={(d) => d.total_count === 0}
+          empty={
+            filtered ? (
+              <EmptyState
+                icon={<SearchX className="size-6" aria-hidden />}
+                title="No runs match these filters"
+                action={
+                  <Button variant="secondary" onClick={() => navigate({ status: null, pipeline: null, page: 1 })}>
+                    Clear filters
+                  </Button>
+                }
+              >
+                Try another status or pipeline, or clear the filters to see every run.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon={<History className="size-6" aria-hidden />}
+                title="No executions yet"
+                action={
+                  <Link href="/pipelines" className={buttonClasses('primary')}>
+                    Go to pipelines
+                  </Link>
+                }
+              >
+                A run appears here each time a pipeline runs. Open a pipeline in the editor and press{' '}
+                <strong className="font-medium text-slate-700">Test run</strong>, or call{' '}
+                <code className="rounded bg-slate-100 px-1 text-xs">POST /api/execute</code> with an API key. Deployed pipelines also run on
+                their webhooks and schedules.
+              </EmptyState>
+            )
+          }
+        >
+          {(data) =>
+            data.executions.length === 0 ? (
+              <div className="space-y-3 px-6 py-10 text-center text-sm text-slate-500">
+                <p>This page is past the last run.</p>
+                <Button variant="secondary" onClick={() => navigate({ page: 1 })}>
+                  Back to the first page
+                </Button>
+              </div>
+            ) : (
+              <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+                <RunsTable runs={data.executions} names={names} />
+                <Pagination
+                  offset={offset}
+                  limit={PAGE_SIZE}
+                  shown={data.executions.length}
+                  total={total}
+                  onChange={(o) => navigate({ page: Math.floor(o / PAGE_SIZE) + 1 })}
+                />
+              </div>
+            )
+          }
+        </QueryState>
       </Card>
       {live ? (
         <p className="mt-3 flex items-center gap-1.5 text-xs text-slate-500" role="status">

@@ -4,34 +4,21 @@ import { FlaskConical, RotateCcw } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { RelativeTime } from '@/components/ui/relative-time';
-import { formatDuration } from '@/features/editor/look';
-import { ExecutionStatusBadge, triggerLabel } from './look';
+import { formatDuration } from '@/components/format';
+import { ExecutionStatusBadge, triggerLabel } from './execution-look';
 import { shortId, type ExecutionSummary } from './types';
-import { TH } from '@/components/ui/table-classes';
+import { DataTable } from '@/components/ui/data-table';
 
 
 /** Runs, newest first; a row opens the run's detail page. */
 export function RunsTable({ runs, names }: { runs: ExecutionSummary[]; names: Map<string, string> }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200" aria-label="Executions">
-        <thead className="bg-slate-50/80">
-          <tr>
-            <th scope="col" className={TH}>Status</th>
-            <th scope="col" className={TH}>Pipeline</th>
-            <th scope="col" className={TH}>Trigger</th>
-            <th scope="col" className={TH}>Started</th>
-            <th scope="col" className={`${TH} text-right`}>Duration</th>
-            <th scope="col" className={TH}>Run</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {runs.map((r) => (
-            <RunRow key={r.id} run={r} name={names.get(r.pipeline_id)} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Executions"
+      columns={[{ header: 'Status' }, { header: 'Pipeline' }, { header: 'Trigger' }, { header: 'Started' }, { header: 'Duration', align: 'right' }, { header: 'Run' }]}
+      rows={runs}
+      row={(r) => <RunRow key={r.id} run={r} name={names.get(r.pipeline_id)} />}
+    />
   );
 }
 

@@ -3,7 +3,7 @@
 import { Activity, AlertTriangle, CheckCircle2, Timer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
-import { formatDuration } from '@/features/editor/look';
+import { formatDuration } from '@/components/format';
 import { api } from '@/trpc/react';
 
 /** Totals over every run (of one pipeline when filtered): count, success rate, average time, top failing node types. */

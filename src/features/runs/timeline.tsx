@@ -2,10 +2,11 @@
 
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { cn } from '@/components/ui/cn';
-import { formatDuration } from '@/features/editor/look';
-import { nodeLook } from './look';
+import { formatDuration } from '@/components/format';
+import { nodeLook } from './execution-look';
 import { buildTimeline, formatTick, pct, type TimelineRow } from './timeline-scale';
 import type { ExecutionNode } from './types';
+import { SKIP_REASON_TEXT } from '@/shared/statuses';
 
 const LABEL_COL = 'w-56 shrink-0';
 
@@ -104,7 +105,8 @@ interface RowProps {
 
 function notRunLabel(row: TimelineRow, live: boolean): string {
   if (row.carried) return 'reused from the original run';
-  if (row.node.error?.code === 'UPSTREAM_FAILED') return 'did not run · an upstream node failed';
+  if (row.node.reason) return SKIP_REASON_TEXT[row.node.reason];
+  if (row.node.error?.code === 'UPSTREAM_FAILED') return SKIP_REASON_TEXT.upstream_failed; // recorded before skip reasons existed
   if (row.node.status === 'pending') return live ? 'pending' : 'did not run';
   return `${nodeLook(row.node.status).label.toLowerCase()} · did not run`;
 }

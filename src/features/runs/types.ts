@@ -1,17 +1,18 @@
-import type { RouterInputs, RouterOutputs } from '@/trpc/react';
+import { EXECUTION_STATUSES, type ExecutionStatus } from '@/shared/statuses';
+import type { RouterOutputs } from '@/trpc/react';
+
+export { EXECUTION_STATUSES, type ExecutionStatus };
 
 export type ExecutionSummary = RouterOutputs['executions']['list']['executions'][number];
 export type ExecutionDetail = RouterOutputs['executions']['get'];
 export type ExecutionNode = ExecutionDetail['nodes'][number];
 export type ExecutionStats = RouterOutputs['executions']['stats'];
-export type ExecutionStatus = NonNullable<RouterInputs['executions']['list']['status']>;
 
 export const PAGE_SIZE = 20;
 
-export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 
 export function isExecutionStatus(s: string | null): s is ExecutionStatus {
-  return s !== null && (EXECUTION_STATUSES as string[]).includes(s);
+  return s !== null && (EXECUTION_STATUSES as readonly string[]).includes(s);
 }
 
 /** Still under way: worth polling. */

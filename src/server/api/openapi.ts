@@ -1,7 +1,7 @@
 import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath } from 'trpc-to-openapi';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
-import { ERROR_STATUS } from '@/server/errors';
+import { ERROR_STATUS, type ErrorCode } from '@/server/errors';
 
 type Json = Record<string, unknown>;
 
@@ -28,34 +28,30 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
-const ERRORS: Record<string, string> = {
-  '400': 'Invalid request body or parameters (VALIDATION_FAILED, INVALID_JSON)',
-  '401': 'Missing or invalid API key (UNAUTHENTICATED)',
-  '403': 'Key of another organization, or lacking the scope (FORBIDDEN)',
-  '404': 'Resource not found in this organization',
-  '409': 'Conflict with the resource state (PIPELINE_DEPLOYED, PIPELINE_NOT_DEPLOYED, VERSION_CONFLICT, STEP_SESSION_FINISHED)',
-  '410': 'The step session expired (STEP_SESSION_EXPIRED)',
-  '415': 'Request body is not application/json',
-  '429': 'Rate limit exceeded (RATE_LIMITED; see Retry-After) or too many running executions (CONCURRENCY_LIMIT)',
-  '500': 'Internal error (INTERNAL); never carries a stack trace',
-};
+/** Codes every operation can answer with; a body-taking operation adds BODY_ERRORS; each declares its own (meta.errors). */
+const COMMON_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE'];
+const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
-function errorResponse(description: string): Json {
-  const headers = description.startsWith('Rate') ? { ...RATE_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } : RATE_HEADERS;
-  return { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+/** One response per status, listing the codes it can carry (the schema's `code` is limited to them). */
+function errorResponses(codes: ErrorCode[]): Record<string, Json> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, Json> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const headers: Json = status === 429 || status === 503 ? { ...RATE_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } : RATE_HEADERS;
+    const schema = {
+      allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: list } } } } }],
+    };
+    out[String(status)] = { description: list.join(', '), headers, content: { 'application/json': { schema } } };
+  }
+  return out;
 }
 
-/** Which error statuses an operation can answer with. */
-function errorStatuses(method: string, path: string): string[] {
-  const s = ['400', '401', '403', '429', '500'];
-  const refersToResource = path.includes('{') || path.startsWith('/execute');
-  if (refersToResource) s.push('404');
-  if (method !== 'get' && method !== 'delete') s.push('415');
-  if (method === 'delete' || method === 'put' || /\/(deploy|undeploy)$/.test(path) || /^\/execute(\/retry|\/step\/\{sessionId\})?$/.test(path)) {
-    s.push('409');
-  }
-  if (path === '/execute/step/{sessionId}') s.push('410');
-  return s.sort();
+function operationErrors(method: string, declared: ErrorCode[] = []): ErrorCode[] {
+  return [...COMMON_ERRORS, ...(method === 'get' || method === 'delete' ? [] : BODY_ERRORS), ...declared];
 }
 
 /** The webhook is a route handler of its own (it takes any body), so its operation is written here. */
@@ -67,9 +63,7 @@ function webhookOperation(): Json {
       content: { 'application/json': { schema: { type: 'object', properties: { execution_id: { type: 'string' }, status: { const: 'running' } } } } },
     },
   };
-  for (const s of ['400', '401', '403', '404', '409', '413', '429', '500']) {
-    responses[s] = errorResponse(s === '409' ? 'Pipeline not deployed (PIPELINE_NOT_DEPLOYED) or not started by a webhook trigger (WEBHOOK_NOT_ENABLED)' : s === '413' ? 'Body over 2 MiB' : ERRORS[s]!);
-  }
+  Object.assign(responses, errorResponses([...COMMON_ERRORS, 'INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'WEBHOOK_NOT_ENABLED', 'CONCURRENCY_LIMIT']));
   return {
     operationId: 'webhooks-receive',
     summary: "Start an execution through a pipeline's webhook trigger",
@@ -109,10 +103,10 @@ function build(): Json {
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key, cfk_…' } },
   }) as unknown as Json;
 
-  const statusByOp = new Map<string, number>();
+  const metaByOp = new Map<string, Meta>();
   forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
     const m = meta as Meta & { openapi: NonNullable<Meta['openapi']> };
-    statusByOp.set(`${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`, m.successStatus ?? 200);
+    metaByOp.set(`${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`, m);
   });
 
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -120,12 +114,12 @@ function build(): Json {
     for (const [method, op] of Object.entries(ops)) {
       const responses = op.responses as Record<string, Json>;
       const ok = responses['200'] ?? { description: 'Success' };
-      const status = statusByOp.get(`${method} ${path}`) ?? 200;
-      const fixed: Record<string, Json> = {};
-      fixed[String(status)] =
-        status === 204 ? { description: 'No content', headers: RATE_HEADERS } : { ...ok, headers: RATE_HEADERS };
-      for (const s of errorStatuses(method, path)) fixed[s] = errorResponse(ERRORS[s] ?? 'Error');
-      op.responses = fixed;
+      const meta = metaByOp.get(`${method} ${path}`);
+      const status = meta?.successStatus ?? 200;
+      op.responses = {
+        [String(status)]: status === 204 ? { description: 'No content', headers: RATE_HEADERS } : { ...ok, headers: RATE_HEADERS },
+        ...errorResponses(operationErrors(method, meta?.errors)),
+      };
       op.parameters = [
         ...((op.parameters as Json[] | undefined) ?? []),
         { $ref: '#/components/parameters/OrganizationId' },

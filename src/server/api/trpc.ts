@@ -6,9 +6,10 @@ import type { Principal } from '@/server/auth/principal';
 import type { Queue } from '@/server/queue/queue';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
-import { AppError } from '@/server/errors';
+import { AppError, type ErrorCode } from '@/server/errors';
 import { logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
+import { serviceContext } from '@/server/services/context';
 
 export interface Context {
   rt: Runtime;
@@ -23,12 +24,17 @@ export interface Context {
 }
 
 export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError): Context {
-  return { rt, db: rt.db, keyCache: rt.keyCache, queue: rt.queue, principal, authError, response: { headers: {} } };
+  return { rt, ...serviceContext(rt, principal), authError, response: { headers: {} } };
 }
 
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST response (default 200). */
   successStatus?: 201 | 202 | 204;
+  /**
+   * Codes this operation's service can fail with, beyond those every operation can (authentication,
+   * rate limit, request validation, body, internal): the OpenAPI document lists them per status.
+   */
+  errors?: ErrorCode[];
 }
 
 const TRPC_CODE: Record<number, TRPCError['code']> = {

@@ -36,8 +36,9 @@ const findKey = preparedPerDb((db) =>
 );
 
 /**
- * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. Looked up on every request
- * (no cache), so a revoked key stops working at once in every process.
+ * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. With a `cache` (embedded
+ * mode, where every revocation happens in this process and clears it) a key is looked up once; without
+ * one (Postgres) on every request, so a key revoked by any process stops working at once everywhere.
  */
 export async function authenticateApiKey(
   db: Db,

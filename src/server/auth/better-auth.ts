@@ -4,7 +4,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { accounts, sessions, users, verifications } from '@/server/db/schema';
-import { getOrCreateSetting } from '@/server/services/orgs/settings';
+import { getOrCreateSetting } from '@/server/services/orgs/instance-settings';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
 
 /** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */

@@ -27,12 +27,27 @@ export async function guard(rt: Runtime, req: Request): Promise<GuardResult> {
     if (!(e instanceof AppError)) throw e;
     error = e;
   }
-  const rateKey = principal ? `org:${principal.orgId}` : `ip:${clientAddress(req)}`;
-  const rate = await rt.apiLimiter.consume(rateKey);
+  const rate = await rt.apiLimiter.consume(rateKey(principal, req));
   if (!rate.allowed) {
-    return { principal: null, rate, error: new AppError('RATE_LIMITED', 'Too many requests: the rate limit is exceeded.') };
+    const error = new AppError('RATE_LIMITED', `Too many requests: the rate limit is exceeded; try again in ${rate.retryAfter} s.`, { retry_after: rate.retryAfter });
+    return { principal: null, rate, error };
   }
   return { principal, error, rate };
+}
+
+/** Counts a request that could not be authenticated (the database is away) against its client address. */
+export function countByAddress(rt: Runtime, req: Request): Promise<RateLimitResult> {
+  return rt.apiLimiter.consume(rateKey(null, req));
+}
+
+/**
+ * Whose budget a request counts against: an API key's organization (the spec's 1,000/min per
+ * organization), a browser user's own (so API clients using up the organization's budget cannot lock
+ * people out of the app), or, without credentials, the client address.
+ */
+function rateKey(principal: Principal | null, req: Request): string {
+  if (!principal) return `ip:${clientAddress(req)}`;
+  return principal.kind === 'session' && principal.userId ? `user:${principal.userId}` : `org:${principal.orgId}`;
 }
 
 async function authenticate(rt: Runtime, req: Request): Promise<Principal | null> {

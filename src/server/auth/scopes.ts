@@ -1,3 +1,5 @@
+import { AGENT_SCOPE } from '@/shared/ids';
+
 /**
  * Scopes of an API key. `admin` allows everything; `write` and `execute` include `read`;
  * `agent/<uuid>:execute` allows invoking that one agent through /api/v1.
@@ -5,7 +7,6 @@
 export const BASE_SCOPES = ['admin', 'read', 'write', 'execute'] as const;
 export type BaseScope = (typeof BASE_SCOPES)[number];
 
-const AGENT_SCOPE = /^agent\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:execute$/;
 
 export function isValidScope(scope: string): boolean {
   return (BASE_SCOPES as readonly string[]).includes(scope) || AGENT_SCOPE.test(scope);

@@ -102,7 +102,3 @@ export function getDatabase(): Promise<Database> {
   });
   return globalForDb.clinflowDb;
 }
-
-export async function getDb(): Promise<Db> {
-  return (await getDatabase()).db;
-}

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
+import type { TriggerHost } from '@/engine/node-type';
 import type { Database, Db } from '@/server/db/client';
 import { logger } from '@/server/logger';
 import { ExecutionLoops } from './loops';
@@ -50,6 +51,8 @@ export interface Queue {
    */
   wake(): void;
   loops: ExecutionLoops;
+  /** What trigger nodes use while their pipeline is deployed: cron schedules (one per pipeline, keyed by its id). */
+  triggers: TriggerHost;
   /** Starts waking this process's loops on other processes' jobs (Postgres LISTEN); call once loops exist. */
   listen(): Promise<void>;
   stop(): Promise<void>;
@@ -74,6 +77,16 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   return {
     boss,
     loops,
+    triggers: {
+      async schedule(target, cron, timezone) {
+        const job: ScheduleJob = { pipelineId: target.pipelineId, orgId: target.orgId };
+        await boss.schedule(SCHEDULE_QUEUE, cron, job, { tz: timezone, key: target.pipelineId });
+        logger.info(`scheduled pipeline ${target.pipelineId}: ${cron} (${timezone})`);
+      },
+      async unschedule(target) {
+        await boss.unschedule(SCHEDULE_QUEUE, target.pipelineId);
+      },
+    },
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
     },

@@ -1,13 +1,11 @@
-import type { Db } from '@/server/db/client';
 import { logger } from '@/server/logger';
-import { runExecution } from '@/server/services/executions/run-execution';
 import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
 
 /** How often an idle loop looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
 const IDLE_POLL_SECONDS = 2;
 
 /**
- * Works the execution queue in this process: `concurrency` independent loops, one execution each, so a slow
+ * Works the execution queue in this process, handing each job to `run` (see server/jobs.ts): `concurrency` independent loops, one execution each, so a slow
  * execution never holds up others. A loop that finished a job fetches again at once (the queue may hold
  * more); one that found nothing sleeps until it is woken — by this process's `queue.wake()` on enqueue, by
  * a NOTIFY on Postgres, one idle loop per job — or until its next poll.
@@ -15,7 +13,11 @@ const IDLE_POLL_SECONDS = 2;
  * A job whose execution already finished (a redelivery after a crash between finishing and acknowledging)
  * runs nothing again; one that was interrupted resumes, keeping the nodes that had finished.
  */
-export async function startWorkers(queue: Queue, db: Db, concurrency: number): Promise<void> {
+export async function startWorkers(
+  queue: Queue,
+  concurrency: number,
+  run: (executionId: string, opts: { firstDelivery: boolean }) => Promise<unknown>,
+): Promise<void> {
   for (let i = 0; i < concurrency; i++) {
     let loop = '';
     loop = await queue.boss.work<ExecuteJob>(
@@ -24,7 +26,7 @@ export async function startWorkers(queue: Queue, db: Db, concurrency: number): P
       async ([job]) => {
         queue.loops.started(loop);
         try {
-          await runExecution(db, job!.data.executionId, { firstDelivery: job!.retryCount === 0 });
+          await run(job!.data.executionId, { firstDelivery: job!.retryCount === 0 });
         } finally {
           queue.loops.finished(loop);
         }

@@ -13,8 +13,21 @@ export interface ServiceContext {
   queue?: Queue;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The parts of the process's runtime (`Runtime`) that services use. */
+export type ServiceRuntime = Pick<ServiceContext, 'db' | 'keyCache' | 'queue'>;
 
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
+/** A service context whose caller may not be known yet. */
+export type MaybeServiceContext = Omit<ServiceContext, 'principal'> & { principal: Principal | null };
+
+/**
+ * The one way a ServiceContext is made: from the runtime and the caller. The request edge uses it for
+ * route handlers (webhook, streams), tRPC for its procedures' context (where the caller may still be
+ * unknown: a procedure that needs one refuses without it).
+ */
+export function serviceContext(rt: ServiceRuntime, principal: Principal): ServiceContext;
+export function serviceContext(rt: ServiceRuntime, principal: Principal | null): MaybeServiceContext;
+export function serviceContext(rt: ServiceRuntime, principal: Principal | null): MaybeServiceContext {
+  return { db: rt.db, principal, keyCache: rt.keyCache, queue: rt.queue };
 }
+
+export { isUuid } from '@/shared/ids';

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './orgs';
 
-export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+import type { ExecutionStatus, SkipReason } from '@/shared/statuses';
+
+export type { ExecutionStatus };
 
 /**
  * One run of a pipeline version. Pipelines may be deleted later; their executions stay as history, so
@@ -55,6 +57,10 @@ export const executionNodes = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     durationMs: integer('duration_ms'),
+    /** The value a node gave the execution's outputs (pipeline-output), kept so a retry or a resumed run still has it. */
+    emit: jsonb('emit').$type<{ key: string; value: unknown }>(),
+    /** A skipped node: why it did not run (branch_not_taken, upstream_failed, execution_stopped). */
+    reason: text('reason').$type<SkipReason>(),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.nodeId] })],
 );

@@ -1,65 +1,58 @@
-import { z } from 'zod';
-import { NODE_TYPES, getNodeType } from '@/engine/nodes';
-import type { NodeType } from '@/engine/types';
+import { ENGINE_NODE_ERRORS, type NodeDescriptor } from '@/engine/node-descriptor';
+import { catalogPorts, configSchema, nodeDocumentation } from '@/engine/node-docs';
+import { NODE_DESCRIPTORS, getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { AppError } from '@/server/errors';
 
 export const CATEGORIES = ['healthcare', 'ai', 'data', 'output', 'control', 'claims'] as const;
 
-/** A catalog entry as the spec and DESIGN.md §3 describe it, ports shown for the default config. */
-function toEntry(node: NodeType, full: boolean) {
-  const defaults = node.config.safeParse({});
-  // a node whose config has required fields still shows the ports that do not depend on them
-  const config = defaults.success ? defaults.data : {};
-  const ports = (side: 'inputs' | 'outputs') => {
-    try {
-      return node[side](config as never);
-    } catch {
-      return [];
-    }
-  };
+/** A catalog entry as the spec and DESIGN.md §3 describe it, all read from the node's descriptor. */
+function toEntry(d: NodeDescriptor) {
+  const ports = catalogPorts(d);
   return {
-    id: node.id,
-    name: node.name,
-    category: node.category,
-    description: node.description,
-    version: node.version,
-    keywords: node.keywords,
-    side_effect: node.side_effect,
-    trigger: node.trigger ?? false,
-    inputs: ports('inputs'),
-    outputs: ports('outputs'),
-    config_schema: z.toJSONSchema(node.config, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
-    ...(full ? { documentation: node.documentation } : {}),
+    id: d.id,
+    name: d.name,
+    category: d.category,
+    description: d.description,
+    version: d.version,
+    keywords: d.keywords,
+    side_effect: d.side_effect,
+    trigger: Boolean(d.trigger),
+    inputs: ports.inputs,
+    outputs: ports.outputs,
+    config_schema: configSchema(d),
+    example: d.example as Record<string, unknown>,
+    errors: Object.entries({ ...d.errors, ...ENGINE_NODE_ERRORS }).map(([code, description]) => ({ code, description })),
+    documentation: nodeDocumentation(d),
   };
 }
 
 export type CatalogEntry = ReturnType<typeof toEntry>;
 
+/** Entries are made once per process: descriptors do not change while it runs. */
 const cache = new Map<string, CatalogEntry>();
-function entry(node: NodeType, full: boolean): CatalogEntry {
-  const key = `${node.id}:${full}`;
-  let e = cache.get(key);
-  if (!e) cache.set(key, (e = toEntry(node, full)));
+function entry(d: NodeDescriptor): CatalogEntry {
+  let e = cache.get(d.id);
+  if (!e) cache.set(d.id, (e = toEntry(d)));
   return e;
 }
 
 export function listCatalog(category?: (typeof CATEGORIES)[number]) {
-  const nodes = NODE_TYPES.filter((n) => !category || n.category === category).map((n) => entry(n, true));
+  const nodes = NODE_DESCRIPTORS.filter((d) => !category || d.category === category).map(entry);
   return { nodes, categories: [...CATEGORIES], total_count: nodes.length };
 }
 
 /** Case-insensitive match of every word against name, id, description and keywords. */
 export function searchCatalog(query: string) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const nodes = NODE_TYPES.filter((n) => {
-    const text = [n.id, n.name, n.description, ...n.keywords].join(' ').toLowerCase();
+  const nodes = NODE_DESCRIPTORS.filter((d) => {
+    const text = [d.id, d.name, d.description, ...d.keywords].join(' ').toLowerCase();
     return words.every((w) => text.includes(w));
-  }).map((n) => entry(n, true));
+  }).map(entry);
   return { nodes, total_count: nodes.length, query };
 }
 
 export function getCatalogEntry(id: string): CatalogEntry {
-  const node = getNodeType(id);
-  if (!node) throw new AppError('NODE_TYPE_NOT_FOUND', `There is no node type "${id}" in the catalog.`);
-  return entry(node, true);
+  const d = getNodeDescriptor(id);
+  if (!d) throw new AppError('NODE_TYPE_NOT_FOUND', `There is no node type "${id}" in the catalog.`);
+  return entry(d);
 }

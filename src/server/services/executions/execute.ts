@@ -1,7 +1,8 @@
 import type { RunResult } from '@/engine/run';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { currentPipeline, refuseInvalid } from './definitions';
+import { currentPipeline, refuseInvalid } from './runnable-pipeline';
+import { nodeResults } from './execution-views';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
 
@@ -52,7 +53,7 @@ export function toSyncResult(executionId: string, result: RunResult) {
     execution_id: executionId,
     status: result.status,
     outputs: result.outputs,
-    node_results: Object.fromEntries(Object.entries(result.nodes).map(([id, n]) => [id, { status: n.status, duration_ms: n.duration_ms ?? 0 }])),
+    node_results: nodeResults(Object.entries(result.nodes).map(([id, n]) => ({ node_id: id, status: n.status, duration_ms: n.duration_ms, reason: n.reason }))),
     ...(result.error ? { error: result.error } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { executions, type ExecutionStatus } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
-import { toSummary } from './shape';
+import { toSummary } from './execution-views';
 
 export interface ListExecutionsInput {
   pipeline_id?: string;

@@ -16,9 +16,9 @@ export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): Node
 
 const RECORD_COLUMNS = sql.raw(
   'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
-    'started_ms double precision, finished_ms double precision, duration_ms integer',
+    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text',
 );
-const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms'];
+const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms', 'emit', 'reason'];
 /** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
 const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
 const UPSERT = sql.raw(
@@ -27,7 +27,7 @@ const UPSERT = sql.raw(
 
 /** `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. */
 function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL {
-  const json = JSON.stringify(records.map(({ emit: _, ...stored }) => stored));
+  const json = JSON.stringify(records);
   return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
     select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
     from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;

@@ -1,17 +1,18 @@
 import { eq } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import { descendants } from '@/engine/graph';
+import type { PortSpec } from '@/engine/node-descriptor';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import { executionNodes } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { findPipelineState } from '../pipelines/find';
-import { loadDefinition } from './definitions';
+import { loadDefinition } from './runnable-pipeline';
 import { toSyncResult } from './execute';
 import { findExecutionRow } from './get-execution';
 import { runExecution } from './run-execution';
-import { toNodeRun } from './shape';
+import { toNodeRun } from './execution-views';
 import { startExecution } from './start-execution';
 
 export interface RetryInput {
@@ -35,6 +36,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const { graph } = planOf(def, getNodeType);
   const target = graph.nodes.get(input.node_id);
   if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
+  if (input.inputs && !target.type?.trigger) refuseInputs(input.node_id, target.inputs, input.inputs);
   const redo = descendants(graph, input.node_id);
   const stored = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, original.id));
   const carried: Record<string, NodeRun> = {};
@@ -58,4 +60,20 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
     inline: { definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };
+}
+
+/**
+ * `inputs` replace the node's inputs whole, so they must name only its input ports and give every
+ * required one: `{}` for a node that needs an input cannot be meant, and is refused rather than ignored.
+ */
+function refuseInputs(nodeId: string, ports: PortSpec[], inputs: Record<string, unknown>): void {
+  const known = new Set(ports.map((p) => p.name));
+  const problems = [
+    ...Object.keys(inputs).filter((k) => !known.has(k)).map((k) => ({ path: `inputs.${k}`, message: `node "${nodeId}" has no input "${k}"` })),
+    ...ports.filter((p) => !p.optional && !(p.name in inputs)).map((p) => ({ path: `inputs.${p.name}`, message: `required input of node "${nodeId}"` })),
+  ];
+  if (problems.length) {
+    const names = ports.map((p) => `"${p.name}"`).join(', ') || 'none';
+    throw new AppError('VALIDATION_FAILED', `The inputs replace node "${nodeId}"'s inputs whole; its inputs are ${names}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);
+  }
 }

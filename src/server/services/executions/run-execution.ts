@@ -7,9 +7,10 @@ import type { Db } from '@/server/db/client';
 import { preparedPerDb } from '@/server/db/prepared';
 import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
-import { loadDefinition } from './definitions';
+import { loadDefinition } from './runnable-pipeline';
+import { nodeServices } from './node-services';
 import { NodeProgress, nodeRecord, saveResult } from './node-records';
-import { toNodeRun } from './shape';
+import { toNodeRun } from './execution-views';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
 const PROGRESS_INTERVAL_MS = 250;
@@ -107,7 +108,7 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
       inputs: job.inputs,
       testMode: job.testMode,
       registry: getNodeType,
-      services: { fetch },
+      services: nodeServices(),
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,

@@ -1,6 +1,7 @@
+import { triggerInputs } from '@/engine/graph';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { currentPipeline, refuseInvalid } from './definitions';
+import { currentPipeline, refuseInvalid } from './runnable-pipeline';
 import { startExecution } from './start-execution';
 
 export interface WebhookCall {
@@ -12,13 +13,12 @@ export interface WebhookCall {
 
 /**
  * A call to a pipeline's webhook URL: starts an execution of the deployed pipeline with inputs
- * `{body, headers, query}` on the queue and answers at once (the caller polls, or does not care).
+ * its webhook trigger makes of the call (`{body, headers, query}`) on the queue and answers at once (the caller polls, or does not care).
  */
 export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
   const pipeline = await currentPipeline(ctx, call.pipelineId);
-  if (!pipeline.definition.nodes.some((n) => n.type === 'webhook-trigger')) {
-    throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${pipeline.id} is not started by a webhook trigger.`);
-  }
+  const inputs = triggerInputs(pipeline.graph, { kind: 'webhook', body: call.body, headers: call.headers, query: call.query });
+  if (!inputs) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${pipeline.id} is not started by a webhook trigger.`);
   if (pipeline.status !== 'deployed') {
     throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: its webhook accepts calls once it is.`);
   }
@@ -32,7 +32,7 @@ export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
       pipelineVersion: pipeline.version,
       trigger: 'webhook',
       testMode: false,
-      inputs: { body: call.body, headers: call.headers, query: call.query },
+      inputs,
       status: 'queued',
     },
     ctx.queue.enqueue,

@@ -1,7 +1,8 @@
-import { pipelines, pipelineVersions } from '@/server/db/schema';
+import { pipelines } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
-import { toPipeline, type Pipeline } from './shape';
+import { toPipeline, type Pipeline } from './pipeline-views';
+import { saveSnapshot } from './versions';
 
 export interface CreateInput {
   name: string;
@@ -17,20 +18,7 @@ export async function createPipeline(ctx: ServiceContext, input: CreateInput): P
       .values({ orgId: ctx.principal.orgId, name: input.name, description: input.description, definition: input.definition })
       .returning();
     if (!row) throw new Error('insert returned nothing');
-    await tx.insert(pipelineVersions).values({
-      pipelineId: row.id,
-      version: row.version,
-      name: row.name,
-      description: row.description,
-      definition: row.definition,
-      createdBy: actor(ctx),
-    });
+    await saveSnapshot(tx, ctx, row);
     return toPipeline(row);
   });
-}
-
-/** Who made a change, as recorded on version snapshots. */
-export function actor(ctx: ServiceContext): string {
-  const p = ctx.principal;
-  return p.kind === 'api-key' ? `api-key:${p.keyId}` : `user:${p.userId}`;
 }

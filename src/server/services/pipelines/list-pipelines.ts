@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { pipelines } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
-import { toSummary, type PipelineSummary } from './shape';
+import { toSummary, type PipelineSummary } from './pipeline-views';
 
 export interface ListInput {
   limit: number;

@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { pipelines, pipelineVersions } from '@/server/db/schema';
+import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
-import { actor } from './create-pipeline';
+import { saveSnapshot } from './versions';
 import { findPipelineRow, ownPipeline } from './find';
-import { syncSchedule } from './schedules';
-import { toPipeline, type Pipeline } from './shape';
+import { syncTriggers } from './triggers';
+import { toPipeline, type Pipeline } from './pipeline-views';
 
 export interface UpdateInput {
   id: string;
@@ -39,17 +39,10 @@ export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): P
         `Pipeline ${input.id} is at version ${current.version}, not ${input.expected_version}: reload it and apply your change again.`,
       );
     }
-    await tx.insert(pipelineVersions).values({
-      pipelineId: row.id,
-      version: row.version,
-      name: row.name,
-      description: row.description,
-      definition: row.definition,
-      createdBy: actor(ctx),
-    });
+    await saveSnapshot(tx, ctx, row);
     return row;
   }).then(async (row) => {
-    await syncSchedule(ctx.queue, row); // a deployed pipeline's new cron takes effect at once
+    await syncTriggers(ctx.queue?.triggers, row); // a deployed pipeline's new cron takes effect at once
     return toPipeline(row);
   });
 }

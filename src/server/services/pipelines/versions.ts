@@ -1,9 +1,28 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import { pipelineVersions } from '@/server/db/schema';
+import { pipelineVersions, type pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import type { Db } from '@/server/db/client';
 import type { ServiceContext } from '../context';
 import { findPipelineRow } from './find';
-import { toVersion } from './shape';
+import { toVersion } from './pipeline-views';
+
+/** Who made a change, as recorded on version snapshots. */
+export function actor(ctx: ServiceContext): string {
+  const p = ctx.principal;
+  return p.kind === 'api-key' ? `api-key:${p.keyId}` : `user:${p.userId}`;
+}
+
+/** The immutable snapshot of a pipeline's new version, written in the transaction that made the version. */
+export async function saveSnapshot(tx: Db, ctx: ServiceContext, row: typeof pipelines.$inferSelect): Promise<void> {
+  await tx.insert(pipelineVersions).values({
+    pipelineId: row.id,
+    version: row.version,
+    name: row.name,
+    description: row.description,
+    definition: row.definition,
+    createdBy: actor(ctx),
+  });
+}
 
 export async function listVersions(ctx: ServiceContext, input: { id: string; limit: number; offset: number }) {
   const pipeline = await findPipelineRow(ctx, input.id);

@@ -1,7 +1,5 @@
-import { readProcedure, router } from '@/server/api/trpc';
-import { whoAmI } from '@/server/services/orgs/who-am-i';
+import { router } from '@/server/api/trpc';
+import { me } from './me';
 
 /** The signed-in browser user and their organization. */
-export const accountRouter = router({
-  me: readProcedure.query(({ ctx }) => whoAmI(ctx)),
-});
+export const accountRouter = router({ me });

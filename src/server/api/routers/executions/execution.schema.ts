@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { EXECUTION_STATUSES, SKIP_REASONS } from '@/shared/statuses';
+
+export const TAGS = ['Executions'];
 
 const Json = z.record(z.string(), z.unknown());
 const ErrorInfo = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
-const NodeResults = z.record(z.string(), z.object({ status: z.string(), duration_ms: z.number().int() })).describe('Per node: status and duration');
+const NodeResults = z
+  .record(z.string(), z.object({ status: z.string(), duration_ms: z.number().int(), reason: z.enum(SKIP_REASONS).optional() }))
+  .describe('Per node: status and duration; a skipped node says why (branch_not_taken, upstream_failed, execution_stopped)');
 
 export const ExecuteInput = z.object({
   pipeline_id: z.string().describe('UUID of the pipeline'),
@@ -13,7 +18,7 @@ export const ExecuteInput = z.object({
 
 export const ExecuteResult = z.object({
   execution_id: z.string(),
-  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  status: z.enum(EXECUTION_STATUSES),
   outputs: Json.optional(),
   node_results: NodeResults.optional(),
   error: ErrorInfo.optional(),
@@ -78,6 +83,7 @@ export const ExecutionDetail = ExecutionSummary.extend({
       outputs: Json,
       logs: z.array(z.object({ level: z.string(), message: z.string(), time: z.string() })),
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      reason: z.enum(SKIP_REASONS).nullable().describe('Why a skipped node did not run'),
       attempts: z.number().int(),
       started_at: z.string().nullable(),
       finished_at: z.string().nullable(),
@@ -88,7 +94,7 @@ export const ExecutionDetail = ExecutionSummary.extend({
 
 export const ListInput = z.object({
   pipeline_id: z.string().optional(),
-  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).optional(),
+  status: z.enum(EXECUTION_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
 });

@@ -5,7 +5,7 @@ import { PipelineId } from './pipeline.schema';
 
 export const remove = writeProcedure
   .meta({
-    openapi: { method: 'DELETE', path: '/pipelines/{id}', tags: ['Pipelines'], summary: 'Delete an undeployed pipeline', protect: true },
+    openapi: { method: 'DELETE', path: '/pipelines/{id}', tags: ['Pipelines'], summary: 'Delete an undeployed pipeline', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_DEPLOYED'],
     successStatus: 204,
   })
   .input(PipelineId)

@@ -11,6 +11,7 @@ export const update = writeProcedure
       summary: 'Update a pipeline (bumps version, keeps a snapshot)',
       protect: true,
     },
+    errors: ['PIPELINE_NOT_FOUND', 'VERSION_CONFLICT'],
   })
   .input(UpdatePipelineInput)
   .output(Pipeline)

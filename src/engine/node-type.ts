@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { PipelineDefinition } from '@/shared/pipeline';
+import type { NodeDescriptor } from './node-descriptor';
+
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  time: string;
+}
+
+/** Outside services (HTTP fetch, connectors…) the host lends a running node (see `nodeServices()`). */
+export interface NodeServices {
+  fetch: typeof fetch;
+}
+
+/** What a node may use while it runs. Everything outside the process comes in through here. */
+export interface NodeContext {
+  executionId: string;
+  nodeId: string;
+  /** Test mode: nodes with `side_effect: write` must not call out; they return the payload they would send. */
+  testMode: boolean;
+  /** The execution's `inputs` (what the trigger emits). */
+  executionInputs: Record<string, unknown>;
+  /** `${executionId}:${nodeId}` — send it with every write so a re-run never writes twice. */
+  idempotencyKey: string;
+  signal: AbortSignal;
+  log(level: LogEntry['level'], message: string): void;
+  /** Runs a nested definition (for-each bodies) with the given trigger inputs; returns its outputs. */
+  runSubgraph(definition: PipelineDefinition, inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
+  services: NodeServices;
+}
+
+/** One value per output port that fired; ports left out fired nothing (their branch is skipped). */
+export interface NodeResult {
+  outputs: Record<string, unknown>;
+  /** A write node in test mode: what it would have sent. */
+  simulated?: boolean;
+  /** A value for the execution's `outputs` (nodes whose descriptor says `output`). */
+  emit?: { key: string; value: unknown };
+}
+
+/** The pipeline a trigger serves. */
+export interface TriggerTarget {
+  pipelineId: string;
+  orgId: string;
+}
+
+/** What the host offers triggers that listen for outside events while their pipeline is deployed. */
+export interface TriggerHost {
+  /** Runs the pipeline on a cron schedule (one schedule per pipeline; a second call replaces the first). */
+  schedule(target: TriggerTarget, cron: string, timezone: string): Promise<void>;
+  unschedule(target: TriggerTarget): Promise<void>;
+}
+
+/** How a node runs: server-only (it may use Node APIs, sandboxes, drivers). */
+export interface NodeImplementation<C extends z.ZodType = z.ZodType> {
+  execute(ctx: NodeContext, inputs: Record<string, unknown>, config: z.infer<C>): Promise<NodeResult>;
+  /** A trigger's deploy: start listening (register the schedule, open the port). */
+  activate?(host: TriggerHost, target: TriggerTarget, config: z.infer<C>): Promise<void>;
+  /** A trigger's undeploy (or its pipeline changed trigger): stop listening. Safe to call when not active. */
+  deactivate?(host: TriggerHost, target: TriggerTarget): Promise<void>;
+}
+
+/** A node type as the engine runs it: its descriptor and its implementation. */
+export type NodeType<C extends z.ZodType = z.ZodType> = NodeDescriptor<C> & NodeImplementation<C>;
+
+/** Joins a descriptor with how it runs (one call per `<id>.execute.ts`). */
+export function implementNode<C extends z.ZodType>(descriptor: NodeDescriptor<C>, implementation: NodeImplementation<C>): NodeType<C> {
+  return { ...descriptor, ...implementation };
+}

@@ -1,0 +1,56 @@
+import type { NodeDescriptor } from '../node-descriptor';
+import { claimValidate } from './claim-validate';
+import { code } from './code';
+import { condition } from './condition';
+import { csvParse } from './csv-parse';
+import { filter } from './filter';
+import { forEach } from './for-each';
+import { hl7v2Ack } from './hl7v2-ack';
+import { hl7v2Parse } from './hl7v2-parse';
+import { hl7v2Serialize } from './hl7v2-serialize';
+import { httpRequest } from './http-request';
+import { jsonSchemaValidate } from './json-schema-validate';
+import { jsonataTransform } from './jsonata-transform';
+import { manualTrigger } from './manual-trigger';
+import { merge } from './merge';
+import { pipelineOutput } from './pipeline-output';
+import { scheduleTrigger } from './schedule-trigger';
+import { switchDescriptor } from './switch';
+import { webhookTrigger } from './webhook-trigger';
+import { x12835ToFhir } from './x12-835-to-fhir';
+import { x12837ToFhir } from './x12-837-to-fhir';
+import { x12Parse } from './x12-parse';
+
+/**
+ * Every node type's descriptor, in catalog order: what the editor, the catalog, the validator and the
+ * copilot know of a node. Isomorphic. How each runs is registered in ./index.ts (server).
+ */
+export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
+  manualTrigger,
+  scheduleTrigger,
+  webhookTrigger,
+  condition,
+  switchDescriptor,
+  merge,
+  forEach,
+  jsonataTransform,
+  filter,
+  jsonSchemaValidate,
+  csvParse,
+  code,
+  httpRequest,
+  hl7v2Parse,
+  hl7v2Serialize,
+  hl7v2Ack,
+  x12Parse,
+  claimValidate,
+  x12837ToFhir,
+  x12835ToFhir,
+  pipelineOutput,
+] as unknown as NodeDescriptor[];
+
+const byId = new Map(NODE_DESCRIPTORS.map((d) => [d.id, d]));
+
+export function getNodeDescriptor(id: string): NodeDescriptor | undefined {
+  return byId.get(id);
+}

@@ -1,0 +1,177 @@
+import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { connectionId, defaultConfig, savedKeyOf, toFlow, uniqueNodeId, type Definition } from '../definition';
+import { connectionProblem } from '../ports';
+import type { CatalogEntry, FlowEdge, FlowNode, PipelineNodeData } from '../types';
+import type { EditorInit, EditorSlice } from './index';
+
+interface Snapshot {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+}
+
+const HISTORY_LIMIT = 100;
+
+/** The pipeline being edited and its undo history: the one owner of nodes and edges. */
+export interface DocumentSlice {
+  pipelineId: string;
+  catalog: Record<string, CatalogEntry>;
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  past: Snapshot[];
+  future: Snapshot[];
+  /** Consecutive edits with the same key (typing in one field) make one undo step. */
+  lastEdit: { key: string; at: number } | null;
+  /** Version the canvas started from; saving sends it as expected_version. */
+  baseVersion: number;
+  savedKey: string;
+  clipboard: Snapshot | null;
+  pasteCount: number;
+
+  onNodesChange(changes: NodeChange<FlowNode>[]): void;
+  onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
+  connect(c: Connection): string | null;
+  addNode(type: string, position: { x: number; y: number }): string | null;
+  updateNode(id: string, patch: Partial<PipelineNodeData>, editKey?: string): void;
+  /** Marks the selection (the only node selected; null clears it). */
+  select(id: string | null): void;
+  checkpoint(): void;
+  undo(): void;
+  redo(): void;
+  copy(): number;
+  paste(): number;
+  setGraph(nodes: FlowNode[], edges: FlowEdge[]): void;
+  load(def: Definition, baseVersion: number, saved?: Definition): void;
+  markSaved(def: Definition, version: number): void;
+}
+
+export const documentSlice =
+  (init: EditorInit): EditorSlice<DocumentSlice> =>
+  (set, get) => {
+    const flow = toFlow(init.definition);
+    /** Remembers the graph before a change, so undo can bring it back. */
+    function remember(editKey?: string) {
+      const { nodes, edges, past, lastEdit } = get();
+      const now = Date.now();
+      if (editKey && lastEdit?.key === editKey && now - lastEdit.at < 1500) {
+        set({ lastEdit: { key: editKey, at: now } });
+        return;
+      }
+      set({ past: [...past, { nodes, edges }].slice(-HISTORY_LIMIT), future: [], lastEdit: editKey ? { key: editKey, at: now } : null });
+    }
+
+    return {
+      pipelineId: init.pipelineId,
+      catalog: Object.fromEntries(init.catalog.map((e) => [e.id, e])),
+      nodes: flow.nodes,
+      edges: flow.edges,
+      past: [],
+      future: [],
+      lastEdit: null,
+      baseVersion: init.baseVersion,
+      savedKey: savedKeyOf(init.saved),
+      clipboard: null,
+      pasteCount: 0,
+
+      // removals are remembered once, in checkpoint() from React Flow's onBeforeDelete (nodes and their
+      // edges arrive as two change lists; one undo step must bring both back)
+      onNodesChange(changes) {
+        if (changes.some((c) => c.type === 'add' || c.type === 'replace')) remember();
+        set({ nodes: applyNodeChanges(changes, get().nodes) });
+      },
+      onEdgesChange(changes) {
+        if (changes.some((c) => c.type === 'add' || c.type === 'replace')) remember();
+        set({ edges: applyEdgeChanges(changes, get().edges) });
+      },
+      connect(c) {
+        const { nodes, edges, catalog } = get();
+        const problem = connectionProblem(c, nodes, edges, catalog);
+        if (problem) return problem;
+        remember();
+        const conn = { source: c.source, source_port: c.sourceHandle ?? '', target: c.target, target_port: c.targetHandle ?? '' };
+        const edge: FlowEdge = { id: connectionId(conn), source: c.source, target: c.target, sourceHandle: c.sourceHandle, targetHandle: c.targetHandle };
+        set({ edges: [...edges, edge] });
+        return null;
+      },
+      addNode(type, position) {
+        const entry = get().catalog[type];
+        if (!entry) return null;
+        remember();
+        const nodes = get().nodes;
+        const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
+        const node: FlowNode = { id, type: 'pipeline', position, selected: true, data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
+        set({ nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
+        get().setPanel('node');
+        return id;
+      },
+      updateNode(id, patch, editKey) {
+        remember(editKey ? `${id}:${editKey}` : undefined);
+        set({ nodes: get().nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, ...patch } } : n)) });
+      },
+      select(id) {
+        set({
+          nodes: get().nodes.map((n) => (n.selected !== (n.id === id) ? { ...n, selected: n.id === id } : n)),
+          edges: get().edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+        });
+        if (id) get().setPanel('node');
+      },
+      checkpoint() {
+        remember();
+      },
+      undo() {
+        const { past, future, nodes, edges } = get();
+        const prev = past.at(-1);
+        if (!prev) return;
+        set({ ...prev, past: past.slice(0, -1), future: [{ nodes, edges }, ...future], lastEdit: null });
+      },
+      redo() {
+        const { past, future, nodes, edges } = get();
+        const next = future[0];
+        if (!next) return;
+        set({ ...next, past: [...past, { nodes, edges }], future: future.slice(1), lastEdit: null });
+      },
+      copy() {
+        const { nodes, edges } = get();
+        const picked = nodes.filter((n) => n.selected);
+        const ids = new Set(picked.map((n) => n.id));
+        set({ clipboard: { nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, pasteCount: 0 });
+        return picked.length;
+      },
+      paste() {
+        const { clipboard, nodes, edges, pasteCount } = get();
+        if (!clipboard?.nodes.length) return 0;
+        remember();
+        const taken = new Set(nodes.map((n) => n.id));
+        const rename = new Map<string, string>();
+        const offset = 40 * (pasteCount + 1);
+        const pasted = clipboard.nodes.map((n) => {
+          const id = uniqueNodeId(n.data.nodeType, taken);
+          taken.add(id);
+          rename.set(n.id, id);
+          return { ...n, id, selected: true, position: { x: n.position.x + offset, y: n.position.y + offset }, data: structuredClone(n.data) };
+        });
+        const pastedEdges = clipboard.edges.map((e) => {
+          const c = { source: rename.get(e.source)!, source_port: e.sourceHandle ?? '', target: rename.get(e.target)!, target_port: e.targetHandle ?? '' };
+          return { ...e, id: connectionId(c), source: c.source, target: c.target, selected: false };
+        });
+        set({
+          nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
+          edges: [...edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pastedEdges],
+          pasteCount: pasteCount + 1,
+        });
+        return pasted.length;
+      },
+      setGraph(nodes, edges) {
+        remember();
+        set({ nodes, edges });
+      },
+      /** A whole other definition (a version, a reload): history starts over, the run state goes, the view fits it. */
+      load(def, baseVersion, saved) {
+        set({ ...toFlow(def), past: [], future: [], lastEdit: null, baseVersion, savedKey: savedKeyOf(saved ?? def) });
+        get().setRun({});
+        get().fitView();
+      },
+      markSaved(def, version) {
+        set({ baseVersion: version, savedKey: savedKeyOf(def) });
+      },
+    };
+  };

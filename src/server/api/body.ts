@@ -1,0 +1,78 @@
+import { env } from '@/env';
+import { AppError } from '@/server/errors';
+
+/** The largest request body the API reads (MAX_BODY_BYTES, 2 MiB by default): JSON routes, tRPC, webhooks, sign-in alike. */
+export const MAX_BODY_BYTES = env.MAX_BODY_BYTES;
+
+export interface LimitedRequest {
+  req: Request;
+  /** The 413 once reading the body was refused (the rest of it was never read: the connection must close). */
+  refusal(): AppError | undefined;
+}
+
+/**
+ * The request as a handler sees it: its body can be read only up to `limit` bytes. Reading a larger one
+ * fails with 413 PAYLOAD_TOO_LARGE, at once when Content-Length says so (nothing is read), else as soon
+ * as the bytes read pass the limit — never whole into memory. Whoever reads it (our JSON and webhook
+ * routes, tRPC, better-auth) meets the same error. A body within its declared length is left as it is:
+ * the HTTP parser never delivers more than Content-Length.
+ */
+export function limitBody(req: Request, limit = MAX_BODY_BYTES): LimitedRequest {
+  let refusal: AppError | undefined;
+  const length = req.headers.get('content-length');
+  const declared = length === null ? NaN : Number(length);
+  if (!req.body || declared <= limit) return { req, refusal: () => undefined };
+  const tooLarge = () => (refusal = new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes.`));
+  let body: ReadableStream<Uint8Array>;
+  if (declared > limit) {
+    body = new ReadableStream({ pull: (c) => c.error(tooLarge()) });
+  } else {
+    let size = 0;
+    body = req.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, c) {
+          size += chunk.byteLength;
+          if (size > limit) c.error(tooLarge()); // also cancels the rest of the upload
+          else c.enqueue(chunk);
+        },
+      }),
+    );
+  }
+  const limited = new Request(req.url, { method: req.method, headers: req.headers, body, signal: req.signal, duplex: 'half' } as RequestInit);
+  return { req: limited, refusal: () => refusal };
+}
+
+/** A JSON request body; an empty body (deploy, undeploy) counts as `{}`. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === '') return {};
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the request body as application/json (got "${type || 'no content type'}").`);
+  }
+  return parseJson(text);
+}
+
+/** JSON text parsed, or 400 INVALID_JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('INVALID_JSON', 'The request body is not valid JSON.');
+  }
+}
+
+/**
+ * The rest of a body that is too large, read and dropped (never kept) up to a bound, so the client, still
+ * sending, reads the 413 instead of a broken pipe; past the bound, or after two seconds, it is cut off.
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
+  const until = Date.now() + 2_000;
+  let dropped = 0;
+  while (dropped < 8 * limit && Date.now() < until) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    dropped += value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+}

@@ -1,0 +1,9 @@
+import { executeProcedure } from '@/server/api/trpc';
+import { retryExecution } from '@/server/services/executions/retry';
+import * as S from './execution.schema';
+
+export const retry = executeProcedure
+  .meta({ openapi: { method: 'POST', path: '/execute/retry', tags: S.TAGS, summary: 'Re-run a past execution from a node, keeping upstream outputs', protect: true }, errors: ['EXECUTION_NOT_FOUND', 'PIPELINE_NOT_FOUND', 'NODE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'CONCURRENCY_LIMIT'] })
+  .input(S.RetryInput)
+  .output(S.ExecuteResult)
+  .mutation(({ ctx, input }) => retryExecution(ctx, input));

@@ -1,0 +1,18 @@
+import type { Db } from '@/server/db/client';
+import { startMaintenance } from '@/server/queue/maintenance';
+import { startScheduleWorker } from '@/server/queue/schedule-worker';
+import { startWorkers } from '@/server/queue/worker';
+import type { Queue } from '@/server/queue/queue';
+import { runExecution } from '@/server/services/executions/run-execution';
+import { runScheduled } from '@/server/services/executions/scheduled';
+import { sweep } from '@/server/services/executions/sweep';
+
+/**
+ * What the queue's jobs do, wired in one place: the queue only carries jobs, the services do the work,
+ * and neither imports the other. `executions: false` leaves the execution queue to worker processes.
+ */
+export async function startJobs(queue: Queue, db: Db, opts: { executions: boolean; concurrency: number }): Promise<void> {
+  if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(db, id, run));
+  await startScheduleWorker(queue, (job) => runScheduled(db, queue.triggers, job));
+  await startMaintenance(queue, () => sweep(db));
+}

@@ -1,0 +1,181 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpRequestNode } from '@/engine/nodes/http-request.execute';
+import { runNode, testContext } from '@/engine/testing/node-context';
+import { createOutboundFetch, outboundErrorOf } from './fetch';
+import { OutboundPolicy } from './policy';
+
+interface Hit {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const servers: http.Server[] = [];
+
+/** A real HTTP server on a loopback address; records what it receives. */
+async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse, hit: Hit) => void, host = '127.0.0.1') {
+  const hits: Hit[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const hit = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      hits.push(hit);
+      handler(req, res, hit);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return { hits, port, url: `http://${host}:${port}` };
+}
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+const limits = { timeoutMs: 10_000, maxBytes: 1024 * 1024 };
+
+async function rejection(p: Promise<unknown>) {
+  const e = await p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err: unknown) => err,
+  );
+  return { error: e as Error, outbound: outboundErrorOf(e) };
+}
+
+describe('outbound fetch', () => {
+  it('refuses loopback by default and sends nothing', async () => {
+    const target = await serve((_, res) => res.end('secret'));
+    const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });
+    for (const url of [target.url, `http://localhost:${target.port}/`, `http://2130706433:${target.port}/`, `http://[::ffff:127.0.0.1]:${target.port}/`]) {
+      const { error, outbound } = await rejection(fetch(url));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(outbound?.code, url).toBe('OUTBOUND_REFUSED');
+      expect(outbound?.message).toContain('loopback');
+    }
+    const meta = await rejection(fetch('http://169.254.169.254/latest/meta-data/'));
+    expect(meta.outbound?.message).toMatch(/^169\.254\.169\.254, a link-local address/);
+    expect(target.hits).toHaveLength(0);
+  });
+
+  it('passes a loopback call that OUTBOUND_ALLOW allows, like fetch: body, headers, status, JSON, gzip', async () => {
+    const target = await serve((req, res, hit) => {
+      if (hit.path === '/gz') {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        return res.end(zlib.gzipSync('unzipped text'));
+      }
+      res.writeHead(201, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-test']) });
+      res.end(JSON.stringify({ method: hit.method, body: hit.body }));
+    });
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+    const res = await fetch(`${target.url}/items?x=1`, { method: 'POST', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-echo')).toBe('yes');
+    expect(res.url).toBe(`${target.url}/items?x=1`);
+    expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+    expect(await (await fetch(`${target.url}/gz`)).text()).toBe('unzipped text');
+    expect(target.hits[0]).toMatchObject({ path: '/items?x=1', headers: expect.objectContaining({ 'content-length': '7' }) });
+  });
+
+  it('refuses a redirect to 127.0.0.1 when only the first address is allowed', async () => {
+    const inside = await serve((_, res) => res.end('internal data'));
+    const outside = await serve((_, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${inside.port}/admin` });
+      res.end();
+    }, '127.0.0.2');
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['127.0.0.2']), ...limits });
+    const { outbound } = await rejection(fetch(`${outside.url}/start`));
+    expect(outbound?.code).toBe('OUTBOUND_REFUSED');
+    expect(outbound?.message).toContain('127.0.0.1, a loopback address');
+    expect(outside.hits.map((h) => h.path)).toEqual(['/start']);
+    expect(inside.hits).toHaveLength(0);
+  });
+
+  it('follows allowed redirects as fetch does: 303 turns POST into GET, credentials stay with their origin', async () => {
+    const b = await serve((_, res) => res.end('landed'));
+    const a = await serve((_, res, hit) => {
+      res.writeHead(hit.path === '/post' ? 303 : 302, { location: hit.path === '/post' ? '/after' : `${b.url}/elsewhere` });
+      res.end();
+    });
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+    const res = await fetch(`${a.url}/post`, { method: 'POST', body: 'x', headers: { authorization: 'Bearer t' } });
+    expect(res.redirected).toBe(true);
+    expect(a.hits.map((h) => [h.method, h.path, h.headers.authorization])).toEqual([
+      ['POST', '/post', 'Bearer t'],
+      ['GET', '/after', 'Bearer t'], // same origin keeps it
+    ]);
+    expect(b.hits.map((h) => [h.method, h.path, h.headers.authorization])).toEqual([['GET', '/elsewhere', undefined]]);
+    expect((await fetch(`${a.url}/post`, { method: 'POST', body: 'x', redirect: 'manual' })).status).toBe(303);
+  });
+
+  it('stops reading a body over the size cap and closes the connection', async () => {
+    const total = 64 * 1024 * 1024;
+    let written = 0;
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((r) => (closed = r));
+    const target = await serve((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }); // chunked: no length announced
+      res.on('close', closed);
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const pump = () => {
+        while (written < total && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 256 * 1024 });
+    const res = await fetch(target.url);
+    const { outbound } = await rejection(res.arrayBuffer());
+    expect(outbound?.code).toBe('OUTBOUND_TOO_LARGE');
+    expect(outbound?.message).toContain('262144 bytes');
+    await connectionClosed;
+    expect(written).toBeLessThan(total);
+  });
+
+  it('refuses at once a body whose announced length is over the cap', async () => {
+    const target = await serve((_, res) => {
+      res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
+      res.write('a');
+    });
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 1024 });
+    const { outbound } = await rejection(fetch(target.url));
+    expect(outbound).toMatchObject({ code: 'OUTBOUND_TOO_LARGE', message: expect.stringContaining('announces 52428800 bytes') });
+  });
+
+  it('gives up after the time limit, and a caller abort rejects with its reason', async () => {
+    const target = await serve(() => {}); // never answers
+    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 200, maxBytes: 1024 });
+    const { outbound } = await rejection(fetch(target.url));
+    expect(outbound).toMatchObject({ code: 'OUTBOUND_TIMEOUT', message: expect.stringContaining('200 ms') });
+    const controller = new AbortController();
+    const slow = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 60_000, maxBytes: 1024 });
+    const pending = slow(target.url, { signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+  });
+
+  it('is what the http-request node calls out with: a refused address fails the node in words', async () => {
+    const sink = await serve((_, res) => res.end('{}'));
+    const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });
+    const run = runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: { fetch } }));
+    await expect(run).rejects.toMatchObject({ code: 'HTTP_REQUEST_FAILED', message: expect.stringContaining('a loopback address (this machine): outbound calls to it are refused') });
+    expect(sink.hits).toHaveLength(0);
+    const allowed = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['127.0.0.1']), ...limits });
+    const ok = await runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: { fetch: allowed } }));
+    expect(ok.outputs.response).toMatchObject({ status: 200 });
+    expect(sink.hits.map((h) => h.body)).toEqual(['{"a":1}']);
+  });
+});

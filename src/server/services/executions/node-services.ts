@@ -1,0 +1,13 @@
+import type { NodeServices } from '@/engine/node-type';
+import { outboundFetch } from '@/server/net/outbound';
+
+/**
+ * What the host lends a running node (DESIGN.md §4: everything outside the process comes in through
+ * here). The one place it is built, for full runs, retries and step sessions alike; connectors,
+ * secrets and language models join it here. `fetch` is the outbound one: internal addresses are refused
+ * unless OUTBOUND_ALLOW allows them (checked after DNS and after every redirect), with a time limit and a
+ * size cap on every call.
+ */
+export function nodeServices(): NodeServices {
+  return { fetch: outboundFetch };
+}
