@@ -18,7 +18,7 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
     expect(res.headers.get('location')).toBe(`/api/pipelines/${res.body.id}`);
     expect(res.body).toMatchObject({ name: 'ADT to FHIR', description: 'inbound feed', status: 'active', version: 1 });
     expect(res.body.definition.nodes.map((n: { id: string }) => n.id)).toEqual(['in', 'parse']);
-    expect(res.body.definition.connections[0]).toMatchObject({ source: 'in', target: 'parse', target_port: 'message' });
+    expect(res.body.definition.connections[0]).toMatchObject({ source: 'in', target: 'parse', target_port: 'text' });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
 
     const got = await api.get(`/api/pipelines/${res.body.id}`);

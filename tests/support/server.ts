@@ -37,7 +37,8 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
   let out = '';
   const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', OUTBOUND_ALLOW: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

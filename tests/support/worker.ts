@@ -11,7 +11,8 @@ export async function startWorker(env: Record<string, string>): Promise<{ proces
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default
+    env: { ...process.env, LOG_LEVEL: 'info', OUTBOUND_ALLOW: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
