@@ -1,12 +1,12 @@
 // Engine overhead: a 10-node chain of no-op nodes run by the engine (scheduling, skip and failure rules,
 // per-node timing, logs, time limits and retries) against a plain loop calling the same node functions,
-// each with a context of its own, same process, same run. Run it with `node bench/engine-run.mjs`, which
+// each with a context of its own, same process, same run. Run it with `npx node bench/bundled.mjs engine`, which
 // bundles it as production code is built (tsx's keep-names transform would slow both sides).
 import { z } from 'zod';
 import { buildGraph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { runPipeline } from '@/engine/run';
-import type { NodeContext, NodeType } from '@/engine/node-type';
+import type { NodeContext, NodeServices, NodeType } from '@/engine/node-type';
 import { testNode } from '@/engine/testing/builders';
 import { PipelineDefinition } from '@/shared/pipeline';
 
@@ -39,7 +39,7 @@ const def = PipelineDefinition.parse({
     target_port: id === 'out' ? 'value' : port(id, 'in'),
   })),
 });
-const services = { fetch };
+const services: NodeServices = { fetch, orgKey: async () => new Uint8Array(32) };
 const graph = buildGraph(def, registry);
 
 async function plainLoop(inputs: Record<string, unknown>) {

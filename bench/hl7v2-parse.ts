@@ -3,7 +3,7 @@
 // (segments, fields, repetitions, components, sub-components) with no BOM, MSH, escape or error handling,
 // and the same naive split stopped at fields, measured in the same run, interleaved. The value keeps each
 // field's raw text (components are split when read), so "+ full tree" and "+ 7 paths" show what reading
-// costs on top. Run it with `node bench/hl7v2-parse.mjs`, which bundles it.
+// costs on top. Run it with `npx node bench/bundled.mjs hl7v2-parse`, which bundles it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getAll, parseHl7v2, splitField, type Hl7v2Message } from '@/clinical/hl7v2';
