@@ -11,6 +11,11 @@ export interface LogEntry {
 /** Outside services (HTTP fetch, connectors…) the host lends a running node (see `nodeServices()`). */
 export interface NodeServices {
   fetch: typeof fetch;
+  /**
+   * A 32-byte secret key of the running pipeline's organization for `purpose` (e.g. `deidentify`): the
+   * same in every run and process, different for every organization and purpose, never shown to anyone.
+   */
+  orgKey(purpose: string): Promise<Uint8Array>;
 }
 
 /** What a node may use while it runs. Everything outside the process comes in through here. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { serialize, type Hl7v2Message } from '@/clinical/hl7v2';
 import { hl7Sample, hl7Samples, normalized } from '@/clinical/hl7v2/test-support';
 import { runPipeline } from '../run';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../testing/node-context';
 import { hl7v2ParseNode as hl7v2Parse } from './hl7v2-parse.execute';
 import { getNodeType } from './index';
 
@@ -83,7 +83,7 @@ describe('hl7v2-parse', () => {
       ],
     };
     const run = (message: string) =>
-      runPipeline(def, { executionId: 'exec-hl7', inputs: { message }, testMode: false, registry: getNodeType, services: { fetch: (() => Promise.reject(new Error('offline'))) as typeof fetch } });
+      runPipeline(def, { executionId: 'exec-hl7', inputs: { message }, testMode: false, registry: getNodeType, services: testServices() });
 
     const good = await run(hl7Sample('ADT-A01-01.hl7'));
     expect(good.status).toBe('completed');
@@ -130,7 +130,7 @@ describe('hl7v2-parse', () => {
       ],
     };
     const batch = `FHS|^~\\&\rBHS|^~\\&\r${ADT}${ADT.replace('MSG00001', 'MSG00002')}BTS|2\rFTS|1\r`;
-    const r = await runPipeline(def, { executionId: 'exec-hl7-batch', inputs: { batch }, testMode: false, registry: getNodeType, services: { fetch: (() => Promise.reject(new Error('offline'))) as typeof fetch } });
+    const r = await runPipeline(def, { executionId: 'exec-hl7-batch', inputs: { batch }, testMode: false, registry: getNodeType, services: testServices() });
     expect(r.status).toBe('completed');
     const acks = (r.outputs.acks as { ack: string }[]).map((a) => a.ack.split('\r')[1]);
     expect(acks).toEqual(['MSA|AA|MSG00001', 'MSA|AA|MSG00002']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { httpRequestNode as httpRequest } from './http-request.execute';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
 
 interface Call {
   url: string;
@@ -33,7 +33,7 @@ const patient = SYNTHEA_PATIENTS[0];
 describe('http-request', () => {
   it('POSTs the body as JSON with the Idempotency-Key and returns the parsed response', async () => {
     const server = recorder(() => Response.json({ resourceType: 'Patient', id: 'srv-1' }, { status: 201, headers: { 'content-type': 'application/fhir+json' } }));
-    const ctx = testContext({ executionId: 'exec-42', nodeId: 'send', idempotencyKey: 'exec-42:send', services: { fetch: server.fetch } });
+    const ctx = testContext({ executionId: 'exec-42', nodeId: 'send', idempotencyKey: 'exec-42:send', services: testServices({ fetch: server.fetch }) });
     const r = await runNode(httpRequest, { url, headers: { Authorization: 'Bearer abc' } }, { body: patient }, ctx);
     expect(server.calls).toHaveLength(1);
     const [call] = server.calls;
@@ -48,7 +48,7 @@ describe('http-request', () => {
 
   it('in test mode never calls out and returns the exact request it would send', async () => {
     const server = recorder();
-    const ctx = testContext({ testMode: true, idempotencyKey: 'exec-7:send', services: { fetch: server.fetch } });
+    const ctx = testContext({ testMode: true, idempotencyKey: 'exec-7:send', services: testServices({ fetch: server.fetch }) });
     const headers = { 'X-Source': 'clinflow', Authorization: 'Bearer abc' };
     const r = await runNode(httpRequest, { url, method: 'PUT', headers }, { body: patient }, ctx);
     expect(server.calls).toHaveLength(0);
@@ -76,7 +76,7 @@ describe('http-request', () => {
   it('sends a string body as it is when a Content-Type is given (HL7 v2 over HTTP)', async () => {
     const server = recorder(() => new Response('MSA|AA|MSG00001', { headers: { 'content-type': 'text/plain' } }));
     const hl7 = 'MSH|^~\\&|ADT|HOSP|||202401011200||ADT^A01|MSG00001|P|2.5';
-    const ctx = testContext({ services: { fetch: server.fetch } });
+    const ctx = testContext({ services: testServices({ fetch: server.fetch }) });
     const r = await runNode(httpRequest, { url, headers: { 'Content-Type': 'x-application/hl7-v2+er7' } }, { body: hl7 }, ctx);
     expect(server.calls[0]!.body).toBe(hl7);
     expect(server.calls[0]!.headers['content-type']).toBe('x-application/hl7-v2+er7');
@@ -85,7 +85,7 @@ describe('http-request', () => {
 
   it('sends no body with GET, and the user cannot drop the Idempotency-Key', async () => {
     const server = recorder();
-    const ctx = testContext({ idempotencyKey: 'e:n', services: { fetch: server.fetch } });
+    const ctx = testContext({ idempotencyKey: 'e:n', services: testServices({ fetch: server.fetch }) });
     await runNode(httpRequest, { url, method: 'GET', headers: { 'idempotency-key': 'mine' } }, { body: { q: 1 } }, ctx);
     expect(server.calls[0]).toMatchObject({ method: 'GET', body: undefined });
     expect(server.calls[0]!.headers['idempotency-key']).toBe('e:n');
@@ -95,7 +95,7 @@ describe('http-request', () => {
   it('fails with HTTP_ERROR, the status and a short excerpt on a non-2xx answer', async () => {
     const long = JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', diagnostics: 'x'.repeat(2000) }] });
     const server = recorder(() => new Response(long, { status: 422, headers: { 'content-type': 'application/json' } }));
-    const run = runNode(httpRequest, { url }, { body: patient }, testContext({ services: { fetch: server.fetch } }));
+    const run = runNode(httpRequest, { url }, { body: patient }, testContext({ services: testServices({ fetch: server.fetch }) }));
     const error = await failure(run);
     expect(error).toMatchObject({ code: 'HTTP_ERROR', message: expect.stringContaining('answered 422: {"resourceType":"OperationOutcome"') });
     expect(error.message.length).toBeLessThan(500);
@@ -107,14 +107,14 @@ describe('http-request', () => {
       (call) => new Promise<Response>((_, reject) => call.signal?.addEventListener('abort', () => reject(call.signal?.reason))),
     );
     const started = Date.now();
-    const run = runNode(httpRequest, { url, timeout_ms: 150 }, { body: {} }, testContext({ services: { fetch: server.fetch } }));
+    const run = runNode(httpRequest, { url, timeout_ms: 150 }, { body: {} }, testContext({ services: testServices({ fetch: server.fetch }) }));
     await expect(run).rejects.toMatchObject({ code: 'HTTP_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('fails with HTTP_REQUEST_FAILED when the host cannot be reached', async () => {
     const fetch = (() => Promise.reject(new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND partner.example.org') }))) as typeof globalThis.fetch;
-    await expect(runNode(httpRequest, { url }, {}, testContext({ services: { fetch } }))).rejects.toMatchObject({
+    await expect(runNode(httpRequest, { url }, {}, testContext({ services: testServices({ fetch }) }))).rejects.toMatchObject({
       code: 'HTTP_REQUEST_FAILED',
       message: expect.stringContaining('ENOTFOUND'),
     });

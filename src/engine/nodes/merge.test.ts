@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../run';
 import { getNodeType } from './index';
 import { mergeNode as merge } from './merge.execute';
-import { runNode, SYNTHEA_PATIENTS } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testServices } from '../testing/node-context';
 
 describe('merge', () => {
   it('has N optional inputs and one json output', () => {
@@ -59,7 +59,7 @@ describe('merge', () => {
       ],
     };
     const run = (patient: unknown) =>
-      runPipeline(def, { executionId: 'exec-merge', inputs: { patient }, testMode: false, registry: getNodeType, services: { fetch: (() => Promise.reject(new Error('offline'))) as typeof fetch } });
+      runPipeline(def, { executionId: 'exec-merge', inputs: { patient }, testMode: false, registry: getNodeType, services: testServices() });
     const living = await run(SYNTHEA_PATIENTS[2]);
     expect(living.outputs).toEqual({ merged: [{ id: SYNTHEA_PATIENTS[2]!.id, status: 'living' }] });
     expect(living.nodes.yes!.status).toBe('skipped');

@@ -4,7 +4,7 @@ import { parseX12, type X12Interchange } from '@/clinical/x12';
 import { r4Errors, x12Sample, x12Samples } from '@/clinical/x12/test-support';
 import { runPipeline } from '../run';
 import { getNodeType } from './index';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../testing/node-context';
 import { x12837ToFhirNode as x12837ToFhir } from './x12-837-to-fhir.execute';
 
 function interchange(text: string): X12Interchange {
@@ -66,7 +66,7 @@ describe('x12-837-to-fhir', () => {
       ],
     };
     const run = (claim: string) =>
-      runPipeline(def, { executionId: 'exec-x12', inputs: { claim }, testMode: false, registry: getNodeType, services: { fetch: (() => Promise.reject(new Error('offline'))) as typeof fetch } });
+      runPipeline(def, { executionId: 'exec-x12', inputs: { claim }, testMode: false, registry: getNodeType, services: testServices() });
     const text = x12Sample('837_005010X222A2/demo.example1.837');
     const good = await run(text);
     expect(good.status).toBe('completed');

@@ -1,3 +1,4 @@
+import { testServices } from './node-context';
 import { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { getNodeType } from '../nodes';
@@ -120,4 +121,4 @@ export function pipeline(nodes: NodeSpec[], ...edges: string[]): PipelineDefinit
   return PipelineDefinition.parse({ nodes, connections });
 }
 
-export const noServices = { fetch: (() => Promise.reject(new Error('no network in engine tests'))) as typeof fetch };
+export const noServices = testServices();

@@ -1,11 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { NodeError } from '../node-error';
-import type { LogEntry, NodeContext, NodeResult, NodeType } from '../node-type';
+import type { LogEntry, NodeContext, NodeResult, NodeServices, NodeType } from '../node-type';
 
 /** A NodeContext for node tests, with the logs it received collected in `logs`. */
 export type TestContext = NodeContext & { logs: LogEntry[] };
 
 let seq = 0;
+
+/** Node services for tests: no network unless a `fetch` is given; one fixed key per purpose, as an organization has. */
+export function testServices(overrides: Partial<NodeServices> = {}): NodeServices {
+  return {
+    fetch: (() => Promise.reject(new Error('no network in node tests'))) as typeof fetch,
+    orgKey: async (purpose) => new Uint8Array(createHash('sha256').update(`test-org:${purpose}`).digest()),
+    ...overrides,
+  };
+}
 
 export function testContext(overrides: Partial<NodeContext> = {}): TestContext {
   const executionId = overrides.executionId ?? `exec-test-${++seq}`;
@@ -20,7 +30,7 @@ export function testContext(overrides: Partial<NodeContext> = {}): TestContext {
     signal: new AbortController().signal,
     log: (level, message) => logs.push({ level, message, time: new Date().toISOString() }),
     runSubgraph: () => Promise.reject(new Error('runSubgraph is not available in this test')),
-    services: { fetch: (() => Promise.reject(new Error('no network in node tests'))) as typeof fetch },
+    services: testServices(),
     ...overrides,
     logs,
   };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestNode } from '@/engine/nodes/http-request.execute';
-import { runNode, testContext } from '@/engine/testing/node-context';
+import { runNode, testContext, testServices } from '@/engine/testing/node-context';
 import { createOutboundFetch, outboundErrorOf } from './fetch';
 import { OutboundPolicy } from './policy';
 
@@ -170,11 +170,11 @@ describe('outbound fetch', () => {
   it('is what the http-request node calls out with: a refused address fails the node in words', async () => {
     const sink = await serve((_, res) => res.end('{}'));
     const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });
-    const run = runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: { fetch } }));
+    const run = runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: testServices({ fetch }) }));
     await expect(run).rejects.toMatchObject({ code: 'HTTP_REQUEST_FAILED', message: expect.stringContaining('a loopback address (this machine): outbound calls to it are refused') });
     expect(sink.hits).toHaveLength(0);
     const allowed = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['127.0.0.1']), ...limits });
-    const ok = await runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: { fetch: allowed } }));
+    const ok = await runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: testServices({ fetch: allowed }) }));
     expect(ok.outputs.response).toMatchObject({ status: 200 });
     expect(sink.hits.map((h) => h.body)).toEqual(['{"a":1}']);
   });

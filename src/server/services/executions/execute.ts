@@ -42,7 +42,7 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
   }
   const started = await startExecution(ctx.db, { ...base, trigger: 'api', status: 'running' });
   const result = await runExecution(ctx.db, started.id, {
-    inline: { definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
+    inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
   });
   return toSyncResult(started.id, result!);
 }

@@ -57,7 +57,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const result = await runExecution(ctx.db, started.id, {
     carried,
     inputOverrides: !isTrigger && input.inputs ? { [input.node_id]: input.inputs } : undefined,
-    inline: { definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
+    inline: { orgId: ctx.principal.orgId, definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };
 }

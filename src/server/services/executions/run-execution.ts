@@ -24,14 +24,14 @@ export interface RunExecutionOptions {
    * A run inside the request that started it (sync, retry): the caller has the definition and the row's
    * values, and nobody watches it live, so node records are written with the result (and after writes).
    */
-  inline?: { definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
+  inline?: { orgId: string; definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
   /** A queue job's first delivery: nobody has run this execution yet (see `take`). */
   firstDelivery?: boolean;
 }
 
 const readQueued = preparedPerDb((db) =>
   db
-    .select({ pipelineId: executions.pipelineId, pipelineVersion: executions.pipelineVersion, inputs: executions.inputs, testMode: executions.testMode, status: executions.status })
+    .select({ orgId: executions.orgId, pipelineId: executions.pipelineId, pipelineVersion: executions.pipelineVersion, inputs: executions.inputs, testMode: executions.testMode, status: executions.status })
     .from(executions)
     .where(eq(executions.id, sql.placeholder('id')))
     .prepare('read_queued_execution'),
@@ -66,6 +66,7 @@ async function claim(db: Db, executionId: string) {
     .from(previous)
     .where(and(eq(executions.id, executionId), inArray(executions.status, ['queued', 'running'])))
     .returning({
+      orgId: executions.orgId,
       pipelineId: executions.pipelineId,
       pipelineVersion: executions.pipelineVersion,
       inputs: executions.inputs,
@@ -94,7 +95,7 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
   if (!job) {
     const row = await take(db, executionId, opts.firstDelivery ?? false);
     if (!row) return null;
-    job = { definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
+    job = { orgId: row.orgId, definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
     carried ??= row.previousStart ? await finishedNodes(db, executionId) : {};
     if (row.markRunning) runningSince = row.startedAt;
   }
@@ -108,7 +109,7 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
       inputs: job.inputs,
       testMode: job.testMode,
       registry: getNodeType,
-      services: nodeServices(),
+      services: nodeServices(db, job.orgId),
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,

@@ -58,13 +58,13 @@ export async function expireIdleSessions(db: Db, now = new Date(), sessionId?: s
 }
 
 /** The step session's run, rebuilt from the execution's stored node records. */
-function stepRun(execution: { id: string; inputs: Record<string, unknown>; testMode: boolean }, def: PipelineDefinition, carried: Record<string, NodeRun>) {
+function stepRun(db: Db, execution: { id: string; orgId: string; inputs: Record<string, unknown>; testMode: boolean }, def: PipelineDefinition, carried: Record<string, NodeRun>) {
   return StepRun.of(def, {
     executionId: execution.id,
     inputs: execution.inputs,
     testMode: execution.testMode,
     registry: getNodeType,
-    services: nodeServices(),
+    services: nodeServices(db, execution.orgId),
     carried,
   });
 }
@@ -82,7 +82,7 @@ export async function startStep(ctx: ServiceContext, input: { pipeline_id: strin
     inputs: input.inputs,
     status: 'running',
   });
-  const run = stepRun({ id: started.id, inputs: input.inputs, testMode: input.test_mode }, pipeline.definition, {});
+  const run = stepRun(ctx.db, { id: started.id, orgId: ctx.principal.orgId, inputs: input.inputs, testMode: input.test_mode }, pipeline.definition, {});
   const first = run.current();
   // nodes no path from the trigger reaches are settled (skipped) before the first step
   await saveNodeRecords(ctx.db, started.id, records(pipeline.graph, run.takeChanged()));
@@ -119,7 +119,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
   if (nodeOutputs) refuseUnknownOutputs(graph, nodeId, nodeOutputs);
   const rows = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, execution!.id));
   const carried: Record<string, NodeRun> = Object.fromEntries(rows.map((r) => [r.nodeId, toNodeRun(r)]));
-  const run = stepRun(execution!, def, carried);
+  const run = stepRun(ctx.db, execution!, def, carried);
   if (run.current() !== nodeId) throw new AppError('INTERNAL', `Step session ${sessionId} is out of step with its execution.`);
   const outcome = await run.advance(nodeOutputs);
 
