@@ -47,6 +47,7 @@ export function nodeLook(status: string) {
 /** The trigger an execution came from, in words. */
 export const TRIGGER_LABEL: Record<string, string> = {
   api: 'API',
+  editor: 'Editor',
   async: 'API (async)',
   schedule: 'Schedule',
   webhook: 'Webhook',

@@ -40,7 +40,9 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
     const started = await startExecution(ctx.db, { ...base, trigger: 'async', status: 'queued' }, deps.enqueue);
     return { execution_id: started.id, status: 'running' as const };
   }
-  const started = await startExecution(ctx.db, { ...base, trigger: 'api', status: 'running' });
+  // a person running it from the editor (a browser session), or an API client
+  const trigger = ctx.principal.kind === 'session' ? 'editor' : 'api';
+  const started = await startExecution(ctx.db, { ...base, trigger, status: 'running' });
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
   });

@@ -10,7 +10,7 @@ export interface StatsInput {
 }
 
 /**
- * Aggregates over finished executions: success rate, average duration, counts by status, and which node
+ * Aggregates over finished executions: success rate, average duration (of runs, not step sessions), counts by status, and which node
  * types the failures came from (the node that failed, not the ones that failed after it).
  */
 export async function executionStats(ctx: ServiceContext, input: StatsInput) {
@@ -24,7 +24,8 @@ export async function executionStats(ctx: ServiceContext, input: StatsInput) {
     ctx.db
       .select({ avg: avg(executions.durationMs) })
       .from(executions)
-      .where(and(scope, sql`${executions.status} in ('completed', 'failed')`)),
+      // a step session's duration is a person's think time, not the pipeline's
+      .where(and(scope, sql`${executions.status} in ('completed', 'failed')`, sql`${executions.trigger} <> 'step'`)),
     ctx.db
       .select({ node_type: executionNodes.nodeType, code: sql<string>`${executionNodes.error}->>'code'`, n: count() })
       .from(executionNodes)

@@ -28,7 +28,7 @@ export async function sweep(db: Db, now = new Date()): Promise<{ expired: number
     .where(
       and(
         eq(executions.status, 'running'),
-        inArray(executions.trigger, ['api', 'retry', 'schedule']),
+        inArray(executions.trigger, ['api', 'editor', 'retry', 'schedule']),
         lt(executions.startedAt, new Date(now.getTime() - INTERRUPTED_AFTER_MS)),
       ),
     )
