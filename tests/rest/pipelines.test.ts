@@ -23,7 +23,29 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
 
     const got = await api.get(`/api/pipelines/${res.body.id}`);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual(res.body);
+    expect(got.body).toEqual({ ...res.body, metadata: expect.any(Object) });
+  });
+
+  it('get returns metadata: who created and last changed it, counts, node types, the deployed version', async () => {
+    const { body: p } = await api.post('/api/pipelines', { name: 'meta', description: '', definition: sampleDefinition });
+    const first = (await api.get(`/api/pipelines/${p.id}`)).body.metadata;
+    expect(first).toEqual({
+      created_by: expect.stringMatching(/^api-key:/),
+      updated_by: first.created_by,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      node_count: 2,
+      connection_count: 1,
+      node_types: ['hl7v2-parse', 'manual-trigger'],
+      deployed_version: null,
+      deployed_at: null,
+    });
+    await api.put(`/api/pipelines/${p.id}`, { name: 'meta 2' });
+    expect((await api.post(`/api/pipelines/${p.id}/deploy`)).status).toBe(200);
+    const deployed = (await api.get(`/api/pipelines/${p.id}`)).body;
+    expect(deployed.metadata).toMatchObject({ deployed_version: 2, deployed_at: deployed.deployed_at, updated_at: deployed.updated_at });
+    expect(deployed.deployed_at).not.toBeNull();
+    await api.post(`/api/pipelines/${p.id}/undeploy`);
   });
 
   it('pages the list: default 20, limit at most 100, offset, no definitions, total_count', async () => {

@@ -72,7 +72,8 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
     onShowSide();
   }
 
-  const onDeployed = { onSuccess: (p: Pipeline) => utils.pipelines.get.setData({ id: pipelineId }, p) };
+  // deploy changes the pipeline's metadata too (deployed version): read it again
+  const onDeployed = { onSuccess: () => void utils.pipelines.get.invalidate({ id: pipelineId }) };
 
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3">

@@ -6,7 +6,8 @@ import type { RouterOutputs } from '@/trpc/react';
 /** A node type of the catalog, as `catalog.list` returns it. */
 export type CatalogEntry = RouterOutputs['catalog']['list']['nodes'][number];
 export type Category = CatalogEntry['category'];
-export type Pipeline = RouterOutputs['pipelines']['get'];
+/** A pipeline as saving returns it (the get operation adds `metadata`). */
+export type Pipeline = RouterOutputs['pipelines']['update'];
 export type Finding = RouterOutputs['pipelines']['validate']['errors'][number];
 
 export interface Port {

@@ -26,7 +26,9 @@ export function useSave(pipelineId: string) {
   function saved(p: Pipeline, sent: ReturnType<typeof currentDefinition>) {
     store.getState().markSaved(sent, p.version);
     clearDrafts(pipelineId);
-    utils.pipelines.get.setData({ id: pipelineId }, p);
+    // the saved fields at once; the metadata (authors, counts) with the next read
+    utils.pipelines.get.setData({ id: pipelineId }, (old) => (old ? { ...old, ...p } : old));
+    void utils.pipelines.get.invalidate({ id: pipelineId }, { refetchType: 'none' });
     void utils.pipelines.versions.invalidate({ id: pipelineId });
     void utils.pipelines.list.invalidate();
   }

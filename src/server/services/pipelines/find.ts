@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDb } from '@/server/db/prepared';
-import { pipelines } from '@/server/db/schema';
+import { pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
 
@@ -18,6 +18,17 @@ const own = and(eq(pipelines.id, sql.placeholder('id')), eq(pipelines.orgId, sql
 
 /** The hottest reads of the API, prepared once per database handle. */
 const findRow = preparedPerDb((db) => db.select().from(pipelines).where(own).limit(1).prepare('find_pipeline'));
+/** Who made version `v` of the row's pipeline (null for changes made before authors were kept). */
+const authorOf = (v: typeof pipelines.version | number) =>
+  sql<string | null>`(select ${pipelineVersions.createdBy} from ${pipelineVersions} where ${pipelineVersions.pipelineId} = ${pipelines.id} and ${pipelineVersions.version} = ${v})`;
+const findWithAuthors = preparedPerDb((db) =>
+  db
+    .select({ row: pipelines, createdBy: authorOf(1), updatedBy: authorOf(pipelines.version) })
+    .from(pipelines)
+    .where(own)
+    .limit(1)
+    .prepare('find_pipeline_with_authors'),
+);
 const findState = preparedPerDb((db) =>
   db.select({ id: pipelines.id, status: pipelines.status, version: pipelines.version }).from(pipelines).where(own).limit(1).prepare('find_pipeline_state'),
 );
@@ -36,4 +47,12 @@ export async function findPipelineState(ctx: ServiceContext, id: string) {
   const [row] = await findState(ctx.db).execute({ id, orgId: ctx.principal.orgId });
   if (!row) throw notFound(id);
   return row;
+}
+
+/** The caller's pipeline `id`, whole, with who created it and who made its current version (one statement). */
+export async function findPipelineWithAuthors(ctx: ServiceContext, id: string) {
+  if (!isUuid(id)) throw notFound(id);
+  const [found] = await findWithAuthors(ctx.db).execute({ id, orgId: ctx.principal.orgId });
+  if (!found) throw notFound(id);
+  return found;
 }

@@ -1,7 +1,9 @@
 import type { ServiceContext } from '../context';
-import { findPipelineRow } from './find';
-import { toPipeline, type Pipeline } from './pipeline-views';
+import { findPipelineWithAuthors } from './find';
+import { toPipelineWithMetadata, type PipelineWithMetadata } from './pipeline-views';
 
-export async function getPipeline(ctx: ServiceContext, id: string): Promise<Pipeline> {
-  return toPipeline(await findPipelineRow(ctx, id));
+/** A pipeline with its definition and metadata (authors, counts, node types, deployed version). */
+export async function getPipeline(ctx: ServiceContext, id: string): Promise<PipelineWithMetadata> {
+  const { row, createdBy, updatedBy } = await findPipelineWithAuthors(ctx, id);
+  return toPipelineWithMetadata(row, { createdBy, updatedBy });
 }

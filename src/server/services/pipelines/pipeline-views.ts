@@ -38,6 +38,45 @@ export function toPipeline(row: Row): Pipeline {
   return { ...toSummary({ ...row, nodeCount: row.definition.nodes.length }), definition: row.definition };
 }
 
+/** What the get operation adds ("the get operation also returns metadata", spec §2). */
+export interface PipelineMetadata {
+  /** Who created the pipeline: `user:<id>` or `api-key:<id>`; null when not recorded. */
+  created_by: string | null;
+  /** Who made its current version. */
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  node_count: number;
+  connection_count: number;
+  /** The node types it uses, sorted, each once. */
+  node_types: string[];
+  /** The version that runs when triggered (deployed pipelines run their current version), or null. */
+  deployed_version: number | null;
+  deployed_at: string | null;
+}
+
+export interface PipelineWithMetadata extends Pipeline {
+  metadata: PipelineMetadata;
+}
+
+export function toPipelineWithMetadata(row: Row, authors: { createdBy: string | null; updatedBy: string | null }): PipelineWithMetadata {
+  const pipeline = toPipeline(row);
+  return {
+    ...pipeline,
+    metadata: {
+      created_by: authors.createdBy,
+      updated_by: authors.updatedBy,
+      created_at: pipeline.created_at,
+      updated_at: pipeline.updated_at,
+      node_count: row.definition.nodes.length,
+      connection_count: row.definition.connections.length,
+      node_types: [...new Set(row.definition.nodes.map((n) => n.type))].sort(),
+      deployed_version: row.status === 'deployed' ? row.version : null,
+      deployed_at: pipeline.deployed_at,
+    },
+  };
+}
+
 export function toVersion(row: VersionRow) {
   return {
     pipeline_id: row.pipelineId,

@@ -45,6 +45,20 @@ export const PipelineSummary = z.object({
 
 export const Pipeline = PipelineSummary.extend({ definition: PipelineDefinition });
 
+export const PipelineWithMetadata = Pipeline.extend({
+  metadata: z.object({
+    created_by: z.string().nullable().describe('Who created the pipeline: user:<id> or api-key:<id>'),
+    updated_by: z.string().nullable().describe('Who made its current version'),
+    created_at: z.string(),
+    updated_at: z.string(),
+    node_count: z.number().int(),
+    connection_count: z.number().int(),
+    node_types: z.array(z.string()).describe('Node types used, sorted'),
+    deployed_version: z.number().int().nullable().describe('The version that runs when triggered, or null when not deployed'),
+    deployed_at: z.string().nullable(),
+  }),
+});
+
 export const PipelineList = z.object({ pipelines: z.array(PipelineSummary), total_count: z.number().int() });
 
 export const VersionSummary = z.object({
