@@ -7,7 +7,8 @@ import { defineConfig } from '@playwright/test';
  * Browser tests of the web app against the already-built app (`npx next build` first), started on a
  * fresh embedded database. Run with `npx playwright test`.
  */
-const PORT = 3210;
+// E2E_PORT lets two checkouts run their browser tests at the same time
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const E2E_ORG_ID = 'e2e-org-0000-0000-0000-000000000001';
 const E2E_ADMIN_KEY = 'cfk_e2e_bootstrap_admin_key_0123456789';

@@ -23,13 +23,15 @@ function handle(page: Page, id: string, kind: 'source' | 'target', port: string)
   return node(page, id).locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`);
 }
 
-async function connect(page: Page, from: [string, string], to: [string, string]) {
+/** Drags a connection from an output to an input; `midway` runs while the mouse is still down. */
+async function connect(page: Page, from: [string, string], to: [string, string], midway?: () => Promise<void>) {
   const a = await handle(page, from[0], 'source', from[1]).boundingBox();
   const b = await handle(page, to[0], 'target', to[1]).boundingBox();
   if (!a || !b) throw new Error('handle not visible');
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await midway?.();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
   await page.mouse.up();
 }
@@ -191,9 +193,17 @@ test('canvas habits: typed connections, delete, undo/redo, copy/paste, drafts, v
   await dropFromPalette(page, 'csv-parse', 680, 160);
   await dropFromPalette(page, 'pipeline-output', 680, 720);
 
-  // a trigger-event does not fit a text input: refused
-  await connect(page, ['manual-trigger-1', 'event'], ['csv-parse-1', 'text']);
+  // a trigger-event does not fit a text input: while dragging, that input is dimmed and says why;
+  // dropped on it anyway, the connection is refused with the reason
+  await connect(page, ['manual-trigger-1', 'event'], ['csv-parse-1', 'text'], async () => {
+    const refused = handle(page, 'csv-parse-1', 'target', 'text');
+    await expect(refused).toHaveAttribute('data-refused', 'true');
+    await expect(refused).toHaveAttribute('title', 'trigger-event does not fit an input of type text.');
+    await expect(handle(page, 'pipeline-output-1', 'target', 'value')).not.toHaveAttribute('data-refused', 'true');
+  });
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  await expect(page.getByText('Cannot connect: trigger-event does not fit an input of type text.')).toBeVisible();
+  await expect(handle(page, 'csv-parse-1', 'target', 'text')).not.toHaveAttribute('data-refused', 'true');
   await connect(page, ['manual-trigger-1', 'event'], ['pipeline-output-1', 'value']);
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
   // an input takes one connection

@@ -10,6 +10,7 @@ import {
   type Connection,
   type Edge,
   type IsValidConnection,
+  type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { MousePointerClick } from 'lucide-react';
@@ -100,6 +101,18 @@ export function Canvas() {
     [store],
   );
 
+  // a drop on a port that cannot take the connection: React Flow drops it silently, we say why
+  const onConnectEnd = useCallback<OnConnectEnd>(
+    (_event, c) => {
+      if (c.isValid !== false || !c.fromHandle || !c.toHandle) return;
+      const [src, dst] = c.fromHandle.type === 'source' ? [c.fromHandle, c.toHandle] : [c.toHandle, c.fromHandle];
+      const s = store.getState();
+      const problem = connectionProblem({ source: src.nodeId, sourceHandle: src.id, target: dst.nodeId, targetHandle: dst.id }, s.nodes, s.edges, s.catalog);
+      if (problem) toast.error(`Cannot connect: ${problem}`);
+    },
+    [store],
+  );
+
   function onDragOver(e: DragEvent) {
     if (!e.dataTransfer.types.includes(NODE_DRAG_TYPE)) return;
     e.preventDefault();
@@ -123,6 +136,7 @@ export function Canvas() {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onBeforeDelete={async () => {
           checkpoint();

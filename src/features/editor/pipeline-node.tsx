@@ -1,18 +1,24 @@
 'use client';
 
-import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useConnection, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { AlertCircle, AlertTriangle, Timer } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
 import { formatDuration } from '@/components/format';
 import { lookOf, PORT_COLOR, STATUS_LOOK } from './node-look';
-import { nodePorts } from './ports';
-import { useEditor } from './store-provider';
+import { connectionProblem, nodePorts } from './ports';
+import { useEditor, useEditorStoreApi } from './store-provider';
 import type { FlowNode, Port } from './types';
 
 const HANDLE = { width: 11, height: 11, border: '2px solid white', boxShadow: '0 0 0 1px rgb(203 213 225)' };
 
-function PortRow({ input, output }: { input?: Port & { unknown?: boolean }; output?: Port & { unknown?: boolean } }) {
+type RowPort = Port & { unknown?: boolean };
+
+/**
+ * A row of ports. While a connection is being dragged, a handle it cannot end on is dimmed and says why
+ * (`refusedIn`/`refusedOut`: the reason, or null when it fits).
+ */
+function PortRow({ input, output, refusedIn, refusedOut }: { input?: RowPort; output?: RowPort; refusedIn?: string | null; refusedOut?: string | null }) {
   return (
     <div className="relative flex h-6 items-center justify-between gap-2 px-3 text-[11px] leading-none">
       {input ? (
@@ -21,10 +27,11 @@ function PortRow({ input, output }: { input?: Port & { unknown?: boolean }; outp
             type="target"
             id={input.name}
             position={Position.Left}
-            style={{ ...HANDLE, background: input.unknown ? '#ef4444' : PORT_COLOR[input.type] }}
-            title={`${input.name}: ${input.type}${input.optional ? ' (optional)' : ''}`}
+            style={{ ...HANDLE, background: input.unknown ? '#ef4444' : PORT_COLOR[input.type], opacity: refusedIn ? 0.25 : 1 }}
+            title={refusedIn ?? `${input.name}: ${input.type}${input.optional ? ' (optional)' : ''}`}
+            data-refused={refusedIn ? 'true' : undefined}
           />
-          <span className={cn('truncate text-slate-600', input.unknown && 'text-red-600 line-through')}>
+          <span className={cn('truncate text-slate-600', input.unknown && 'text-red-600 line-through', refusedIn && 'opacity-40')}>
             {input.name}
             {input.optional ? <span className="text-slate-400">?</span> : null}
           </span>
@@ -34,18 +41,39 @@ function PortRow({ input, output }: { input?: Port & { unknown?: boolean }; outp
       )}
       {output ? (
         <>
-          <span className={cn('truncate text-right text-slate-600', output.unknown && 'text-red-600 line-through')}>{output.name}</span>
+          <span className={cn('truncate text-right text-slate-600', output.unknown && 'text-red-600 line-through', refusedOut && 'opacity-40')}>{output.name}</span>
           <Handle
             type="source"
             id={output.name}
             position={Position.Right}
-            style={{ ...HANDLE, background: output.unknown ? '#ef4444' : PORT_COLOR[output.type] }}
-            title={`${output.name}: ${output.type}`}
+            style={{ ...HANDLE, background: output.unknown ? '#ef4444' : PORT_COLOR[output.type], opacity: refusedOut ? 0.25 : 1 }}
+            title={refusedOut ?? `${output.name}: ${output.type}`}
+            data-refused={refusedOut ? 'true' : undefined}
           />
         </>
       ) : null}
     </div>
   );
+}
+
+const NONE = { inputs: [] as (string | null)[], outputs: [] as (string | null)[] };
+
+/**
+ * While a connection is dragged from a port, why each of this node's ports on the other side could not
+ * take it (null: it could). Re-renders only when a drag starts or ends, not on every mouse move.
+ */
+function useRefusals(id: string, inputs: RowPort[], outputs: RowPort[]) {
+  const store = useEditorStoreApi();
+  const from = useConnection((c) => (c.inProgress ? `${c.fromHandle.type}\n${c.fromNode.id}\n${c.fromHandle.id ?? ''}` : ''));
+  return useMemo(() => {
+    if (!from) return NONE;
+    const [side, node, handle] = from.split('\n') as ['source' | 'target', string, string];
+    const { nodes, edges, catalog } = store.getState();
+    if (side === 'source') {
+      return { inputs: inputs.map((p) => connectionProblem({ source: node, sourceHandle: handle, target: id, targetHandle: p.name }, nodes, edges, catalog)), outputs: [] };
+    }
+    return { inputs: [], outputs: outputs.map((p) => connectionProblem({ source: id, sourceHandle: p.name, target: node, targetHandle: handle }, nodes, edges, catalog)) };
+  }, [from, id, inputs, outputs, store]);
 }
 
 function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
@@ -77,6 +105,8 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
     const missing = [...new Set(usedOutputs.split('\n'))].filter((n) => n && !known.has(n));
     return [...ports.outputs, ...missing.map((name) => ({ name, type: 'any' as const, unknown: true }))];
   }, [ports.outputs, usedOutputs]);
+
+  const refusals = useRefusals(id, inputs, outputs);
 
   const updateInternals = useUpdateNodeInternals();
   const portKey = [...inputs.map((p) => p.name), '|', ...outputs.map((p) => p.name)].join(',');
@@ -143,7 +173,7 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
       {rows > 0 ? (
         <div className="border-t border-slate-100 py-1.5">
           {Array.from({ length: rows }, (_, i) => (
-            <PortRow key={i} input={inputs[i]} output={outputs[i]} />
+            <PortRow key={i} input={inputs[i]} output={outputs[i]} refusedIn={refusals.inputs[i]} refusedOut={refusals.outputs[i]} />
           ))}
         </div>
       ) : null}

@@ -6,14 +6,14 @@ export const MAX_BODY_BYTES = env.MAX_BODY_BYTES;
 
 export interface LimitedRequest {
   req: Request;
-  /** The 413 once reading the body was refused (the rest of it was never read: the connection must close). */
+  /** The 413 once reading the body was refused (the rest of it was dropped, or cut off: the connection must close). */
   refusal(): AppError | undefined;
 }
 
 /**
  * The request as a handler sees it: its body can be read only up to `limit` bytes. Reading a larger one
- * fails with 413 PAYLOAD_TOO_LARGE, at once when Content-Length says so (nothing is read), else as soon
- * as the bytes read pass the limit — never whole into memory. Whoever reads it (our JSON and webhook
+ * fails with 413 PAYLOAD_TOO_LARGE when Content-Length says so (nothing is kept), else as soon as the
+ * bytes read pass the limit — never whole into memory; the rest is read and dropped first (see `drain`). Whoever reads it (our JSON and webhook
  * routes, tRPC, better-auth) meets the same error. A body within its declared length is left as it is:
  * the HTTP parser never delivers more than Content-Length.
  */
@@ -23,21 +23,26 @@ export function limitBody(req: Request, limit = MAX_BODY_BYTES): LimitedRequest 
   const declared = length === null ? NaN : Number(length);
   if (!req.body || declared <= limit) return { req, refusal: () => undefined };
   const tooLarge = () => (refusal = new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes.`));
-  let body: ReadableStream<Uint8Array>;
-  if (declared > limit) {
-    body = new ReadableStream({ pull: (c) => c.error(tooLarge()) });
-  } else {
-    let size = 0;
-    body = req.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, c) {
-          size += chunk.byteLength;
-          if (size > limit) c.error(tooLarge()); // also cancels the rest of the upload
-          else c.enqueue(chunk);
-        },
-      }),
-    );
-  }
+  const reader = req.body.getReader();
+  let size = 0;
+  // refused only once the client has stopped sending (or the drain gave up): closing the connection
+  // under a client still writing makes it see a broken pipe instead of the 413
+  const refuse = async (c: ReadableStreamDefaultController<Uint8Array>) => {
+    const error = tooLarge();
+    await drain(reader, limit);
+    c.error(error);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (declared > limit) return refuse(c);
+      const { done, value } = await reader.read();
+      if (done) return c.close();
+      size += value.byteLength;
+      if (size > limit) return refuse(c);
+      c.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
   const limited = new Request(req.url, { method: req.method, headers: req.headers, body, signal: req.signal, duplex: 'half' } as RequestInit);
   return { req: limited, refusal: () => refusal };
 }

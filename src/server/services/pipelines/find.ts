@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDb } from '@/server/db/prepared';
-import { pipelines, pipelineVersions } from '@/server/db/schema';
+import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
 
@@ -18,12 +18,16 @@ const own = and(eq(pipelines.id, sql.placeholder('id')), eq(pipelines.orgId, sql
 
 /** The hottest reads of the API, prepared once per database handle. */
 const findRow = preparedPerDb((db) => db.select().from(pipelines).where(own).limit(1).prepare('find_pipeline'));
-/** Who made version `v` of the row's pipeline (null for changes made before authors were kept). */
-const authorOf = (v: typeof pipelines.version | number) =>
-  sql<string | null>`(select ${pipelineVersions.createdBy} from ${pipelineVersions} where ${pipelineVersions.pipelineId} = ${pipelines.id} and ${pipelineVersions.version} = ${v})`;
+/**
+ * Who made the first and the current version of the selected pipeline (null for changes made before
+ * authors were kept). Written out qualified: drizzle leaves columns of a one-table select unqualified,
+ * and inside the subquery those would name the version table's own columns.
+ */
+const createdBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = 1)`;
+const updatedBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = "pipelines"."version")`;
 const findWithAuthors = preparedPerDb((db) =>
   db
-    .select({ row: pipelines, createdBy: authorOf(1), updatedBy: authorOf(pipelines.version) })
+    .select({ row: pipelines, createdBy, updatedBy })
     .from(pipelines)
     .where(own)
     .limit(1)
