@@ -376,3 +376,48 @@ test('a for-each body is edited as JSON and checked with the pipeline; a pipelin
   await expect(page.getByTestId('unsaved')).toBeVisible();
   expect(crashes).toEqual([]);
 });
+
+test('the canvas gets the width at 1440×900: navigation collapsed in the editor, a dropped node never covers another', async ({ page }) => {
+  const crashes = watchErrors(page);
+  await signUpAndOpenNewPipeline(page, `Roomy ${Date.now()}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const canvas = page.getByTestId('flow-canvas');
+  const nav = page.getByRole('button', { name: 'Expand navigation' });
+  // the editor starts with the navigation as an icon rail; its links keep their names
+  await expect(nav).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Executions' })).toBeVisible();
+  const narrow = (await canvas.boundingBox())!.width;
+  expect(narrow).toBeGreaterThan(700);
+  await nav.click();
+  await expect(page.getByRole('button', { name: 'Collapse navigation' })).toBeVisible();
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(narrow - 150);
+  // the choice is remembered
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Collapse navigation' })).toBeVisible();
+  await page.getByRole('button', { name: 'Collapse navigation' }).click();
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(700);
+
+  // two nodes dropped on the same spot: the second goes below the first
+  await dropFromPalette(page, 'merge', 300, 200);
+  await dropFromPalette(page, 'filter', 300, 200);
+  const a = (await card(page, 'merge-1').boundingBox())!;
+  const b = (await card(page, 'filter-1').boundingBox())!;
+  expect(b.y).toBeGreaterThanOrEqual(a.y + a.height);
+  // its documentation is rendered, not shown as markdown source
+  const docs = page.getByRole('region', { name: 'Node configuration' });
+  await expect(docs.locator('strong code', { hasText: 'kept' })).toBeVisible();
+  expect(await docs.innerText()).not.toMatch(/`|\*\*/);
+  await shot(page, 'roomy');
+  expect(crashes).toEqual([]);
+});
+
+test('an unknown address shows a branded 404 page; the app has an icon', async ({ page }) => {
+  const res = await page.goto('/no-such-page');
+  expect(res!.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to pipelines' }).click();
+  await expect(page).toHaveURL(/\/sign-in|\/pipelines/);
+  const icon = await page.request.get(await page.locator('link[rel="icon"]').first().getAttribute('href') ?? '/icon.svg');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+});

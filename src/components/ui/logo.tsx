@@ -1,7 +1,8 @@
 import { Workflow } from 'lucide-react';
 import { cn } from './cn';
 
-export function Logo({ className, inverted }: { className?: string; inverted?: boolean }) {
+/** The mark and the name; `compact` keeps the mark only (the name stays for screen readers). */
+export function Logo({ className, inverted, compact }: { className?: string; inverted?: boolean; compact?: boolean }) {
   return (
     <span className={cn('inline-flex items-center gap-2 font-semibold tracking-tight', className)}>
       <span
@@ -13,7 +14,7 @@ export function Logo({ className, inverted }: { className?: string; inverted?: b
       >
         <Workflow className="size-4" />
       </span>
-      <span className={inverted ? 'text-white' : 'text-slate-900'}>Clinflow</span>
+      <span className={cn(inverted ? 'text-white' : 'text-slate-900', compact && 'sr-only')}>Clinflow</span>
     </span>
   );
 }

@@ -17,7 +17,7 @@ import { MousePointerClick } from 'lucide-react';
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
 import { autoLayout } from './auto-layout';
-import { GRID, NODE_DRAG_TYPE } from './constants';
+import { FIT, GRID, NODE_DRAG_TYPE } from './constants';
 import { CATEGORY_LOOK } from './node-look';
 import { nodeTypes } from './pipeline-node';
 import { connectionProblem } from './ports';
@@ -66,7 +66,7 @@ export function Canvas() {
         s.setGraph(laidOut, s.edges);
         toast.info('Laid out automatically: nodes of this version sat on top of each other. Save to keep the layout.');
       }
-      void flow.fitView({ padding: 0.25, maxZoom: 1.1 });
+      void flow.fitView(FIT);
     }, 120);
     return () => {
       cancelled = true;
@@ -75,13 +75,13 @@ export function Canvas() {
   }, [fitOnOpen, flow, store]);
   useEffect(() => {
     if (viewEpoch === 0) return;
-    const frame = window.requestAnimationFrame(() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 }));
+    const frame = window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
     return () => window.cancelAnimationFrame(frame);
   }, [viewEpoch, flow]);
   // the execution drawer takes the lower part of the canvas: keep the pipeline in sight
   useEffect(() => {
     if (!drawerOpen) return;
-    const t = setTimeout(() => void flow.fitView({ padding: 0.2, duration: 250, maxZoom: 1.1 }), 60);
+    const t = setTimeout(() => void flow.fitView({ ...FIT, padding: 0.2, duration: 250 }), 60);
     return () => clearTimeout(t);
   }, [drawerOpen, flow]);
 
@@ -156,7 +156,7 @@ export function Canvas() {
         defaultEdgeOptions={defaultEdgeOptions}
         connectionLineStyle={{ strokeWidth: 2, stroke: '#0f766e' }}
         fitView={fitOnOpen}
-        fitViewOptions={{ padding: 0.25, maxZoom: 1.1 }}
+        fitViewOptions={FIT}
         minZoom={0.2}
         maxZoom={2}
         className="bg-slate-50"

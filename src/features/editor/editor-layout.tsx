@@ -62,7 +62,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   useShortcuts(() => void saver.save());
 
   return (
-    <div className="fixed inset-0 z-20 flex flex-col bg-white md:left-64">
+    <div className="fixed inset-0 z-20 flex flex-col bg-white md:left-64 md:group-data-[nav=collapsed]/shell:left-14">
       <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
       <DraftBanner offer={offer} />
       <Group orientation="horizontal" className="min-h-0 flex-1">

@@ -18,6 +18,7 @@ import { useEditor, useEditorStoreApi } from './store-provider';
 import type { SidePanel } from './store';
 import type { Pipeline } from './types';
 import { useDirty } from './use-editor-effects';
+import { FIT } from './constants';
 
 function IconButton({ label, onClick, disabled, children, pressed }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; pressed?: boolean }) {
   return (
@@ -61,7 +62,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
     const s = store.getState();
     try {
       s.setGraph(await autoLayout(s.nodes, s.edges), s.edges);
-      window.requestAnimationFrame(() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 }));
+      window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
     } catch (e) {
       toast.error(`Auto-layout failed: ${(e as Error).message}`);
     }
@@ -115,7 +116,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         <IconButton label="Auto-layout" onClick={() => void layout()} disabled={!hasNodes}>
           <Network className="size-4" aria-hidden />
         </IconButton>
-        <IconButton label="Fit view" onClick={() => void flow.fitView({ padding: 0.25, duration: 300, maxZoom: 1.1 })}>
+        <IconButton label="Fit view" onClick={() => void flow.fitView({ ...FIT, duration: 300 })}>
           <Maximize className="size-4" aria-hidden />
         </IconButton>
         {SEP}

@@ -1,7 +1,7 @@
 'use client';
 
-import { BookOpen, History, KeyRound, Workflow } from 'lucide-react';
-import { useRouter } from 'next/navigation';
+import { BookOpen, History, KeyRound, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
+import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -12,14 +12,20 @@ import { errorMessage, isUnauthenticated } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { NavLink } from './nav-link';
 import { SignOutButton } from './sign-out-button';
+import { useNavCollapsed } from './use-nav-collapsed';
 
-const GROUP_LABEL = 'hidden px-2.5 pb-1 text-xs font-semibold tracking-wider text-slate-500 uppercase md:block';
+const GROUP_LABEL = 'hidden px-2.5 pb-1 text-xs font-semibold tracking-wider text-slate-500 uppercase md:block md:group-data-[nav=collapsed]/shell:hidden';
+/** Shown only while the navigation is expanded (on wide screens). */
+export const WHEN_EXPANDED = 'md:group-data-[nav=collapsed]/shell:hidden';
 
 /** Sidebar + content for every signed-in page; sends visitors without a valid session to /sign-in. */
 export function AppShell({ children }: { children: ReactNode }) {
   const router = useRouter();
   const me = api.account.me.useQuery(undefined, { staleTime: 60_000 });
   const unauthenticated = me.isError && isUnauthenticated(me.error);
+  const inEditor = /^\/pipelines\/[^/]+$/.test(usePathname());
+  const [collapsed, setCollapsed] = useNavCollapsed(inEditor);
+  const Toggle = collapsed ? PanelLeftOpen : PanelLeftClose;
 
   useEffect(() => {
     if (!unauthenticated) return;
@@ -31,10 +37,10 @@ export function AppShell({ children }: { children: ReactNode }) {
   }, [unauthenticated, router]);
 
   return (
-    <div className="min-h-screen md:flex">
-      <aside className="bg-slate-900 md:fixed md:inset-y-0 md:flex md:w-64 md:flex-col">
-        <div className="flex h-14 items-center justify-between gap-3 px-4 md:h-16 md:px-5">
-          <Logo inverted />
+    <div className="group/shell min-h-screen md:flex" data-nav={collapsed ? 'collapsed' : 'expanded'}>
+      <aside className="bg-slate-900 md:fixed md:inset-y-0 md:flex md:w-64 md:flex-col md:group-data-[nav=collapsed]/shell:w-14">
+        <div className="flex h-14 items-center justify-between gap-3 px-4 md:h-16 md:px-5 md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0">
+          <Logo inverted compact={collapsed} />
           <div className="flex min-w-0 items-center gap-2 md:hidden">
             <span className="truncate text-xs text-slate-400">{me.data?.user?.email}</span>
             <SignOutButton compact />
@@ -65,8 +71,19 @@ export function AppShell({ children }: { children: ReactNode }) {
             </NavLink>
           </div>
         </nav>
-        <div className="hidden border-t border-white/10 p-3 md:block">
-          <div className="mb-2 px-2.5 py-1">
+        <div className="hidden border-t border-white/10 p-3 md:block md:group-data-[nav=collapsed]/shell:px-2">
+          <button
+            type="button"
+            onClick={() => setCollapsed(!collapsed)}
+            aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+            title={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+            aria-expanded={!collapsed}
+            className="mb-1 flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium text-slate-400 transition-colors hover:bg-white/5 hover:text-white md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0"
+          >
+            <Toggle className="size-4 shrink-0" aria-hidden />
+            <span className={WHEN_EXPANDED}>Collapse</span>
+          </button>
+          <div className={`mb-2 px-2.5 py-1 ${WHEN_EXPANDED}`}>
             {me.data ? (
               <>
                 <p className="truncate text-sm font-medium text-white" title={me.data.organization.name}>
@@ -86,7 +103,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <SignOutButton />
         </div>
       </aside>
-      <div className="min-w-0 flex-1 md:pl-64">
+      <div className="min-w-0 flex-1 md:pl-64 md:group-data-[nav=collapsed]/shell:pl-14">
         <main className="mx-auto max-w-6xl px-4 py-8 sm:px-8">
           {me.isSuccess ? (
             children

@@ -34,13 +34,14 @@ export function SignOutButton({ compact }: { compact?: boolean }) {
       type="button"
       onClick={signOut}
       disabled={pending}
+      title="Sign out"
       className={cn(
         'flex items-center gap-2.5 rounded-md text-sm font-medium text-slate-300 transition-colors hover:bg-white/5 hover:text-white disabled:opacity-50',
-        compact ? 'shrink-0 px-2 py-1.5' : 'w-full px-2.5 py-2',
+        compact ? 'shrink-0 px-2 py-1.5' : 'w-full px-2.5 py-2 md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0',
       )}
     >
-      <LogOut className="size-4" aria-hidden />
-      {pending ? 'Signing out…' : 'Sign out'}
+      <LogOut className="size-4 shrink-0" aria-hidden />
+      <span className={compact ? undefined : 'md:group-data-[nav=collapsed]/shell:sr-only'}>{pending ? 'Signing out…' : 'Sign out'}</span>
     </button>
   );
 }

@@ -3,6 +3,7 @@ import { connectionId, defaultConfig, savedKeyOf, toFlow, uniqueNodeId, type Def
 import { connectionProblem } from '../ports';
 import type { CatalogEntry, FlowEdge, FlowNode, PipelineNodeData } from '../types';
 import type { EditorInit, EditorSlice } from './index';
+import { freeSpot } from '../placement';
 
 interface Snapshot {
   nodes: FlowNode[];
@@ -98,7 +99,8 @@ export const documentSlice =
         remember();
         const nodes = get().nodes;
         const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
-        const node: FlowNode = { id, type: 'pipeline', position, selected: true, data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
+        // never on top of another node: the drop point, or the first free place below it
+        const node: FlowNode = { id, type: 'pipeline', position: freeSpot(position, nodes), selected: true, data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
         set({ nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
         get().setPanel('node');
         return id;
