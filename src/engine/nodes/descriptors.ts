@@ -3,10 +3,14 @@ import { claimValidate } from './claim-validate';
 import { code } from './code';
 import { condition } from './condition';
 import { csvParse } from './csv-parse';
+import { fhirBundleSplit } from './fhir-bundle-split';
+import { fhirValidate } from './fhir-validate';
+import { fhirpathExtract } from './fhirpath-extract';
 import { filter } from './filter';
 import { forEach } from './for-each';
 import { hl7v2Ack } from './hl7v2-ack';
 import { hl7v2Parse } from './hl7v2-parse';
+import { hl7v2ToFhir } from './hl7v2-to-fhir';
 import { hl7v2Serialize } from './hl7v2-serialize';
 import { httpRequest } from './http-request';
 import { jsonSchemaValidate } from './json-schema-validate';
@@ -16,6 +20,7 @@ import { merge } from './merge';
 import { pipelineOutput } from './pipeline-output';
 import { scheduleTrigger } from './schedule-trigger';
 import { switchDescriptor } from './switch';
+import { terminologyLookup } from './terminology-lookup';
 import { webhookTrigger } from './webhook-trigger';
 import { x12835ToFhir } from './x12-835-to-fhir';
 import { x12837ToFhir } from './x12-837-to-fhir';
@@ -42,6 +47,11 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   hl7v2Parse,
   hl7v2Serialize,
   hl7v2Ack,
+  hl7v2ToFhir,
+  fhirValidate,
+  fhirpathExtract,
+  fhirBundleSplit,
+  terminologyLookup,
   x12Parse,
   claimValidate,
   x12837ToFhir,

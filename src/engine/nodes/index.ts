@@ -6,7 +6,12 @@ import { csvParseNode } from './csv-parse.execute';
 import { NODE_DESCRIPTORS } from './descriptors';
 import { filterNode } from './filter.execute';
 import { forEachNode } from './for-each.execute';
+import { fhirBundleSplitNode } from './fhir-bundle-split.execute';
+import { fhirValidateNode } from './fhir-validate.execute';
+import { fhirpathExtractNode } from './fhirpath-extract.execute';
 import { hl7v2AckNode } from './hl7v2-ack.execute';
+import { terminologyLookupNode } from './terminology-lookup.execute';
+import { hl7v2ToFhirNode } from './hl7v2-to-fhir.execute';
 import { hl7v2ParseNode } from './hl7v2-parse.execute';
 import { hl7v2SerializeNode } from './hl7v2-serialize.execute';
 import { httpRequestNode } from './http-request.execute';
@@ -44,6 +49,11 @@ const IMPLEMENTED: readonly NodeType[] = [
   hl7v2ParseNode,
   hl7v2SerializeNode,
   hl7v2AckNode,
+  hl7v2ToFhirNode,
+  fhirValidateNode,
+  fhirpathExtractNode,
+  fhirBundleSplitNode,
+  terminologyLookupNode,
   x12ParseNode,
   claimValidateNode,
   x12837ToFhirNode,

@@ -1,0 +1,42 @@
+import type { Bundle, Patient } from '@medplum/fhirtypes';
+import { describe, expect, it } from 'vitest';
+import { parseMessage } from '@/clinical/hl7v2';
+import { hl7Sample } from '@/clinical/hl7v2/test-support';
+import { compareBundles } from './compare';
+import { convertMessage } from './convert';
+import { compareSamples } from './samples';
+
+/** The overall figure reached (see scripts/compare-hl7-fhir.ts), less a small margin: a regression fails. */
+const FLOOR = 0.89;
+
+describe('comparison with the Microsoft FHIR-Converter output', () => {
+  it(`agrees on at least ${FLOOR * 100}% of the compared facts over every sample that has an expected bundle`, () => {
+    const report = compareSamples();
+    expect(report.messages.length).toBe(64);
+    expect(report.ratio).toBeGreaterThanOrEqual(FLOOR);
+    // birth date, gender and encounter class agree on every message whose expected bundle has them
+    for (const m of report.messages) {
+      for (const f of m.comparison.facts.filter((x) => ['Patient.birthDate', 'Patient.gender', 'Encounter.class'].includes(x.fact) && x.expected.length)) {
+        expect(f.actual, `${m.name} ${f.fact}`).toEqual(f.expected);
+      }
+    }
+  });
+
+  it('counts a bundle against itself as full agreement, and notices a changed gender and a lost observation', () => {
+    const bundle = convertMessage(parseMessage(hl7Sample('LAB-ORU-1.hl7'))).bundle;
+    const same = compareBundles(bundle, bundle);
+    expect(same.ratio).toBe(1);
+    expect(same.facts.map((f) => f.fact)).toEqual(expect.arrayContaining(['count Patient', 'Patient.gender', 'Observation.value', 'references']));
+
+    const changed = structuredClone(bundle) as Bundle;
+    (changed.entry!.find((e) => e.resource!.resourceType === 'Patient')!.resource as Patient).gender = 'female';
+    const observationAt = changed.entry!.findIndex((e) => e.resource!.resourceType === 'Observation');
+    changed.entry!.splice(observationAt, 1);
+    const c = compareBundles(bundle, changed);
+    const off = Object.fromEntries(c.facts.filter((f) => f.agree < f.total).map((f) => [f.fact, [f.agree, f.total]]));
+    expect(off['Patient.gender']).toEqual([0, 2]);
+    expect(off['count Observation']).toEqual([0, 1]);
+    expect(off['Observation.code']).toEqual([9, 10]);
+    expect(c.ratio).toBeLessThan(1);
+  });
+});

@@ -1,0 +1,207 @@
+import type { Bundle, Resource } from '@medplum/fhirtypes';
+
+/**
+ * How far a converted bundle agrees with a reference bundle (the Microsoft FHIR-Converter's output), by content,
+ * never by id (the reference's ids are generated): for the key resource types (KEY_TYPES, the ones the converter
+ * is about), how many of each there are, and the key facts — identifiers, names, birth date, gender, encounter
+ * class, codes, observation values, and which type of resource refers to which through which element
+ * (`Observation.subject→Patient`), between resources of the key types. Each fact is a multiset on both sides; it
+ * agrees by the size of their intersection out of the size of their union, so a missing and an extra value both
+ * count against. Types outside KEY_TYPES (Practitioner, Organization, Location, Account…) are listed, not compared.
+ */
+
+export const KEY_TYPES = [
+  'MessageHeader',
+  'Provenance',
+  'Patient',
+  'Encounter',
+  'RelatedPerson',
+  'AllergyIntolerance',
+  'Condition',
+  'ServiceRequest',
+  'DiagnosticReport',
+  'Observation',
+  'Immunization',
+  'Appointment',
+  'DocumentReference',
+  'Coverage',
+] as const;
+const KEY = new Set<string>(KEY_TYPES);
+
+export interface FactResult {
+  /** `count Patient`, `Patient.identifier`, `Observation.value`, `references` … */
+  fact: string;
+  expected: string[];
+  actual: string[];
+  agree: number;
+  total: number;
+}
+
+export interface Comparison {
+  facts: FactResult[];
+  agree: number;
+  total: number;
+  /** agree / total (1 when there is nothing to compare) */
+  ratio: number;
+  /** Resource types of the reference bundle that are not key types (not compared), with their counts */
+  notCompared: Record<string, number>;
+}
+
+type Any = Record<string, unknown>;
+
+function codeOf(cc: unknown): string[] {
+  const c = cc as { coding?: { code?: string }[]; text?: string } | undefined;
+  if (!c) return [];
+  const code = c.coding?.find((k) => k.code)?.code ?? c.text;
+  return code ? [code.trim()] : [];
+}
+
+function num(v: unknown): string {
+  return typeof v === 'number' ? String(v) : String(v ?? '');
+}
+
+function valueOf(o: Any): string[] {
+  if (o.valueQuantity) {
+    const q = o.valueQuantity as Any;
+    return [`${q.comparator ?? ''}${num(q.value)} ${q.unit ?? q.code ?? ''}`.trim()];
+  }
+  if (typeof o.valueString === 'string') return [o.valueString.trim()];
+  if (o.valueCodeableConcept) return codeOf(o.valueCodeableConcept);
+  if (typeof o.valueDateTime === 'string') return [o.valueDateTime.slice(0, 10)];
+  if (typeof o.valueTime === 'string') return [o.valueTime];
+  if (o.valueRange) {
+    const r = o.valueRange as { low?: Any; high?: Any };
+    return [`${num(r.low?.value)}-${num(r.high?.value)}`];
+  }
+  if (o.valueRatio) {
+    const r = o.valueRatio as { numerator?: Any; denominator?: Any };
+    return [`${num(r.numerator?.value)}:${num(r.denominator?.value)}`];
+  }
+  if (typeof o.valueBoolean === 'boolean' || typeof o.valueInteger === 'number') return [String(o.valueBoolean ?? o.valueInteger)];
+  return [];
+}
+
+function names(list: unknown): string[] {
+  return ((list as { family?: string; given?: string[] }[] | undefined) ?? []).map((n) => `${(n.family ?? '').trim()}|${(n.given?.[0] ?? '').trim()}`);
+}
+
+function identifiers(list: unknown): string[] {
+  return ((list as { value?: string }[] | undefined) ?? []).map((i) => (i.value ?? '').trim()).filter(Boolean);
+}
+
+/** `Observation.subject→Patient` for every reference of a key-type resource to a key-type resource of the bundle. */
+function references(resources: Resource[]): string[] {
+  const types = new Map<string, string>();
+  for (const r of resources) types.set(`${r.resourceType}/${r.id}`, r.resourceType);
+  const out: string[] = [];
+  const walk = (v: unknown, from: string, path: string) => {
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, from, path));
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Any)) {
+      if (k === 'reference' && typeof x === 'string') {
+        const target = types.get(x.replace(/^urn:uuid:/, ''));
+        if (target && KEY.has(target)) out.push(`${from}.${path}→${target}`);
+      } else if (k !== 'contained') walk(x, from, path ? `${path}.${k}` : k);
+    }
+  };
+  // MessageHeader and Provenance are bookkeeping of the message, not of the care it describes (and the
+  // Microsoft converter points them at resources outside the bundle): their references are not compared
+  for (const r of resources) if (KEY.has(r.resourceType) && r.resourceType !== 'Provenance' && r.resourceType !== 'MessageHeader') walk(r, r.resourceType, '');
+  return out.map((s) => s.replace('.→', '→'));
+}
+
+/** The facts of one bundle, fact name → values. */
+export function factsOf(bundle: Bundle): Map<string, string[]> {
+  const resources = (bundle.entry ?? []).map((e) => e.resource).filter((r): r is Resource => !!r);
+  const facts = new Map<string, string[]>();
+  const add = (fact: string, values: string[]) => facts.set(fact, [...(facts.get(fact) ?? []), ...values]);
+  for (const t of KEY_TYPES) {
+    const n = resources.filter((r) => r.resourceType === t).length;
+    if (n) add(`count ${t}`, [String(n)]);
+  }
+  for (const r of resources) {
+    const o = r as unknown as Any;
+    switch (r.resourceType) {
+      case 'Patient':
+        add('Patient.identifier', identifiers(o.identifier));
+        add('Patient.name', names(o.name));
+        if (o.birthDate) add('Patient.birthDate', [String(o.birthDate)]);
+        if (o.gender) add('Patient.gender', [String(o.gender)]);
+        break;
+      case 'RelatedPerson':
+        add('RelatedPerson.name', names(o.name));
+        break;
+      case 'Encounter':
+        add('Encounter.class', codeOf({ coding: [o.class] }));
+        add('Encounter.identifier', identifiers(o.identifier));
+        break;
+      case 'Observation':
+        add('Observation.code', codeOf(o.code));
+        add('Observation.value', valueOf(o));
+        break;
+      case 'Immunization':
+        add('Immunization.vaccineCode', codeOf(o.vaccineCode));
+        break;
+      case 'DocumentReference':
+        add('DocumentReference.type', codeOf(o.type));
+        break;
+      case 'ServiceRequest':
+      case 'DiagnosticReport':
+        add(`${r.resourceType}.code`, codeOf(o.code));
+        add(`${r.resourceType}.identifier`, identifiers(o.identifier));
+        break;
+      case 'Condition':
+      case 'AllergyIntolerance':
+        add(`${r.resourceType}.code`, codeOf(o.code));
+        break;
+      case 'Appointment':
+        add('Appointment.identifier', identifiers(o.identifier));
+        add('Appointment.status', [String(o.status)]);
+        break;
+      case 'Coverage':
+        add('Coverage.subscriberId', o.subscriberId ? [String(o.subscriberId).trim()] : []);
+        break;
+    }
+  }
+  add('references', references(resources));
+  return facts;
+}
+
+function multisetAgreement(a: string[], b: string[]): { agree: number; total: number } {
+  const left = new Map<string, number>();
+  for (const x of a) left.set(x, (left.get(x) ?? 0) + 1);
+  let agree = 0;
+  for (const x of b) {
+    const n = left.get(x) ?? 0;
+    if (n > 0) {
+      agree++;
+      left.set(x, n - 1);
+    }
+  }
+  return { agree, total: a.length + b.length - agree };
+}
+
+/** Compares `actual` (ours) against `expected`. */
+export function compareBundles(expected: Bundle, actual: Bundle): Comparison {
+  const e = factsOf(expected);
+  const a = factsOf(actual);
+  const facts: FactResult[] = [];
+  for (const fact of new Set([...e.keys(), ...a.keys()])) {
+    const ev = e.get(fact) ?? [];
+    const av = a.get(fact) ?? [];
+    if (!ev.length && !av.length) continue;
+    if (fact.startsWith('count ')) {
+      facts.push({ fact, expected: ev, actual: av, agree: ev[0] === av[0] ? 1 : 0, total: 1 });
+      continue;
+    }
+    facts.push({ fact, expected: ev, actual: av, ...multisetAgreement(ev, av) });
+  }
+  const agree = facts.reduce((n, f) => n + f.agree, 0);
+  const total = facts.reduce((n, f) => n + f.total, 0);
+  const notCompared: Record<string, number> = {};
+  for (const en of expected.entry ?? []) {
+    const t = en.resource?.resourceType;
+    if (t && !KEY.has(t)) notCompared[t] = (notCompared[t] ?? 0) + 1;
+  }
+  return { facts, agree, total, ratio: total ? agree / total : 1, notCompared };
+}

@@ -1,0 +1,142 @@
+import type { Appointment, Bundle, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Resource } from '@medplum/fhirtypes';
+import { describe, expect, it } from 'vitest';
+import { parseMessage } from '@/clinical/hl7v2';
+import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
+import { r4Errors } from '@/clinical/x12/test-support';
+import { convertMessage, UnsupportedMessageError } from './convert';
+
+function convert(name: string): Bundle {
+  return convertMessage(parseMessage(hl7Sample(name))).bundle;
+}
+
+function all<T extends Resource>(bundle: Bundle, type: T['resourceType']): T[] {
+  return (bundle.entry ?? []).map((e) => e.resource!).filter((r): r is T => r.resourceType === type);
+}
+
+function references(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => references(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'reference' && typeof v === 'string') out.push(v);
+      else references(v, out);
+    }
+  }
+  return out;
+}
+
+describe('convertMessage on every sample', () => {
+  const samples = hl7Samples().map((s) => ({ name: s.name, message: parseMessage(s.text) }));
+
+  it.each(samples.map((s) => [s.name, s.message] as const))('%s: a valid R4 bundle whose references all resolve, the same every time', (_name, message) => {
+    const { bundle } = convertMessage(message);
+    expect(r4Errors(bundle)).toEqual([]);
+    const ids = bundle.entry!.map((e) => `${e.resource!.resourceType}/${e.resource!.id}`);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const ref of references(bundle.entry!.map((e) => e.resource))) expect(ids).toContain(ref);
+    expect(bundle.entry!.map((e) => e.fullUrl)).toEqual(bundle.entry!.map((e) => `urn:uuid:${e.resource!.id}`));
+    expect(convertMessage(message).bundle).toEqual(bundle);
+    expect(all<Patient>(bundle, 'Patient').length).toBeGreaterThan(0);
+  });
+});
+
+describe('convertMessage mappings', () => {
+  it('maps PID to Patient: identifiers, names, birth date, gender (table 0001), address, marital status', () => {
+    const [p] = all<Patient>(convert('ADT-A01-01.hl7'), 'Patient');
+    expect(p!.identifier!.slice(0, 3).map((i) => [i.value, i.type?.coding?.[0]?.code])).toEqual([
+      ['1234567', 'MR'],
+      ['PATID1234', 'MR'],
+      ['123456789', 'SS'],
+    ]);
+    expect(p!.name![0]).toMatchObject({ family: 'EVERYMAN', given: ['ADAM', 'A'], prefix: ['Dr.'] });
+    expect(p!.name!.map((n) => n.family)).toContain('elbert'); // PID-9 alias
+    expect(p!.identifier!.map((i) => i.value)).toEqual(expect.arrayContaining(['G-SSN-12', 'Medicare-12345', 'DB123'])); // GT1 (self), IN2, DB1
+    expect([p!.birthDate, p!.gender]).toEqual(['1988-08-18', 'male']);
+    expect(p!.address![0]).toMatchObject({ line: ['1000', 'Ste. 123'], city: 'Ann Arbor', state: 'MI', postalCode: '99999', country: 'USA' });
+    expect(p!.maritalStatus?.coding?.[0]).toMatchObject({ code: 'M', system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' });
+    const female = all<Patient>(convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ADT^A04|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\r')).bundle, 'Patient');
+    expect(female[0]!.gender).toBe('female');
+  });
+
+  it('maps PV1-2 to Encounter.class (I → IMP, E → EMER, O → AMB) and lists DG1 diagnoses on the Encounter', () => {
+    const classOf = (pv1: string) => all<Encounter>(convertMessage(parseMessage(`MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||X1||DOE^JANE\rPV1|1|${pv1}\r`)).bundle, 'Encounter')[0]!.class.code;
+    expect(['I', 'E', 'O'].map(classOf)).toEqual(['IMP', 'EMER', 'AMB']);
+    const bundle = convert('ADT-A01-01.hl7');
+    const [enc] = all<Encounter>(bundle, 'Encounter');
+    const dx = all<Condition>(bundle, 'Condition').find((c) => c.code?.coding?.[0]?.code === '422504002')!;
+    expect(enc!.diagnosis?.map((d) => d.condition.reference)).toEqual([`Condition/${dx.id}`]);
+    expect(enc!.identifier?.[0]?.value).toBe('40007716'); // PV1-19 visit number
+  });
+
+  it('maps ORU OBR/OBX to DiagnosticReport and Observations by value type, with statuses from tables 0123 and 0085', () => {
+    const bundle = convert('LAB-ORU-1.hl7');
+    const reports = all<DiagnosticReport>(bundle, 'DiagnosticReport');
+    expect(reports.map((r) => [r.code.coding?.[0]?.code, r.status, r.result?.length])).toEqual([
+      ['24317-0', 'final', 5],
+      ['26464-8', 'unknown', 5],
+    ]);
+    const obs = all<Observation>(bundle, 'Observation');
+    expect(obs.find((o) => o.code.coding?.[0]?.code === '11125-2')).toMatchObject({ status: 'final', valueQuantity: { value: 221, unit: 'giga.l-1' }, interpretation: [{ coding: [{ code: 'N' }] }] });
+    expect(obs.find((o) => o.code.coding?.[0]?.code === '11156-7')).not.toHaveProperty('valueQuantity');
+  });
+
+  it('maps an OBX with repeated values to components, and an ED document to a DiagnosticReport with its data', () => {
+    const heart = all<Observation>(convert('ADT-A01-01.hl7'), 'Observation').find((o) => o.code.coding?.[0]?.code === '8867-4')!;
+    expect(heart.component?.map((c) => c.valueQuantity?.value)).toEqual([60, 120]);
+    const image = all<DiagnosticReport>(convert('OUL-R22-01.hl7'), 'DiagnosticReport').find((r) => r.code.coding?.[0]?.code === '3DHISTECH_THUMBNAIL')!;
+    expect(image.presentedForm).toEqual([{ contentType: 'image/jpeg', data: 'VGhpcyBpcyBhIEJhc2U2NCBzdHJpbmc=' }]);
+  });
+
+  it('maps VXU RXA to Immunization with its observations part of it', () => {
+    const bundle = convert('VXU-V04-01.hl7');
+    const [imm] = all<Immunization>(bundle, 'Immunization');
+    expect(imm).toMatchObject({ status: 'completed', vaccineCode: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc' }] } });
+    expect(all<Immunization>(convert('IZ_1_1.1_Admin_Child_Max_Message.hl7'), 'Immunization')[0]!.vaccineCode.coding?.[0]).toMatchObject({ code: '140', display: 'Influenza, seasonal, injectable, preservative free', system: 'http://hl7.org/fhir/sid/cvx' });
+    expect(all<Observation>(bundle, 'Observation').filter((o) => o.partOf?.[0]?.reference === `Immunization/${imm!.id}`).length).toBeGreaterThan(0);
+  });
+
+  it('maps SIU SCH/AIS/TQ1 to an Appointment with start, end, status and the patient', () => {
+    const booked = all<Appointment>(convert('SIU-S12-01.hl7'), 'Appointment')[0]!;
+    expect(booked).toMatchObject({ status: 'booked', identifier: [{ value: '12345' }, { value: '36996' }] });
+    expect([booked.start, booked.end]).toEqual(['2021-09-24T09:30:00+02:15', '2021-09-24T10:20:00+02:15']);
+    expect(booked.participant[0]!.actor?.reference).toMatch(/^Patient\//);
+    expect(all<Appointment>(convert('SIU-S15-01.hl7'), 'Appointment')[0]!.status).toBe('cancelled');
+  });
+
+  it('maps MDM TXA to a DocumentReference of the patient', () => {
+    const [doc] = all<DocumentReference>(convert('MDM-T02-01.hl7'), 'DocumentReference');
+    expect(doc).toMatchObject({ status: 'current', docStatus: 'final', type: { coding: [{ code: 'DI' }] }, masterIdentifier: { value: '1.2.840.317.5947431.51.20080131160038' } });
+    expect(doc!.subject?.reference).toMatch(/^Patient\//);
+  });
+
+  it('maps MRG of a merge (A40) to the prior Patient, replaced by the surviving one', () => {
+    const patients = all<Patient>(convert('ADT-A40-01.hl7'), 'Patient');
+    expect(patients).toHaveLength(2);
+    const [survivor, prior] = patients;
+    expect(prior).toMatchObject({ active: false, identifier: [{ value: '56789' }], link: [{ other: { reference: `Patient/${survivor!.id}` }, type: 'replaced-by' }] });
+    expect(survivor!.link).toEqual([{ other: { reference: `Patient/${prior!.id}` }, type: 'replaces' }]);
+  });
+
+  it('gives a patient, a visit and a practitioner the same id in every message of the sender, and the rest ids of the message', () => {
+    const a01 = convert('ADT-A01-01.hl7');
+    const a02 = convert('ADT-A02-01.hl7');
+    const s12 = convert('SIU-S12-01.hl7'); // another message (MSG00012) about the same patient
+    const idOf = (b: Bundle, type: string) => all(b, type as Resource['resourceType']).map((r) => r.id);
+    expect(idOf(s12, 'Patient')).toEqual(idOf(a01, 'Patient'));
+    expect(idOf(a02, 'Encounter')).toEqual(idOf(a01, 'Encounter')); // the same visit number, 40007716
+    expect(idOf(s12, 'Practitioner').filter((id) => idOf(a01, 'Practitioner').includes(id)).length).toBeGreaterThan(0);
+    expect(idOf(s12, 'MessageHeader')).not.toEqual(idOf(a01, 'MessageHeader'));
+    expect(idOf(s12, 'Observation').filter((id) => idOf(a01, 'Observation').includes(id))).toEqual([]);
+  });
+
+  it('keeps what it can of a sparse message: no PID gives no patient resources, and a non-numeric NM value stays text', () => {
+    const bare = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rOBR|1||F1|1234-5^Test^LN\rOBX|1|NM|1234-5^Test^LN||pending\r')).bundle;
+    expect(bare.entry!.map((e) => e.resource!.resourceType)).toEqual(['MessageHeader', 'Device']);
+    expect(r4Errors(bare)).toEqual([]);
+    const text = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBX|1|NM|1234-5^Test^LN||pending|mg\r')).bundle;
+    expect(all<Observation>(text, 'Observation')[0]).toMatchObject({ valueString: 'pending', status: 'unknown' });
+  });
+
+  it('refuses a message type it does not map', () => {
+    expect(() => convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ACK^A01|1|P|2.5\rMSA|AA|1\r'))).toThrow(UnsupportedMessageError);
+  });
+});

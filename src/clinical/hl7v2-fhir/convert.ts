@@ -1,0 +1,224 @@
+import type { Bundle, BundleEntry, DiagnosticReport, Immunization, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type { Hl7v2Message } from '@/clinical/hl7v2/types';
+import { allergy, diagnosis, documentResult, observation, problem, procedure } from './clinical';
+import { type ConvertOptions, Ctx, DEFAULTS, type Ref } from './context';
+import { codeableConcept } from './datatypes';
+import { appointment, documentReference } from './documents';
+import { accident, deathAndAutopsy, referral } from './events';
+import { messageHeader, provenances, sendingDevice } from './header';
+import { diagnosticReport, immunization, lateOrderControl, serviceRequest, specimen } from './orders';
+import { coverage, disability, encounter, guarantor, insuranceDetails, merged, mother, patient, relatedPerson } from './patient';
+import { type Seg, segs } from './reader';
+
+/** The message types (MSH-9.1) converted; others are `unsupported`. */
+export const SUPPORTED_TYPES = ['ADT', 'BAR', 'DFT', 'MDM', 'OMG', 'OML', 'ORM', 'ORU', 'OUL', 'PPR', 'RDE', 'RDS', 'REF', 'SIU', 'VXU'] as const;
+
+/**
+ * Message types whose OBR are results (a DiagnosticReport); elsewhere an OBR with a result status (OBR-25) is one,
+ * except in orders (ORM, OML) and documents (MDM), where the OBR is the order and its OBX what supports it.
+ */
+const RESULT_TYPES = new Set(['ORU', 'OUL']);
+const ORDER_TYPES = new Set(['ORM', 'OML', 'MDM']);
+const PHARMACY = new Set(['RXE', 'RXO', 'RXD', 'RXG']);
+
+export interface ConversionResult {
+  bundle: Bundle;
+  /** Segments read but not converted (ids, with how many), for the node's log */
+  skipped: Record<string, number>;
+}
+
+export class UnsupportedMessageError extends Error {
+  constructor(readonly messageType: string) {
+    super(`${messageType || 'a message without MSH-9'} is not a message type this converter maps (it maps ${SUPPORTED_TYPES.join(', ')})`);
+  }
+}
+
+const HANDLED = new Set(['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1', 'GT1', 'IN1', 'IN2', 'DB1', 'MRG', 'AL1', 'IAM', 'DG1', 'PRB', 'PR1', 'PDA', 'ACC', 'RF1', 'ORC', 'OBR', 'OBX', 'SPM', 'RXA', 'RXR', 'TXA', 'SCH', 'TQ1', 'AIS', 'AIG', 'AIL', 'AIP']);
+
+/**
+ * An HL7 v2 message → a FHIR R4 Bundle, modelled on the HL7 v2-to-FHIR mappings of the Microsoft FHIR-Converter
+ * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient; MRG the one it replaces) → Patient, PV1/PV2 → Encounter,
+ * NK1/GT1/IN1 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 →
+ * Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
+ * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, TXA →
+ * DocumentReference, SCH/AIx → Appointment, MSH → MessageHeader, MSH/EVN → Provenance. Ids are derived from the
+ * message, so the same message gives the same bundle; every reference points to a resource of the bundle. Throws
+ * UnsupportedMessageError for a message type outside SUPPORTED_TYPES.
+ */
+export function convertMessage(message: Hl7v2Message, options: ConvertOptions = {}): ConversionResult {
+  const type = message.message_type.toUpperCase();
+  if (!(SUPPORTED_TYPES as readonly string[]).includes(type)) throw new UnsupportedMessageError(type);
+  const opts = { ...DEFAULTS, ...options };
+  const ctx = new Ctx(`${message.sending_application}|${message.sending_facility}|${message.control_id}|${message.sent_at}`, message.sending_facility, opts);
+  const all = segs(message);
+  const msh = all[0]!;
+  const sft = all.find((s) => s.id === 'SFT');
+  const evn = all.find((s) => s.id === 'EVN');
+  const skipped: Record<string, number> = {};
+  if (opts.messageHeader) messageHeader(msh, sft, ctx);
+
+  let orc: Seg | undefined;
+  let order: ServiceRequest | undefined;
+  let report: DiagnosticReport | undefined;
+  let specimenRef: Ref | undefined;
+  let immunizationRef: Ref | undefined;
+  let txa: Seg | undefined;
+  const txaBody: Seg[] = [];
+  let sch: Seg | undefined;
+  const schResources: Seg[] = [];
+  const next = (i: number, id: string) => (all[i + 1]?.id === id ? all[i + 1] : undefined);
+  // segments that come before PID (RF1 of REF, SCH of SIU) are about the message's patient too
+  const firstPid = all.findIndex((x) => x.id === 'PID');
+  if (firstPid > 0) patient(all[firstPid]!, ctx, next(firstPid, 'PD1'));
+
+  for (let i = 1; i < all.length; i++) {
+    const s = all[i]!;
+    switch (s.id) {
+      case 'PID':
+        ctx.encounter = undefined;
+        patient(s, ctx, next(i, 'PD1'));
+        if (!all.some((x) => x.id === 'NK1')) mother(s, ctx);
+        break;
+      case 'GT1':
+        guarantor(s, ctx);
+        break;
+      case 'IN2':
+        insuranceDetails(s, ctx);
+        break;
+      case 'DB1':
+        disability(s, ctx);
+        break;
+      case 'MRG':
+        merged(s, ctx);
+        break;
+      case 'PV1':
+        encounter(s, ctx, all.slice(i + 1, i + 4).find((x) => x.id === 'PV2'));
+        break;
+      case 'NK1':
+        relatedPerson(s, ctx);
+        break;
+      case 'IN1':
+        coverage(s, ctx);
+        break;
+      case 'AL1':
+      case 'IAM':
+        allergy(s, ctx);
+        break;
+      case 'DG1': {
+        const condition = diagnosis(s, ctx);
+        // a diagnosis given with an order is the reason for it
+        if (condition && order && ['ORM', 'OML', 'OMG'].includes(type)) (order.reasonReference ??= []).push(ctx.ref(condition));
+        break;
+      }
+      case 'PRB':
+        problem(s, ctx);
+        break;
+      case 'PR1':
+        procedure(s, ctx);
+        break;
+      case 'PDA':
+        deathAndAutopsy(s, ctx);
+        break;
+      case 'ACC':
+        accident(s, ctx);
+        break;
+      case 'RF1':
+        referral(s, ctx);
+        break;
+      case 'ORC': {
+        const previous = all.slice(0, i).reverse().find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
+        if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
+          // the order group's ORC after its OBR: the same order
+          lateOrderControl(s, order);
+          break;
+        }
+        orc = s;
+        order = undefined;
+        report = undefined;
+        immunizationRef = undefined;
+        // an ORC alone (no OBR, RXA or pharmacy detail before the next ORC) is an order of its own
+        const detail = all.slice(i + 1).find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
+        if (!detail || detail.id === 'ORC' || detail.id === 'RXA') order = serviceRequest(s, undefined, ctx);
+        break;
+      }
+      case 'OBR': {
+        const spm = all.slice(i + 1).find((x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
+        specimenRef = spm?.id === 'SPM' ? (specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!)) : undefined;
+        order = serviceRequest(orc, s, ctx, specimenRef);
+        report = RESULT_TYPES.has(type) || (s.v(25) && !ORDER_TYPES.has(type)) ? diagnosticReport(orc, s, ctx, order && ctx.ref(order)) : undefined;
+        if (report && specimenRef) report.specimen = [specimenRef];
+        orc = undefined;
+        break;
+      }
+      case 'SPM':
+        specimen(s, ctx);
+        break;
+      case 'RXA': {
+        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
+        const imm = immunization(s, ctx, rxr?.id === 'RXR' ? rxr : undefined);
+        immunizationRef = imm && ctx.ref(imm);
+        break;
+      }
+      case 'OBX': {
+        if (txa) txaBody.push(s);
+        if (['ED', 'RP'].includes(s.v(2).toUpperCase())) {
+          documentResult(s, ctx, order && ctx.ref(order));
+          break;
+        }
+        // immunization funding source and program eligibility are facts of the Immunization (v2-to-FHIR IG)
+        const loinc = s.f(3).c(1);
+        if (immunizationRef && (loinc === '30963-3' || loinc === '64994-7')) {
+          const imm = ctx.resources.find((r) => `Immunization/${r.id}` === immunizationRef!.reference) as Immunization | undefined;
+          const concept = codeableConcept(s.f(5));
+          if (imm && concept) {
+            if (loinc === '30963-3') imm.fundingSource = concept;
+            else (imm.programEligibility ??= []).push(concept);
+            break;
+          }
+        }
+        const obs = observation(s, ctx, order && ctx.ref(order), specimenRef);
+        if (obs && immunizationRef) obs.partOf = [immunizationRef];
+        if (obs && report) (report.result ??= []).push(ctx.ref(obs));
+        break;
+      }
+      case 'TXA':
+        txa = s;
+        break;
+      case 'SCH':
+        sch = s;
+        break;
+      case 'AIS':
+      case 'AIG':
+      case 'AIL':
+      case 'AIP':
+        schResources.push(s);
+        break;
+      default:
+        if (!HANDLED.has(s.id)) skipped[s.id] = (skipped[s.id] ?? 0) + 1;
+    }
+  }
+  if (txa) {
+    const related = ctx.resources.filter((r) => r.resourceType === 'ServiceRequest').map((r) => ctx.ref(r));
+    documentReference(txa, ctx, txaBody, related);
+  }
+  if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
+  if (opts.provenance) {
+    const targets = ctx.resources.filter((r) => !['MessageHeader', 'Provenance', 'Device'].includes(r.resourceType)).map((r) => ctx.ref(r));
+    provenances(msh, evn, sendingDevice(msh, sft, ctx), ctx, targets);
+  }
+  return { bundle: toBundle(ctx.resources, message, opts.bundleType), skipped };
+}
+
+function toBundle(resources: Resource[], message: Hl7v2Message, type: 'transaction' | 'batch' | 'collection'): Bundle {
+  const entry: BundleEntry[] = resources.map((resource) => ({
+    fullUrl: `urn:uuid:${resource.id}`,
+    resource,
+    ...(type === 'collection' ? {} : { request: { method: 'PUT' as const, url: `${resource.resourceType}/${resource.id}` } }),
+  }));
+  return {
+    resourceType: 'Bundle',
+    type,
+    ...(message.control_id ? { identifier: { value: message.control_id } } : {}),
+    entry,
+  };
+}

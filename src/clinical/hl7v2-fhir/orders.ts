@@ -1,0 +1,138 @@
+import type { DiagnosticReport, Identifier, Immunization, ServiceRequest, Specimen } from '@medplum/fhirtypes';
+import { clean, codeableConcept, date, entityIdentifier, quantity, tableConcept } from './datatypes';
+import type { Ctx, Ref } from './context';
+import type { Seg } from './reader';
+
+/** ORC-5, HL7 table 0038 → ServiceRequest.status; without it, ORC-1 (table 0119) decides. */
+const ORDER_STATUS: Record<string, ServiceRequest['status']> = { A: 'active', CA: 'revoked', CM: 'completed', DC: 'revoked', ER: 'entered-in-error', HD: 'on-hold', IP: 'active', RP: 'revoked', SC: 'active' };
+const ORDER_CONTROL: Record<string, ServiceRequest['status']> = { NW: 'active', OK: 'active', SC: 'active', CA: 'revoked', CR: 'revoked', DC: 'revoked', OC: 'revoked', OD: 'revoked', HD: 'on-hold', OH: 'on-hold', RP: 'active', RE: 'completed', CM: 'completed' };
+
+/** OBR-25, HL7 table 0123 → DiagnosticReport.status. */
+const REPORT_STATUS: Record<string, DiagnosticReport['status']> = { C: 'corrected', D: 'cancelled', F: 'final', I: 'registered', O: 'registered', P: 'preliminary', R: 'partial', S: 'partial', X: 'cancelled', W: 'entered-in-error', A: 'partial' };
+
+function orderIds(orc: Seg | undefined, obr: Seg | undefined): Identifier[] {
+  const placer = obr?.f(2).empty === false ? obr.f(2) : orc?.f(2);
+  const filler = obr?.f(3).empty === false ? obr.f(3) : orc?.f(3);
+  return [entityIdentifier(placer, 'PLAC'), entityIdentifier(filler, 'FILL'), entityIdentifier(orc?.f(4).sub(1), 'PGN')].filter((x): x is Identifier => !!x);
+}
+
+/** An ORC that follows its OBR (OUL^R22 and the like): its status and numbers complete the order the OBR made. */
+export function lateOrderControl(orc: Seg, order: ServiceRequest): void {
+  const status = ORDER_STATUS[orc.v(5)] ?? ORDER_CONTROL[orc.v(1)];
+  if (status) order.status = status;
+  const have = new Set((order.identifier ?? []).map((i) => i.value));
+  for (const id of orderIds(orc, undefined)) if (!have.has(id.value)) (order.identifier ??= []).push(id);
+}
+
+/** ORC and/or OBR → ServiceRequest of the context's patient. */
+export function serviceRequest(orc: Seg | undefined, obr: Seg | undefined, ctx: Ctx, specimen?: Ref): ServiceRequest | undefined {
+  if (!ctx.patient) return undefined;
+  const subject = ctx.patient;
+  const at = (obr ?? orc)!;
+  const requester = ctx.practitioner(orc?.reps(12)[0]) ?? ctx.practitioner(obr?.reps(16)[0]);
+  // ORC-8 parent order (EIP: placer ^ filler): the order this one is part of, known by its numbers
+  const parentField = orc?.f(8);
+  let parent: Ref | undefined;
+  if (parentField && !parentField.empty) {
+    const ids = [entityIdentifier(parentField.sub(1), 'PLAC'), entityIdentifier(parentField.sub(2), 'FILL')].filter((x): x is Identifier => !!x);
+    if (ids.length) {
+      parent = ctx.ref(
+        ctx.once<ServiceRequest>('ServiceRequest', `parent|${ids.map((x) => x.value).join('|')}`, (id) => ({ resourceType: 'ServiceRequest', id, status: 'unknown', intent: 'order', subject, identifier: ids })),
+      );
+    }
+  }
+  return ctx.once<ServiceRequest>('ServiceRequest', `${at.id}|${at.index}`, (id) => ({
+    resourceType: 'ServiceRequest',
+    id,
+    status: ORDER_STATUS[orc?.v(5) ?? ''] ?? ORDER_CONTROL[orc?.v(1) ?? ''] ?? (obr ? 'active' : 'unknown'),
+    intent: 'order',
+    subject,
+    ...clean<Partial<ServiceRequest>>({
+      identifier: orderIds(orc, obr),
+      basedOn: parent ? [parent] : [],
+      code: codeableConcept(obr?.f(4)),
+      encounter: ctx.encounter,
+      requester,
+      authoredOn: ctx.dt(orc?.v(9) ?? '') ?? ctx.dt(obr?.v(6) ?? ''),
+      occurrenceDateTime: ctx.dt(obr?.v(7) ?? ''),
+      priority: ({ S: 'stat', A: 'asap', R: 'routine' } as const)[obr?.v(5) as 'S'],
+      reasonCode: (obr?.reps(31) ?? []).map(codeableConcept).filter((x) => !!x),
+      specimen: specimen ? [specimen] : [],
+    }),
+  }));
+}
+
+/** OBR → DiagnosticReport (results are added as their OBX are read). */
+export function diagnosticReport(orc: Seg | undefined, obr: Seg, ctx: Ctx, basedOn?: Ref): DiagnosticReport | undefined {
+  const code = codeableConcept(obr.f(4));
+  if (!ctx.patient || !code) return undefined;
+  const subject = ctx.patient;
+  return ctx.once<DiagnosticReport>('DiagnosticReport', `OBR|${obr.index}`, (id) => ({
+    resourceType: 'DiagnosticReport',
+    id,
+    status: REPORT_STATUS[obr.v(25).toUpperCase()] ?? 'unknown',
+    code,
+    subject,
+    ...clean<Partial<DiagnosticReport>>({
+      identifier: orderIds(orc, obr),
+      basedOn: basedOn ? [basedOn] : [],
+      encounter: ctx.encounter,
+      category: [tableConcept(obr.v(24), '0074')].filter((x) => !!x),
+      effectiveDateTime: ctx.dt(obr.v(7)),
+      issued: ctx.instant(obr.v(22)),
+      resultsInterpreter: obr.reps(32).map((f) => ctx.practitioner(f.sub(1))).filter((x) => !!x),
+    }),
+  }));
+}
+
+/** SPM → Specimen. */
+export function specimen(spm: Seg, ctx: Ctx): Specimen | undefined {
+  if (!ctx.patient) return undefined;
+  const subject = ctx.patient;
+  const ids = spm.f(2);
+  return ctx.once<Specimen>('Specimen', `SPM|${spm.index}`, (id) => ({
+    resourceType: 'Specimen',
+    id,
+    subject,
+    ...clean<Partial<Specimen>>({
+      identifier: [entityIdentifier(ids.sub(1), 'PGN'), entityIdentifier(ids.sub(2), 'FGN')].filter((x) => !!x),
+      type: codeableConcept(spm.f(4)),
+      receivedTime: ctx.dt(spm.v(18)),
+      collection: clean({ collectedDateTime: ctx.dt(spm.f(17).c(1)), bodySite: codeableConcept(spm.f(8)), method: codeableConcept(spm.f(7)) }),
+    }),
+  }));
+}
+
+const IMMUNIZATION_STATUS: Record<string, Immunization['status']> = { CP: 'completed', PA: 'completed', RE: 'not-done', NA: 'not-done' };
+
+/** RXA (+ RXR route and site) → Immunization. */
+export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined): Immunization | undefined {
+  const vaccineCode = codeableConcept(rxa.f(5));
+  const occurrence = ctx.dt(rxa.v(3));
+  if (!ctx.patient || !vaccineCode || !occurrence) return undefined;
+  const patient = ctx.patient;
+  const status = IMMUNIZATION_STATUS[rxa.v(20).toUpperCase()] ?? (rxa.v(21) === 'D' ? 'entered-in-error' : 'completed');
+  const amount = rxa.v(6) === '999' ? undefined : quantity(rxa.v(6), rxa.f(7));
+  const source = rxa.v(9);
+  return ctx.once<Immunization>('Immunization', `RXA|${rxa.index}`, (id) => ({
+    resourceType: 'Immunization',
+    id,
+    status,
+    vaccineCode,
+    patient,
+    occurrenceDateTime: occurrence,
+    ...clean<Partial<Immunization>>({
+      encounter: ctx.encounter,
+      doseQuantity: amount,
+      lotNumber: rxa.v(15) || undefined,
+      expirationDate: date(rxa.v(16)),
+      primarySource: source === '00' ? true : source ? false : undefined,
+      reportOrigin: source && source !== '00' ? codeableConcept(rxa.f(9)) : undefined,
+      performer: rxa.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'AP', display: 'Administering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+      statusReason: status === 'not-done' ? codeableConcept(rxa.f(18)) : undefined,
+      route: rxr ? codeableConcept(rxr.f(1)) : undefined,
+      site: rxr ? codeableConcept(rxr.f(2)) : undefined,
+      recorded: ctx.dt(rxa.v(22)),
+    }),
+  }));
+}

@@ -1,0 +1,284 @@
+import type { Coverage, Encounter, HumanName, Identifier, Organization, Patient, RelatedPerson } from '@medplum/fhirtypes';
+import { address, clean, codeableConcept, contactPoint, date, humanName, identifier, tableConcept } from './datatypes';
+import type { Ctx } from './context';
+import type { Seg } from './reader';
+
+/** PID-8, HL7 table 0001 → FHIR administrative gender. */
+export const GENDER: Record<string, Patient['gender']> = { F: 'female', M: 'male', O: 'other', A: 'other', N: 'other', U: 'unknown' };
+
+const MARITAL: Record<string, string> = { A: 'L', B: 'U', C: 'C', D: 'D', E: 'L', G: 'T', I: 'I', M: 'M', P: 'T', R: 'T', S: 'S', W: 'W' };
+
+/** PV1-2, HL7 table 0004 → Encounter.class (v3 ActCode; codes v3 lacks stay in v2-0004). */
+export const ENCOUNTER_CLASS: Record<string, { code: string; display: string; system: string }> = {
+  E: { code: 'EMER', display: 'emergency', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  I: { code: 'IMP', display: 'inpatient encounter', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  O: { code: 'AMB', display: 'ambulatory', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  P: { code: 'PRENC', display: 'pre-admission', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  B: { code: 'OBS', display: 'obstetrics', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  C: { code: 'PBILLACCT', display: 'patient billing account', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
+  N: { code: 'N', display: 'Not Applicable', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
+  R: { code: 'R', display: 'Recurring patient', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
+  U: { code: 'U', display: 'Unknown', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
+};
+
+function typedId(value: string, type: string, system?: string): Identifier | undefined {
+  return value.trim() ? clean<Identifier>({ value: value.trim(), system, type: tableConcept(type, '0203') }) : undefined;
+}
+
+/** What a patient identifier names across messages of a sender: its system and value. */
+function patientKey(id: Identifier): string {
+  return `patient|${id.system ?? ''}|${id.value}`;
+}
+
+/** PID (+ PD1) → Patient; sets the context's patient. */
+export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
+  const known = identifier(pid.reps(3)[0]) ?? identifier(pid.f(2));
+  const p = ctx.once<Patient>('Patient', known ? patientKey(known) : `PID|${pid.index}`, (id) => {
+    const deceased = pid.v(30);
+    const deathAt = ctx.dt(pid.v(29));
+    const birthOrder = pid.v(25);
+    return {
+      resourceType: 'Patient',
+      id,
+      ...clean<Partial<Patient>>({
+        identifier: [
+          identifier(pid.f(2)),
+          ...pid.reps(3).map(identifier),
+          ...pid.reps(4).map(identifier),
+          typedId(pid.v(19), 'SB', 'http://hl7.org/fhir/sid/us-ssn'),
+          typedId(pid.f(20).c(1), 'DL'),
+        ].filter((x): x is Identifier => !!x),
+        name: [...pid.reps(5), ...pid.reps(9)].map((f) => humanName(f)).filter((x) => !!x),
+        birthDate: date(pid.v(7)),
+        gender: GENDER[pid.v(8).toUpperCase()],
+        address: pid.reps(11).map(address).filter((x) => !!x),
+        telecom: [...pid.reps(13).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'home' as const } : c)), ...pid.reps(14).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'work' as const } : c))].filter((x) => !!x),
+        maritalStatus: MARITAL[pid.v(16)] ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] } : codeableConcept(pid.reps(16)[0]),
+        communication: pid.reps(15).map((f) => codeableConcept(f)).filter((x) => !!x).map((language) => ({ language: language! })),
+        deceasedDateTime: deathAt,
+        deceasedBoolean: !deathAt && (deceased === 'Y' || deceased === 'N') ? deceased === 'Y' : undefined,
+        multipleBirthInteger: /^\d+$/.test(birthOrder) ? Number(birthOrder) : undefined,
+        multipleBirthBoolean: !/^\d+$/.test(birthOrder) && (pid.v(24) === 'Y' || pid.v(24) === 'N') ? pid.v(24) === 'Y' : undefined,
+        generalPractitioner: pd1 ? pd1.reps(4).map((f) => ctx.practitioner(f)).filter((x) => !!x) : [],
+      }),
+    };
+  }, !!known);
+  ctx.patient = ctx.ref(p);
+  ctx.patientResource = p;
+  return p;
+}
+
+/** NK1-7 contact roles (HL7 table 0131) and NK1-3 relationships that make an NK1 a contact of the patient (an employer, an agency…) rather than a related person. */
+const CONTACT_ROLES = new Set(['E', 'F', 'I', 'S']);
+const CONTACT_RELATIONSHIPS = new Set(['EMR', 'CGV']);
+
+/** NK1 → RelatedPerson of the context's patient, or a Patient.contact for an employer, agency or the like. */
+export function relatedPerson(nk1: Seg, ctx: Ctx): void {
+  if (!ctx.patient) return;
+  if (ctx.patientResource && (CONTACT_ROLES.has(nk1.v(7).toUpperCase()) || CONTACT_RELATIONSHIPS.has(nk1.v(3).toUpperCase()))) {
+    const contact = clean({
+      name: humanName(nk1.reps(2)[0]),
+      relationship: [codeableConcept(nk1.f(7)), codeableConcept(nk1.f(3))].filter((x) => !!x),
+      telecom: [...nk1.reps(5), ...nk1.reps(6)].map(contactPoint).filter((x) => !!x),
+      address: address(nk1.reps(4)[0]),
+      gender: GENDER[nk1.v(15).toUpperCase()],
+      period: clean({ start: date(nk1.v(8)), end: date(nk1.v(9)) }),
+    });
+    if (contact) (ctx.patientResource.contact ??= []).push(contact as NonNullable<Patient['contact']>[number]);
+    return;
+  }
+  const patientRef = ctx.patient;
+  ctx.once<RelatedPerson>('RelatedPerson', `NK1|${nk1.index}`, (id) => ({
+    resourceType: 'RelatedPerson',
+    id,
+    patient: patientRef,
+    ...clean<Partial<RelatedPerson>>({
+      identifier: nk1.reps(33).map(identifier).filter((x) => !!x),
+      name: [...nk1.reps(2), ...nk1.reps(30)].map((f) => humanName(f)).filter((x) => !!x),
+      relationship: [codeableConcept(nk1.f(3)), codeableConcept(nk1.f(7))].filter((x) => !!x).map((c) => (c!.coding ? { ...c, coding: c!.coding.map((k) => ({ ...k, system: k.system ?? 'http://terminology.hl7.org/CodeSystem/v2-0063' })) } : c!)),
+      address: nk1.reps(4).map(address).filter((x) => !!x),
+      telecom: [...nk1.reps(5), ...nk1.reps(6), ...nk1.reps(40)].map(contactPoint).filter((x) => !!x),
+      gender: GENDER[nk1.v(15).toUpperCase()],
+      birthDate: date(nk1.v(16)),
+      period: clean({ start: date(nk1.v(8)), end: date(nk1.v(9)) }),
+    }),
+  }));
+}
+
+/** PV1 (+ PV2) → Encounter of the context's patient; sets the context's encounter. */
+export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
+  const cls = ENCOUNTER_CLASS[pv1.v(2).toUpperCase()];
+  const start = ctx.dt(pv1.v(44));
+  const end = ctx.dt(pv1.v(45));
+  const participants: [number, string, string][] = [
+    [7, 'ATND', 'attender'],
+    [8, 'REF', 'referrer'],
+    [9, 'CON', 'consultant'],
+    [17, 'ADM', 'admitter'],
+  ];
+  const visit = identifier(pv1.f(19));
+  const e = ctx.once<Encounter>('Encounter', visit ? `visit|${visit.system ?? ''}|${visit.value}` : `PV1|${pv1.index}`, (id) => ({
+    resourceType: 'Encounter',
+    id,
+    status: end ? 'finished' : pv1.v(2) === 'P' ? 'planned' : pv1.v(2) === 'N' ? 'cancelled' : pv1.v(2) === 'U' || !pv1.v(2) ? 'unknown' : 'in-progress',
+    class: cls ?? { code: 'UNK', display: 'unknown', system: 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor' },
+    ...clean<Partial<Encounter>>({
+      identifier: [identifier(pv1.f(19)), identifier(pv1.f(50))].filter((x) => !!x).map((x) => ({ ...x!, type: x!.type ?? tableConcept('VN', '0203') })),
+      type: [tableConcept(pv1.v(4), '0007')].filter((x) => !!x),
+      serviceType: tableConcept(pv1.v(10), '0069'),
+      subject: ctx.patient,
+      participant: participants.flatMap(([n, code, display]) =>
+        pv1.reps(n).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((individual) => ({ type: [{ coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType' }] }], individual })),
+      ),
+      period: clean({ start, end }),
+      reasonCode: pv2 ? [codeableConcept(pv2.f(3))].filter((x) => !!x) : [],
+      hospitalization: clean({
+        preAdmissionIdentifier: identifier(pv1.f(5)),
+        admitSource: tableConcept(pv1.v(14), '0023'),
+        reAdmission: tableConcept(pv1.v(13), '0092'),
+        dischargeDisposition: tableConcept(pv1.v(36), '0112'),
+        dietPreference: [codeableConcept(pv1.f(38))].filter((x) => !!x),
+      }),
+    }),
+  }), !!visit);
+  ctx.encounter = ctx.ref(e);
+  ctx.encounterResource = e;
+  if (ctx.pendingDiagnoses.length) (e.diagnosis ??= []).push(...ctx.pendingDiagnoses.splice(0));
+}
+
+/** IN1 → Coverage of the context's patient, with the insurer as an Organization (and the insured, when not the patient, as a RelatedPerson). */
+export function coverage(in1: Seg, ctx: Ctx): void {
+  if (!ctx.patient) return;
+  const beneficiary = ctx.patient;
+  const payerName = in1.f(4).c(1).trim();
+  const payerIds = in1.reps(3).map(identifier).filter((x) => !!x);
+  const payer = ctx.once<Organization>('Organization', `IN1|${payerIds[0]?.value ?? (payerName || in1.index)}`, (id) => ({
+    resourceType: 'Organization',
+    id,
+    ...clean<Partial<Organization>>({ identifier: payerIds, name: payerName || in1.f(2).c(2).trim() || undefined, address: in1.reps(5).map(address).filter((x) => !!x) }),
+  }), payerIds.length > 0);
+  const rel = in1.v(17).toUpperCase();
+  let subscriber = beneficiary;
+  if (rel && rel !== 'SEL') {
+    // the same insured on several IN1 (one per plan) is one person
+    const insured = humanName(in1.reps(16)[0]);
+    const key = insured ? `person|${insured.family ?? ''}|${insured.given?.[0] ?? ''}` : `IN1|${in1.index}`;
+    const rp = ctx.once<RelatedPerson>('RelatedPerson', key, (id) => ({
+      resourceType: 'RelatedPerson',
+      id,
+      patient: beneficiary,
+      ...clean<Partial<RelatedPerson>>({
+        name: in1.reps(16).map((f) => humanName(f)).filter((x) => !!x),
+        relationship: [codeableConcept(in1.f(17))].filter((x) => !!x),
+        birthDate: date(in1.v(18)),
+        address: in1.reps(19).map(address).filter((x) => !!x),
+        gender: GENDER[in1.v(43).toUpperCase()],
+      }),
+    }));
+    subscriber = ctx.ref(rp);
+  } else if (rel === 'SEL' && ctx.patientResource) {
+    // the insured is the patient: what IN1 says of the insured belongs to the Patient
+    addTo(ctx.patientResource, in1.reps(16).map((f) => humanName(f)), in1.reps(49).map(identifier));
+  }
+  ctx.once<Coverage>('Coverage', `IN1|${in1.index}`, (id) => ({
+    resourceType: 'Coverage',
+    id,
+    status: 'active',
+    beneficiary,
+    payor: [ctx.ref(payer)],
+    ...clean<Partial<Coverage>>({
+      identifier: [typedId(in1.v(36), 'MB')].filter((x) => !!x),
+      subscriber,
+      subscriberId: in1.v(49) || undefined,
+      relationship: rel ? { coding: [{ code: rel === 'SEL' ? 'self' : rel === 'SPO' ? 'spouse' : rel === 'CHD' ? 'child' : 'other', system: 'http://terminology.hl7.org/CodeSystem/subscriber-relationship' }] } : undefined,
+      type: codeableConcept(in1.f(15)),
+      period: clean({ start: date(in1.v(12)), end: date(in1.v(13)) }),
+      class: in1.v(8) ? [{ type: { coding: [{ code: 'group', system: 'http://terminology.hl7.org/CodeSystem/coverage-class' }] }, value: in1.v(8), name: in1.v(9) || undefined }] : [],
+    }),
+  }));
+}
+
+/** Adds names and identifiers to a Patient (those it already has are not repeated). */
+export function addTo(p: Patient, names: (HumanName | undefined)[], ids: (Identifier | undefined)[]): void {
+  const seen = new Set([...(p.name ?? []), ...(p.identifier ?? [])].map((x) => JSON.stringify(x)));
+  for (const n of names) if (n && !seen.has(JSON.stringify(n))) (p.name ??= []).push(n);
+  for (const i of ids) if (i && !seen.has(JSON.stringify(i))) (p.identifier ??= []).push(i);
+}
+
+/** The mother (PID-21 mother's identifier) as a RelatedPerson, when the message has no NK1. */
+export function mother(pid: Seg, ctx: Ctx): void {
+  if (!ctx.patient || !pid.reps(21).length) return;
+  const patientRef = ctx.patient;
+  ctx.once<RelatedPerson>('RelatedPerson', `PID-21|${pid.index}`, (id) => ({
+    resourceType: 'RelatedPerson',
+    id,
+    patient: patientRef,
+    relationship: [{ coding: [{ code: 'MTH', display: 'mother', system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode' }] }],
+    ...clean<Partial<RelatedPerson>>({ identifier: pid.reps(21).map(identifier).filter((x) => !!x) }),
+  }));
+}
+
+/**
+ * GT1 → the guarantor: when GT1-11 says the patient is their own guarantor (SEL), GT1's name and identifiers are
+ * the patient's; when the guarantor is an organization (GT1-21) there is no person; else a RelatedPerson.
+ */
+export function guarantor(gt1: Seg, ctx: Ctx): void {
+  if (!ctx.patient) return;
+  const rel = gt1.v(11).toUpperCase();
+  if (rel === 'SEL') {
+    if (ctx.patientResource) addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)]);
+    return;
+  }
+  if (gt1.reps(21).length) return;
+  const patientRef = ctx.patient;
+  ctx.once<RelatedPerson>('RelatedPerson', `GT1|${gt1.index}`, (id) => ({
+    resourceType: 'RelatedPerson',
+    id,
+    patient: patientRef,
+    ...clean<Partial<RelatedPerson>>({
+      identifier: [...gt1.reps(2).map(identifier), ...gt1.reps(19).map(identifier)].filter((x) => !!x),
+      name: gt1.reps(3).map((f) => humanName(f)).filter((x) => !!x),
+      address: gt1.reps(5).map(address).filter((x) => !!x),
+      telecom: [...gt1.reps(6), ...gt1.reps(7)].map(contactPoint).filter((x) => !!x),
+      birthDate: date(gt1.v(8)),
+      gender: GENDER[gt1.v(9).toUpperCase()],
+      relationship: [codeableConcept(gt1.f(11))].filter((x) => !!x),
+    }),
+  }));
+}
+
+/** IN2: the patient's Medicare (IN2-6), Medicaid (IN2-8), military (IN2-10) and member (IN2-61) numbers, and IN2-7 name. */
+export function insuranceDetails(in2: Seg, ctx: Ctx): void {
+  if (!ctx.patientResource) return;
+  addTo(ctx.patientResource, [humanName(in2.f(7))], [
+    typedId(in2.v(6), 'MC', 'http://hl7.org/fhir/sid/us-medicare'),
+    typedId(in2.v(8), 'MA'),
+    typedId(in2.v(10), 'MI'),
+    ...in2.reps(61).map(identifier),
+  ]);
+}
+
+/** DB1 of the patient (DB1-2 PT): the disability identifiers (DB1-3) are the patient's. */
+export function disability(db1: Seg, ctx: Ctx): void {
+  if (ctx.patientResource && db1.v(2).toUpperCase() === 'PT') addTo(ctx.patientResource, [], db1.reps(3).map(identifier));
+}
+
+/**
+ * MRG (merge, A40 and the like): the patient known before by MRG-1 identifiers, as a Patient no longer active
+ * that the current one replaces (Patient.link replaces / replaced-by).
+ */
+export function merged(mrg: Seg, ctx: Ctx): void {
+  const survivor = ctx.patientResource;
+  const ids = mrg.reps(1).map(identifier).filter((x): x is Identifier => !!x);
+  if (!survivor || !ids.length) return;
+  const survivorRef = ctx.ref(survivor);
+  const prior = ctx.once<Patient>('Patient', patientKey(ids[0]!), (id) => ({
+    resourceType: 'Patient',
+    id,
+    active: false,
+    identifier: ids,
+    ...clean<Partial<Patient>>({ name: mrg.reps(7).map((f) => humanName(f)).filter((x) => !!x) }),
+    link: [{ other: survivorRef, type: 'replaced-by' }],
+  }), true);
+  if (prior !== survivor) (survivor.link ??= []).push({ other: ctx.ref(prior), type: 'replaces' });
+}
