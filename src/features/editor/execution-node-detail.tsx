@@ -5,10 +5,11 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Tabs } from '@/components/ui/tabs';
-import { JsonView } from '@/components/json-view';
+import { NodeDataView } from '@/features/clinical-views/node-data-view';
 import { formatDuration } from '@/components/format';
 import { STATUS_LOOK } from './node-look';
 import { asRunStatus } from './run-status';
+import { useEditor } from './store-provider';
 import type { ExecutionDetail, ExecutionNode } from './types';
 import { SKIP_REASON_TEXT } from '@/shared/statuses';
 
@@ -21,16 +22,18 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
   const node = detail.nodes.find((n) => n.node_id === nodeId);
   // the tab a person picked, per node; a node opens on its error when it failed, else on its outputs
   const [choice, setChoice] = useState<{ node: string; tab: Tab } | null>(null);
+  // the node's config on the canvas gives its ports' types (a manual trigger's fields…), so values show as what they are
+  const config = useEditor((s) => s.nodes.find((n) => n.id === nodeId && n.data.nodeType === node?.node_type)?.data.config);
   if (!node) {
     return (
       <div className="grid gap-4 p-4 lg:grid-cols-2">
         <div>
           <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
-          <JsonView value={detail.inputs} label="Execution inputs" />
+          <NodeDataView value={detail.inputs} label="Execution inputs" />
         </div>
         <div>
           <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution outputs</h3>
-          <JsonView value={detail.outputs} label="Execution outputs" />
+          <NodeDataView value={detail.outputs} label="Execution outputs" />
         </div>
         <p className="text-xs text-slate-500 lg:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
       </div>
@@ -67,8 +70,8 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         tabs={tabs.map((t) => ({ ...t, tone: t.id === 'error' ? ('danger' as const) : undefined }))}
       />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
-        {active === 'inputs' ? <JsonView value={node.inputs} label="Node inputs" /> : null}
-        {active === 'outputs' ? <JsonView value={node.outputs} label="Node outputs" /> : null}
+        {active === 'inputs' ? <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" /> : null}
+        {active === 'outputs' ? <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" /> : null}
         {active === 'logs' ? (
           node.logs.length === 0 ? (
             <p className="text-xs text-slate-400 italic">No log lines.</p>

@@ -6,6 +6,7 @@ import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { MessageTextarea } from '@/features/clinical-views/message-textarea';
 import { useEditorActions } from './actions-context';
 import { JsonEditor, parseJsonObject } from './json-editor';
 import { useEditor } from './store-provider';
@@ -17,8 +18,18 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
   const { runInputs, setRunInputs } = useEditor((s) => ({ runInputs: s.runInputs, setRunInputs: s.setRunInputs }));
   const dirty = useDirty();
   const [queued, setQueued] = useState(false);
+  const textFields = useEditor((s) => triggerTextFields(s.nodes));
   const parsed = parseJsonObject(runInputs);
   const error = 'error' in parsed ? parsed.error : null;
+  const setField = (name: string, text: string) => {
+    if ('value' in parsed) setRunInputs(JSON.stringify({ ...parsed.value, [name]: text }, null, 2));
+  };
+  const jsonEditor = (
+    <>
+      <JsonEditor label="Test inputs" value={runInputs} onChange={setRunInputs} height={textFields.length ? '140px' : '220px'} />
+      {error ? <Alert>{error}</Alert> : <p className="text-xs text-slate-500">The trigger’s <code>event</code> carries this object; each of its fields feeds the port of that name.</p>}
+    </>
+  );
 
   async function run() {
     if (!('value' in parsed)) return;
@@ -32,7 +43,7 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
       onClose={onClose}
       title="Run in test mode"
       description="Nodes that write to outside systems do not call out: they build what they would send and show it as simulated."
-      className="max-w-xl"
+      className={textFields.length ? 'max-w-3xl' : 'max-w-xl'}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
@@ -45,11 +56,23 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
       }
     >
       <div className="space-y-3">
-        <div className="space-y-1.5">
-          <p className="text-sm font-medium text-slate-700">Inputs</p>
-          <JsonEditor label="Test inputs" value={runInputs} onChange={setRunInputs} height="220px" />
-          {error ? <Alert>{error}</Alert> : <p className="text-xs text-slate-500">The trigger’s <code>event</code> carries this object; each of its fields feeds the port of that name.</p>}
-        </div>
+        {textFields.length ? (
+          <>
+            {textFields.map((name) => {
+              const v = 'value' in parsed ? parsed.value[name] : undefined;
+              return <MessageTextarea key={name} name={name} value={typeof v === 'string' ? v : ''} onChange={(t) => setField(name, t)} disabled={!!error} />;
+            })}
+            <details className="group space-y-1.5" open={!!error}>
+              <summary className="cursor-pointer text-sm font-medium text-slate-700 select-none">All inputs as JSON</summary>
+              <div className="mt-1.5 space-y-1.5">{jsonEditor}</div>
+            </details>
+          </>
+        ) : (
+          <div className="space-y-1.5">
+            <p className="text-sm font-medium text-slate-700">Inputs</p>
+            {jsonEditor}
+          </div>
+        )}
         <label className="flex items-start gap-2 text-sm text-slate-700">
           <input type="checkbox" checked={queued} onChange={(e) => setQueued(e.target.checked)} className="mt-0.5 size-4 accent-teal-700" />
           <span>
@@ -61,6 +84,18 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
       </div>
     </Dialog>
   );
+}
+
+/** The `text` fields of the pipeline's manual trigger (`{fields: {message: 'text'}}` → `['message']`): pasted messages. */
+export function triggerTextFields(nodes: { data: { nodeType: string; config: Record<string, unknown> } }[]): string[] {
+  const trigger = nodes.find((n) => n.data.nodeType === 'manual-trigger');
+  const descriptor = trigger ? getNodeDescriptor('manual-trigger') : undefined;
+  const config = trigger && descriptor ? descriptor.config.safeParse(trigger.data.config) : undefined;
+  if (!config?.success) return [];
+  const fields = (config.data as { fields: Record<string, string> }).fields;
+  return Object.entries(fields)
+    .filter(([, type]) => type === 'text')
+    .map(([name]) => name);
 }
 
 /** Starting inputs for a test run: what the pipeline's trigger suggests (one key per manual-trigger field…). */

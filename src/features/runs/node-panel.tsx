@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatDuration } from '@/components/format';
-import { JsonView } from '@/components/json-view';
+import { NodeDataView } from '@/features/clinical-views/node-data-view';
 import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { nodeLook } from './execution-look';
@@ -29,6 +29,9 @@ export function SectionTitle({ children, aside }: { children: ReactNode; aside?:
 export function NodePanel({ execution, node }: { execution: ExecutionDetail; node: ExecutionNode }) {
   const look = nodeLook(node.status);
   const [confirming, setConfirming] = useState(false);
+  // the node's config in the version the run used gives its ports' types (a manual trigger's fields…)
+  const version = api.pipelines.version.useQuery({ id: execution.pipeline_id, n: execution.pipeline_version }, { staleTime: Infinity, retry: false });
+  const config = version.data?.definition.nodes.find((n) => n.id === node.node_id && n.type === node.node_type)?.config;
   return (
     <div className="space-y-4 p-4" data-testid="node-panel" aria-label={`Node ${node.node_id}`} role="region">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
@@ -57,11 +60,11 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0">
           <SectionTitle>Inputs</SectionTitle>
-          <JsonView value={node.inputs} label="Node inputs" />
+          <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" />
         </div>
         <div className="min-w-0">
           <SectionTitle>Outputs</SectionTitle>
-          <JsonView value={node.outputs} label="Node outputs" />
+          <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" />
         </div>
       </div>
       <div>

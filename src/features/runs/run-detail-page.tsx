@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { JsonView } from '@/components/json-view';
+import { NodeDataView } from '@/features/clinical-views/node-data-view';
 import { appError, errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { NODE_LOOK } from './execution-look';
@@ -102,14 +102,14 @@ function RunDetail({ run, pipelineName }: { run: ExecutionDetail; pipelineName: 
         <div className="grid gap-4 lg:grid-cols-2">
           <div className="min-w-0">
             <SectionTitle>Inputs</SectionTitle>
-            <JsonView value={run.inputs} label="Execution inputs" />
+            <NodeDataView value={run.inputs} label="Execution inputs" />
           </div>
           <div className="min-w-0">
             <SectionTitle>Outputs</SectionTitle>
             {run.outputs === null && live ? (
               <p className="px-1 py-2 text-xs text-slate-400 italic">Not finished yet.</p>
             ) : (
-              <JsonView value={run.outputs} label="Execution outputs" />
+              <NodeDataView value={run.outputs} label="Execution outputs" />
             )}
           </div>
         </div>
