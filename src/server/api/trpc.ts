@@ -9,7 +9,7 @@ import type { Db } from '@/server/db/client';
 import { AppError, type ErrorCode } from '@/server/errors';
 import { logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
-import { serviceContext } from '@/server/services/context';
+import { serviceContext, type Channel } from '@/server/services/context';
 
 export interface Context {
   rt: Runtime;
@@ -17,14 +17,15 @@ export interface Context {
   keyCache?: KeyCache;
   queue?: Queue;
   principal: Principal | null;
+  channel: Channel;
   /** Why there is no principal, told to the caller when a procedure needs one. */
   authError?: AppError;
   /** Status and headers a procedure wants on its REST response. */
   response: { status?: number; headers: Record<string, string> };
 }
 
-export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError): Context {
-  return { rt, ...serviceContext(rt, principal), authError, response: { headers: {} } };
+export function createContext(rt: Runtime, principal: Principal | null, authError?: AppError, channel: Channel = 'api'): Context {
+  return { rt, ...serviceContext(rt, principal, channel), authError, response: { headers: {} } };
 }
 
 export interface Meta extends OpenApiMeta {

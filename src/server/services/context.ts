@@ -11,7 +11,11 @@ export interface ServiceContext {
   keyCache?: KeyCache;
   /** The execution queue, where there is one (schedules, async executions). */
   queue?: Queue;
+  /** Where the call came in: the web app (its tRPC endpoint) or the API (REST, webhooks). */
+  channel: Channel;
 }
+
+export type Channel = 'app' | 'api';
 
 /** The parts of the process's runtime (`Runtime`) that services use. */
 export type ServiceRuntime = Pick<ServiceContext, 'db' | 'keyCache' | 'queue'>;
@@ -24,10 +28,10 @@ export type MaybeServiceContext = Omit<ServiceContext, 'principal'> & { principa
  * route handlers (webhook, streams), tRPC for its procedures' context (where the caller may still be
  * unknown: a procedure that needs one refuses without it).
  */
-export function serviceContext(rt: ServiceRuntime, principal: Principal): ServiceContext;
-export function serviceContext(rt: ServiceRuntime, principal: Principal | null): MaybeServiceContext;
-export function serviceContext(rt: ServiceRuntime, principal: Principal | null): MaybeServiceContext {
-  return { db: rt.db, principal, keyCache: rt.keyCache, queue: rt.queue };
+export function serviceContext(rt: ServiceRuntime, principal: Principal, channel?: Channel): ServiceContext;
+export function serviceContext(rt: ServiceRuntime, principal: Principal | null, channel?: Channel): MaybeServiceContext;
+export function serviceContext(rt: ServiceRuntime, principal: Principal | null, channel: Channel = 'api'): MaybeServiceContext {
+  return { db: rt.db, principal, keyCache: rt.keyCache, queue: rt.queue, channel };
 }
 
 export { isUuid } from '@/shared/ids';

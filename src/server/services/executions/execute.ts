@@ -40,8 +40,8 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
     const started = await startExecution(ctx.db, { ...base, trigger: 'async', status: 'queued' }, deps.enqueue);
     return { execution_id: started.id, status: 'running' as const };
   }
-  // a person running it from the editor (a browser session), or an API client
-  const trigger = ctx.principal.kind === 'session' ? 'editor' : 'api';
+  // a person running it in the web app's editor, or an API client
+  const trigger = ctx.channel === 'app' ? 'editor' : 'api';
   const started = await startExecution(ctx.db, { ...base, trigger, status: 'running' });
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },

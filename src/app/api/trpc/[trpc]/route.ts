@@ -11,7 +11,8 @@ const handle = withApi('optional', (req, edge) =>
     endpoint: '/api/trpc',
     req,
     router: appRouter,
-    createContext: () => createContext(edge.rt, edge.principal, edge.authError),
+    // the web app's endpoint: runs started here are the editor's
+    createContext: () => createContext(edge.rt, edge.principal, edge.authError, 'app'),
   }),
 );
 
