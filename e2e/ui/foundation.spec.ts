@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
  * it against the REST API, revoke it, read the API reference. UI_SHOTS=1 also saves screenshots to /tmp.
  */
 
-const API = 'http://127.0.0.1:3210/api';
+const API = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}/api`;
 
 async function shot(page: Page, name: string) {
   if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/ui-${name}.png`, fullPage: true });
