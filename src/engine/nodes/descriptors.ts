@@ -4,11 +4,13 @@ import { code } from './code';
 import { condition } from './condition';
 import { csvParse } from './csv-parse';
 import { fhirBundleSplit } from './fhir-bundle-split';
+import { fhirDeidentify } from './fhir-deidentify';
 import { fhirValidate } from './fhir-validate';
 import { fhirpathExtract } from './fhirpath-extract';
 import { filter } from './filter';
 import { forEach } from './for-each';
 import { hl7v2Ack } from './hl7v2-ack';
+import { hl7v2Deidentify } from './hl7v2-deidentify';
 import { hl7v2Parse } from './hl7v2-parse';
 import { hl7v2ToFhir } from './hl7v2-to-fhir';
 import { hl7v2Serialize } from './hl7v2-serialize';
@@ -48,9 +50,11 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   hl7v2Serialize,
   hl7v2Ack,
   hl7v2ToFhir,
+  hl7v2Deidentify,
   fhirValidate,
   fhirpathExtract,
   fhirBundleSplit,
+  fhirDeidentify,
   terminologyLookup,
   x12Parse,
   claimValidate,

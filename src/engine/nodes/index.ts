@@ -7,9 +7,11 @@ import { NODE_DESCRIPTORS } from './descriptors';
 import { filterNode } from './filter.execute';
 import { forEachNode } from './for-each.execute';
 import { fhirBundleSplitNode } from './fhir-bundle-split.execute';
+import { fhirDeidentifyNode } from './fhir-deidentify.execute';
 import { fhirValidateNode } from './fhir-validate.execute';
 import { fhirpathExtractNode } from './fhirpath-extract.execute';
 import { hl7v2AckNode } from './hl7v2-ack.execute';
+import { hl7v2DeidentifyNode } from './hl7v2-deidentify.execute';
 import { terminologyLookupNode } from './terminology-lookup.execute';
 import { hl7v2ToFhirNode } from './hl7v2-to-fhir.execute';
 import { hl7v2ParseNode } from './hl7v2-parse.execute';
@@ -50,9 +52,11 @@ const IMPLEMENTED: readonly NodeType[] = [
   hl7v2SerializeNode,
   hl7v2AckNode,
   hl7v2ToFhirNode,
+  hl7v2DeidentifyNode,
   fhirValidateNode,
   fhirpathExtractNode,
   fhirBundleSplitNode,
+  fhirDeidentifyNode,
   terminologyLookupNode,
   x12ParseNode,
   claimValidateNode,

@@ -1,0 +1,220 @@
+import r4 from 'fhirpath/fhir-context/r4';
+import { fhirPath } from '@/clinical/fhir/fhirpath';
+
+/**
+ * What a rule does to the elements its FHIRPath selects:
+ * - `redact` removes them;
+ * - `hash` replaces each string with its keyed pseudonym (a `reference` or `fullUrl` keeps its shape:
+ *   `Patient/<pseudonym>`, `urn:uuid:<pseudonym>`, `Practitioner?identifier=<system>|<pseudonym>`);
+ * - `date-shift` moves every date, dateTime and instant inside by the patient's shift;
+ * - `birth-date` applies the birth-date policy (year only, or shifted; people over 89 get the 90-year boundary
+ *   year, or lose it);
+ * - `zip3` cuts US ZIP codes to 3 digits (`000` for the small areas), removes other postal codes;
+ * - `scrub` replaces what identifies in free text (names and identifiers known from the record, phones,
+ *   emails, SSNs, MRNs, URLs; dates moved by the shift); an Attachment's `data` is decoded when it is text,
+ *   scrubbed and encoded again, and removed when it is binary (images, PDFs cannot be scrubbed);
+ * - `keep` leaves them as they are (a user rule before the defaults, to exempt an element).
+ * Rules apply in order and the first rule that reaches a field decides it: later rules leave it alone.
+ */
+export type FhirAction = 'redact' | 'hash' | 'date-shift' | 'birth-date' | 'zip3' | 'scrub' | 'keep';
+
+export interface FhirRule {
+  /** FHIRPath from the resource (each resource of a Bundle on its own): `Patient.birthDate`, `descendants().ofType(HumanName)` */
+  path: string;
+  action: FhirAction;
+}
+
+/**
+ * The Safe Harbor defaults for FHIR R4, by the 18 identifiers of 45 CFR 164.514(b)(2): names (A), geography
+ * smaller than a state (B, ZIP to 3 digits), dates (C: shifted, birth dates to the year), phones and faxes (D, E),
+ * emails (F), SSNs, MRNs, plan, account, license numbers and every other identifier (G–K, R: keyed hash), device
+ * identifiers and serial numbers (M), URLs (N), free text (notes, narratives, text attachments scrubbed) and
+ * photos (Q: binary attachments removed). Vehicle ids (L), IP addresses (O) and biometrics (P) are caught where
+ * FHIR carries them, as identifiers or free text.
+ */
+export const SAFE_HARBOR_RULES: readonly FhirRule[] = [
+  // A: names, wherever a HumanName is, and the names FHIR keeps as text
+  { path: 'descendants().ofType(HumanName)', action: 'redact' },
+  { path: "descendants().where(url = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName')", action: 'redact' },
+  { path: 'Organization.name', action: 'redact' },
+  { path: 'Organization.alias', action: 'redact' },
+  { path: 'Location.name', action: 'redact' },
+  { path: 'Location.alias', action: 'redact' },
+  // a reference's display names the person or place it points to: scrubbed, so those names become [NAME]
+  { path: 'descendants().ofType(Reference).display', action: 'scrub' },
+  // B: geography smaller than a state
+  { path: 'descendants().ofType(Address).line', action: 'redact' },
+  { path: 'descendants().ofType(Address).city', action: 'redact' },
+  { path: 'descendants().ofType(Address).district', action: 'redact' },
+  { path: 'descendants().ofType(Address).text', action: 'redact' },
+  { path: 'descendants().ofType(Address).postalCode', action: 'zip3' },
+  { path: "descendants().where(url = 'http://hl7.org/fhir/StructureDefinition/geolocation')", action: 'redact' },
+  { path: 'Location.position', action: 'redact' },
+  // D, E, F, N: phones, faxes, emails, URLs
+  { path: 'descendants().ofType(ContactPoint)', action: 'redact' },
+  // G–K, M, R: identifiers, resource ids and references (hashed so records still link)
+  { path: 'descendants().ofType(Identifier).value', action: 'hash' },
+  { path: 'id', action: 'hash' },
+  { path: 'descendants().ofType(Reference).reference', action: 'hash' },
+  { path: 'Device.udiCarrier', action: 'redact' },
+  { path: 'Device.distinctIdentifier', action: 'hash' },
+  { path: 'Device.serialNumber', action: 'hash' },
+  { path: 'Device.lotNumber', action: 'hash' },
+  // C: dates
+  { path: 'Patient.birthDate', action: 'birth-date' },
+  { path: 'RelatedPerson.birthDate', action: 'birth-date' },
+  { path: 'Person.birthDate', action: 'birth-date' },
+  { path: 'Practitioner.birthDate', action: 'birth-date' },
+  { path: '$this', action: 'date-shift' },
+  // free text and attachments (Q: photos and other binary data cannot be scrubbed: removed)
+  { path: 'descendants().ofType(Attachment).url', action: 'redact' },
+  { path: 'descendants().ofType(Attachment).data', action: 'scrub' },
+  { path: 'Binary.data', action: 'scrub' },
+  { path: 'descendants().ofType(Narrative).`div`', action: 'scrub' },
+  { path: 'descendants().ofType(Annotation).text', action: 'scrub' },
+  { path: '$this', action: 'scrub' },
+];
+
+/** A place a rule reaches: `obj[key]` (all of it when `index` is undefined, else that element of the array). */
+export interface Target {
+  obj: Record<string, unknown>;
+  key: string;
+  index?: number;
+}
+
+interface Located {
+  /** Where each result lives, from fhirpath.js's hidden `__path__` (objects) */
+  fromResults: boolean;
+  /** For a path ending in a field name: the expression of the elements holding it, and the field */
+  parent?: string;
+  field?: string;
+}
+
+const located = new Map<string, Located>();
+
+/** Splits `a.b.where(x).c` into `a.b.where(x)` and `c` at the last top-level dot (outside quotes and brackets). */
+function splitLastField(path: string): { parent: string; field: string } | undefined {
+  let depth = 0;
+  let quote = '';
+  let lastDot = -1;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === "'" || c === '`' || c === '"') quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === '.' && depth === 0) lastDot = i;
+  }
+  let field = path.slice(lastDot + 1).trim();
+  if (/^`[A-Za-z_][A-Za-z0-9_]*`$/.test(field)) field = field.slice(1, -1); // `div` is a FHIRPath keyword
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field) || /^[A-Z]/.test(field)) return undefined;
+  return { parent: lastDot < 0 ? '$this' : path.slice(0, lastDot).trim(), field };
+}
+
+/** Checks a rule's path once (it must parse, and select elements or end in a field name); the reason when it does not. */
+export function ruleProblem(path: string): string | undefined {
+  try {
+    locate(path);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+function locate(path: string): Located {
+  let l = located.get(path);
+  if (l) return l;
+  fhirPath(path); // throws FhirPathError when it does not parse
+  const split = splitLastField(path);
+  l = split ? { fromResults: false, parent: split.parent, field: split.field } : { fromResults: true };
+  if (split) fhirPath(split.parent);
+  located.set(path, l);
+  return l;
+}
+
+interface PathInfo {
+  parentResNode?: { data?: unknown } | null;
+  propName?: string | null;
+  index?: number | null;
+}
+
+const model = r4 as unknown as { path2Type: Record<string, string>; type2Parent: Record<string, string> };
+const fieldsOfType = new Map<string, Set<string> | null>();
+
+function isA(type: string, target: string): boolean {
+  for (let t: string | undefined = type; t; t = model.type2Parent[t]) if (t === target) return true;
+  return false;
+}
+
+/** The JSON field names that can hold a `type` (`HumanName`: name, valueHumanName, patientName…); null when unknown. */
+function fieldsHolding(type: string): Set<string> | null {
+  if (fieldsOfType.has(type)) return fieldsOfType.get(type)!;
+  const names = new Set<string>();
+  for (const [p, t] of Object.entries(model.path2Type)) if (isA(t, type)) names.add(p.slice(p.lastIndexOf('.') + 1));
+  const out = names.size ? names : null;
+  fieldsOfType.set(type, out);
+  return out;
+}
+
+/** Every field name used anywhere in a resource: what `mayReach` checks a rule against before running its FHIRPath. */
+export function fieldNames(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) fieldNames(v, into);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      into.add(k);
+      if (v && typeof v === 'object') fieldNames(v, into);
+    }
+  }
+  return into;
+}
+
+const RESOURCE_TYPES = new Set(Object.keys(model.path2Type).filter((p) => !p.includes('.') || /^[A-Z]\w+\.id$/.test(p)).map((p) => p.split('.')[0]!));
+
+/**
+ * Whether `path` can select anything in a resource of this type with these field names: a path that starts with
+ * another resource type cannot, nor a `descendants().ofType(T)` when no field that holds a T is there. Saves
+ * running most rules' FHIRPath (descendants() is the costly part) on resources they cannot concern.
+ */
+export function mayReach(path: string, resourceType: unknown, fields: Set<string>): boolean {
+  const head = /^([A-Z][A-Za-z]+)\./.exec(path)?.[1];
+  if (head && head !== resourceType && head !== 'Resource' && head !== 'DomainResource' && RESOURCE_TYPES.has(head)) return false;
+  if (path.startsWith('descendants().where(url') && !fields.has('url')) return false;
+  const ofType = /^descendants\(\)\.ofType\(([A-Z][A-Za-z]+)\)/.exec(path)?.[1];
+  if (ofType) {
+    const holders = fieldsHolding(ofType);
+    if (holders && ![...holders].some((f) => fields.has(f))) return false;
+  }
+  return true;
+}
+
+/**
+ * Where `path` reaches in `resource`. A path ending in a field name reaches that field of each element before
+ * it (a choice field such as `deceased` reaches `deceasedDateTime`); other paths reach the elements they select.
+ * The resource itself (`$this`) comes back with an empty key. Primitive results of other paths (`(a | b)`,
+ * `descendants().ofType(string)`) cannot be placed and are refused by `ruleProblem`'s caller at run time.
+ */
+export function targets(path: string, resource: Record<string, unknown>, fields?: Set<string>): Target[] {
+  const l = locate(path);
+  if (fields && !mayReach(path, resource.resourceType, fields)) return [];
+  const out: Target[] = [];
+  if (l.fromResults) {
+    for (const r of fhirPath(path)(resource)) {
+      if (r === resource) out.push({ obj: resource, key: '' });
+      else if (r && typeof r === 'object') {
+        const p = (r as { __path__?: PathInfo }).__path__;
+        const parent = p?.parentResNode?.data;
+        if (parent && typeof parent === 'object' && p?.propName) out.push({ obj: parent as Record<string, unknown>, key: p.propName, ...(typeof p.index === 'number' ? { index: p.index } : {}) });
+      } else throw new Error(`rule "${path}" selects values it cannot place: end it with a field name (e.g. ".value")`);
+    }
+    return out;
+  }
+  for (const holder of fhirPath(l.parent!)(resource)) {
+    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const obj = holder as Record<string, unknown>;
+    if (l.field! in obj) out.push({ obj, key: l.field! });
+    else for (const k of Object.keys(obj)) if (k.length > l.field!.length && k.startsWith(l.field!) && /^[A-Z]/.test(k[l.field!.length]!)) out.push({ obj, key: k });
+  }
+  return out;
+}
