@@ -2,7 +2,7 @@ import type { Db } from '@/server/db/client';
 import { startMaintenance } from '@/server/queue/maintenance';
 import { startScheduleWorker } from '@/server/queue/schedule-worker';
 import { startWorkers } from '@/server/queue/worker';
-import type { Queue } from '@/server/queue/queue';
+import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import { runExecution } from '@/server/services/executions/run-execution';
 import { runScheduled } from '@/server/services/executions/scheduled';
 import { sweep } from '@/server/services/executions/sweep';
@@ -14,5 +14,5 @@ import { sweep } from '@/server/services/executions/sweep';
 export async function startJobs(queue: Queue, db: Db, opts: { executions: boolean; concurrency: number }): Promise<void> {
   if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(db, id, run));
   await startScheduleWorker(queue, (job) => runScheduled(db, queue.triggers, job));
-  await startMaintenance(queue, () => sweep(db));
+  await startMaintenance(queue, () => sweep(db, new Date(), EXECUTE_QUEUE));
 }

@@ -161,6 +161,15 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expectError(await api.post('/api/execute/step/00000000-0000-4000-8000-000000000000', {}), 404, 'STEP_SESSION_NOT_FOUND');
   });
 
+  it('steps for real (test_mode false) only through a deployed pipeline, as a run does', async () => {
+    const before = (await api.get(`/api/executions?pipeline_id=${draft}`)).body.total_count;
+    expectError(await api.post('/api/execute/step', { pipeline_id: draft, inputs: { patient }, test_mode: false }), 409, 'PIPELINE_NOT_DEPLOYED');
+    expect((await api.get(`/api/executions?pipeline_id=${draft}`)).body.total_count).toBe(before);
+    const s = await api.post('/api/execute/step', { pipeline_id: deployed, inputs: { patient }, test_mode: false });
+    expect(s.body).toMatchObject({ status: 'waiting', current_node: 'in' });
+    expect((await api.get(`/api/executions/${s.body.execution_id}`)).body.test_mode).toBe(false);
+  });
+
   it('a failed step ends the session and records the nodes after it, as a full run does', async () => {
     // in ──▶ name (jsonata that fails at run time) ──▶ out
     const failing = (await api.post('/api/pipelines', { name: 'fails in the middle', definition: definition('$sum("x")') })).body.id;

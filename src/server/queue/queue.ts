@@ -6,6 +6,8 @@ import { logger } from '@/server/logger';
 import { ExecutionLoops } from './loops';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
+/** Deliveries of an execution job after the first, before it is given up (its execution then ends failed). */
+export const EXECUTE_RETRY_LIMIT = 5;
 /** Cron jobs of deployed pipelines with a schedule trigger, one schedule per pipeline (key = its id). */
 export const SCHEDULE_QUEUE = 'pipeline-schedule';
 /**
@@ -70,7 +72,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
   boss.on('error', (e) => logger.error('queue error', { error: String(e) }));
   await boss.start();
-  await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: 60 * 60 });
+  await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: EXECUTE_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60 });
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
   const loops = new ExecutionLoops(boss);
   let unlisten: (() => Promise<void>) | undefined;

@@ -1,5 +1,5 @@
 import { logger } from '@/server/logger';
-import { EXECUTE_QUEUE, type ExecuteJob, type Queue } from './queue';
+import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, type ExecuteJob, type Queue } from './queue';
 
 /** How often an idle loop looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
 const IDLE_POLL_SECONDS = 2;
@@ -16,7 +16,7 @@ const IDLE_POLL_SECONDS = 2;
 export async function startWorkers(
   queue: Queue,
   concurrency: number,
-  run: (executionId: string, opts: { firstDelivery: boolean }) => Promise<unknown>,
+  run: (executionId: string, opts: { firstDelivery: boolean; lastDelivery: boolean }) => Promise<unknown>,
 ): Promise<void> {
   for (let i = 0; i < concurrency; i++) {
     let loop = '';
@@ -26,7 +26,7 @@ export async function startWorkers(
       async ([job]) => {
         queue.loops.started(loop);
         try {
-          await run(job!.data.executionId, { firstDelivery: job!.retryCount === 0 });
+          await run(job!.data.executionId, { firstDelivery: job!.retryCount === 0, lastDelivery: job!.retryCount >= EXECUTE_RETRY_LIMIT });
         } finally {
           queue.loops.finished(loop);
         }

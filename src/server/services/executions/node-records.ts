@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import type { RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
+import { jsonText } from '@/server/db/json';
+import { rowsOf } from '@/server/db/rows';
 import { logger } from '@/server/logger';
 
 /** A node's run as stored: the engine's record plus the node's type. */
@@ -27,7 +29,7 @@ const UPSERT = sql.raw(
 
 /** `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. */
 function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL {
-  const json = JSON.stringify(records);
+  const json = jsonText(records);
   return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
     select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
     from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
@@ -52,11 +54,23 @@ export async function saveNodeRecords(db: Db, executionId: string, records: Node
  */
 export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date): Promise<void> {
   const finishedAt = new Date();
-  const update = sql`update executions set status = ${result.status}, outputs = ${JSON.stringify(result.outputs)}::jsonb,
-    error = ${result.error ? JSON.stringify(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
+  const update = sql`update executions set status = ${result.status}, outputs = ${jsonText(result.outputs)}::jsonb,
+    error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
   await db.execute(sql`with e as (${update}) ${upsertNodes(sql`e.id`, records, sql`e,`)}`);
+}
+
+/**
+ * Ends an execution that is still queued or running as `failed` with `error` (its node records as they are),
+ * which frees its organization's slot: for a run whose result could not be stored, or whose job was given up.
+ * Resolves to whether it was still open.
+ */
+export async function failExecution(db: Db, executionId: string, error: { node_id: string | null; code: string; message: string }): Promise<boolean> {
+  const result = await db.execute(sql`update executions set status = 'failed', error = ${jsonText(error)}::jsonb, finished_at = now(),
+    duration_ms = case when started_at is null then null else (extract(epoch from now() - started_at) * 1000)::integer end
+    where id = ${executionId}::uuid and status in ('queued', 'running') returning id`);
+  return rowsOf(result).length > 0;
 }
 
 /**

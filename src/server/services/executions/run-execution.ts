@@ -4,12 +4,13 @@ import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
+import { logger } from '@/server/logger';
 import { preparedPerDb } from '@/server/db/prepared';
 import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { loadDefinition } from './runnable-pipeline';
 import { nodeServices } from './node-services';
-import { NodeProgress, nodeRecord, saveResult } from './node-records';
+import { failExecution, NodeProgress, nodeRecord, saveResult } from './node-records';
 import { toNodeRun } from './execution-views';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
@@ -27,6 +28,8 @@ export interface RunExecutionOptions {
   inline?: { orgId: string; definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
   /** A queue job's first delivery: nobody has run this execution yet (see `take`). */
   firstDelivery?: boolean;
+  /** A queue job's last delivery: if this attempt fails too, the execution ends failed instead of staying open. */
+  lastDelivery?: boolean;
 }
 
 const readQueued = preparedPerDb((db) =>
@@ -89,6 +92,17 @@ async function finishedNodes(db: Db, executionId: string): Promise<Record<string
  * there was nothing to run (the execution had finished, was cancelled, or is gone).
  */
 export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
+  if (!opts.lastDelivery) return run(db, executionId, opts);
+  try {
+    return await run(db, executionId, opts);
+  } catch (e) {
+    logger.error('execution given up after its last attempt', { executionId, error: String(e) });
+    await failExecution(db, executionId, { node_id: null, code: 'RUN_ABANDONED', message: 'The run failed on every attempt (the service could not run or store it) and was given up.' });
+    throw e;
+  }
+}
+
+async function run(db: Db, executionId: string, opts: RunExecutionOptions): Promise<RunResult | null> {
   let job = opts.inline;
   let carried = opts.carried;
   let runningSince: Date | null = null;
@@ -125,6 +139,14 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
     await progress.close();
   }
   const records = Object.entries(result.nodes).map(([id, run]) => nodeRecord(id, typeOf(id), run));
-  await saveResult(db, executionId, records, result, job.startedAt);
+  try {
+    await saveResult(db, executionId, records, result, job.startedAt);
+  } catch (e) {
+    // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
+    logger.error('execution result not stored', { executionId, error: String(e) });
+    const error = { node_id: null, code: 'RESULT_NOT_STORED', message: 'The run finished but its result could not be stored; it is marked failed. Run it again.' };
+    await failExecution(db, executionId, error);
+    return { ...result, status: 'failed', error };
+  }
   return result;
 }

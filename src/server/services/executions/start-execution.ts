@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
 import { AppError } from '@/server/errors';
 
@@ -34,7 +35,7 @@ export async function startExecution<T = void>(
   const admit = async (q: Db) => {
     const result = await q.execute(
       sql`select id from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${e.status}, ${e.trigger}, ${e.testMode},
-        ${e.retryOf ?? null}, ${JSON.stringify(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS})`,
+        ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS})`,
     );
     if (!rowsOf<{ id: string }>(result)[0]) {
       throw new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);

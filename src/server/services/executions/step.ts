@@ -69,10 +69,14 @@ function stepRun(db: Db, execution: { id: string; orgId: string; inputs: Record<
   });
 }
 
-/** Starts a step session over a new execution (any pipeline status); it waits at the trigger. */
+/** Starts a step session over a new execution (in test mode any pipeline, else a deployed one); it waits at the trigger. */
 export async function startStep(ctx: ServiceContext, input: { pipeline_id: string; inputs: Record<string, unknown>; test_mode: boolean }) {
   const pipeline = await currentPipeline(ctx, input.pipeline_id);
   refuseInvalid(pipeline);
+  // stepping for real makes the same calls a run does, so it needs what a run needs (as POST /api/execute)
+  if (!input.test_mode && pipeline.status !== 'deployed') {
+    throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it, or step through it in test mode.`);
+  }
   const started = await startExecution(ctx.db, {
     orgId: ctx.principal.orgId,
     pipelineId: pipeline.id,

@@ -31,7 +31,7 @@ describe('maintenance sweep', () => {
 
     const inTwoHours = new Date(Date.now() + 2 * 3600_000);
     const later = new Date(Date.now() + 30 * 60_000);
-    expect(await sweep(rt.db, later)).toEqual({ expired: 0, interrupted: 1 });
+    expect(await sweep(rt.db, later)).toEqual({ expired: 0, interrupted: 1, abandoned: 0 });
     const result = await sweep(rt.db, inTwoHours);
     expect(result.expired).toBe(2);
 

@@ -1,5 +1,6 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { rowsOf } from '@/server/db/rows';
 import { executions } from '@/server/db/schema';
 import { logger } from '@/server/logger';
 import { expireIdleSessions } from './step';
@@ -12,10 +13,12 @@ const INTERRUPTED_AFTER_MS = 60 * 60 * 1000;
 
 /**
  * Puts abandoned work in an honest state: step sessions idle for an hour expire (their executions are
- * cancelled), and synchronous executions whose process died mid-run are failed with INTERRUPTED.
- * Queued and async executions are not touched: pg-boss hands those to another worker.
+ * cancelled), synchronous executions whose process died mid-run are failed with INTERRUPTED, and queued
+ * ones (async, webhook) whose job the queue gave up are failed with RUN_ABANDONED. Queued executions whose
+ * job is alive are not touched: pg-boss hands those to another worker. `executeQueue` names the queue's
+ * execution jobs (without it, queued runs are not looked at).
  */
-export async function sweep(db: Db, now = new Date()): Promise<{ expired: number; interrupted: number }> {
+export async function sweep(db: Db, now = new Date(), executeQueue?: string): Promise<{ expired: number; interrupted: number; abandoned: number }> {
   // the step service owns the expiry rule: the same one decides what a step on an idle session answers
   const expired = await expireIdleSessions(db, now);
   const interrupted = await db
@@ -33,6 +36,27 @@ export async function sweep(db: Db, now = new Date()): Promise<{ expired: number
       ),
     )
     .returning({ id: executions.id });
-  if (expired || interrupted.length) logger.info('maintenance', { expired, interrupted: interrupted.length });
-  return { expired, interrupted: interrupted.length };
+  const abandoned = executeQueue ? await failAbandonedQueued(db, now, executeQueue) : 0;
+  if (expired || interrupted.length || abandoned) logger.info('maintenance', { expired, interrupted: interrupted.length, abandoned });
+  return { expired, interrupted: interrupted.length, abandoned };
+}
+
+/** Queued kinds of run get this long after they were written before the sweep looks at their job. */
+const QUEUED_GRACE_MS = 5 * 60 * 1000;
+
+/**
+ * Queued runs (async, webhook) whose queue job is no longer alive — given up after its retries, expired, or
+ * gone — end failed, freeing their slots; a run whose job is waiting, retrying or active is left to it.
+ */
+async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Promise<number> {
+  const queue = rowsOf<{ job: string | null }>(await db.execute(sql`select to_regclass('pgboss.job')::text as job`))[0];
+  if (!queue?.job) return 0; // no queue in this database (yet)
+  const error = { node_id: null, code: 'RUN_ABANDONED', message: 'The queue gave this run up (its job failed on every attempt or expired).' };
+  const result = await db.execute(sql`update executions e set status = 'failed', finished_at = ${now.toISOString()}::timestamptz, error = ${JSON.stringify(error)}::jsonb
+    where e.status in ('queued', 'running') and e.trigger in ('async', 'webhook')
+      and e.created_at < ${new Date(now.getTime() - QUEUED_GRACE_MS).toISOString()}::timestamptz
+      and not exists (select 1 from pgboss.job j where j.name = ${executeQueue} and j.data->>'executionId' = e.id::text
+        and j.state in ('created', 'retry', 'active'))
+    returning e.id`);
+  return rowsOf(result).length;
 }

@@ -3,7 +3,7 @@ import { advanceStep, startStep } from '@/server/services/executions/step';
 import * as S from './execution.schema';
 
 export const stepStart = executeProcedure
-  .meta({ openapi: { method: 'POST', path: '/execute/step', tags: S.TAGS, summary: 'Start a step-through session', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_INVALID'] })
+  .meta({ openapi: { method: 'POST', path: '/execute/step', tags: S.TAGS, summary: 'Start a step-through session', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_INVALID', 'PIPELINE_NOT_DEPLOYED'] })
   .input(S.StepStartInput)
   .output(S.StepState)
   .mutation(({ ctx, input }) => startStep(ctx, input));
