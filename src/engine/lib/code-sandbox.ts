@@ -95,6 +95,20 @@ function installConsole(vm: QuickJSContext, ctx: NodeContext): void {
   consoleHandle.dispose();
 }
 
+/**
+ * Whether `source` is a function body on its own, as the language's Function constructor requires (V8 parses
+ * the body alone; QuickJS's Function constructor splices it into a wrapper and would not notice). Only parsed
+ * here, never run: a source such as `}); (function () {` is refused instead of closing the sandbox's wrapper.
+ */
+function bodyProblem(source: string): string | undefined {
+  try {
+    new Function('input', source);
+    return undefined;
+  } catch (e) {
+    return e instanceof SyntaxError ? `SyntaxError: ${e.message}` : undefined;
+  }
+}
+
 /** Runs `source` as a function body in a fresh QuickJS runtime with memory and time limits. */
 export async function runSandboxed(
   ctx: NodeContext,
@@ -113,6 +127,8 @@ export async function runSandboxed(
   if (2 * inputBytes > limits.memory_mb * MB) {
     throw new NodeError('CODE_MEMORY_LIMIT', `The input (${(inputBytes / MB).toFixed(1)} MB as JSON) does not fit in ${limits.memory_mb} MB of sandbox memory.`);
   }
+  const problem = bodyProblem(source);
+  if (problem) throw new NodeError('CODE_FAILED', `The code threw ${problem}`);
   const { module, reserve } = await sandboxModule(limits.memory_mb);
   const runtime = module.newRuntime();
   const handles: QuickJSHandle[] = [];
@@ -145,16 +161,26 @@ export async function runSandboxed(
     runtime.setMemoryLimit(limits.memory_mb * MB);
     const deadline = Date.now() + limits.timeout_ms;
     runtime.setInterruptHandler(() => Date.now() > deadline || ctx.signal.aborted);
-    // The body and `(function (input) {` share line 1, so error line numbers match the user's source.
+    // The body and `(function (input) {` share line 1, so error line numbers match the user's source. It was
+    // checked to be a function body on its own first (bodyProblem), so it cannot close the wrapper early.
     const fn = take(vm.evalCode(`(function (input) {${source}\n})`, 'code.js'));
     const runner = take(vm.evalCode(RUNNER, 'runner.js'));
     const inputJson = vm.newString(json);
     handles.push(inputJson);
     const out = take(vm.callFunction(runner, vm.undefined, fn, inputJson));
     return JSON.parse(vm.getString(out)) as unknown;
+  } catch (e) {
+    if (e instanceof NodeError) throw e;
+    // the WebAssembly engine itself failed (an abort or assertion inside QuickJS): its text says nothing to
+    // the author and names the engine's sources, so the run gets a plain answer; the instance is discarded
+    throw new NodeError('CODE_FAILED', 'The code stopped the JavaScript sandbox (an internal failure of its engine, e.g. from exhausting a resource); the run was stopped.');
   } finally {
-    for (const h of handles.reverse()) if (h.alive) h.dispose();
-    vm?.dispose();
-    runtime.dispose();
+    try {
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
+      vm?.dispose();
+      runtime.dispose();
+    } catch {
+      // an engine that aborted cannot free itself; the whole instance is dropped with this run
+    }
   }
 }

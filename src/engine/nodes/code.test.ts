@@ -86,6 +86,10 @@ describe('code', () => {
       message: 'The code threw Error: no MRN on p1',
     });
     await expect(runNode(code, { source: 'return {' }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('SyntaxError') });
+    // compiled as a function body, never spliced into a wrapper it could close and escape
+    for (const source of ['}); (function(){ return 1;', '}, 1); (function () {', 'return 1 })(null); (function () {']) {
+      await expect(runNode(code, { source }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('SyntaxError') });
+    }
     await expect(runNode(code, { source: 'const f = (n) => f(n + 1) + 1; return f(0);' }, { input: null })).rejects.toMatchObject({
       code: 'CODE_FAILED',
       message: expect.stringContaining('stack overflow'),
