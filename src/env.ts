@@ -18,6 +18,12 @@ const schema = z.object({
     .string()
     .regex(/^cfk_[A-Za-z0-9_-]{16,}$/, 'BOOTSTRAP_API_KEY must look like cfk_<at least 16 characters>')
     .optional(),
+  /**
+   * The one-time token that lets a browser sign-up claim the start-up organization as its admin (sent as the
+   * X-Setup-Token header, or from /sign-up?setup=…). Without it, one is generated and printed at start while that
+   * organization has no member; every other sign-up gets an organization of its own.
+   */
+  BOOTSTRAP_SETUP_TOKEN: z.string().min(16).max(200).optional(),
   /** API requests per organization per minute (spec: 1000). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1000),
   /** Length of the rate-limit window in seconds (60 per the spec; tests may shorten it). */

@@ -45,18 +45,18 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
 }
 
 function announce(result: BootstrapResult): void {
-  if (!result.created) return;
-  const { orgId, apiKey } = result.created;
-  // Printed once, on the start that created them: the key is stored only as a hash.
-  process.stdout.write(
-    [
-      '',
-      '  Clinflow created a default organization and an admin API key (shown only this once):',
-      `    X-Organization-ID: ${orgId}`,
-      `    Authorization: Bearer ${apiKey}`,
-      '',
-    ].join('\n') + '\n',
-  );
+  const lines: string[] = [];
+  if (result.created) {
+    // Printed once, on the start that created them: the key is stored only as a hash.
+    lines.push('', '  Clinflow created a default organization and an admin API key (shown only this once):');
+    lines.push(`    X-Organization-ID: ${result.created.orgId}`, `    Authorization: Bearer ${result.created.apiKey}`);
+  }
+  if (result.setupToken) {
+    // a new token on every start until someone joins; only its hash is stored
+    lines.push('', '  To join that organization as its admin in the browser, sign up once at:');
+    lines.push(`    ${env.APP_URL ?? ''}/sign-up?setup=${result.setupToken}`, '  (anyone signing up without it gets an organization of their own)');
+  }
+  if (lines.length) process.stdout.write([...lines, ''].join('\n') + '\n');
 }
 
 const globalForRuntime = globalThis as unknown as { clinflowRuntime?: Promise<Runtime> };
@@ -66,7 +66,7 @@ export function getRuntime(): Promise<Runtime> {
   globalForRuntime.clinflowRuntime ??= (async () => {
     const database = await getDatabase();
     await migrateDatabase(database, env.DATABASE_URL);
-    announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY }));
+    announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY, setupToken: env.BOOTSTRAP_SETUP_TOKEN }));
     logger.info(`database ready (${database.kind})`);
     const queue = await createQueue(database, {
       heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orgWithKey, trpc } from '../support/accounts';
 import { client, expectError } from '../support/client';
 import { createTestDatabase } from '../support/postgres';
 import { startServer, tempDir } from '../support/server';
@@ -19,11 +20,22 @@ describe('start-up', () => {
     const org = printedCredentials(first.output());
     const created = await client(first.url, org).post('/api/pipelines', { name: 'survives restarts' });
     expect(created.status).toBe(201);
+    // the organization goes to whoever signs up with the printed one-time link, not to the first stranger
+    const setup = /\/sign-up\?setup=(cfs_[A-Za-z0-9_-]+)/.exec(first.output())?.[1];
+    expect(setup).toBeDefined();
+    const stranger = await orgWithKey(first.url, 'stranger@example.org');
+    expect(stranger.id).not.toBe(org.id);
+    expect((await client(first.url, stranger).get('/api/pipelines')).body.pipelines).toEqual([]);
+    const owner = await orgWithKey(first.url, 'owner@example.org', ['admin'], setup);
+    expect(owner.id).toBe(org.id);
+    expect(await trpc(first.url, owner.cookie, 'account.me')).toMatchObject({ organization: { id: org.id } });
+    expect((await orgWithKey(first.url, 'late@example.org', ['admin'], setup)).id).not.toBe(org.id); // used once
     expect([0, 143]).toContain(await first.stop()); // Next drains, then exits 143 on SIGTERM
 
     const second = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
       expect(second.output()).not.toMatch(CREATED);
+      expect(second.output()).not.toMatch(/sign-up\?setup=/); // the organization has its admin
       const listed = await client(second.url, org).get('/api/pipelines');
       expect(listed.status).toBe(200);
       expect(listed.body.pipelines.map((p: { name: string }) => p.name)).toEqual(['survives restarts']);

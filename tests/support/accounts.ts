@@ -4,10 +4,11 @@ export interface Org {
   key: string;
 }
 
-export async function signUp(baseUrl: string, email: string, password = 'correct horse battery staple'): Promise<string> {
+/** Signs up; with `setupToken` (the start-up organization's one-time token) the user joins that organization. */
+export async function signUp(baseUrl: string, email: string, password = 'correct horse battery staple', setupToken?: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
+    headers: { 'content-type': 'application/json', origin: baseUrl, ...(setupToken ? { 'x-setup-token': setupToken } : {}) },
     body: JSON.stringify({ name: email.split('@')[0], email, password }),
   });
   if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
@@ -29,8 +30,8 @@ export async function trpc<T>(baseUrl: string, cookie: string, proc: string, inp
 }
 
 /** A new user in a new organization, with an admin API key of that organization. */
-export async function orgWithKey(baseUrl: string, email: string, scopes = ['admin']): Promise<Org & { cookie: string }> {
-  const cookie = await signUp(baseUrl, email);
+export async function orgWithKey(baseUrl: string, email: string, scopes = ['admin'], setupToken?: string): Promise<Org & { cookie: string }> {
+  const cookie = await signUp(baseUrl, email, undefined, setupToken);
   const me = await trpc<{ organization: { id: string } }>(baseUrl, cookie, 'account.me');
   const created = await trpc<{ key: string }>(baseUrl, cookie, 'keys.create', { name: 'test', scopes });
   return { id: me.organization.id, key: created.key, cookie };

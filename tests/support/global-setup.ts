@@ -19,6 +19,8 @@ declare module 'vitest' {
 
 export const ORG_A = 'org-a';
 export const KEY_A = 'cfk_test_org_a_admin_key_0123456789';
+/** Lets the first user of each server join organization A (BOOTSTRAP_SETUP_TOKEN). */
+export const SETUP_TOKEN_A = 'cfs_test_setup_token_org_a_0123456789';
 
 /**
  * Starts the built app twice, as users run it: on embedded PGlite, and on the machine's Postgres (a fresh
@@ -29,6 +31,7 @@ export default async function setup(project: TestProject) {
   const common = {
     BOOTSTRAP_ORG_ID: ORG_A,
     BOOTSTRAP_API_KEY: KEY_A,
+    BOOTSTRAP_SETUP_TOKEN: SETUP_TOKEN_A,
     RATE_LIMIT_PER_MINUTE: '1000000',
     AUTH_ATTEMPTS_PER_MINUTE: '1000',
   };
@@ -39,7 +42,11 @@ export default async function setup(project: TestProject) {
   const targets: Target[] = [];
   for (const [i, name] of (['pglite', 'postgres'] as const).entries()) {
     const url = servers[i]!.url;
-    await orgWithKey(url, `owner-a-${name}@example.org`); // the first user joins the bootstrap organization
+    // a stranger signing up first gets an organization of their own; the holder of the setup token joins A
+    const stranger = await orgWithKey(url, `first-stranger-${name}@example.org`);
+    if (stranger.id === ORG_A) throw new Error('a sign-up without the setup token joined the bootstrap organization');
+    const owner = await orgWithKey(url, `owner-a-${name}@example.org`, ['admin'], SETUP_TOKEN_A);
+    if (owner.id !== ORG_A) throw new Error('the setup token did not let its holder join the bootstrap organization');
     const b = await orgWithKey(url, `owner-b-${name}@example.org`);
     targets.push({ name, url, orgA: { id: ORG_A, key: KEY_A }, orgB: { id: b.id, key: b.key } });
   }

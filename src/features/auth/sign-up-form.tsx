@@ -11,7 +11,8 @@ import { useAuthSubmit } from './use-auth-submit';
 
 const MIN_PASSWORD = 8;
 
-export function SignUpForm() {
+/** `setupToken`: the one-time token printed at start (from /sign-up?setup=…): this sign-up joins the start-up organization. */
+export function SignUpForm({ setupToken }: { setupToken?: string }) {
   const { pending, error, setError, send } = useAuthSubmit();
   const [fields, setFields] = useState<{ name?: string; email?: string; password?: string }>({});
 
@@ -27,13 +28,17 @@ export function SignUpForm() {
     if (password.length < MIN_PASSWORD) invalid.password = `Use at least ${MIN_PASSWORD} characters.`;
     setFields(invalid);
     if (Object.keys(invalid).length > 0) return;
-    await send(() => authClient().signUp.email({ name, email, password }));
+    await send(() => authClient().signUp.email({ name, email, password, fetchOptions: setupToken ? { headers: { 'x-setup-token': setupToken } } : undefined }));
   }
 
   return (
     <AuthCard
       title="Create your account"
-      subtitle="You become the admin of your organization and can invite API clients with keys."
+      subtitle={
+        setupToken
+          ? 'With the setup link printed at start, you become the admin of the organization this server created.'
+          : 'You become the admin of your organization and can invite API clients with keys.'
+      }
       footer={
         <>
           Already have an account?{' '}

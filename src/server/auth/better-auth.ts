@@ -38,8 +38,8 @@ export function createAuth(db: Db, secret: string) {
     databaseHooks: {
       user: {
         create: {
-          after: async (user) => {
-            await onSignUp(db, user);
+          after: async (user, context) => {
+            await onSignUp(db, user, (context?.headers ?? context?.request?.headers)?.get('x-setup-token'));
           },
         },
       },

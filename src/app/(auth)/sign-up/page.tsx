@@ -3,6 +3,7 @@ import { SignUpForm } from '@/features/auth/sign-up-form';
 
 export const metadata: Metadata = { title: 'Create account · Clinflow' };
 
-export default function Page() {
-  return <SignUpForm />;
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { setup } = await searchParams;
+  return <SignUpForm setupToken={typeof setup === 'string' ? setup : undefined} />;
 }

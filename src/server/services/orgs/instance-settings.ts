@@ -9,3 +9,8 @@ export async function getOrCreateSetting(db: Db, key: string, make: () => string
   if (!row) throw new Error(`setting ${key} vanished`);
   return row.value;
 }
+
+/** Sets `key` to `value`, replacing what was there. */
+export async function putSetting(db: Db, key: string, value: string): Promise<void> {
+  await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+}

@@ -20,7 +20,13 @@ describe('bootstrap and sign-up', () => {
     const [key] = await rt.db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(first.created!.apiKey)));
     expect(key).toMatchObject({ orgId: first.created!.orgId, scopes: ['admin'] });
     expect(key!.hash).not.toContain(first.created!.apiKey); // only the hash is stored
-    expect(await bootstrap(rt.db, {})).toEqual({});
+    expect(first.setupToken).toMatch(/^cfs_/);
+    // a restart creates nothing, but offers a new setup token while nobody has joined (the old one stops working)
+    const again = await bootstrap(rt.db, {});
+    expect(again.created).toBeUndefined();
+    expect(again.setupToken).toMatch(/^cfs_/);
+    expect(again.setupToken).not.toBe(first.setupToken);
+
     expect(await rt.db.select().from(organizations)).toHaveLength(1);
   });
 
@@ -33,14 +39,22 @@ describe('bootstrap and sign-up', () => {
     await expect(bootstrap(rt.db, { orgId: 'other', apiKey: opts.apiKey })).rejects.toThrow(/another organization/);
   });
 
-  it('puts the first user into the start-up organization and later users into their own', async () => {
+  it('puts only the holder of the setup token into the start-up organization, once; everyone else into their own', async () => {
     const [defaultOrg] = await rt.db.select().from(organizations).orderBy(organizations.createdAt).limit(1);
     await rt.db.insert(users).values([
+      { id: 'u0', name: 'Eve', email: 'eve@example.org' },
       { id: 'u1', name: 'Ada', email: 'ada@example.org' },
       { id: 'u2', name: 'Grace', email: 'grace@example.org' },
     ]);
-    expect(await onSignUp(rt.db, { id: 'u1', name: 'Ada', email: 'ada@example.org' })).toBe(defaultOrg!.id);
-    const second = await onSignUp(rt.db, { id: 'u2', name: 'Grace', email: 'grace@example.org' });
+    // (BOOTSTRAP_ORG_ID 'boot' above took the offer: one start-up organization at a time; a start offers it again)
+    const setupToken = (await bootstrap(rt.db, {})).setupToken!;
+    // the first to sign up, without the token (or with a wrong one), does not get the organization's data
+    const stranger = await onSignUp(rt.db, { id: 'u0', name: 'Eve', email: 'eve@example.org' }, 'cfs_guessed_token_0000000000000000');
+    expect(stranger).not.toBe(defaultOrg!.id);
+    expect(await onSignUp(rt.db, { id: 'u1', name: 'Ada', email: 'ada@example.org' }, setupToken)).toBe(defaultOrg!.id);
+    // used once: the same token opens nothing again, and a restart offers none (the organization has its admin)
+    const second = await onSignUp(rt.db, { id: 'u2', name: 'Grace', email: 'grace@example.org' }, setupToken);
+    expect((await bootstrap(rt.db, {})).setupToken).toBeUndefined();
     expect(second).not.toBe(defaultOrg!.id);
     const [org] = await rt.db.select().from(organizations).where(eq(organizations.id, second));
     expect(org!.name).toBe("Grace's organization");
