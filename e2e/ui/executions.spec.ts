@@ -135,6 +135,22 @@ test('runs list, stats, status filter, and the per-node timeline of a run', asyn
   await page.getByRole('button', { name: 'Clear filters' }).first().click();
   await expect(page).toHaveURL(/\/executions$/);
   await expect(page.locator('tbody tr')).toHaveCount(4);
+
+  // find the run for a patient by what was sent, then narrow by date
+  await page.getByLabel('Find in inputs and outputs').fill('grace');
+  await page.getByLabel('Find in inputs and outputs').press('Enter');
+  await expect(page).toHaveURL(/\?q=grace$/);
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await expect(rowOf(page, second.execution_id)).toBeVisible();
+  await shot(page, 'searched');
+  const today = new Date();
+  const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  await page.getByLabel('Runs from').fill(day(today));
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await page.getByLabel('Runs from').fill(day(new Date(today.getTime() + 2 * 86_400_000)));
+  await expect(page.getByRole('heading', { name: 'No runs match these filters' })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await expect(page.locator('tbody tr')).toHaveCount(4);
   await page.getByLabel('Filter by status').selectOption('failed');
   await expect(page.locator('tbody tr')).toHaveCount(1);
   await shot(page, 'filtered');

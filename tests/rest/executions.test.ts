@@ -111,6 +111,23 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expectError(await api.get('/api/executions/00000000-0000-4000-8000-000000000000'), 404, 'EXECUTION_NOT_FOUND');
   });
 
+  it('finds runs by text in their inputs or outputs and by creation time', async () => {
+    const mrn = `MRN-${Date.now()}`;
+    const marked = { ...patient, identifier: [{ system: 'urn:mrn', value: mrn }], name: [{ family: `O'Brien_100%` }] };
+    const run = await api.post('/api/execute', { pipeline_id: deployed, inputs: { patient: marked } });
+    const ids = async (query: string) => (await api.get(`/api/executions?${query}`)).body.executions.map((e: { id: string }) => e.id);
+    expect(await ids(`q=${mrn}`)).toEqual([run.body.execution_id]);
+    expect(await ids(`q=${mrn.toLowerCase()}`)).toEqual([run.body.execution_id]); // case-insensitive
+    // found in the outputs too, literally: quotes, % and _ are text, not wildcards
+    expect(await ids(`q=${encodeURIComponent("O'Brien_100%")}`)).toEqual([run.body.execution_id]);
+    expect(await ids(`q=${encodeURIComponent("O'Brien_1000")}`)).toEqual([]);
+    const since = new Date(Date.now() - 10 * 60_000).toISOString();
+    expect(await ids(`q=${mrn}&since=${since}`)).toEqual([run.body.execution_id]);
+    expect(await ids(`q=${mrn}&until=${since}`)).toEqual([]);
+    expectError(await api.get('/api/executions?since=0000-01-01T00:00:00Z'), 400, 'VALIDATION_FAILED');
+    expectError(await api.get('/api/stats?since=0000-01-01T00:00:00Z'), 400, 'VALIDATION_FAILED');
+  });
+
   it("lists an execution's nodes in the graph's order, whatever the definition's order or the clock says", async () => {
     const d = definition();
     const reversed = { nodes: [...d.nodes].reverse(), connections: d.connections };

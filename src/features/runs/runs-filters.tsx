@@ -1,6 +1,7 @@
 'use client';
 
-import { X } from 'lucide-react';
+import { Search, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { executionStatusLabel } from './execution-look';
 import { EXECUTION_STATUSES, type ExecutionStatus } from './types';
@@ -8,15 +9,27 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from './types';
 const SELECT =
   'h-9 rounded-md border border-slate-300 bg-white pr-8 pl-3 text-sm text-slate-800 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
 
-interface Props {
+export interface RunsFilterValues {
   status: ExecutionStatus | null;
-  pipelineId: string | null;
-  pipelines: Array<{ id: string; name: string }>;
-  onChange: (next: { status?: ExecutionStatus | null; pipeline?: string | null }) => void;
+  pipeline: string | null;
+  /** Days (YYYY-MM-DD, the user's time zone): runs created from the start of `from` to the end of `to` */
+  from: string | null;
+  to: string | null;
+  /** Text to find in inputs, outputs and errors */
+  q: string | null;
 }
 
-/** Status and pipeline filters; their values live in the URL (?status=&pipeline=). */
-export function RunsFilters({ status, pipelineId, pipelines, onChange }: Props) {
+interface Props {
+  values: RunsFilterValues;
+  pipelines: Array<{ id: string; name: string }>;
+  onChange: (next: Partial<RunsFilterValues>) => void;
+}
+
+/** Status, pipeline, date range and text search; their values live in the URL (?status=&pipeline=&from=&to=&q=). */
+export function RunsFilters({ values, pipelines, onChange }: Props) {
+  const { status, pipeline: pipelineId, from, to, q } = values;
+  const [text, setText] = useState(q ?? '');
+  useEffect(() => setText(q ?? ''), [q]);
   const unknownPipeline = pipelineId && !pipelines.some((p) => p.id === pipelineId);
   return (
     <div className="flex flex-wrap items-end gap-3 border-b border-slate-200 px-4 py-3">
@@ -53,8 +66,41 @@ export function RunsFilters({ status, pipelineId, pipelines, onChange }: Props) 
           ))}
         </select>
       </label>
-      {status || pipelineId ? (
-        <Button variant="ghost" icon={<X className="size-4" aria-hidden />} onClick={() => onChange({ status: null, pipeline: null })}>
+      <label className="space-y-1">
+        <span className="block text-xs font-medium text-slate-600">From</span>
+        <input type="date" aria-label="Runs from" className={`${SELECT} pr-3`} value={from ?? ''} max={to ?? undefined} onChange={(e) => onChange({ from: e.target.value || null })} />
+      </label>
+      <label className="space-y-1">
+        <span className="block text-xs font-medium text-slate-600">To</span>
+        <input type="date" aria-label="Runs to" className={`${SELECT} pr-3`} value={to ?? ''} min={from ?? undefined} onChange={(e) => onChange({ to: e.target.value || null })} />
+      </label>
+      <form
+        role="search"
+        className="min-w-56 flex-1 space-y-1"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onChange({ q: text.trim() || null });
+        }}
+      >
+        <label htmlFor="runs-search" className="block text-xs font-medium text-slate-600">
+          Find in inputs and outputs
+        </label>
+        <div className="relative">
+          <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-slate-400" aria-hidden />
+          <input
+            id="runs-search"
+            type="search"
+            placeholder="An MRN, a control id, a name… then Enter"
+            className={`${SELECT} w-full pl-8`}
+            value={text}
+            maxLength={200}
+            onChange={(e) => setText(e.target.value)}
+            onBlur={() => text.trim() !== (q ?? '') && onChange({ q: text.trim() || null })}
+          />
+        </div>
+      </form>
+      {status || pipelineId || from || to || q ? (
+        <Button variant="ghost" icon={<X className="size-4" aria-hidden />} onClick={() => onChange({ status: null, pipeline: null, from: null, to: null, q: null })}>
           Clear filters
         </Button>
       ) : null}

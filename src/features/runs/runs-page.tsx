@@ -11,10 +11,10 @@ import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pagination } from '@/components/ui/pagination';
 import { api } from '@/trpc/react';
-import { RunsFilters } from './runs-filters';
+import { RunsFilters, type RunsFilterValues } from './runs-filters';
 import { RunsTable } from './runs-table';
 import { StatsStrip } from './stats-strip';
-import { isExecutionStatus, isLive, PAGE_SIZE, type ExecutionStatus } from './types';
+import { isExecutionStatus, isLive, PAGE_SIZE } from './types';
 import { usePipelineNames } from './use-pipeline-names';
 
 /** /executions: every run of the organization, newest first, filtered by ?status= and ?pipeline=, 20 a page. */
@@ -25,28 +25,43 @@ export function RunsPage() {
   const rawStatus = params.get('status');
   const status = isExecutionStatus(rawStatus) ? rawStatus : null;
   const pipelineId = params.get('pipeline') || null;
+  const day = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : null);
+  const from = day(params.get('from'));
+  const to = day(params.get('to'));
+  const q = params.get('q')?.trim().slice(0, 200) || null;
+  const filters: RunsFilterValues = { status, pipeline: pipelineId, from, to, q };
   const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
   const offset = (page - 1) * PAGE_SIZE;
   const { names, pipelines } = usePipelineNames();
 
   const list = api.executions.list.useQuery(
-    { status: status ?? undefined, pipeline_id: pipelineId ?? undefined, limit: PAGE_SIZE, offset },
+    {
+      status: status ?? undefined,
+      pipeline_id: pipelineId ?? undefined,
+      // whole days in the user's time zone
+      since: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
+      until: to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
+      q: q ?? undefined,
+      limit: PAGE_SIZE,
+      offset,
+    },
     {
       placeholderData: keepPreviousData,
       refetchInterval: (q) => (q.state.data?.executions.some((e) => isLive(e.status)) ? 3000 : false),
     },
   );
   const live = !!list.data?.executions.some((e) => isLive(e.status));
-  const filtered = !!(status || pipelineId);
+  const filtered = !!(status || pipelineId || from || to || q);
 
-  function navigate(next: { status?: ExecutionStatus | null; pipeline?: string | null; page?: number }) {
-    const q = new URLSearchParams();
-    const s = next.status !== undefined ? next.status : status;
-    const p = next.pipeline !== undefined ? next.pipeline : pipelineId;
-    if (s) q.set('status', s);
-    if (p) q.set('pipeline', p);
-    if (next.page && next.page > 1) q.set('page', String(next.page));
-    const qs = q.toString();
+  function navigate(next: Partial<RunsFilterValues> & { page?: number }) {
+    const search = new URLSearchParams();
+    const merged = { ...filters, ...next };
+    for (const key of ['status', 'pipeline', 'from', 'to', 'q'] as const) {
+      const value = merged[key];
+      if (value) search.set(key, value);
+    }
+    if (next.page && next.page > 1) search.set('page', String(next.page));
+    const qs = search.toString();
     router.push(qs ? `${pathname}?${qs}` : pathname);
   }
 
@@ -65,7 +80,7 @@ export function RunsPage() {
       <StatsStrip pipelineId={pipelineId ?? undefined} live={live} />
       <Card>
         {list.isSuccess && total === 0 && !filtered ? null : (
-          <RunsFilters status={status} pipelineId={pipelineId} pipelines={pipelines} onChange={(f) => navigate({ ...f, page: 1 })} />
+          <RunsFilters values={filters} pipelines={pipelines} onChange={(f) => navigate({ ...f, page: 1 })} />
         )}
         <QueryState
           query={list}
@@ -77,12 +92,12 @@ export function RunsPage() {
                 icon={<SearchX className="size-6" aria-hidden />}
                 title="No runs match these filters"
                 action={
-                  <Button variant="secondary" onClick={() => navigate({ status: null, pipeline: null, page: 1 })}>
+                  <Button variant="secondary" onClick={() => navigate({ status: null, pipeline: null, from: null, to: null, q: null, page: 1 })}>
                     Clear filters
                   </Button>
                 }
               >
-                Try another status or pipeline, or clear the filters to see every run.
+                Try another status, pipeline, date range or search text, or clear the filters to see every run.
               </EmptyState>
             ) : (
               <EmptyState

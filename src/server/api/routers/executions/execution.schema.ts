@@ -92,17 +92,32 @@ export const ExecutionDetail = ExecutionSummary.extend({
   ),
 });
 
+/** An ISO 8601 time with an offset, in the years the database can store (year 0 and beyond 9999 are refused). */
+const Instant = z.iso.datetime({ offset: true }).refine((v) => {
+  const year = new Date(v).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}, 'Use a time between the years 1 and 9999, e.g. 2026-01-31T00:00:00Z.');
+
 export const ListInput = z.object({
   pipeline_id: z.string().optional(),
   status: z.enum(EXECUTION_STATUSES).optional(),
+  since: Instant.optional().describe('ISO 8601: only executions created at or after this time'),
+  until: Instant.optional().describe('ISO 8601: only executions created before this time'),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Text to find in the execution's inputs, outputs or error (case-insensitive), e.g. an MRN"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
 });
 
 export const StatsInput = z.object({
   pipeline_id: z.string().optional(),
-  since: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 start of the window'),
-  until: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 end of the window'),
+  since: Instant.optional().describe('ISO 8601 start of the window'),
+  until: Instant.optional().describe('ISO 8601 end of the window'),
 });
 
 export const Stats = z.object({
