@@ -1,6 +1,6 @@
 'use client';
 
-import { BookOpen, History, KeyRound, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, History, KeyRound, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -56,6 +56,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             </NavLink>
             <NavLink href="/executions" icon={<History className="size-4" aria-hidden />}>
               Executions
+            </NavLink>
+            <NavLink href="/catalog" icon={<Blocks className="size-4" aria-hidden />}>
+              Node catalog
             </NavLink>
           </div>
           <div className="md:space-y-1">
