@@ -1,6 +1,6 @@
 'use client';
 
-import { Blocks, BookOpen, History, KeyRound, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -51,6 +51,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2"
         >
           <div className="md:space-y-1">
+            <NavLink href="/dashboard" icon={<LayoutDashboard className="size-4" aria-hidden />}>
+              Dashboard
+            </NavLink>
             <NavLink href="/pipelines" icon={<Workflow className="size-4" aria-hidden />}>
               Pipelines
             </NavLink>

@@ -1,4 +1,5 @@
 import { router } from '@/server/api/trpc';
+import { dashboard } from './dashboard';
 import { execute } from './execute';
 import { get } from './get';
 import { list } from './list';
@@ -6,4 +7,4 @@ import { retry } from './retry';
 import { stats } from './stats';
 import { stepAdvance, stepStart } from './step';
 
-export const executionsRouter = router({ execute, retry, stepStart, stepAdvance, list, get, stats });
+export const executionsRouter = router({ execute, retry, stepStart, stepAdvance, list, get, stats, dashboard });
