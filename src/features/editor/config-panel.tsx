@@ -11,6 +11,7 @@ import { Markdown } from './markdown';
 import { NodeSettingsForm } from './node-settings';
 import { nodePorts } from './ports';
 import { SchemaForm } from './schema-form';
+import { TriggerInfo } from './trigger-info';
 import { useEditor } from './store-provider';
 import type { FlowNode } from './types';
 
@@ -130,6 +131,11 @@ function NodeConfig({ node }: { node: FlowNode }) {
             />
           ) : null}
         </Section>
+        {node.data.nodeType === 'webhook-trigger' || node.data.nodeType === 'schedule-trigger' ? (
+          <Section title={node.data.nodeType === 'webhook-trigger' ? 'Webhook' : 'Schedule'}>
+            <TriggerInfo nodeType={node.data.nodeType} config={node.data.config} />
+          </Section>
+        ) : null}
         <Section title="Settings" defaultOpen={false}>
           <NodeSettingsForm value={node.data.settings} onChange={(settings, field) => updateNode(node.id, { settings }, `settings:${field}`)} />
         </Section>
