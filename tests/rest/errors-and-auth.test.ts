@@ -30,6 +30,23 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect((await api.get('/api/pipelines')).body.total_count).toBe(before); // nothing was created
   });
 
+  it('answers 400, not 500, for JSON nested thousands deep and for NUL characters the database cannot store', async () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    const before = (await api.get('/api/pipelines')).body.total_count;
+    for (const path of ['/api/pipelines', '/api/execute', '/api/execute/step']) {
+      const r = await api.post(path, `{"name":"deep","pipeline_id":"x","inputs":${deep(5000)}}`, { 'content-type': 'application/json' });
+      expectError(r, 400, 'JSON_TOO_DEEP');
+      expect(r.headers.get('x-ratelimit-limit')).not.toBeNull();
+    }
+    // brackets inside strings are text, not nesting
+    expect((await api.post('/api/pipelines', { name: `${'['.repeat(150)} ok`, description: '{'.repeat(500) })).status).toBe(201);
+    expectError(await api.post('/api/pipelines', { name: 'a\u0000b' }), 400, 'VALIDATION_FAILED');
+    expectError(await api.post('/api/pipelines', { name: 'ok', description: 'nul \u0000' }), 400, 'VALIDATION_FAILED');
+    const nulNode = { nodes: [{ id: 'in', type: 'manual-trigger', name: 'in\u0000', config: {} }], connections: [] };
+    expectError(await api.post('/api/pipelines', { name: 'ok', definition: nulNode }), 400, 'VALIDATION_FAILED');
+    expect((await api.get('/api/pipelines')).body.total_count).toBe(before + 1);
+  });
+
   it('stops reading a body at the limit, even one sent without a length, on JSON routes, webhooks, sign-in and tRPC', async () => {
     // 3 MiB in 64 KiB chunks, chunked transfer encoding: the server cannot know the size up front
     const chunked = () => {

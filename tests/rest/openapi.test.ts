@@ -47,7 +47,7 @@ describe('OpenAPI document', () => {
     // the webhook (a route handler of its own) takes any body: no 415, but the body limit and bad JSON
     const webhook = paths['/webhooks/{pipelineId}']!.post.responses;
     expect(Object.keys(webhook)).toEqual(['202', '400', '401', '403', '404', '409', '413', '429', '500', '503']);
-    expect(codesOf(webhook['400']).sort()).toEqual(['INVALID_JSON', 'PIPELINE_INVALID', 'VALIDATION_FAILED']);
+    expect(codesOf(webhook['400']).sort()).toEqual(['INVALID_JSON', 'JSON_TOO_DEEP', 'PIPELINE_INVALID', 'VALIDATION_FAILED']);
     expect(codesOf(webhook['409']).sort()).toEqual(['PIPELINE_NOT_DEPLOYED', 'WEBHOOK_NOT_ENABLED']);
     // every code listed is one of the error table's, under its own status
     for (const ops of Object.values(paths)) {

@@ -58,13 +58,36 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   return parseJson(text);
 }
 
-/** JSON text parsed, or 400 INVALID_JSON. */
+/** Nesting no request needs: deeper JSON would only make validation and storage recurse that deep. */
+export const MAX_JSON_DEPTH = 128;
+
+/** JSON text parsed, or 400 INVALID_JSON (not JSON) or JSON_TOO_DEEP (objects and arrays nested past MAX_JSON_DEPTH). */
 export function parseJson(text: string): unknown {
+  if (depthOf(text) > MAX_JSON_DEPTH) {
+    throw new AppError('JSON_TOO_DEEP', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw new AppError('INVALID_JSON', 'The request body is not valid JSON.');
   }
+}
+
+/** The deepest nesting of [ and { in JSON text, outside strings: one pass, no recursion. */
+function depthOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
 }
 
 /**

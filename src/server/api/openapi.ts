@@ -30,7 +30,7 @@ const RATE_HEADERS = {
 
 /** Codes every operation can answer with; a body-taking operation adds BODY_ERRORS; each declares its own (meta.errors). */
 const COMMON_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE'];
-const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'JSON_TOO_DEEP', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 /** One response per status, listing the codes it can carry (the schema's `code` is limited to them). */
 function errorResponses(codes: ErrorCode[]): Record<string, Json> {
@@ -63,7 +63,7 @@ function webhookOperation(): Json {
       content: { 'application/json': { schema: { type: 'object', properties: { execution_id: { type: 'string' }, status: { const: 'running' } } } } },
     },
   };
-  Object.assign(responses, errorResponses([...COMMON_ERRORS, 'INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'WEBHOOK_NOT_ENABLED', 'CONCURRENCY_LIMIT']));
+  Object.assign(responses, errorResponses([...COMMON_ERRORS, 'INVALID_JSON', 'JSON_TOO_DEEP', 'PAYLOAD_TOO_LARGE', 'PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'WEBHOOK_NOT_ENABLED', 'CONCURRENCY_LIMIT']));
   return {
     operationId: 'webhooks-receive',
     summary: "Start an execution through a pipeline's webhook trigger",

@@ -8,19 +8,29 @@ export const Paging = {
   offset: z.coerce.number().int().min(0).default(0).describe('Number of results to skip'),
 };
 
-const Name = z.string().trim().min(1, 'name must not be empty').max(200);
-const Description = z.string().max(5000);
+/** The database stores no NUL character in text (and jsonb none in strings): refused with the field named, not a 500. */
+const NO_NUL = 'must not contain the NUL character (\\u0000)';
+const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine((s) => !s.includes('\u0000'), NO_NUL);
+const Description = z.string().max(5000).refine((s) => !s.includes('\u0000'), NO_NUL);
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
+  return false;
+}
+/** A definition whose strings (node names, configs) hold no NUL character. */
+const Definition = PipelineDefinition.refine((d) => !holdsNul(d), `strings in the definition ${NO_NUL}`);
 
 export const CreatePipelineInput = z.object({
   name: Name,
   description: Description.default(''),
-  definition: PipelineDefinition.default({ nodes: [], connections: [] }),
+  definition: Definition.default({ nodes: [], connections: [] }),
 });
 
 export const UpdatePipelineInput = PipelineId.extend({
   name: Name.optional(),
   description: Description.optional(),
-  definition: PipelineDefinition.optional(),
+  definition: Definition.optional(),
   expected_version: z
     .number()
     .int()
