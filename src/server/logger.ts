@@ -16,3 +16,30 @@ export const logger = {
   warn: (m: string, x?: unknown) => log('warn', m, x),
   error: (m: string, x?: unknown) => log('error', m, x),
 };
+
+/** Values a database error may carry about the row (a statement's parameters, a constraint's `detail`) stay out. */
+interface QueryFailure {
+  query: string;
+  params: unknown[];
+  cause?: { message?: string; code?: string };
+}
+
+function isQueryFailure(e: unknown): e is QueryFailure {
+  return !!e && typeof e === 'object' && typeof (e as QueryFailure).query === 'string' && Array.isArray((e as QueryFailure).params);
+}
+
+/**
+ * An error as the log may hold it: for a failed statement, its SQL (which carries placeholders, not values) and
+ * the database's reason, never the parameters — patient data travels in those; for others, the stack.
+ */
+export function errorForLog(e: unknown): string {
+  if (isQueryFailure(e)) {
+    const statement = e.query.replace(/\s+/g, ' ').trim().slice(0, 200);
+    // a reason may quote the value it refused (`invalid input syntax for type uuid: "…"`): quoted values are cut
+    const message = e.cause?.message?.replace(/:\s*"[^"]*"/g, ': "…"');
+    const reason = message ? `${message}${e.cause?.code ? ` [${e.cause.code}]` : ''}` : 'no reason given';
+    const frames = e instanceof Error && e.stack ? e.stack.slice(e.stack.indexOf('\n    at ')) : '';
+    return `database statement failed: ${reason} — in: ${statement}${frames}`;
+  }
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+}

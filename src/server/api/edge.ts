@@ -2,7 +2,7 @@ import { countByAddress, guard } from '@/server/auth/guard';
 import type { Principal } from '@/server/auth/principal';
 import { rateLimitHeaders } from '@/server/auth/rate-limit';
 import { AppError } from '@/server/errors';
-import { logger } from '@/server/logger';
+import { errorForLog, logger } from '@/server/logger';
 import { getRuntime, type Runtime } from '@/server/runtime';
 import { limitBody } from './body';
 
@@ -120,5 +120,5 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
 }
 
 function errorText(e: unknown): string {
-  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+  return errorForLog(e);
 }

@@ -7,7 +7,7 @@ import type { Queue } from '@/server/queue/queue';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
 import { AppError, type ErrorCode } from '@/server/errors';
-import { logger } from '@/server/logger';
+import { errorForLog, logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
 import { serviceContext, type Channel } from '@/server/services/context';
 
@@ -84,7 +84,7 @@ export function toAppError(error: TRPCError): AppError {
     case 'TOO_MANY_REQUESTS':
       return new AppError('RATE_LIMITED', error.message);
     default:
-      logger.error('unhandled error', { message: error.message, cause: String(cause?.stack ?? cause ?? '') });
+      logger.error('unhandled error', { error: errorForLog(cause ?? error) });
       return new AppError('INTERNAL', 'Internal server error.');
   }
 }

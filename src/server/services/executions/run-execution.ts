@@ -4,7 +4,7 @@ import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
-import { logger } from '@/server/logger';
+import { errorForLog, logger } from '@/server/logger';
 import { preparedPerDb } from '@/server/db/prepared';
 import { executionNodes, executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
@@ -96,7 +96,7 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
   try {
     return await run(db, executionId, opts);
   } catch (e) {
-    logger.error('execution given up after its last attempt', { executionId, error: String(e) });
+    logger.error('execution given up after its last attempt', { executionId, error: errorForLog(e) });
     await failExecution(db, executionId, { node_id: null, code: 'RUN_ABANDONED', message: 'The run failed on every attempt (the service could not run or store it) and was given up.' });
     throw e;
   }
@@ -143,7 +143,7 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
     await saveResult(db, executionId, records, result, job.startedAt);
   } catch (e) {
     // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
-    logger.error('execution result not stored', { executionId, error: String(e) });
+    logger.error('execution result not stored', { executionId, error: errorForLog(e) });
     const error = { node_id: null, code: 'RESULT_NOT_STORED', message: 'The run finished but its result could not be stored; it is marked failed. Run it again.' };
     await failExecution(db, executionId, error);
     return { ...result, status: 'failed', error };
