@@ -39,7 +39,7 @@ const def = PipelineDefinition.parse({
     target_port: id === 'out' ? 'value' : port(id, 'in'),
   })),
 });
-const services: NodeServices = { fetch, orgKey: async () => new Uint8Array(32) };
+const services: NodeServices = { tenant: 'bench', fetch, orgKey: async () => new Uint8Array(32) };
 const graph = buildGraph(def, registry);
 
 async function plainLoop(inputs: Record<string, unknown>) {

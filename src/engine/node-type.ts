@@ -10,6 +10,8 @@ export interface LogEntry {
 
 /** Outside services (HTTP fetch, connectors…) the host lends a running node (see `nodeServices()`). */
 export interface NodeServices {
+  /** The running pipeline's organization: host resources (the code sandbox's workers) are shared fairly between them */
+  tenant: string;
   fetch: typeof fetch;
   /**
    * A 32-byte secret key of the running pipeline's organization for `purpose` (e.g. `deidentify`): the

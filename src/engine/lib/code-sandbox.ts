@@ -1,121 +1,165 @@
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  RELEASE_SYNC,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type VmCallResult,
-} from 'quickjs-emscripten';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { NodeError } from '../node-error';
 import type { NodeContext } from '../node-type';
 import { MAX_LOG_LINES } from '../nodes/code';
 
-/** The QuickJS sandbox of the `code` node: a fresh WebAssembly instance per run, with hard time and memory limits. */
+/**
+ * The `code` node's runs, on a pool of worker threads (code-sandbox-worker.mjs runs each in a fresh QuickJS
+ * instance with its time and memory limits): user code never runs on the thread that serves requests, so a
+ * `while (true) {}` costs its organization a worker for `timeout_ms`, not everyone their responses. Workers
+ * are shared fairly: waiting runs are started organization by organization in turn, and one organization
+ * never holds every worker while another waits. A worker that does not answer in time, or whose run is
+ * cancelled, is terminated and replaced.
+ */
 
-/** The sandbox's own stack limit: deep recursion fails cleanly instead of overflowing the host. */
-const STACK_BYTES = 256 * 1024;
 const MB = 1024 * 1024;
-const PAGE = 65_536;
-/** The QuickJS build's smallest WebAssembly memory (16 MB). */
-const MIN_PAGES = 256;
-/** What the sandbox itself takes of that memory (static data, its C stack, an empty runtime and context), measured. */
-const BASE_BYTES = 6 * MB;
+/** Beyond timeout_ms, how long a worker may take to answer (start, teardown) before it is terminated. */
+const GRACE_MS = 2_000;
+const WORKER_FILE = path.resolve(process.cwd(), 'src/engine/lib/code-sandbox-worker.mjs');
 
-const RUNNER = `(function (fn, json) {
-  const result = fn(JSON.parse(json));
-  if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-    throw new TypeError('the code returned a Promise: return a plain value (there is no event loop here)');
-  }
-  const out = JSON.stringify(result);
-  return out === undefined ? 'null' : out;
-})`;
-
-type Dumped = { name?: unknown; message?: unknown } | string | null | undefined;
-
-/**
- * A fresh QuickJS WebAssembly module whose memory cannot grow past the budget: the hard memory cap.
- * (QuickJS's own setMemoryLimit does not add up allocations in this build, so alone it bounds little.)
- * Below the build's 16 MB minimum, `reserve` bytes are set aside so the code still gets only its budget.
- */
-async function sandboxModule(memoryMb: number) {
-  const budget = memoryMb * MB;
-  const pages = Math.max(MIN_PAGES, Math.ceil((BASE_BYTES + budget) / PAGE));
-  const wasmMemory = new WebAssembly.Memory({ initial: MIN_PAGES, maximum: pages });
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
-  return { module, reserve: pages * PAGE - BASE_BYTES - budget };
+interface Job {
+  id: number;
+  tenant: string;
+  message: { id: number; source: string; json: string; timeoutMs: number; memoryMb: number; maxLogLines: number };
+  ctx: NodeContext;
+  resolve: (json: string) => void;
+  reject: (e: NodeError) => void;
 }
 
-/** When QuickJS runs out of memory it may throw `null` (no room for an error object): tell that from `throw null`. */
-function outOfMemory(vm: QuickJSContext): boolean {
-  const probe = vm.evalCode('new ArrayBuffer(262144)');
-  if (probe.error) {
-    probe.error.dispose();
-    return true;
-  }
-  probe.value.dispose();
-  return false;
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
 }
 
-function classify(error: Dumped, ctx: NodeContext, timeoutMs: number, memoryMb: number): NodeError {
-  if (typeof error !== 'object' || error === null) return new NodeError('CODE_FAILED', `The code threw ${JSON.stringify(error) ?? 'undefined'}`);
-  const name = String(error.name ?? 'Error');
-  const message = String(error.message ?? '');
-  if (name === 'InternalError' && message === 'interrupted') {
-    return ctx.signal.aborted
-      ? new NodeError('CANCELLED', 'The code was stopped: the execution was cancelled.')
-      : new NodeError('CODE_TIMEOUT', `The code ran longer than ${timeoutMs} ms and was stopped.`);
-  }
-  if (name === 'InternalError' && message === 'out of memory') {
-    return new NodeError('CODE_MEMORY_LIMIT', `The code used more than ${memoryMb} MB of memory and was stopped.`);
-  }
-  return new NodeError('CODE_FAILED', `The code threw ${name}: ${message.slice(0, 1000)}`);
-}
+class SandboxPool {
+  private readonly slots: Slot[] = [];
+  /** Waiting runs per organization, in arrival order; `turns` is the order organizations are served in. */
+  private readonly waiting = new Map<string, Job[]>();
+  private turns: string[] = [];
+  private seq = 0;
 
-function installConsole(vm: QuickJSContext, ctx: NodeContext): void {
-  let lines = 0;
-  const consoleHandle = vm.newObject();
-  const methods = { log: 'info', info: 'info', debug: 'debug', warn: 'warn', error: 'error' } as const;
-  for (const [method, level] of Object.entries(methods)) {
-    const fn = vm.newFunction(method, (...args: QuickJSHandle[]) => {
-      lines++;
-      if (lines === MAX_LOG_LINES + 1) ctx.log('warn', `console output beyond ${MAX_LOG_LINES} lines was dropped`);
-      if (lines > MAX_LOG_LINES) return;
-      const text = args
-        .map((a) => {
-          const v: unknown = vm.dump(a);
-          return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
-        })
-        .join(' ');
-      ctx.log(level, text.slice(0, 4000));
+  constructor(private readonly size: number) {}
+
+  run(ctx: NodeContext, tenant: string, message: Omit<Job['message'], 'id'>): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const id = ++this.seq;
+      const job: Job = { id, tenant, message: { ...message, id }, ctx, resolve, reject };
+      if (ctx.signal.aborted) return reject(cancelled());
+      ctx.signal.addEventListener('abort', () => this.cancel(job), { once: true });
+      const queue = this.waiting.get(tenant) ?? [];
+      if (queue.length === 0) this.turns.push(tenant);
+      queue.push(job);
+      this.waiting.set(tenant, queue);
+      this.dispatch();
     });
-    vm.setProp(consoleHandle, method, fn);
-    fn.dispose();
   }
-  vm.setProp(vm.global, 'console', consoleHandle);
-  consoleHandle.dispose();
+
+  private running(tenant: string): number {
+    return this.slots.filter((s) => s.job?.tenant === tenant).length;
+  }
+
+  /** Starts waiting runs on free workers, organizations in turn; one organization keeps a worker free for others. */
+  private dispatch(): void {
+    for (;;) {
+      const free = this.freeSlot();
+      if (!free) return;
+      const tenant = this.turns.find((t) => this.turns.length === 1 || this.running(t) < Math.max(1, this.size - 1));
+      if (!tenant) return;
+      const queue = this.waiting.get(tenant)!;
+      const job = queue.shift()!;
+      this.turns = this.turns.filter((t) => t !== tenant);
+      if (queue.length > 0) this.turns.push(tenant);
+      else this.waiting.delete(tenant);
+      this.start(free, job);
+    }
+  }
+
+  private freeSlot(): Slot | undefined {
+    const idle = this.slots.find((s) => !s.job);
+    if (idle) return idle;
+    if (this.slots.length >= this.size) return undefined;
+    const slot: Slot = { worker: spawn() };
+    this.listen(slot);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private listen(slot: Slot): void {
+    slot.worker.on('message', (m: { id: number; type: 'log' | 'done' | 'error'; level?: 'debug' | 'info' | 'warn' | 'error'; text?: string; json?: string; code?: string; message?: string }) => {
+      const job = slot.job;
+      if (!job || m.id !== job.id) return;
+      if (m.type === 'log') return job.ctx.log(m.level ?? 'info', m.text ?? '');
+      this.finish(slot);
+      if (m.type === 'done') job.resolve(m.json ?? 'null');
+      else job.reject(new NodeError(m.code ?? 'CODE_FAILED', m.message ?? 'The code failed.'));
+    });
+    // a worker that dies (out of memory in the host, a crash) fails its run and is replaced
+    slot.worker.on('error', () => this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')));
+    slot.worker.on('exit', () => this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')));
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.worker.ref(); // a run under way keeps the process alive, an idle pool does not
+    slot.timer = setTimeout(() => this.replace(slot, new NodeError('CODE_TIMEOUT', `The code ran longer than ${job.message.timeoutMs} ms and was stopped.`), true), job.message.timeoutMs + GRACE_MS);
+    slot.worker.postMessage(job.message);
+  }
+
+  private finish(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    slot.worker.unref();
+    setImmediate(() => this.dispatch());
+  }
+
+  /** Fails the slot's run (if any) with `error`, and puts a new worker in its place. */
+  private replace(slot: Slot, error: NodeError, terminate = false): void {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    slot.worker.removeAllListeners('exit');
+    if (terminate) void slot.worker.terminate();
+    job?.reject(error);
+    this.dispatch();
+  }
+
+  private cancel(job: Job): void {
+    const queue = this.waiting.get(job.tenant);
+    const at = queue?.indexOf(job) ?? -1;
+    if (at >= 0) {
+      queue!.splice(at, 1);
+      if (queue!.length === 0) {
+        this.waiting.delete(job.tenant);
+        this.turns = this.turns.filter((t) => t !== job.tenant);
+      }
+      return job.reject(cancelled());
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.replace(slot, cancelled(), true);
+  }
 }
 
-/**
- * Whether `source` is a function body on its own, as the language's Function constructor requires (V8 parses
- * the body alone; QuickJS's Function constructor splices it into a wrapper and would not notice). Only parsed
- * here, never run: a source such as `}); (function () {` is refused instead of closing the sandbox's wrapper.
- */
-function bodyProblem(source: string): string | undefined {
-  try {
-    new Function('input', source);
-    return undefined;
-  } catch (e) {
-    return e instanceof SyntaxError ? `SyntaxError: ${e.message}` : undefined;
-  }
+function cancelled(): NodeError {
+  return new NodeError('CANCELLED', 'The code was stopped: the execution was cancelled.');
 }
 
-/** Runs `source` as a function body in a fresh QuickJS runtime with memory and time limits. */
-export async function runSandboxed(
-  ctx: NodeContext,
-  source: string,
-  input: unknown,
-  limits: { timeout_ms: number; memory_mb: number },
-): Promise<unknown> {
+function spawn(): Worker {
+  if (!existsSync(WORKER_FILE)) throw new NodeError('CODE_FAILED', `The code sandbox is missing (${WORKER_FILE}); start the server from the project folder.`);
+  const worker = new Worker(WORKER_FILE);
+  worker.unref();
+  return worker;
+}
+
+let pool: SandboxPool | undefined;
+
+/** Runs `source` as a function body on `input` in the sandbox pool, for the organization `tenant`. */
+export async function runSandboxed(ctx: NodeContext, tenant: string, source: string, input: unknown, limits: { timeout_ms: number; memory_mb: number }): Promise<unknown> {
   let json: string;
   try {
     json = JSON.stringify(input ?? null);
@@ -127,60 +171,7 @@ export async function runSandboxed(
   if (2 * inputBytes > limits.memory_mb * MB) {
     throw new NodeError('CODE_MEMORY_LIMIT', `The input (${(inputBytes / MB).toFixed(1)} MB as JSON) does not fit in ${limits.memory_mb} MB of sandbox memory.`);
   }
-  const problem = bodyProblem(source);
-  if (problem) throw new NodeError('CODE_FAILED', `The code threw ${problem}`);
-  const { module, reserve } = await sandboxModule(limits.memory_mb);
-  const runtime = module.newRuntime();
-  const handles: QuickJSHandle[] = [];
-  let vm: QuickJSContext | undefined;
-  try {
-    runtime.setMaxStackSize(STACK_BYTES);
-    vm = runtime.newContext();
-    installConsole(vm, ctx);
-    const fail = (h: QuickJSHandle): never => {
-      let dumped: Dumped;
-      try {
-        dumped = vm!.dump(h) as Dumped;
-      } catch {
-        dumped = null;
-      }
-      h.dispose();
-      if (dumped === null || dumped === undefined) {
-        runtime.removeInterruptHandler();
-        if (outOfMemory(vm!)) dumped = { name: 'InternalError', message: 'out of memory' };
-      }
-      throw classify(dumped, ctx, limits.timeout_ms, limits.memory_mb);
-    };
-    const take = (r: VmCallResult<QuickJSHandle>): QuickJSHandle => {
-      if (r.error) return fail(r.error);
-      handles.push(r.value);
-      return r.value;
-    };
-    if (reserve >= PAGE) take(vm.evalCode(`new ArrayBuffer(${reserve})`, 'reserve.js')); // held here, out of the code's reach
-    // QuickJS's own limit on top: it refuses any single allocation larger than the budget.
-    runtime.setMemoryLimit(limits.memory_mb * MB);
-    const deadline = Date.now() + limits.timeout_ms;
-    runtime.setInterruptHandler(() => Date.now() > deadline || ctx.signal.aborted);
-    // The body and `(function (input) {` share line 1, so error line numbers match the user's source. It was
-    // checked to be a function body on its own first (bodyProblem), so it cannot close the wrapper early.
-    const fn = take(vm.evalCode(`(function (input) {${source}\n})`, 'code.js'));
-    const runner = take(vm.evalCode(RUNNER, 'runner.js'));
-    const inputJson = vm.newString(json);
-    handles.push(inputJson);
-    const out = take(vm.callFunction(runner, vm.undefined, fn, inputJson));
-    return JSON.parse(vm.getString(out)) as unknown;
-  } catch (e) {
-    if (e instanceof NodeError) throw e;
-    // the WebAssembly engine itself failed (an abort or assertion inside QuickJS): its text says nothing to
-    // the author and names the engine's sources, so the run gets a plain answer; the instance is discarded
-    throw new NodeError('CODE_FAILED', 'The code stopped the JavaScript sandbox (an internal failure of its engine, e.g. from exhausting a resource); the run was stopped.');
-  } finally {
-    try {
-      for (const h of handles.reverse()) if (h.alive) h.dispose();
-      vm?.dispose();
-      runtime.dispose();
-    } catch {
-      // an engine that aborted cannot free itself; the whole instance is dropped with this run
-    }
-  }
+  pool ??= new SandboxPool(Math.max(2, Math.min(4, os.availableParallelism())));
+  const out = await pool.run(ctx, tenant, { source, json, timeoutMs: limits.timeout_ms, memoryMb: limits.memory_mb, maxLogLines: MAX_LOG_LINES });
+  return JSON.parse(out) as unknown;
 }

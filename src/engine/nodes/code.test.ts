@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeNode as code } from './code.execute';
-import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
 
 describe('code', () => {
   it('runs the function body on the input and returns its result', async () => {
@@ -94,6 +94,34 @@ describe('code', () => {
       code: 'CODE_FAILED',
       message: expect.stringContaining('stack overflow'),
     });
+  });
+
+  it('runs off the thread that serves requests: its event loop stays free while the code spins', async () => {
+    const events: string[] = [];
+    const spinning = runNode(code, { source: 'while (true) {}', timeout_ms: 800 }, { input: null }).catch((e: { code: string }) => events.push(`code ${e.code}`));
+    await new Promise((r) => setTimeout(r, 50));
+    events.push('timer fired'); // a request handled meanwhile would be answered as quickly
+    await spinning;
+    expect(events).toEqual(['timer fired', 'code CODE_TIMEOUT']);
+  });
+
+  it('shares the workers fairly: a busy organization does not make another wait for all of its runs', async () => {
+    const finished: string[] = [];
+    const ctx = (tenant: string) => testContext({ services: testServices({ tenant }) });
+    const busy = Array.from({ length: 6 }, (_, i) =>
+      runNode(code, { source: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1;', timeout_ms: 2000 }, { input: null }, ctx('busy')).then(() => finished.push(`busy ${i}`)),
+    );
+    const other = runNode(code, { source: 'return 2;' }, { input: null }, ctx('other')).then(() => finished.push('other'));
+    await Promise.all([...busy, other]);
+    // the other organization's run came before most of the busy one's, though it was sent after all six
+    expect(finished.indexOf('other')).toBeLessThan(3);
+  });
+
+  it('stops a cancelled run at once', async () => {
+    const controller = new AbortController();
+    const run = runNode(code, { source: 'while (true) {}', timeout_ms: 10_000 }, { input: null }, testContext({ signal: controller.signal }));
+    setTimeout(() => controller.abort(), 100);
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
   it('refuses a returned Promise', async () => {

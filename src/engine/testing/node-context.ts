@@ -11,6 +11,7 @@ let seq = 0;
 /** Node services for tests: no network unless a `fetch` is given; one fixed key per purpose, as an organization has. */
 export function testServices(overrides: Partial<NodeServices> = {}): NodeServices {
   return {
+    tenant: 'test-org',
     fetch: (() => Promise.reject(new Error('no network in node tests'))) as typeof fetch,
     orgKey: async (purpose) => new Uint8Array(createHash('sha256').update(`test-org:${purpose}`).digest()),
     ...overrides,

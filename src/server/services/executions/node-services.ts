@@ -11,5 +11,5 @@ import { orgKey } from '@/server/services/orgs/org-keys';
  * size cap on every call. `orgKey` gives the running pipeline's organization its key for a purpose.
  */
 export function nodeServices(db: Db, orgId: string): NodeServices {
-  return { fetch: outboundFetch, orgKey: (purpose) => orgKey(db, orgId, purpose) };
+  return { tenant: orgId, fetch: outboundFetch, orgKey: (purpose) => orgKey(db, orgId, purpose) };
 }
