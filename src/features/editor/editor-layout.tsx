@@ -1,6 +1,7 @@
 'use client';
 
 import { Bug, History, SlidersHorizontal } from 'lucide-react';
+import { useState } from 'react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
 import { Tabs } from '@/components/ui/tabs';
 import { Canvas } from './canvas';
@@ -14,6 +15,7 @@ import type { SidePanel } from './store';
 import { Toolbar } from './toolbar';
 import type { Pipeline } from './types';
 import { useEditorEffects } from './use-editor-effects';
+import { ShortcutsSheet } from './shortcuts-sheet';
 import { useShortcuts } from './use-shortcuts';
 import { useEditorActions } from './actions-context';
 import { VersionsPanel } from './versions-panel';
@@ -58,8 +60,12 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   const paletteRef = usePanelRef();
   const sideRef = usePanelRef();
   const toggle = (p: PanelImperativeHandle | null) => (p?.isCollapsed() ? p.expand() : p?.collapse());
+  const [shortcuts, setShortcuts] = useState(false);
   useEditorEffects();
-  useShortcuts(() => void saver.save());
+  useShortcuts(
+    () => void saver.save(),
+    () => setShortcuts(true),
+  );
 
   return (
     <div className="fixed inset-0 z-20 flex flex-col bg-white md:left-64 md:group-data-[nav=collapsed]/shell:left-14">
@@ -90,6 +96,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
           <SidePanelView />
         </Panel>
       </Group>
+      <ShortcutsSheet open={shortcuts} onClose={() => setShortcuts(false)} />
     </div>
   );
 }

@@ -73,6 +73,25 @@ describe('editor store', () => {
     expect(def.connections.map((c) => `${c.source}>${c.target}`)).toEqual(['manual-trigger-1>pipeline-output-1', 'manual-trigger-2>pipeline-output-2']);
   });
 
+  it('duplicates the selection beside itself, connections included, leaving the clipboard and undo intact', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().addNode('pipeline-output', { x: 300, y: 0 });
+    s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' });
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: false })) });
+    expect(s.getState().duplicate()).toBe(0); // nothing selected
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: n.id === 'pipeline-output-1' })) });
+    expect(s.getState().duplicate()).toBe(1);
+    const def = currentDefinition(s.getState());
+    expect(def.nodes.map((n) => n.id)).toEqual(['manual-trigger-1', 'pipeline-output-1', 'pipeline-output-2']);
+    expect(def.nodes[2]!.position).toEqual({ x: 340, y: 40 });
+    expect(def.connections).toHaveLength(1); // its connection to an unselected node is not copied
+    expect(s.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['pipeline-output-2']);
+    expect(s.getState().clipboard).toBeNull();
+    s.getState().undo();
+    expect(currentDefinition(s.getState()).nodes).toHaveLength(2);
+  });
+
   it('knows when the canvas differs from the saved version', () => {
     const s = makeStore();
     expect(dirty(s)).toBe(false);

@@ -10,13 +10,16 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * Canvas shortcuts: Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+C/V copy/paste nodes,
- * Ctrl/⌘+S save, "/" focuses the palette search. Delete/Backspace is React Flow's own.
+ * Canvas shortcuts (listed for users in shortcuts-sheet.tsx): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo,
+ * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens
+ * the shortcut sheet. Delete/Backspace is React Flow's own.
  */
-export function useShortcuts(onSave: () => void) {
+export function useShortcuts(onSave: () => void, onHelp: () => void) {
   const store = useEditorStoreApi();
   const save = useRef(onSave);
   save.current = onSave;
+  const help = useRef(onHelp);
+  help.current = onHelp;
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
@@ -44,9 +47,15 @@ export function useShortcuts(onSave: () => void) {
       } else if (mod && key === 'v') {
         e.preventDefault();
         s.paste();
+      } else if (mod && key === 'd') {
+        e.preventDefault(); // the browser's bookmark shortcut
+        s.duplicate();
       } else if (key === '/' && !mod) {
         e.preventDefault();
         document.getElementById('palette-search')?.focus();
+      } else if (e.key === '?' && !mod) {
+        e.preventDefault();
+        help.current();
       }
     }
     window.addEventListener('keydown', onKey);

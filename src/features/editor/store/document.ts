@@ -40,6 +40,8 @@ export interface DocumentSlice {
   redo(): void;
   copy(): number;
   paste(): number;
+  /** Copies the selected nodes (and the connections between them) beside them, leaving the clipboard alone. */
+  duplicate(): number;
   setGraph(nodes: FlowNode[], edges: FlowEdge[]): void;
   load(def: Definition, baseVersion: number, saved?: Definition): void;
   markSaved(def: Definition, version: number): void;
@@ -58,6 +60,29 @@ export const documentSlice =
         return;
       }
       set({ past: [...past, { nodes, edges }].slice(-HISTORY_LIMIT), future: [], lastEdit: editKey ? { key: editKey, at: now } : null });
+    }
+
+    /** Places copies of `snapshot`'s nodes (new ids, selected) and the connections between them, `offset` px away. */
+    function place(snapshot: Snapshot, offset: number): number {
+      const { nodes, edges } = get();
+      remember();
+      const taken = new Set(nodes.map((n) => n.id));
+      const rename = new Map<string, string>();
+      const pasted = snapshot.nodes.map((n) => {
+        const id = uniqueNodeId(n.data.nodeType, taken);
+        taken.add(id);
+        rename.set(n.id, id);
+        return { ...n, id, selected: true, position: { x: n.position.x + offset, y: n.position.y + offset }, data: structuredClone(n.data) };
+      });
+      const pastedEdges = snapshot.edges.map((e) => {
+        const c = { source: rename.get(e.source)!, source_port: e.sourceHandle ?? '', target: rename.get(e.target)!, target_port: e.targetHandle ?? '' };
+        return { ...e, id: connectionId(c), source: c.source, target: c.target, selected: false };
+      });
+      set({
+        nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
+        edges: [...edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pastedEdges],
+      });
+      return pasted.length;
     }
 
     return {
@@ -139,28 +164,17 @@ export const documentSlice =
         return picked.length;
       },
       paste() {
-        const { clipboard, nodes, edges, pasteCount } = get();
+        const { clipboard, pasteCount } = get();
         if (!clipboard?.nodes.length) return 0;
-        remember();
-        const taken = new Set(nodes.map((n) => n.id));
-        const rename = new Map<string, string>();
-        const offset = 40 * (pasteCount + 1);
-        const pasted = clipboard.nodes.map((n) => {
-          const id = uniqueNodeId(n.data.nodeType, taken);
-          taken.add(id);
-          rename.set(n.id, id);
-          return { ...n, id, selected: true, position: { x: n.position.x + offset, y: n.position.y + offset }, data: structuredClone(n.data) };
-        });
-        const pastedEdges = clipboard.edges.map((e) => {
-          const c = { source: rename.get(e.source)!, source_port: e.sourceHandle ?? '', target: rename.get(e.target)!, target_port: e.targetHandle ?? '' };
-          return { ...e, id: connectionId(c), source: c.source, target: c.target, selected: false };
-        });
-        set({
-          nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
-          edges: [...edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pastedEdges],
-          pasteCount: pasteCount + 1,
-        });
-        return pasted.length;
+        const n = place(clipboard, 40 * (pasteCount + 1));
+        set({ pasteCount: pasteCount + 1 });
+        return n;
+      },
+      duplicate() {
+        const { nodes, edges } = get();
+        const picked = nodes.filter((n) => n.selected);
+        const ids = new Set(picked.map((n) => n.id));
+        return picked.length ? place({ nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, 40) : 0;
       },
       setGraph(nodes, edges) {
         remember();
