@@ -10,6 +10,7 @@ import { lookOf } from './node-look';
 import { Markdown } from './markdown';
 import { NodeSettingsForm } from './node-settings';
 import { nodePorts } from './ports';
+import { ExpressionPreview, expressionField } from './expression-preview';
 import { SchemaForm } from './schema-form';
 import { TriggerInfo } from './trigger-info';
 import { useEditor } from './store-provider';
@@ -131,6 +132,11 @@ function NodeConfig({ node }: { node: FlowNode }) {
             />
           ) : null}
         </Section>
+        {entry && expressionField(entry) ? (
+          <Section title="Preview">
+            <ExpressionPreview node={node} entry={entry} field={expressionField(entry)!} />
+          </Section>
+        ) : null}
         {node.data.nodeType === 'webhook-trigger' || node.data.nodeType === 'schedule-trigger' ? (
           <Section title={node.data.nodeType === 'webhook-trigger' ? 'Webhook' : 'Schedule'}>
             <TriggerInfo nodeType={node.data.nodeType} config={node.data.config} />

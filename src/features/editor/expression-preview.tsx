@@ -1,0 +1,110 @@
+'use client';
+
+import jsonata from 'jsonata';
+import { useEffect, useMemo, useState } from 'react';
+import { HL7_JSONATA_BINDINGS } from '@/clinical/hl7v2/access';
+import { api } from '@/trpc/react';
+import { pathsOf } from './json-paths';
+import { nodePorts } from './ports';
+import { useEditor } from './store-provider';
+import type { CatalogEntry, FlowNode } from './types';
+
+/** A preview must not freeze the page: it stops long before the node's own 5 s limit. */
+const PREVIEW_LIMITS = { timeout: 500, stack: 500 };
+const MAX_SHOWN = 4_000;
+
+type Outcome = { ok: true; text: string } | { ok: false; text: string } | null;
+
+function useEvaluation(expression: string, input: unknown, has: boolean): Outcome {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  useEffect(() => {
+    if (!has || !expression.trim()) return setOutcome(null);
+    let live = true;
+    const timer = setTimeout(async () => {
+      try {
+        const result: unknown = await jsonata(expression, PREVIEW_LIMITS).evaluate(input, HL7_JSONATA_BINDINGS);
+        const text = result === undefined ? '(no match: the node outputs nothing)' : JSON.stringify(result, null, 2);
+        if (live) setOutcome({ ok: true, text: text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n…` : text });
+      } catch (e) {
+        const err = e as { message?: string; position?: number };
+        if (live) setOutcome({ ok: false, text: `${err.message ?? String(e)}${typeof err.position === 'number' ? ` (at position ${err.position})` : ''}` });
+      }
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [expression, input, has]);
+  return outcome;
+}
+
+/**
+ * Data-aware configuration of an expression field (a config field whose widget is `expression`): the node's
+ * input from the last run shown in the drawer, its fields as paths that click into the expression at the
+ * cursor, and the expression's result on that input, live as it is typed.
+ */
+export function ExpressionPreview({ node, entry, field }: { node: FlowNode; entry: CatalogEntry; field: string }) {
+  const { executionId, updateNode } = useEditor((s) => ({ executionId: s.executionId, updateNode: s.updateNode }));
+  const detail = api.executions.get.useQuery({ id: executionId ?? '' }, { enabled: !!executionId, refetchOnWindowFocus: false });
+  const record = detail.data?.nodes.find((n) => n.node_id === node.id);
+  const port = nodePorts(entry, node.data.config).inputs[0]?.name;
+  const inputs = record?.inputs as Record<string, unknown> | null | undefined;
+  const has = !!inputs && !!port && port in inputs;
+  const input = has ? inputs![port!] : undefined;
+  const expression = typeof node.data.config[field] === 'string' ? (node.data.config[field] as string) : '';
+  const outcome = useEvaluation(expression, input, has);
+  const paths = useMemo(() => (has ? pathsOf(input) : []), [has, input]);
+
+  function insert(path: string) {
+    const area = document.getElementById(`cfg-${node.id}_${field}`) as HTMLTextAreaElement | null;
+    const at = area && document.activeElement === area ? [area.selectionStart, area.selectionEnd] : [expression.length, expression.length];
+    const next = `${expression.slice(0, at[0])}${path}${expression.slice(at[1])}`;
+    updateNode(node.id, { config: { ...node.data.config, [field]: next } }, `config:${field}`);
+  }
+
+  if (!has) {
+    return (
+      <p className="text-xs text-slate-500">
+        Run the pipeline (Test run) and this node’s input from that run appears here, with its fields to pick from and the expression’s result on it.
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-3" aria-label="Expression preview">
+      <div>
+        <p className="mb-1 text-xs font-medium text-slate-600">Fields of the last input — click to insert</p>
+        <ul className="flex max-h-40 flex-wrap gap-1 overflow-y-auto" aria-label="Input fields">
+          {paths.map((p) => (
+            <li key={p.path}>
+              <button
+                type="button"
+                onMouseDown={(e) => e.preventDefault()} // keep the cursor in the expression
+                onClick={() => insert(p.path)}
+                title={`${p.path} = ${p.sample.slice(0, 120)}`}
+                className="rounded border border-slate-200 bg-slate-50 px-1.5 py-0.5 font-mono text-[11px] text-slate-700 hover:border-teal-400 hover:bg-teal-50"
+              >
+                {p.path}
+              </button>
+            </li>
+          ))}
+          {paths.length === 0 ? <li className="text-xs text-slate-500">The input has no fields ({JSON.stringify(input)?.slice(0, 60)}).</li> : null}
+        </ul>
+      </div>
+      <div>
+        <p className="mb-1 text-xs font-medium text-slate-600">Result on the last input</p>
+        <pre
+          aria-label="Expression result"
+          className={`max-h-56 overflow-auto rounded-md px-2.5 py-2 font-mono text-[11px] ${outcome && !outcome.ok ? 'bg-red-50 text-red-700' : 'bg-slate-900 text-slate-100'}`}
+        >
+          {outcome?.text ?? '…'}
+        </pre>
+      </div>
+    </div>
+  );
+}
+
+/** The config field of an entry edited with the expression widget, if any. */
+export function expressionField(entry: CatalogEntry | undefined): string | undefined {
+  const props = (entry?.config_schema as { properties?: Record<string, { 'x-widget'?: string }> } | undefined)?.properties ?? {};
+  return Object.entries(props).find(([, p]) => p['x-widget'] === 'expression')?.[0];
+}
