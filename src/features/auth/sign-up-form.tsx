@@ -11,8 +11,17 @@ import { useAuthSubmit } from './use-auth-submit';
 
 const MIN_PASSWORD = 8;
 
-/** `setupToken`: the one-time token printed at start (from /sign-up?setup=…): this sign-up joins the start-up organization. */
-export function SignUpForm({ setupToken }: { setupToken?: string }) {
+/** What an invitation link offers (see describeInvitation), read by the page on the server. */
+export type InvitationOffer =
+  | { valid: true; organization: string; role: 'admin' | 'member' | 'viewer'; email: string; expires_at: string }
+  | { valid: false; problem: string };
+
+/**
+ * `setupToken`: the one-time token printed at start (from /sign-up?setup=…): this sign-up joins the start-up
+ * organization. `inviteToken` (from /sign-up?invite=…): it joins the organization that invited this email.
+ */
+export function SignUpForm({ setupToken, inviteToken, invitation }: { setupToken?: string; inviteToken?: string; invitation?: InvitationOffer }) {
+  const offer = invitation?.valid ? invitation : null;
   const { pending, error, setError, send } = useAuthSubmit();
   const [fields, setFields] = useState<{ name?: string; email?: string; password?: string }>({});
 
@@ -28,16 +37,21 @@ export function SignUpForm({ setupToken }: { setupToken?: string }) {
     if (password.length < MIN_PASSWORD) invalid.password = `Use at least ${MIN_PASSWORD} characters.`;
     setFields(invalid);
     if (Object.keys(invalid).length > 0) return;
-    await send(() => authClient().signUp.email({ name, email, password, fetchOptions: setupToken ? { headers: { 'x-setup-token': setupToken } } : undefined }));
+    const headers: Record<string, string> = {};
+    if (setupToken) headers['x-setup-token'] = setupToken;
+    if (inviteToken) headers['x-invite-token'] = inviteToken;
+    await send(() => authClient().signUp.email({ name, email, password, fetchOptions: { headers } }));
   }
 
   return (
     <AuthCard
       title="Create your account"
       subtitle={
-        setupToken
-          ? 'With the setup link printed at start, you become the admin of the organization this server created.'
-          : 'You become the admin of your organization and can invite API clients with keys.'
+        offer
+          ? `You are invited to join ${offer.organization} as ${offer.role === 'admin' ? 'an admin' : `a ${offer.role}`}.`
+          : setupToken
+            ? 'With the setup link printed at start, you become the admin of the organization this server created.'
+            : 'You become the admin of your organization and can invite API clients with keys.'
       }
       footer={
         <>
@@ -50,7 +64,18 @@ export function SignUpForm({ setupToken }: { setupToken?: string }) {
     >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <TextField label="Name" name="name" autoComplete="name" required autoFocus error={fields.name} />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required error={fields.email} />
+        {invitation && !invitation.valid ? <Alert>{invitation.problem} Signing up now gives you an organization of your own.</Alert> : null}
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          error={fields.email}
+          defaultValue={offer?.email}
+          readOnly={!!offer}
+          hint={offer ? 'The invitation is for this email.' : undefined}
+        />
         <TextField
           label="Password"
           name="password"

@@ -1,6 +1,6 @@
 'use client';
 
-import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Users, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -68,6 +68,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             <p className={GROUP_LABEL}>Settings</p>
             <NavLink href="/settings/api-keys" icon={<KeyRound className="size-4" aria-hidden />}>
               API keys
+            </NavLink>
+            <NavLink href="/settings/members" icon={<Users className="size-4" aria-hidden />}>
+              Members
             </NavLink>
           </div>
           <div className="md:space-y-1">

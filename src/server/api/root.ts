@@ -2,12 +2,14 @@ import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
 import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
+import { membersRouter } from './routers/members/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
   pipelines: pipelinesRouter,
   keys: keysRouter,
+  members: membersRouter,
   account: accountRouter,
   catalog: catalogRouter,
   executions: executionsRouter,

@@ -39,7 +39,8 @@ export function createAuth(db: Db, secret: string) {
       user: {
         create: {
           after: async (user, context) => {
-            await onSignUp(db, user, (context?.headers ?? context?.request?.headers)?.get('x-setup-token'));
+            const headers = context?.headers ?? context?.request?.headers;
+            await onSignUp(db, user, { setup: headers?.get('x-setup-token'), invite: headers?.get('x-invite-token') });
           },
         },
       },

@@ -3,6 +3,8 @@ import { members } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Runtime } from '@/server/runtime';
 import { authenticateApiKey } from './api-keys';
+import type { MemberRole } from '@/server/services/orgs/invitations';
+import { ROLE_SCOPES } from '@/server/services/orgs/members';
 import type { Principal } from './principal';
 import type { RateLimitResult } from './rate-limit';
 
@@ -74,7 +76,7 @@ async function sessionPrincipal(rt: Runtime, userId: string, orgHeader: string |
     .limit(1);
   const m = rows[0];
   if (!m) throw new AppError('FORBIDDEN', 'You are not a member of that organization.');
-  return { kind: 'session', orgId: m.orgId, userId, scopes: m.role === 'admin' ? ['admin'] : ['read', 'write', 'execute'] };
+  return { kind: 'session', orgId: m.orgId, userId, scopes: ROLE_SCOPES[m.role as MemberRole] ?? ROLE_SCOPES.viewer };
 }
 
 function clientAddress(req: Request): string {

@@ -49,11 +49,11 @@ describe('bootstrap and sign-up', () => {
     // (BOOTSTRAP_ORG_ID 'boot' above took the offer: one start-up organization at a time; a start offers it again)
     const setupToken = (await bootstrap(rt.db, {})).setupToken!;
     // the first to sign up, without the token (or with a wrong one), does not get the organization's data
-    const stranger = await onSignUp(rt.db, { id: 'u0', name: 'Eve', email: 'eve@example.org' }, 'cfs_guessed_token_0000000000000000');
+    const stranger = await onSignUp(rt.db, { id: 'u0', name: 'Eve', email: 'eve@example.org' }, { setup: 'cfs_guessed_token_0000000000000000' });
     expect(stranger).not.toBe(defaultOrg!.id);
-    expect(await onSignUp(rt.db, { id: 'u1', name: 'Ada', email: 'ada@example.org' }, setupToken)).toBe(defaultOrg!.id);
+    expect(await onSignUp(rt.db, { id: 'u1', name: 'Ada', email: 'ada@example.org' }, { setup: setupToken })).toBe(defaultOrg!.id);
     // used once: the same token opens nothing again, and a restart offers none (the organization has its admin)
-    const second = await onSignUp(rt.db, { id: 'u2', name: 'Grace', email: 'grace@example.org' }, setupToken);
+    const second = await onSignUp(rt.db, { id: 'u2', name: 'Grace', email: 'grace@example.org' }, { setup: setupToken });
     expect((await bootstrap(rt.db, {})).setupToken).toBeUndefined();
     expect(second).not.toBe(defaultOrg!.id);
     const [org] = await rt.db.select().from(organizations).where(eq(organizations.id, second));

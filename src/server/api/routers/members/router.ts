@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { adminProcedure, readProcedure, router } from '@/server/api/trpc';
+import { inviteMember, listMembers, removeMember, setMemberRole } from '@/server/services/orgs/members';
+
+const Role = z.enum(['admin', 'member', 'viewer']);
+const UserId = z.object({ user_id: z.string().min(1).max(200) });
+
+/** Settings → Members (browser only): who is in the organization, their roles, invitations. */
+export const membersRouter = router({
+  list: readProcedure.query(({ ctx }) => listMembers(ctx)),
+  setRole: adminProcedure.input(UserId.extend({ role: Role })).mutation(({ ctx, input }) => setMemberRole(ctx, input)),
+  remove: adminProcedure.input(UserId).mutation(({ ctx, input }) => removeMember(ctx, input)),
+  invite: adminProcedure.input(z.object({ email: z.email('Enter an email address like name@hospital.org.').max(320), role: Role })).mutation(({ ctx, input }) => inviteMember(ctx, input)),
+});
