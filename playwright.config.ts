@@ -54,6 +54,8 @@ export default defineConfig({
       BOOTSTRAP_ORG_ID: E2E_ORG_ID,
       BOOTSTRAP_API_KEY: E2E_ADMIN_KEY,
       LOG_LEVEL: 'warn',
+      // the connector tests start their FHIR server on loopback
+      OUTBOUND_ALLOW: 'loopback',
     },
   },
 });

@@ -8,6 +8,7 @@ import { getNodeType } from '@/engine/nodes';
 import { runPipeline } from '@/engine/run';
 import type { NodeContext, NodeServices, NodeType } from '@/engine/node-type';
 import { testNode } from '@/engine/testing/builders';
+import { testServices } from '@/engine/testing/node-context';
 import { PipelineDefinition } from '@/shared/pipeline';
 
 const noop = testNode({
@@ -39,7 +40,7 @@ const def = PipelineDefinition.parse({
     target_port: id === 'out' ? 'value' : port(id, 'in'),
   })),
 });
-const services: NodeServices = { tenant: 'bench', fetch, orgKey: async () => new Uint8Array(32) };
+const services: NodeServices = testServices({ fetch });
 const graph = buildGraph(def, registry);
 
 async function plainLoop(inputs: Record<string, unknown>) {

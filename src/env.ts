@@ -7,6 +7,11 @@ const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
  * The only reader of process.env. Everything is optional: a fresh machine runs on embedded PGlite in
  * ./.data with a generated organization and admin key.
  */
+/** A 32-byte key written in base64 (`openssl rand -base64 32`). */
+function base64Key(name: string) {
+  return z.string().refine((v) => Buffer.from(v, 'base64').length === 32, `${name} must be 32 bytes in base64 (openssl rand -base64 32)`);
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** postgres://… — when absent, the embedded PGlite database in DATA_DIR is used. */
@@ -32,6 +37,17 @@ const schema = z.object({
   AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** Secret for signing browser sessions; generated and stored in the database when absent. */
   AUTH_SECRET: z.string().min(32).optional(),
+  /**
+   * The key (32 bytes, base64) that encrypts connector credentials at rest (AES-256-GCM). Required with
+   * DATABASE_URL; embedded, one is generated into DATA_DIR/connector.key on first use when it is absent.
+   */
+  CONNECTOR_KEY: base64Key('CONNECTOR_KEY').optional(),
+  /** Earlier CONNECTOR_KEYs (comma-separated), still read while credentials written under them are re-encrypted. */
+  CONNECTOR_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((v) => list(v))
+    .pipe(z.array(base64Key('CONNECTOR_KEY_PREVIOUS'))),
   /** Public URL of the app, when it is served behind a proxy under another origin. */
   APP_URL: z.string().url().optional(),
   /** Whether the web process also works the execution queue (embedded mode always does). */

@@ -29,12 +29,14 @@ export type Category = 'healthcare' | 'ai' | 'data' | 'output' | 'control' | 'cl
 export type SideEffect = 'none' | 'read' | 'write';
 
 /** How the config form edits a field (the default follows the field's JSON Schema type). */
-export type Widget = 'json' | 'code' | 'expression' | 'textarea';
+export type Widget = 'json' | 'code' | 'expression' | 'textarea' | 'connector';
 
 export interface FieldHint {
   title?: string;
   widget?: Widget;
   placeholder?: string;
+  /** With the `connector` widget: the connector type to pick from. */
+  connectorType?: 'fhir' | 'hl7-mllp' | 'http' | 'postgres';
 }
 
 /** Host services a node may ask for (`NodeServices` in node-type.ts); the catalog lists them. */
@@ -44,7 +46,8 @@ export type ServiceName = 'fetch';
 export type TriggerEvent =
   | { kind: 'manual'; inputs: Record<string, unknown> }
   | { kind: 'schedule'; at: string }
-  | { kind: 'webhook'; body: unknown; headers: Record<string, string>; query: Record<string, string> };
+  | { kind: 'webhook'; body: unknown; headers: Record<string, string>; query: Record<string, string> }
+  | { kind: 'mllp'; message: string; remoteAddress: string; receivedAt: string };
 
 export type TriggerEventKind = TriggerEvent['kind'];
 

@@ -34,6 +34,7 @@ export function configSchema(d: NodeDescriptor): Record<string, unknown> {
     if (hint.title) p.title = hint.title;
     if (hint.widget) p['x-widget'] = hint.widget;
     if (hint.placeholder) p['x-placeholder'] = hint.placeholder;
+    if (hint.connectorType) p['x-connector-type'] = hint.connectorType;
   }
   if (d.ui?.order) schema['x-order'] = d.ui.order;
   return schema;

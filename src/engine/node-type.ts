@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { NodeDescriptor } from './node-descriptor';
@@ -18,6 +19,44 @@ export interface NodeServices {
    * same in every run and process, different for every organization and purpose, never shown to anyone.
    */
   orgKey(purpose: string): Promise<Uint8Array>;
+  /**
+   * One of the running pipeline's organization's connectors, by id or name, with its credentials decrypted:
+   * for use inside this call only, never to be logged, returned in outputs or stored. Fails with a NodeError
+   * (`CONNECTOR_NOT_FOUND`, or `CONNECTOR_TYPE_MISMATCH` when it is not of `type`).
+   */
+  connector(ref: string, type: ConnectorType): Promise<ConnectorHandle>;
+  /**
+   * A TCP connection to host:port under the outbound policy (the host resolved and every address checked,
+   * a time limit), for protocols that are not HTTP (MLLP, Postgres). Fails with a NodeError
+   * (`OUTBOUND_REFUSED`, `OUTBOUND_TIMEOUT`, `OUTBOUND_FAILED`) that says what happened.
+   */
+  connect(options: TcpConnectOptions): Promise<Socket>;
+}
+
+export interface TcpConnectOptions {
+  host: string;
+  port: number;
+  /** TLS over the connection, the certificate verified against `host` (extra CAs in PEM may be given). */
+  tls?: boolean | { ca?: string };
+  /** Give up connecting after this many milliseconds (default: OUTBOUND_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+export type ConnectorType = 'fhir' | 'hl7-mllp' | 'http' | 'postgres';
+
+/** A connector as a running node sees it (see `NodeServices.connector`). */
+export interface ConnectorHandle {
+  id: string;
+  name: string;
+  type: ConnectorType;
+  /** The external system's address: a base URL (fhir, http), `host:port` (hl7-mllp), a connection string without its password (postgres) */
+  endpoint: string;
+  /** The type's settings (JSON Schema in `GET /api/connectors/types`), secrets excluded */
+  config: Record<string, unknown>;
+  /** Decrypted secrets (auth): never log, output or store them */
+  credentials: Record<string, unknown>;
+  /** Changes when the connector is updated: cache keys (e.g. OAuth2 tokens) include it */
+  updatedAt: string;
 }
 
 /** What a node may use while it runs. Everything outside the process comes in through here. */
@@ -57,6 +96,23 @@ export interface TriggerHost {
   /** Runs the pipeline on a cron schedule (one schedule per pipeline; a second call replaces the first). */
   schedule(target: TriggerTarget, cron: string, timezone: string): Promise<void>;
   unschedule(target: TriggerTarget): Promise<void>;
+  /**
+   * Listens for HL7 v2 messages over MLLP for the pipeline (one listener per pipeline; a second call
+   * replaces the first). Each message becomes a `{kind: 'mllp'}` trigger event of the deployed pipeline,
+   * acknowledged as `options.ack_mode` says. Fails with a readable error when the port cannot be opened.
+   */
+  listen(target: TriggerTarget, options: MllpListenOptions): Promise<void>;
+  /** Closes the pipeline's listener, if it has one. */
+  unlisten(target: TriggerTarget): Promise<void>;
+}
+
+export interface MllpListenOptions {
+  port: number;
+  encoding: 'utf8' | 'latin1' | 'ascii';
+  /** stored: AA once the execution is stored (it runs on); completed: AA or AE once it has run. */
+  ack_mode: 'stored' | 'completed';
+  /** Sender addresses or CIDR ranges allowed to connect; empty: anyone. */
+  allowed_senders: string[];
 }
 
 /** How a node runs: server-only (it may use Node APIs, sandboxes, drivers). */

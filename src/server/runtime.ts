@@ -8,6 +8,8 @@ import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstra
 import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
+import { MllpListeners } from '@/server/services/mllp/listeners';
+import { resumeListeners } from '@/server/services/pipelines/triggers';
 
 /** Everything a request needs, made once per process. */
 export interface Runtime {
@@ -75,6 +77,9 @@ export function getRuntime(): Promise<Runtime> {
     });
     // the embedded database belongs to this process, so it is also where its queue is worked
     await startJobs(queue, database.db, { executions: database.kind === 'pglite' || env.WORKER_IN_SERVER, concurrency: env.WORKER_CONCURRENCY });
+    // deployed pipelines' MLLP ports are opened by this (web) process, and again on each start
+    queue.attachListeners(new MllpListeners(database.db, queue));
+    await resumeListeners(database.db, queue.triggers);
     return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;

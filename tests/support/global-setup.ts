@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
     BOOTSTRAP_ORG_ID: ORG_A,
     BOOTSTRAP_API_KEY: KEY_A,
     BOOTSTRAP_SETUP_TOKEN: SETUP_TOKEN_A,
+    // connector credentials are encrypted under it (required on Postgres; embedded would make one in DATA_DIR)
+    CONNECTOR_KEY: 'Y2xpbmZsb3ctdGVzdC1jb25uZWN0b3Ita2V5LTMyYiE=',
     RATE_LIMIT_PER_MINUTE: '1000000',
     AUTH_ATTEMPTS_PER_MINUTE: '1000',
   };

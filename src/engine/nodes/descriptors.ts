@@ -3,14 +3,18 @@ import { claimValidate } from './claim-validate';
 import { code } from './code';
 import { condition } from './condition';
 import { csvParse } from './csv-parse';
+import { fhirBulkExport } from './fhir-bulk-export';
 import { fhirBundleSplit } from './fhir-bundle-split';
 import { fhirDeidentify } from './fhir-deidentify';
 import { fhirValidate } from './fhir-validate';
 import { fhirpathExtract } from './fhirpath-extract';
+import { fhirQuery } from './fhir-query';
+import { fhirWrite } from './fhir-write';
 import { filter } from './filter';
 import { forEach } from './for-each';
 import { hl7v2Ack } from './hl7v2-ack';
 import { hl7v2Deidentify } from './hl7v2-deidentify';
+import { hl7v2MllpSend } from './hl7v2-mllp-send';
 import { hl7v2Parse } from './hl7v2-parse';
 import { hl7v2ToFhir } from './hl7v2-to-fhir';
 import { hl7v2Serialize } from './hl7v2-serialize';
@@ -19,7 +23,10 @@ import { jsonSchemaValidate } from './json-schema-validate';
 import { jsonataTransform } from './jsonata-transform';
 import { manualTrigger } from './manual-trigger';
 import { merge } from './merge';
+import { mllpListenerTrigger } from './mllp-listener-trigger';
 import { pipelineOutput } from './pipeline-output';
+import { postgresQuery } from './postgres-query';
+import { postgresWrite } from './postgres-write';
 import { scheduleTrigger } from './schedule-trigger';
 import { switchDescriptor } from './switch';
 import { terminologyLookup } from './terminology-lookup';
@@ -36,6 +43,7 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   manualTrigger,
   scheduleTrigger,
   webhookTrigger,
+  mllpListenerTrigger,
   condition,
   switchDescriptor,
   merge,
@@ -46,15 +54,21 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   csvParse,
   code,
   httpRequest,
+  postgresQuery,
+  postgresWrite,
   hl7v2Parse,
   hl7v2Serialize,
   hl7v2Ack,
+  hl7v2MllpSend,
   hl7v2ToFhir,
   hl7v2Deidentify,
   fhirValidate,
   fhirpathExtract,
   fhirBundleSplit,
   fhirDeidentify,
+  fhirQuery,
+  fhirWrite,
+  fhirBulkExport,
   terminologyLookup,
   x12Parse,
   claimValidate,

@@ -6,12 +6,16 @@ import { csvParseNode } from './csv-parse.execute';
 import { NODE_DESCRIPTORS } from './descriptors';
 import { filterNode } from './filter.execute';
 import { forEachNode } from './for-each.execute';
+import { fhirBulkExportNode } from './fhir-bulk-export.execute';
 import { fhirBundleSplitNode } from './fhir-bundle-split.execute';
 import { fhirDeidentifyNode } from './fhir-deidentify.execute';
 import { fhirValidateNode } from './fhir-validate.execute';
 import { fhirpathExtractNode } from './fhirpath-extract.execute';
+import { fhirQueryNode } from './fhir-query.execute';
+import { fhirWriteNode } from './fhir-write.execute';
 import { hl7v2AckNode } from './hl7v2-ack.execute';
 import { hl7v2DeidentifyNode } from './hl7v2-deidentify.execute';
+import { hl7v2MllpSendNode } from './hl7v2-mllp-send.execute';
 import { terminologyLookupNode } from './terminology-lookup.execute';
 import { hl7v2ToFhirNode } from './hl7v2-to-fhir.execute';
 import { hl7v2ParseNode } from './hl7v2-parse.execute';
@@ -21,7 +25,10 @@ import { jsonSchemaValidateNode } from './json-schema-validate.execute';
 import { jsonataTransformNode } from './jsonata-transform.execute';
 import { manualTriggerNode } from './manual-trigger.execute';
 import { mergeNode } from './merge.execute';
+import { mllpListenerTriggerNode } from './mllp-listener-trigger.execute';
 import { pipelineOutputNode } from './pipeline-output.execute';
+import { postgresQueryNode } from './postgres-query.execute';
+import { postgresWriteNode } from './postgres-write.execute';
 import { scheduleTriggerNode } from './schedule-trigger.execute';
 import { switchNode } from './switch.execute';
 import { webhookTriggerNode } from './webhook-trigger.execute';
@@ -38,6 +45,7 @@ const IMPLEMENTED: readonly NodeType[] = [
   manualTriggerNode,
   scheduleTriggerNode,
   webhookTriggerNode,
+  mllpListenerTriggerNode,
   conditionNode,
   switchNode,
   mergeNode,
@@ -48,15 +56,21 @@ const IMPLEMENTED: readonly NodeType[] = [
   csvParseNode,
   codeNode,
   httpRequestNode,
+  postgresQueryNode,
+  postgresWriteNode,
   hl7v2ParseNode,
   hl7v2SerializeNode,
   hl7v2AckNode,
+  hl7v2MllpSendNode,
   hl7v2ToFhirNode,
   hl7v2DeidentifyNode,
   fhirValidateNode,
   fhirpathExtractNode,
   fhirBundleSplitNode,
   fhirDeidentifyNode,
+  fhirQueryNode,
+  fhirWriteNode,
+  fhirBulkExportNode,
   terminologyLookupNode,
   x12ParseNode,
   claimValidateNode,

@@ -5,6 +5,7 @@ import type { IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema } from 
 import validator from '@rjsf/validator-ajv8';
 import { ArrowDown, ArrowUp, Copy, Plus, X } from 'lucide-react';
 import { useMemo } from 'react';
+import { ConnectorWidget } from './connector-widget';
 import { JsonObjectField } from './json-field';
 import './schema-form.css';
 
@@ -37,6 +38,7 @@ function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
 }
 
 const fields = { json: JsonObjectField };
+const widgets = { connector: ConnectorWidget };
 
 const templates = {
   ButtonTemplates: {
@@ -63,6 +65,7 @@ function uiSchemaFor(schema: RJSFSchema): UiSchema {
     const p = prop as RJSFSchema;
     const widget = p['x-widget'];
     if (widget === 'json') ui[name] = { 'ui:field': 'json' };
+    else if (widget === 'connector') ui[name] = { 'ui:widget': 'connector', 'ui:options': { connectorType: p['x-connector-type'] } };
     else if (widget === 'code' || widget === 'expression' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
       ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
     }
@@ -135,6 +138,7 @@ export function SchemaForm({ schema, value, onChange, idPrefix }: SchemaFormProp
       validator={validator}
       templates={templates}
       fields={fields}
+      widgets={widgets}
       idPrefix={idPrefix}
       liveValidate="onChange"
       showErrorList={false}

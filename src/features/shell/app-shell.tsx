@@ -1,6 +1,6 @@
 'use client';
 
-import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Users, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, Users, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -71,6 +71,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             </NavLink>
             <NavLink href="/settings/members" icon={<Users className="size-4" aria-hidden />}>
               Members
+            </NavLink>
+            <NavLink href="/settings/connectors" icon={<Plug className="size-4" aria-hidden />}>
+              Connectors
             </NavLink>
           </div>
           <div className="md:space-y-1">

@@ -1,5 +1,6 @@
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
+import { connectorsRouter } from './routers/connectors/router';
 import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
 import { membersRouter } from './routers/members/router';
@@ -12,6 +13,7 @@ export const appRouter = router({
   members: membersRouter,
   account: accountRouter,
   catalog: catalogRouter,
+  connectors: connectorsRouter,
   executions: executionsRouter,
 });
 

@@ -16,6 +16,9 @@ export const SCHEDULE_QUEUE = 'pipeline-schedule';
  */
 const JOBS_CHANNEL = 'clinflow_execution_jobs';
 
+/** The inbound side of a TriggerHost (src/server/services/mllp), closed with the queue. */
+export type InboundListeners = Pick<TriggerHost, 'listen' | 'unlisten'> & { closeAll(): Promise<void> };
+
 export interface ScheduleJob {
   pipelineId: string;
   orgId: string;
@@ -53,8 +56,13 @@ export interface Queue {
    */
   wake(): void;
   loops: ExecutionLoops;
-  /** What trigger nodes use while their pipeline is deployed: cron schedules (one per pipeline, keyed by its id). */
+  /**
+   * What trigger nodes use while their pipeline is deployed: cron schedules (one per pipeline, keyed by its
+   * id) and, in a process that attached them, inbound listeners (MLLP ports).
+   */
   triggers: TriggerHost;
+  /** Lets this process open the inbound ports of deployed pipelines (the web process; see runtime.ts). */
+  attachListeners(listeners: InboundListeners): void;
   /** Starts waking this process's loops on other processes' jobs (Postgres LISTEN); call once loops exist. */
   listen(): Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +84,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
   const loops = new ExecutionLoops(boss);
   let unlisten: (() => Promise<void>) | undefined;
+  let inbound: InboundListeners | undefined;
   return {
     boss,
     loops,
@@ -88,6 +97,16 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       async unschedule(target) {
         await boss.unschedule(SCHEDULE_QUEUE, target.pipelineId);
       },
+      async listen(target, options) {
+        if (!inbound) throw new Error('This process takes no inbound connections: MLLP listeners run in the web process.');
+        await inbound.listen(target, options);
+      },
+      async unlisten(target) {
+        await inbound?.unlisten(target);
+      },
+    },
+    attachListeners(listeners) {
+      inbound = listeners;
     },
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
@@ -103,6 +122,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       unlisten = () => listener.end({ timeout: 5 });
     },
     async stop() {
+      await inbound?.closeAll();
       await unlisten?.();
       await boss.stop({ graceful: true, timeout: 30_000, close: postgres });
     },

@@ -3,3 +3,4 @@ export * from './orgs';
 export * from './pipelines';
 export * from './rate-limits';
 export * from './executions';
+export * from './connectors';

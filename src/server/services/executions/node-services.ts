@@ -1,6 +1,10 @@
-import type { NodeServices } from '@/engine/node-type';
+import { NodeError } from '@/engine/node-error';
+import type { NodeServices, TcpConnectOptions } from '@/engine/node-type';
 import type { Db } from '@/server/db/client';
-import { outboundFetch } from '@/server/net/outbound';
+import { connectChecked } from '@/server/net/connect';
+import { OutboundError } from '@/server/net/errors';
+import { outbound, outboundFetch } from '@/server/net/outbound';
+import { connectorHandle } from '@/server/services/connectors/handle';
 import { orgKey } from '@/server/services/orgs/org-keys';
 
 /**
@@ -8,8 +12,28 @@ import { orgKey } from '@/server/services/orgs/org-keys';
  * here). The one place it is built, for full runs, retries and step sessions alike; connectors,
  * secrets and language models join it here. `fetch` is the outbound one: internal addresses are refused
  * unless OUTBOUND_ALLOW allows them (checked after DNS and after every redirect), with a time limit and a
- * size cap on every call. `orgKey` gives the running pipeline's organization its key for a purpose.
+ * size cap on every call. `orgKey` gives the running pipeline's organization its key for a purpose;
+ * `connector` one of its connectors, credentials decrypted for that call only.
  */
 export function nodeServices(db: Db, orgId: string): NodeServices {
-  return { tenant: orgId, fetch: outboundFetch, orgKey: (purpose) => orgKey(db, orgId, purpose) };
+  return {
+    tenant: orgId,
+    fetch: outboundFetch,
+    orgKey: (purpose) => orgKey(db, orgId, purpose),
+    connector: (ref, type) => connectorHandle(db, orgId, ref, type),
+    connect: outboundConnect,
+  };
+}
+
+/** A TCP connection under the process's outbound policy; its refusals and failures as NodeErrors. */
+async function outboundConnect(o: TcpConnectOptions) {
+  const { policy, timeoutMs } = outbound();
+  try {
+    const tls = o.tls ? (o.tls === true ? {} : { ca: o.tls.ca }) : false;
+    const socket = await connectChecked({ host: o.host, port: o.port, policy, timeoutMs: o.timeoutMs ?? timeoutMs, tls });
+    return Object.assign(socket, { host: o.host }); // postgres.js reads `host` for TLS SNI
+  } catch (e) {
+    if (e instanceof OutboundError) throw new NodeError(e.code, e.message);
+    throw e;
+  }
 }

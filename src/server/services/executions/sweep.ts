@@ -45,7 +45,7 @@ export async function sweep(db: Db, now = new Date(), executeQueue?: string): Pr
 const QUEUED_GRACE_MS = 5 * 60 * 1000;
 
 /**
- * Queued runs (async, webhook) whose queue job is no longer alive — given up after its retries, expired, or
+ * Queued runs (async, webhook, mllp) whose queue job is no longer alive — given up after its retries, expired, or
  * gone — end failed, freeing their slots; a run whose job is waiting, retrying or active is left to it.
  */
 async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Promise<number> {
@@ -53,7 +53,7 @@ async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Pro
   if (!queue?.job) return 0; // no queue in this database (yet)
   const error = { node_id: null, code: 'RUN_ABANDONED', message: 'The queue gave this run up (its job failed on every attempt or expired).' };
   const result = await db.execute(sql`update executions e set status = 'failed', finished_at = ${now.toISOString()}::timestamptz, error = ${JSON.stringify(error)}::jsonb
-    where e.status in ('queued', 'running') and e.trigger in ('async', 'webhook')
+    where e.status in ('queued', 'running') and e.trigger in ('async', 'webhook', 'mllp')
       and e.created_at < ${new Date(now.getTime() - QUEUED_GRACE_MS).toISOString()}::timestamptz
       and not exists (select 1 from pgboss.job j where j.name = ${executeQueue} and j.data->>'executionId' = e.id::text
         and j.state in ('created', 'retry', 'active'))

@@ -37,6 +37,14 @@ export async function setDeployed(ctx: ServiceContext, id: string, deployed: boo
     await findPipelineRow(ctx, id); // throws PIPELINE_NOT_FOUND when it was deleted meanwhile
     throw new AppError('VERSION_CONFLICT', `Pipeline ${id} changed while it was being deployed: deploy it again.`);
   }
-  await syncTriggers(ctx.queue?.triggers, row);
+  try {
+    await syncTriggers(ctx.queue?.triggers, row);
+  } catch (e) {
+    if (!deployed) throw e;
+    // a trigger that cannot start (its port taken, no port set) leaves the pipeline as it was: not deployed
+    const [undone] = await ctx.db.update(pipelines).set({ status: 'active', deployedAt: null }).where(ownPipeline(ctx, id)).returning();
+    if (undone) await syncTriggers(ctx.queue?.triggers, undone).catch(() => undefined);
+    throw e;
+  }
   return toPipeline(row);
 }

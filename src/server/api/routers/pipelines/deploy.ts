@@ -3,7 +3,7 @@ import { setDeployed } from '@/server/services/pipelines/set-deployed';
 import { Pipeline, PipelineId } from './pipeline.schema';
 
 export const deploy = writeProcedure
-  .meta({ openapi: { method: 'POST', path: '/pipelines/{id}/deploy', tags: ['Pipelines'], summary: 'Deploy a pipeline', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_INVALID', 'VERSION_CONFLICT'] })
+  .meta({ openapi: { method: 'POST', path: '/pipelines/{id}/deploy', tags: ['Pipelines'], summary: 'Deploy a pipeline', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_INVALID', 'VERSION_CONFLICT', 'PORT_IN_USE', 'LISTENER_FAILED'] })
   .input(PipelineId)
   .output(Pipeline)
   .mutation(({ ctx, input }) => setDeployed(ctx, input.id, true));

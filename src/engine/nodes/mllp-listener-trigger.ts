@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { describeNode } from '../node-descriptor';
+
+const Sender = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'an IP address or CIDR range, e.g. 10.20.0.0/16' });
+
+const Config = z.object({
+  port: z
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe('TCP port to listen on while the pipeline is deployed (required to deploy; 2575 is the usual HL7 port)'),
+  encoding: z.enum(['utf8', 'latin1', 'ascii']).default('utf8').describe('Character encoding of the feed (latin1 = ISO-8859-1)'),
+  ack_mode: z
+    .enum(['stored', 'completed'])
+    .default('stored')
+    .describe('stored: AA as soon as the message is stored as an execution (it runs on); completed: wait for the run, AA when it completes, AE when it fails'),
+  allowed_senders: z.array(Sender).max(100).default([]).describe('Addresses or CIDR ranges that may connect; empty: any sender'),
+});
+
+/** A short ADT^A01 for test runs from the editor. */
+const SAMPLE =
+  'MSH|^~\\&|ADTApp|GHH|EHRApp|GHR|20240105083000||ADT^A01^ADT_A01|MSG00001|P|2.5.1\r' +
+  'EVN|A01|20240105083000\r' +
+  'PID|1||PATID1234^^^GHH^MR||EVERYMAN^ADAM^A||19610615|M\r' +
+  'PV1|1|I|2000^2012^01';
+
+export const mllpListenerTrigger = describeNode({
+  id: 'mllp-listener-trigger',
+  name: 'MLLP listener trigger',
+  category: 'control',
+  description: 'Starts a deployed pipeline for each HL7 v2 message a sending system delivers over MLLP (TCP), and answers its ACK.',
+  version: '1.0.0',
+  keywords: ['mllp', 'hl7', 'hl7v2', 'v2', 'listener', 'tcp', 'feed', 'interface', 'inbound', 'receive', 'adt', 'ack', 'trigger'],
+  side_effect: 'none',
+  trigger: {
+    events: ['mllp'],
+    toInputs: (event) => (event.kind === 'mllp' ? { message: event.message, remote_address: event.remoteAddress, received_at: event.receivedAt } : {}),
+    sampleInputs: () => ({ message: SAMPLE, remote_address: '127.0.0.1', received_at: new Date().toISOString() }),
+  },
+  documentation: [
+    'While the pipeline is **deployed** the server listens on `port` for MLLP connections (a sender keeps its',
+    'connection open and sends framed messages one after the other); undeploying closes the port. Deploy',
+    'fails with a readable error when the port is missing or already in use. A listener comes back by itself',
+    'when the server restarts.',
+    '',
+    'Each message becomes an execution with the inputs `{"message": <the text as received>, "remote_address":',
+    '"10.1.2.3", "received_at": <ISO time>}`, and is acknowledged with an ACK built from its header (MSA-2 is',
+    'its MSH-10):',
+    '- `ack_mode: stored` (default): `AA` once the execution is stored; it then runs on the queue. Nothing',
+    '  acknowledged is ever lost.',
+    '- `ack_mode: completed`: the ACK waits for the run: `AA` when it completes, `AE` (with the error in MSA-3',
+    '  and an ERR segment) when it fails.',
+    '',
+    'A message that cannot be stored (not HL7 v2, the pipeline no longer deployed, too many executions',
+    'running) is answered `AR` with the reason in MSA-3, and the sender may send it again. Messages of one',
+    'connection are handled in the order they arrive. Connections from addresses outside `allowed_senders`',
+    '(when set) are closed at once.',
+    '',
+    'The node fires `message` (the text, for `hl7v2-parse` or anything that reads text), `parsed` (the same',
+    'message as an `hl7v2-message`), and `event` (the whole inputs). A test run from the editor gets a sample',
+    'ADT^A01 unless its inputs carry a `message`.',
+    '',
+    '**Example**: `port: 2575` → `hl7v2-parse` → `hl7v2-to-fhir` → `fhir-write` takes an ADT feed into a',
+    'FHIR server; point the sending system at this server’s address, port 2575.',
+  ].join('\n'),
+  config: Config,
+  example: { port: 2575, encoding: 'utf8', ack_mode: 'stored', allowed_senders: ['10.20.0.0/16'] },
+  ports: () => ({
+    inputs: [],
+    outputs: [
+      { name: 'message', type: 'text', description: 'The HL7 v2 message as received' },
+      { name: 'parsed', type: 'hl7v2-message', description: 'The message parsed' },
+      { name: 'event', type: 'trigger-event', description: '{message, remote_address, received_at}' },
+    ],
+  }),
+  ui: {
+    order: ['port', 'ack_mode', 'encoding', 'allowed_senders'],
+    fields: { port: { title: 'Port', placeholder: '2575' }, ack_mode: { title: 'ACK mode' }, allowed_senders: { title: 'Allowed senders', widget: 'json' } },
+  },
+  errors: {
+    HL7_INVALID: 'a test run’s `message` is not one HL7 v2 message',
+    MLLP_PORT_REQUIRED: 'deploying without a `port` to listen on',
+  },
+});

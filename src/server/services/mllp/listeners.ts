@@ -1,0 +1,134 @@
+import net from 'node:net';
+import type { MllpListenOptions, TriggerHost, TriggerTarget } from '@/engine/node-type';
+import type { Db } from '@/server/db/client';
+import { AppError } from '@/server/errors';
+import { logger } from '@/server/logger';
+import type { Queue } from '@/server/queue/queue';
+import { mllpFrame } from '@/server/net/mllp';
+import { FrameTooLarge, MllpDeframer } from './frames';
+import { MllpReceiver } from './receive';
+
+/** The largest message a sender may send (a big ORU with embedded PDFs stays well below). */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+interface Listener {
+  server: net.Server;
+  options: MllpListenOptions;
+  allowed: net.BlockList | null;
+  sockets: Set<net.Socket>;
+}
+
+function blockListOf(senders: string[]): net.BlockList | null {
+  if (!senders.length) return null;
+  const list = new net.BlockList();
+  for (const s of senders) {
+    const [address, prefix] = s.split('/') as [string, string | undefined];
+    const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+function allows(list: net.BlockList | null, address: string | undefined): boolean {
+  if (!list) return true;
+  if (!address) return false;
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  return v4 ? list.check(v4, 'ipv4') || list.check(address, 'ipv6') : list.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+}
+
+function listenError(e: NodeJS.ErrnoException, port: number): AppError {
+  if (e.code === 'EADDRINUSE') return new AppError('PORT_IN_USE', `Port ${port} is already in use on this server: choose another port for the MLLP listener.`);
+  if (e.code === 'EACCES') return new AppError('LISTENER_FAILED', `This server may not listen on port ${port} (ports below 1024 need privileges): choose a port above 1024.`);
+  return new AppError('LISTENER_FAILED', `The MLLP listener could not open port ${port}: ${e.message}`);
+}
+
+/**
+ * The MLLP ports of deployed pipelines in this process: one TCP server per pipeline, opened on deploy
+ * and closed on undeploy (the `listen`/`unlisten` of the TriggerHost). Messages of one connection are
+ * handled one after the other, in order, as MLLP senders expect.
+ */
+export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
+  private readonly listeners = new Map<string, Listener>();
+  private readonly receiver: MllpReceiver;
+
+  constructor(db: Db, queue: Queue) {
+    this.receiver = new MllpReceiver(db, queue);
+  }
+
+  async listen(target: TriggerTarget, options: MllpListenOptions): Promise<void> {
+    const current = this.listeners.get(target.pipelineId);
+    if (current?.options.port === options.port) {
+      // same port: new settings apply to the next message, connections stay open
+      current.options = options;
+      current.allowed = blockListOf(options.allowed_senders);
+      return;
+    }
+    const listener: Listener = { server: net.createServer(), options, allowed: blockListOf(options.allowed_senders), sockets: new Set() };
+    listener.server.on('connection', (socket) => this.accept(target, listener, socket));
+    await new Promise<void>((resolve, reject) => {
+      listener.server.once('error', (e) => reject(listenError(e, options.port)));
+      listener.server.listen({ port: options.port }, () => resolve());
+    });
+    listener.server.on('error', (e) => logger.error('MLLP listener error', { pipelineId: target.pipelineId, error: String(e) }));
+    // a new port: the old one closes only once the new one is open, so a port in use leaves the old one working
+    if (current) await this.unlisten(target);
+    this.listeners.set(target.pipelineId, listener);
+    logger.info(`MLLP listener of pipeline ${target.pipelineId} on port ${options.port} (${options.ack_mode})`);
+  }
+
+  async unlisten(target: TriggerTarget): Promise<void> {
+    const listener = this.listeners.get(target.pipelineId);
+    if (!listener) return;
+    this.listeners.delete(target.pipelineId);
+    this.receiver.forget(target.pipelineId);
+    await new Promise<void>((resolve) => {
+      listener.server.close(() => resolve());
+      // connections kept open by senders would hold the port: end them (the one in flight gets no ACK and is resent)
+      for (const socket of listener.sockets) socket.destroy();
+    });
+    logger.info(`MLLP listener of pipeline ${target.pipelineId} on port ${listener.options.port} closed`);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.listeners.keys()].map((pipelineId) => this.unlisten({ pipelineId, orgId: '' })));
+  }
+
+  private accept(target: TriggerTarget, listener: Listener, socket: net.Socket): void {
+    const remote = socket.remoteAddress ?? '';
+    if (!allows(listener.allowed, remote)) {
+      logger.warn(`MLLP connection from ${remote} refused: not in allowed_senders of pipeline ${target.pipelineId}`);
+      socket.destroy();
+      return;
+    }
+    listener.sockets.add(socket);
+    socket.setKeepAlive(true, 60_000);
+    const deframer = new MllpDeframer(MAX_MESSAGE_BYTES);
+    let chain = Promise.resolve();
+    socket.on('data', (chunk) => {
+      let frames: Buffer[];
+      try {
+        frames = deframer.push(chunk);
+      } catch (e) {
+        if (e instanceof FrameTooLarge) logger.warn(`MLLP connection from ${remote} closed: ${e.message}`);
+        socket.destroy();
+        return;
+      }
+      for (const frame of frames) {
+        const { encoding } = listener.options;
+        const received = { text: frame.toString(encoding), remoteAddress: remote, receivedAt: new Date().toISOString() };
+        chain = chain
+          .then(() => this.receiver.receive(target, listener.options, received))
+          .then((answer) => {
+            if (!socket.destroyed) socket.write(mllpFrame(answer, encoding));
+          })
+          .catch((e: unknown) => {
+            logger.error('MLLP message not answered', { pipelineId: target.pipelineId, error: String(e) });
+            socket.destroy();
+          });
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => listener.sockets.delete(socket));
+  }
+}

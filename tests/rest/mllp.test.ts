@@ -1,0 +1,241 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Hl7Message } from '@medplum/core';
+import { Hl7Client } from '@medplum/hl7';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { client, expectError, type Client } from '../support/client';
+import { freePort, startServer, tempDir } from '../support/server';
+
+const DIR = '/work/shared/data/hl7v2/messages';
+const ADT = fs
+  .readdirSync(DIR)
+  .filter((f) => f.startsWith('ADT-'))
+  .sort()
+  .map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'));
+
+/*
+ * in (mllp-listener-trigger) ──message──▶ parse (hl7v2-parse) ──message──▶ out (pipeline-output "message")
+ */
+function listenerPipeline(trigger: Record<string, unknown>, middle?: { type: string; config: Record<string, unknown>; from: string }) {
+  const nodes = [
+    { id: 'in', type: 'mllp-listener-trigger', config: trigger },
+    { id: 'parse', type: 'hl7v2-parse', config: {} },
+    { id: 'out', type: 'pipeline-output', config: { key: 'message' } },
+  ];
+  const connections = [
+    { id: 'c1', source: 'in', source_port: 'message', target: 'parse', target_port: 'text' },
+    { id: 'c2', source: 'parse', source_port: 'message', target: 'out', target_port: 'value' },
+  ];
+  if (middle) {
+    nodes.push({ id: 'check', type: middle.type, config: middle.config });
+    connections.push({ id: 'c3', source: 'in', source_port: middle.from, target: 'check', target_port: 'input' });
+  }
+  return { nodes, connections };
+}
+
+const field = (m: Hl7Message, segment: string, n: number) => m.getSegment(segment)?.getField(n)?.toString() ?? '';
+
+/** Sends each message on one MLLP connection, as an interface engine does, calling `after` on each ACK. */
+async function sendAll(port: number, messages: string[], after: (ack: Hl7Message, sent: Hl7Message, i: number) => Promise<void>) {
+  const c = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 5000 });
+  try {
+    for (const [i, text] of messages.entries()) {
+      const sent = Hl7Message.parse(text);
+      const ack = await c.sendAndWait(sent, { timeoutMs: 30_000 });
+      await after(ack, sent, i);
+    }
+  } finally {
+    await c.close();
+  }
+}
+
+async function executionCount(api: Client, pipelineId: string): Promise<number> {
+  return (await api.get(`/api/executions?pipeline_id=${pipelineId}&limit=1`)).body.total_count;
+}
+
+async function settled(api: Client, pipelineId: string, n: number) {
+  for (let i = 0; i < 400; i++) {
+    const r = await api.get(`/api/executions?pipeline_id=${pipelineId}&limit=100`);
+    const done = r.body.executions.filter((e: { status: string }) => !['queued', 'running'].includes(e.status));
+    if (done.length >= n) return r.body.executions as { id: string; status: string }[];
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`the executions of ${pipelineId} did not finish`);
+}
+
+/** Connects, sends one framed message and tells whether the listener closed the connection without a byte of answer. */
+function closedWithoutAnswer(port: number, text: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])));
+    socket.on('data', () => (answered = true));
+    socket.on('error', () => {}); // a reset is a close too
+    socket.on('close', () => resolve(!answered));
+    socket.setTimeout(20_000, () => reject(new Error('the connection stayed open')));
+  });
+}
+
+/** Sends one framed text on a fresh connection and returns the framed answer's text. */
+function exchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = Buffer.alloc(0);
+    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])));
+    socket.on('data', (d) => {
+      answer = Buffer.concat([answer, d]);
+      const end = answer.indexOf(0x1c);
+      if (end >= 0) {
+        socket.end();
+        resolve(answer.subarray(1, end).toString());
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Whether something accepts connections on the port. */
+function reachable(port: number): Promise<boolean> {
+  const c = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 2000 });
+  return c.connect().then(
+    async () => (await c.close(), true),
+    () => false,
+  );
+}
+
+describe.each(inject('targets'))('MLLP listener on $name', (target) => {
+  let api: Client;
+  let port: number;
+  let pipeline: string;
+  beforeAll(async () => {
+    api = client(target.url, target.orgA);
+    port = await freePort();
+    pipeline = (await api.post('/api/pipelines', { name: `ADT feed ${target.name}`, definition: listenerPipeline({ port }) })).body.id;
+    const deployed = await api.post(`/api/pipelines/${pipeline}/deploy`);
+    expect(deployed.status).toBe(200);
+  });
+
+  it('answers each ADT message AA with MSA-2 = MSH-10, after its execution is stored', async () => {
+    await sendAll(port, ADT, async (ack, sent, i) => {
+      expect(field(ack, 'MSH', 9)).toMatch(/^ACK/);
+      expect(field(ack, 'MSA', 1)).toBe('AA');
+      expect(field(ack, 'MSA', 2)).toBe(field(sent, 'MSH', 10));
+      expect(await executionCount(api, pipeline)).toBe(i + 1);
+    });
+    const runs = await settled(api, pipeline, ADT.length);
+    expect(runs.map((r) => r.status)).toEqual(ADT.map(() => 'completed'));
+    const newest = (await api.get(`/api/executions/${runs[0]!.id}`)).body;
+    expect(newest).toMatchObject({ trigger: 'mllp', inputs: { message: ADT.at(-1)!.replace(/\r?\n/g, '\r').replace(/\r+$/, ''), remote_address: expect.stringContaining('127.0.0.1') } });
+    expect(newest.outputs.message).toMatchObject({ message_type: 'ADT', control_id: field(Hl7Message.parse(ADT.at(-1)!), 'MSH', 10) });
+  });
+
+  it('takes messages from Debian python3-hl7’s mllp_send', async () => {
+    const before = await executionCount(api, pipeline);
+    const dir = tempDir('mllp');
+    const file = path.join(dir, 'feed.hl7');
+    fs.writeFileSync(file, ADT.slice(0, 3).map((m) => m.trimEnd() + '\n').join(''));
+    // --loose: messages one after the other in the file, LF line ends; it prints each ACK as received (framed)
+    const { stdout } = await promisify(execFile)('mllp_send', ['--loose', '--port', String(port), '--file', file, '127.0.0.1']);
+    const acks = stdout
+      .split('\x0b')
+      .map((a) => a.replace(/\x1c\r?\n?$/, '').trim())
+      .filter(Boolean)
+      .map((a) => Hl7Message.parse(a));
+    expect(acks).toHaveLength(3);
+    for (const [i, ack] of acks.entries()) {
+      expect(field(ack, 'MSA', 1)).toBe('AA');
+      expect(field(ack, 'MSA', 2)).toBe(field(Hl7Message.parse(ADT[i]!), 'MSH', 10));
+    }
+    expect(await executionCount(api, pipeline)).toBe(before + 3);
+  });
+
+  it('answers AR to what is not HL7 v2, and stores nothing', async () => {
+    const before = await executionCount(api, pipeline);
+    const ack = Hl7Message.parse(await exchange(port, 'patient_id,family\n123,Doe'));
+    expect(field(ack, 'MSA', 1)).toBe('AR');
+    expect(field(ack, 'MSA', 3)).toContain('HL7 v2');
+    expect(await executionCount(api, pipeline)).toBe(before);
+  });
+
+  it('closes the port on undeploy and opens it again on redeploy', async () => {
+    expect((await api.post(`/api/pipelines/${pipeline}/undeploy`)).status).toBe(200);
+    expect(await reachable(port)).toBe(false);
+    expect((await api.post(`/api/pipelines/${pipeline}/deploy`)).status).toBe(200);
+    await sendAll(port, ADT.slice(0, 1), async (ack) => expect(field(ack, 'MSA', 1)).toBe('AA'));
+  });
+
+  it('refuses to deploy a second listener on a port in use, and one without a port, leaving them undeployed', async () => {
+    const twin = (await api.post('/api/pipelines', { name: 'same port', definition: listenerPipeline({ port }) })).body.id;
+    const r = await api.post(`/api/pipelines/${twin}/deploy`);
+    expectError(r, 409, 'PORT_IN_USE');
+    expect(r.body.error.message).toContain(String(port));
+    expect((await api.get(`/api/pipelines/${twin}`)).body.status).toBe('active');
+    const portless = (await api.post('/api/pipelines', { name: 'no port', definition: listenerPipeline({}) })).body.id;
+    const p = await api.post(`/api/pipelines/${portless}/deploy`);
+    expect(p.status).toBe(400);
+    expect(p.body.error.message).toContain('port');
+    expect((await api.get(`/api/pipelines/${portless}`)).body.status).toBe('active');
+    // the first listener still answers
+    await sendAll(port, ADT.slice(0, 1), async (ack) => expect(field(ack, 'MSA', 1)).toBe('AA'));
+  });
+
+  it('with ack_mode completed, answers AE with the error when the run fails', async () => {
+    const p2 = await freePort();
+    // a check beside the parse that fails the run on transfers (A02)
+    const definition = listenerPipeline(
+      { port: p2, ack_mode: 'completed' },
+      { type: 'jsonata-transform', config: { expression: '$contains(message, "ADT^A02") ? $error("transfers are not accepted here") : "ok"' }, from: 'event' },
+    );
+    const id = (await api.post('/api/pipelines', { name: 'strict feed', definition })).body.id;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    const a01 = ADT.find((m) => m.includes('ADT^A01'))!;
+    const a02 = ADT.find((m) => m.includes('ADT^A02'))!;
+    const codes: string[] = [];
+    const texts: string[] = [];
+    await sendAll(p2, [a01, a02], async (ack) => {
+      codes.push(field(ack, 'MSA', 1));
+      texts.push(field(ack, 'MSA', 3));
+    });
+    expect(codes).toEqual(['AA', 'AE']);
+    expect(texts[1]).toContain('transfers are not accepted here');
+    const runs = await settled(api, id, 2);
+    expect(runs.map((r) => r.status).sort()).toEqual(['completed', 'failed']);
+    await api.post(`/api/pipelines/${id}/undeploy`);
+  });
+
+  it('closes connections from senders outside allowed_senders', async () => {
+    const p3 = await freePort();
+    const id = (await api.post('/api/pipelines', { name: 'fenced', definition: listenerPipeline({ port: p3, allowed_senders: ['10.0.0.0/8'] }) })).body.id;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    expect(await closedWithoutAnswer(p3, ADT[0]!)).toBe(true);
+    expect(await executionCount(api, id)).toBe(0);
+    await api.post(`/api/pipelines/${id}/undeploy`);
+  });
+});
+
+describe('MLLP listener across a restart', () => {
+  it('listens again once the server restarts, on the same port', async () => {
+    const env = { DATA_DIR: tempDir('mllp-restart'), BOOTSTRAP_ORG_ID: 'org-mllp', BOOTSTRAP_API_KEY: 'cfk_test_mllp_restart_key_0123456789' };
+    const org = { id: env.BOOTSTRAP_ORG_ID, key: env.BOOTSTRAP_API_KEY };
+    const port = await freePort();
+    const first = await startServer(env);
+    let id: string;
+    try {
+      const api = client(first.url, org);
+      id = (await api.post('/api/pipelines', { name: 'feed', definition: listenerPipeline({ port }) })).body.id;
+      expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+      await sendAll(port, ADT.slice(0, 1), async (ack) => expect(field(ack, 'MSA', 1)).toBe('AA'));
+    } finally {
+      await first.stop();
+    }
+    expect(await reachable(port)).toBe(false);
+    const second = await startServer(env);
+    try {
+      await sendAll(port, ADT.slice(1, 2), async (ack) => expect(field(ack, 'MSA', 1)).toBe('AA'));
+      expect(await executionCount(client(second.url, org), id)).toBe(2);
+    } finally {
+      await second.stop();
+    }
+  });
+});
