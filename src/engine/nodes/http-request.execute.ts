@@ -1,15 +1,16 @@
 import type { z } from 'zod';
 import { NodeError } from '../node-error';
-import { implementNode } from '../node-type';
+import { connectorHeaders, connectorUrl } from '../lib/http-connector';
+import { implementNode, type NodeContext } from '../node-type';
 import { httpRequest } from './http-request';
 
 type Config = z.infer<typeof httpRequest.config>;
 const EXCERPT = 300;
 
-/** The exact request the node sends (or, in test mode, would send). */
-function buildRequest(config: Config, body: unknown, idempotencyKey: string) {
+/** The exact request the node sends (or, in test mode, would send); `via` adds a connector's URL and headers. */
+function buildRequest(config: Config, body: unknown, idempotencyKey: string, via?: { url: string; headers: Record<string, string> }) {
   const headers: Record<string, string> = Object.fromEntries(
-    Object.entries(config.headers).filter(([name]) => name.toLowerCase() !== 'idempotency-key'),
+    Object.entries({ ...config.headers, ...via?.headers }).filter(([name]) => name.toLowerCase() !== 'idempotency-key'),
   );
   headers['Idempotency-Key'] = idempotencyKey;
   const hasContentType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
@@ -24,14 +25,24 @@ function buildRequest(config: Config, body: unknown, idempotencyKey: string) {
     }
   }
   if (!Object.keys(headers).some((h) => h.toLowerCase() === 'accept')) headers.Accept = 'application/json, text/plain;q=0.9, */*;q=0.8';
-  return { method: config.method, url: config.url, headers, payload, body: sendsBody ? body : undefined };
+  return { method: config.method, url: via?.url ?? config.url, headers, payload, body: sendsBody ? body : undefined };
 }
 
 const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password/i;
 
 /** Headers as recorded in a test-mode result: credentials masked, since execution records are widely readable. */
-function masked(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? '****' : value]));
+function masked(headers: Record<string, string>, secret: string[] = []): Record<string, string> {
+  const hidden = new Set(secret.map((h) => h.toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) || hidden.has(name.toLowerCase()) ? '****' : value]));
+}
+
+/** The connector's part of the request, when the node names one. */
+async function throughConnector(ctx: NodeContext, config: Config) {
+  if (!config.connector) return undefined;
+  const connector = await ctx.services.connector(config.connector, 'http');
+  const url = connectorUrl(connector, config.url);
+  if (!url) throw new NodeError('CONNECTOR_URL_REFUSED', `${shown(config.url)} is not on the host of connector "${connector.name}" (${new URL(connector.endpoint).origin}): its credentials are only sent there. Use a path such as /claims.`);
+  return { url, ...connectorHeaders(connector) };
 }
 
 /** The URL as shown in logs and errors: no query string or credentials, which may hold secrets. */
@@ -56,12 +67,13 @@ async function readBody(response: Response): Promise<unknown> {
 
 export const httpRequestNode = implementNode(httpRequest, {
   async execute(ctx, inputs, config) {
-    const request = buildRequest(config, inputs.body, ctx.idempotencyKey);
+    const via = await throughConnector(ctx, config);
+    const request = buildRequest(config, inputs.body, ctx.idempotencyKey, via);
     if (inputs.body !== undefined && config.method === 'GET') ctx.log('warn', 'GET requests carry no body: the input was not sent');
     if (ctx.testMode) {
       const { method, url, headers, body } = request;
       ctx.log('info', `test mode: would send ${method} ${shown(url)}`);
-      const wouldSend = { method, url, headers: masked(headers), body: body ?? null };
+      const wouldSend = { method, url, headers: masked(headers, via?.secret), body: body ?? null };
       return { outputs: { response: { simulated: true, request: wouldSend } }, simulated: true };
     }
     const target = `${request.method} ${shown(request.url)}`;

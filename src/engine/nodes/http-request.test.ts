@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ConnectorHandle } from '../node-type';
 import { httpRequestNode as httpRequest } from './http-request.execute';
 import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
 
@@ -118,6 +119,38 @@ describe('http-request', () => {
       code: 'HTTP_REQUEST_FAILED',
       message: expect.stringContaining('ENOTFOUND'),
     });
+  });
+
+  it("through an http connector: its base URL, headers and credentials, sent only to its own host, masked in test mode", async () => {
+    const payer: ConnectorHandle = {
+      id: 'c-payer',
+      name: 'Payer API',
+      type: 'http',
+      endpoint: 'https://api.payer.example/v1',
+      config: { auth: 'api-key', header_name: 'X-Payer-Key', headers: { Accept: 'application/fhir+json' } },
+      credentials: { api_key: 'pk_live_0123456789' },
+      updatedAt: '2026-11-25T00:00:00.000Z',
+    };
+    const services = (fetch: typeof globalThis.fetch) =>
+      testServices({ fetch, connector: async (ref, type) => (ref === 'Payer API' && type === 'http' ? payer : Promise.reject(new Error('unknown'))) });
+    const { calls, fetch } = recorder();
+    await runNode(httpRequest, { connector: 'Payer API', url: '/claims?batch=1' }, { body: { id: 1 } }, testContext({ services: services(fetch) }));
+    expect(calls[0]).toMatchObject({ url: 'https://api.payer.example/v1/claims?batch=1', headers: { 'x-payer-key': 'pk_live_0123456789', accept: 'application/fhir+json' } });
+
+    // a full URL on another host would carry the key elsewhere: refused before any call
+    const other = recorder();
+    const refused = await failure(runNode(httpRequest, { connector: 'Payer API', url: 'https://attacker.example/x' }, {}, testContext({ services: services(other.fetch) })));
+    expect(refused.code).toBe('CONNECTOR_URL_REFUSED');
+    expect(other.calls).toHaveLength(0);
+
+    // test mode shows the request with the connector's secret header masked
+    const test = recorder();
+    const simulated = await runNode(httpRequest, { connector: 'Payer API', url: '/claims' }, { body: {} }, testContext({ testMode: true, services: services(test.fetch) }));
+    expect(JSON.stringify(simulated)).not.toContain('pk_live_0123456789');
+    expect(simulated.outputs.response).toMatchObject({ simulated: true, request: { url: 'https://api.payer.example/v1/claims', headers: { 'X-Payer-Key': '****' } } });
+    expect(test.calls).toHaveLength(0);
+    // without a connector, a path is not an address
+    expect(httpRequest.config.safeParse({ url: '/claims' }).success).toBe(false);
   });
 
   it('accepts only http(s) URLs and valid header names', () => {

@@ -1,10 +1,13 @@
 import { authorization } from '@/clinical/fhir/client-auth';
 import { clientForConnector, fhirAuthOf } from '@/clinical/fhir/client-connector';
-import { get, parseMessage } from '@/clinical/hl7v2';
-import { hl7Timestamp, newControlId } from '@/clinical/hl7v2/ack';
+import type { TLSSocket } from 'node:tls';
+import { formatHl7DateTime, Hl7Message } from '@medplum/core';
+import { newControlId } from '@/clinical/hl7v2/ack';
 import { NodeError } from '@/engine/node-error';
 import type { ConnectorHandle } from '@/engine/node-type';
+import { connectorHeaders } from '@/engine/lib/http-connector';
 import { poolOf } from '@/engine/lib/postgres';
+import { describeTls } from '@/server/net/connect';
 import { mllpExchange } from '@/server/net/mllp';
 import { outbound, outboundFetch } from '@/server/net/outbound';
 import type { ServiceContext } from '../context';
@@ -41,9 +44,9 @@ async function steps(list: [name: string, run: () => Promise<string>][]): Promis
   return { ok: true, checks };
 }
 
-function fhirChecks(c: ConnectorHandle): [string, () => Promise<string>][] {
+function fhirChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
   const auth = fhirAuthOf(c);
-  const list: [string, () => Promise<string>][] = [];
+  const list: [string, () => Promise<string>][] = [connectStep(c, ctx)];
   if (auth.kind === 'oauth2') {
     list.push(['auth', async () => {
       await authorization(auth, { fetch: outboundFetch, signal: AbortSignal.timeout(outbound().timeoutMs), cacheKey: `probe:${c.id}:${c.updatedAt}` });
@@ -67,20 +70,32 @@ function mllpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
   return [
     ['connect', async () => {
       socket = await services.connect({ host: String(c.config.host), port: Number(c.config.port), tls });
-      return `TCP connection to ${c.endpoint}${tls ? ' with TLS, certificate verified' : ''}`;
+      return `TCP connection to ${c.endpoint}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
     }],
     ['ack', async () => {
-      // a real ADT^A08 (update patient information), marked as a test message (MSH-11 T) for the receiver
+      // a real minimal ADT^A01, marked as a test message (MSH-11 T) so the receiver does not file it
       const id = newControlId();
-      const text = `MSH|^~\\&|CLINFLOW|CLINFLOW|${c.name.replace(/[|^~\\&]/g, ' ')}||${hl7Timestamp(new Date())}||ADT^A08^ADT_A01|${id}|T|2.5.1\rEVN|A08|${hl7Timestamp(new Date())}\rPID|1||CONNECTION-TEST^^^CLINFLOW^MR||TEST^CONNECTION\r`;
+      const now = formatHl7DateTime(new Date());
+      const receiver = c.name.replace(/[|^~\\&\r\n]/g, ' ');
+      const message = Hl7Message.parse(
+        [
+          `MSH|^~\\&|CLINFLOW|CLINFLOW|${receiver}||${now}||ADT^A01^ADT_A01|${id}|T|2.5.1`,
+          `EVN|A01|${now}`,
+          'PID|1||CONNECTION-TEST^^^CLINFLOW^MR||TEST^CONNECTION',
+          'PV1|1|N',
+        ].join('\r'),
+      );
+      const encoding = c.config.encoding === 'latin1' ? 'latin1' : c.config.encoding === 'ascii' ? 'ascii' : 'utf8';
       try {
-        const answer = await mllpExchange(socket!, text, { encoding: c.config.encoding === 'latin1' ? 'latin1' : c.config.encoding === 'ascii' ? 'ascii' : 'utf8', timeoutMs: Number(c.config.ack_timeout_ms) || 10_000, maxBytes: 1024 * 1024 });
-        const ack = parseMessage(answer);
-        const code = get(ack, 'MSA-1') ?? '?';
-        if (get(ack, 'MSA-2') !== id) throw new Error(`an answer came, but MSA-2 (${get(ack, 'MSA-2') ?? 'empty'}) does not name the test message ${id}`);
-        const text3 = get(ack, 'MSA-3');
-        if (code !== 'AA' && code !== 'CA') throw new Error(`the receiver answered ${code}${text3 ? `: ${text3}` : ''} to a test ADT^A08 (the connection works; it refused the message)`);
-        return `ACK ${code} for the test ADT^A08 ${id}`;
+        const answer = await mllpExchange(socket!, message.toString(), { encoding, timeoutMs: Number(c.config.ack_timeout_ms) || 10_000, maxBytes: 1024 * 1024 });
+        const msa = Hl7Message.parse(answer).getSegment('MSA');
+        if (!msa) throw new Error('an answer came, but without an MSA segment: it is not an HL7 ACK');
+        const code = msa.getField(1).toString() || '?';
+        const acked = msa.getField(2).toString();
+        if (acked !== id) throw new Error(`an answer came, but MSA-2 (${acked || 'empty'}) does not name the test message ${id}`);
+        const text3 = msa.getField(3).toString();
+        if (code !== 'AA' && code !== 'CA') throw new Error(`the receiver answered ${code}${text3 ? `: ${text3}` : ''} to a test ADT^A01 (the connection works; it refused the message)`);
+        return `ACK ${code} for the test ADT^A01 ${id}${text3 ? `: ${text3}` : ''}`;
       } finally {
         socket?.destroy();
       }
@@ -88,24 +103,34 @@ function mllpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
   ];
 }
 
-function httpChecks(c: ConnectorHandle): [string, () => Promise<string>][] {
-  return [['reach', async () => {
-    const response = await outboundFetch(c.endpoint, { method: 'GET', headers: httpHeaders(c), redirect: 'manual' });
+/**
+ * DNS, TCP and (for https) TLS to an HTTP endpoint, under the outbound policy: what fails here is the network or
+ * the policy, not the server's answer. The connection is closed again; the next steps make their own calls.
+ */
+function connectStep(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>] {
+  return ['connect', async () => {
+    const url = new URL(c.endpoint);
+    const tls = url.protocol === 'https:';
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(url.port) || (tls ? 443 : 80);
+    const socket = await nodeServices(ctx.db, ctx.principal.orgId).connect({ host, port, tls });
+    try {
+      const address = socket.remoteAddress ? ` (${socket.remoteAddress})` : '';
+      return `TCP connection to ${url.host}${address}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
+    } finally {
+      socket.destroy();
+    }
+  }];
+}
+
+function httpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
+  return [connectStep(c, ctx), ['reach', async () => {
+    const response = await outboundFetch(c.endpoint, { method: 'GET', headers: connectorHeaders(c).headers, redirect: 'manual' });
     await response.body?.cancel();
     const tls = c.endpoint.startsWith('https:') ? ' over TLS' : '';
     if (response.status === 401 || response.status === 403) throw new Error(`the server answered ${response.status}${tls}: the credentials were not accepted`);
     return `GET ${c.endpoint} answered ${response.status}${tls}`;
   }]];
-}
-
-/** The headers an `http` connector sends: its fixed headers and its authentication. */
-export function httpHeaders(c: ConnectorHandle): Record<string, string> {
-  const headers = { ...((c.config.headers as Record<string, string> | undefined) ?? {}) };
-  const s = c.credentials as Record<string, string>;
-  if (c.config.auth === 'basic') headers.Authorization = `Basic ${Buffer.from(`${s.username}:${s.password}`).toString('base64')}`;
-  if (c.config.auth === 'bearer') headers.Authorization = `Bearer ${s.token}`;
-  if (c.config.auth === 'api-key') headers[String(c.config.header_name ?? 'X-API-Key')] = s.api_key ?? '';
-  return headers;
 }
 
 function postgresChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
@@ -133,7 +158,7 @@ export async function testConnector(ctx: ServiceContext, id: string) {
   const view = await getConnector(ctx, id);
   const handle = await connectorHandle(ctx.db, ctx.principal.orgId, view.id, view.type);
   const plan =
-    view.type === 'fhir' ? fhirChecks(handle) : view.type === 'hl7-mllp' ? mllpChecks(handle, ctx) : view.type === 'http' ? httpChecks(handle) : postgresChecks(handle, ctx);
+    view.type === 'fhir' ? fhirChecks(handle, ctx) : view.type === 'hl7-mllp' ? mllpChecks(handle, ctx) : view.type === 'http' ? httpChecks(handle, ctx) : postgresChecks(handle, ctx);
   const result = await steps(plan.map(([name, run]) => [name, async () => {
     try {
       return await run();
