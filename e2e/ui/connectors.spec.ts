@@ -31,7 +31,11 @@ test('create a FHIR connector in the UI, test it, use it in a pipeline, run it',
   await dialog.getByLabel('Type').selectOption('fhir');
   await dialog.getByLabel('Name').fill('Hospital FHIR');
   await dialog.getByLabel('Endpoint').fill(fhir.baseUrl);
+  await expect(dialog.getByLabel('Token URL')).toHaveCount(0); // oauth2 settings appear only for oauth2
+  await dialog.locator('select[id$="_auth"]').selectOption('oauth2');
+  await expect(dialog.getByLabel('Token URL')).toBeVisible();
   await dialog.locator('select[id$="_auth"]').selectOption('bearer');
+  await expect(dialog.getByLabel('Token URL')).toHaveCount(0);
   await dialog.getByLabel('Token', { exact: true }).fill(fhir.credentials.token);
   if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/connectors-dialog.png' });
   await dialog.getByRole('button', { name: 'Create connector' }).click();
@@ -42,7 +46,7 @@ test('create a FHIR connector in the UI, test it, use it in a pipeline, run it',
   await row.getByRole('button', { name: 'Test' }).click();
   const result = row.getByRole('list', { name: 'Test result' });
   await expect(result).toContainText('CapabilityStatement read: FHIR 4.0.1');
-  await expect(result.getByLabel('passed')).toHaveCount(1);
+  await expect(result.getByLabel('passed')).toHaveCount(2); // connect, metadata
   if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/connectors-tested.png' });
   // the secret is not on the page, not even masked in full
   expect(await page.content()).not.toContain(fhir.credentials.token);

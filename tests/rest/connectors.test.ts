@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Hl7Server } from '@medplum/hl7';
 import postgres from 'postgres';
@@ -21,13 +26,22 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
   let web: http.Server;
   let webUrl: string;
   const seenAuth: string[] = [];
+  const mllpSeen: string[] = [];
 
   beforeAll(async () => {
     api = client(target.url, await orgWithKey(target.url, `conn-${target.name}-${Date.now()}@example.org`));
     other = client(target.url, await orgWithKey(target.url, `conn-other-${target.name}-${Date.now()}@example.org`));
     fhir = await startFhirServer({ auth: 'oauth2' });
     mllp = new Hl7Server((connection) => {
-      connection.addEventListener('message', ({ message }) => connection.send(message.buildAck()));
+      connection.addEventListener('message', ({ message }) => {
+        mllpSeen.push(message.toString());
+        // a receiver that takes no test messages, as some production engines are set up
+        if (message.header.getField(5).toString() === 'Strict lab') {
+          const ack = message.buildAck({ ackCode: 'AE' });
+          ack.getSegment('MSA')!.setField(3, 'Test messages are not accepted here');
+          connection.send(ack);
+        } else connection.send(message.buildAck());
+      });
     });
     await mllp.start(0);
     mllpPort = (mllp.server!.address() as AddressInfo).port;
@@ -96,23 +110,31 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
       credentials: { client_id: fhir.credentials.clientId, client_secret: fhir.credentials.clientSecret },
     });
     const ok = await api.post(`/api/connectors/${c.body.id}/test`);
-    expect(ok.body).toMatchObject({ ok: true, checks: [{ name: 'auth', ok: true }, { name: 'metadata', ok: true, detail: expect.stringContaining('FHIR 4.0.1') }] });
+    expect(ok.body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true, detail: expect.stringContaining('TCP connection to 127.0.0.1') }, { name: 'auth', ok: true }, { name: 'metadata', ok: true, detail: expect.stringContaining('FHIR 4.0.1') }] });
     await api.put(`/api/connectors/${c.body.id}`, { credentials: { client_secret: 'the-wrong-secret-000000' } });
     const refused = await api.post(`/api/connectors/${c.body.id}/test`);
-    expect(refused.body).toMatchObject({ ok: false, checks: [{ name: 'auth', ok: false, detail: expect.stringContaining('invalid_client') }] });
+    expect(refused.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: true }, { name: 'auth', ok: false, detail: expect.stringContaining('invalid_client') }] });
     expect(JSON.stringify(refused.body)).not.toContain('the-wrong-secret');
   });
 
   it('tests an MLLP receiver (its ACK), an HTTP API (its answer) and a Postgres database (sign-in and schema)', async () => {
     const lab = await api.post('/api/connectors', { name: 'Lab', type: 'hl7-mllp', endpoint: `127.0.0.1:${mllpPort}` });
     const mllpTest = await api.post(`/api/connectors/${lab.body.id}/test`);
-    expect(mllpTest.body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'ack', ok: true, detail: expect.stringMatching(/^ACK AA for the test ADT\^A08/) }] });
+    expect(mllpTest.body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'ack', ok: true, detail: expect.stringMatching(/^ACK AA for the test ADT\^A01/) }] });
+    // what the receiver got: an ADT^A01 marked as a test (MSH-11 T)
+    const msh = mllpSeen.at(-1)!.split('\r')[0]!.split('|');
+    expect([msh[8], msh[10]]).toEqual(['ADT^A01^ADT_A01', 'T']);
+    const strict = await api.post('/api/connectors', { name: 'Strict lab', type: 'hl7-mllp', endpoint: `127.0.0.1:${mllpPort}` });
+    expect((await api.post(`/api/connectors/${strict.body.id}/test`)).body).toMatchObject({
+      ok: false,
+      checks: [{ name: 'connect', ok: true }, { name: 'ack', ok: false, detail: expect.stringContaining('answered AE: Test messages are not accepted here') }],
+    });
 
     const payer = await api.post('/api/connectors', { name: 'Payer', type: 'http', endpoint: webUrl, config: { auth: 'bearer' }, credentials: { token: 'tok_good_0123456789' } });
-    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: true, checks: [{ name: 'reach', detail: expect.stringContaining('answered 200') }] });
+    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'reach', detail: expect.stringContaining('answered 200') }] });
     expect(seenAuth.at(-1)).toBe('Bearer tok_good_0123456789');
     await api.put(`/api/connectors/${payer.body.id}`, { credentials: { token: 'tok_bad_0000000000' } });
-    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: false, checks: [{ name: 'reach', detail: expect.stringContaining('401') }] });
+    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: true }, { name: 'reach', ok: false, detail: expect.stringContaining('401') }] });
 
     const db = new URL(inject('postgresUrl'));
     const warehouse = await api.post('/api/connectors', { name: 'Warehouse', type: 'postgres', endpoint: db.toString(), config: { schema: 'public' } });
@@ -124,10 +146,31 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
   it('refuses a connector pointed at a private or link-local address (the outbound policy), before any traffic', async () => {
     const metadata = await api.post('/api/connectors', { name: 'Metadata', type: 'http', endpoint: 'http://169.254.169.254/latest' });
     const r = await api.post(`/api/connectors/${metadata.body.id}/test`);
-    expect(r.body).toMatchObject({ ok: false, checks: [{ name: 'reach', ok: false, detail: expect.stringMatching(/link-local|refused|not allowed/i) }] });
+    expect(r.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/link-local|refused|not allowed/i) }] });
     const privateMllp = await api.post('/api/connectors', { name: 'Private engine', type: 'hl7-mllp', endpoint: '10.0.0.5:2575' });
     const m = await api.post(`/api/connectors/${privateMllp.body.id}/test`);
     expect(m.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/private|refused|not allowed/i) }] });
+  });
+
+  it('stops at TLS when the server\'s certificate is not trusted, saying why', async () => {
+    // a self-signed certificate, as a misconfigured or intercepted endpoint would present
+    const dir = mkdtempSync(path.join(tmpdir(), 'cf-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    let requests = 0;
+    const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/fhir`;
+      const c = await api.post('/api/connectors', { name: 'Self-signed FHIR', type: 'fhir', endpoint: url, config: { auth: 'bearer' }, credentials: { token: 'tok_never_sent_0123456789' } });
+      const r = await api.post(`/api/connectors/${c.body.id}/test`);
+      expect(r.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/TLS handshake failed.*self[- ]signed/i) }] });
+      expect(requests).toBe(0); // the token never went to an unverified server
+    } finally {
+      server.close();
+    }
   });
 
   it('answers 400 with the field named for what a type needs, and 409 for a name taken', async () => {

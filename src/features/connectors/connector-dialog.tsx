@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -21,6 +21,14 @@ function credentialFields(info: TypeInfo, config: Record<string, unknown>): stri
   return info.auth_requires[String(config.auth ?? 'none')] ?? [];
 }
 
+/** The settings form without what only another authentication uses (properties marked `x-auth`). */
+function settingsSchema(info: TypeInfo, config: Record<string, unknown>): Record<string, unknown> {
+  const schema = info.config_schema as { properties?: Record<string, { 'x-auth'?: string; default?: unknown }> };
+  const props = schema.properties ?? {};
+  const auth = String(config.auth ?? props.auth?.default ?? 'none');
+  return { ...schema, properties: Object.fromEntries(Object.entries(props).filter(([, p]) => !p['x-auth'] || p['x-auth'] === auth)) };
+}
+
 /** Create or edit a connector: its type's settings form comes from GET /api/connectors/types; secrets are write-only. */
 export function ConnectorDialog({ open, onClose, types, editing }: { open: boolean; onClose: () => void; types: TypeInfo[]; editing: Connector | null }) {
   const utils = api.useUtils();
@@ -31,6 +39,8 @@ export function ConnectorDialog({ open, onClose, types, editing }: { open: boole
   const create = api.connectors.create.useMutation(done);
   const update = api.connectors.update.useMutation(done);
   const info = types.find((t) => t.type === type);
+  // rebuilt only when the authentication changes, not on every keystroke
+  const shown = useMemo(() => (info ? settingsSchema(info, { auth: config.auth }) : null), [info, config.auth]);
   const failure = create.error ?? update.error;
   const details = (appError(failure)?.details as { path: string; message: string }[] | undefined) ?? [];
 
@@ -38,8 +48,11 @@ export function ConnectorDialog({ open, onClose, types, editing }: { open: boole
     const name = String(form.get('name') ?? '').trim();
     const endpoint = String(form.get('endpoint') ?? '').trim();
     const credentials = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
-    if (editing) update.mutate({ id: editing.id, name, endpoint, config, credentials });
-    else create.mutate({ name, type, endpoint, config, credentials });
+    // settings of another authentication (a token URL left from oauth2) are not kept
+    const visible = Object.keys((shown as { properties?: Record<string, unknown> } | null)?.properties ?? {});
+    const settings = Object.fromEntries(Object.entries(config).filter(([k]) => visible.includes(k) || !(k in ((info?.config_schema as { properties?: object }).properties ?? {}))));
+    if (editing) update.mutate({ id: editing.id, name, endpoint, config: settings, credentials });
+    else create.mutate({ name, type, endpoint, config: settings, credentials });
   }
 
   return (
@@ -81,10 +94,10 @@ export function ConnectorDialog({ open, onClose, types, editing }: { open: boole
         </label>
         <TextField label="Name" name="name" required defaultValue={editing?.name} placeholder="Hospital FHIR" />
         <TextField label="Endpoint" name="endpoint" required defaultValue={editing?.endpoint} hint={info?.endpoint} />
-        {info ? (
+        {shown ? (
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium text-slate-700">Settings</legend>
-            <SchemaForm idPrefix="connector-config" schema={info.config_schema} value={config} onChange={(c) => setConfig(c)} />
+            <SchemaForm idPrefix="connector-config" schema={shown} value={config} onChange={(c) => setConfig(c)} />
           </fieldset>
         ) : null}
         {info && credentialFields(info, config).length > 0 ? (

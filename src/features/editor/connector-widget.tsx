@@ -26,7 +26,8 @@ export function ConnectorWidget({ id, value, onChange, options, disabled, readon
         <option value="">{list.isPending ? 'Loading connectors…' : `Choose a ${type ?? ''} connector`}</option>
         {current && !known && !list.isPending ? <option value={current}>{current} (not found)</option> : null}
         {connectors.map((c) => (
-          <option key={c.id} value={c.name}>
+          // a config may name its connector by id (as the API allows) or by name (what this select writes)
+          <option key={c.id} value={c.id === current ? c.id : c.name}>
             {c.name} — {c.endpoint}
           </option>
         ))}

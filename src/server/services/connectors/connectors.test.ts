@@ -92,5 +92,7 @@ describe('connectors', () => {
     expect(fhir.config_schema).toMatchObject({ type: 'object', properties: { auth: { enum: ['none', 'basic', 'bearer', 'oauth2'] } } });
     expect(fhir.credentials_schema).toMatchObject({ properties: { client_secret: { type: 'string' } } });
     expect(fhir.auth_requires.oauth2).toEqual(['client_id', 'client_secret']);
+    // settings that only one authentication uses say so, for the form to show them only then
+    expect(fhir.config_schema).toMatchObject({ properties: { token_url: { 'x-auth': 'oauth2' }, scope: { 'x-auth': 'oauth2' } } });
   });
 });

@@ -170,14 +170,25 @@ export async function deleteConnector(ctx: ServiceContext, id: string) {
   await ctx.db.delete(connectors).where(and(eq(connectors.id, row.id), eq(connectors.orgId, ctx.principal.orgId)));
 }
 
-/** Re-encrypts every connector written under an older key (after CONNECTOR_KEY rotation). Returns how many. */
-export async function reencryptAll(ctx: Pick<ServiceContext, 'db'>): Promise<number> {
+/**
+ * Re-encrypts every connector written under an older key (after CONNECTOR_KEY rotation). Envelopes under a key
+ * this process does not have are left as they are and counted, so one forgotten key does not stop the rest.
+ */
+export async function reencryptAll(ctx: Pick<ServiceContext, 'db'>): Promise<{ reencrypted: number; unreadable: number }> {
   const rows = await ctx.db.select().from(connectors);
-  let n = 0;
+  let reencrypted = 0;
+  let unreadable = 0;
   for (const row of rows) {
     if (!sealedUnderOldKey(row.secrets)) continue;
-    await ctx.db.update(connectors).set({ secrets: sealSecrets(row.orgId, row.id, openSecrets(row.orgId, row.id, row.secrets)) }).where(eq(connectors.id, row.id));
-    n++;
+    let secrets: Record<string, string>;
+    try {
+      secrets = openSecrets(row.orgId, row.id, row.secrets);
+    } catch {
+      unreadable++;
+      continue;
+    }
+    await ctx.db.update(connectors).set({ secrets: sealSecrets(row.orgId, row.id, secrets) }).where(eq(connectors.id, row.id));
+    reencrypted++;
   }
-  return n;
+  return { reencrypted, unreadable };
 }

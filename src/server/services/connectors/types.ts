@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { ConnectorType } from '@/engine/node-type';
 
 /**
+ * A setting marked `x-auth` in its JSON Schema only matters for that authentication (the form hides it otherwise).
+ *
  * The connector types: what each needs (endpoint, settings, credentials), as zod here and as JSON Schema in
  * `GET /api/connectors/types`, from which the UI builds its forms. Settings are stored as they are; credentials
  * only encrypted (secrets.ts) and never returned.
@@ -12,8 +14,8 @@ const secret = (description: string) => z.string().min(1).max(10_000).describe(d
 const Fhir = {
   config: z.object({
     auth: z.enum(['none', 'basic', 'bearer', 'oauth2']).default('none').describe('How Clinflow authenticates: none, basic (username and password), bearer (a fixed token) or oauth2 (client credentials)'),
-    token_url: z.url().optional().describe('oauth2: the token endpoint (SMART backend services, Epic, Cerner, Medplum…)'),
-    scope: z.string().max(2000).optional().describe('oauth2: the scopes to ask for, e.g. system/*.read'),
+    token_url: z.url().optional().meta({ description: 'oauth2: the token endpoint (SMART backend services, Epic, Cerner, Medplum…)', 'x-auth': 'oauth2' }),
+    scope: z.string().max(2000).optional().meta({ description: 'oauth2: the scopes to ask for, e.g. system/*.read', 'x-auth': 'oauth2' }),
     timeout_ms: z.number().int().min(100).max(300_000).optional().describe('Time limit of each call (default: OUTBOUND_TIMEOUT_MS)'),
   }),
   credentials: z.object({
@@ -39,7 +41,7 @@ const Mllp = {
 const Http = {
   config: z.object({
     auth: z.enum(['none', 'basic', 'bearer', 'api-key']).default('none').describe('none, basic, bearer or an API key header'),
-    header_name: z.string().regex(/^[A-Za-z0-9-]+$/).default('X-API-Key').describe('api-key: the header that carries the key'),
+    header_name: z.string().regex(/^[A-Za-z0-9-]+$/).default('X-API-Key').meta({ description: 'api-key: the header that carries the key', 'x-auth': 'api-key' }),
     headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/), z.string().max(2000)).default({}).describe('Headers sent with every call (not secret: put secrets in the credentials)'),
   }),
   credentials: z.object({

@@ -1,0 +1,12 @@
+// Types of bench/lib.mjs, for the benches written in TypeScript (bench/bundled.mjs bundles them).
+export const root: string;
+export const ORG: { id: string; key: string };
+export const AUTH: Record<string, string>;
+export const env: Record<string, string | undefined>;
+export function build(): void;
+export function startServer(extraEnv: Record<string, string>, port: number): Promise<{ url: string; stop: () => void }>;
+export function startWorker(extraEnv: Record<string, string>): Promise<{ stop: () => void }>;
+export function load(opts: Record<string, unknown>): Promise<{ rps: number; p50: number; p99: number; non2xx: number; total: number }>;
+export function withDatabase<T>(label: string, f: (url: string) => Promise<T>): Promise<T>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function api(url: string, method: string, path: string, body?: unknown): Promise<any>;
