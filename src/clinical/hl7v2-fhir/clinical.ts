@@ -57,7 +57,7 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
     id,
     subject,
     category: [{ coding: [{ code: 'encounter-diagnosis', display: 'Encounter Diagnosis', system: 'http://terminology.hl7.org/CodeSystem/condition-category' }] }],
-    ...clean<Partial<Condition>>({ code, onsetDateTime: ctx.dt(dg1.v(5)), recordedDate: ctx.dt(dg1.v(19)) }),
+    ...clean<Partial<Condition>>({ code, onsetDateTime: ctx.dt(dg1.v(5)), recordedDate: ctx.dt(dg1.v(19)), extension: dueTo(dg1.f(21), subject, ctx) }),
   }));
   // the visit lists its diagnoses (DG1-6 type, DG1-15 priority)
   const diagnosis = { condition: ctx.ref(c), ...clean({ use: tableConcept(dg1.v(6), '0052'), rank: /^\d+$/.test(dg1.v(15)) && Number(dg1.v(15)) > 0 ? Number(dg1.v(15)) : undefined }) };
@@ -65,6 +65,24 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
   if (ctx.encounterResource) (ctx.encounterResource.diagnosis ??= []).push(diagnosis);
   else ctx.pendingDiagnoses.push(diagnosis);
   return c;
+}
+
+/**
+ * DG1-21 (parent diagnosis, an EI) names the condition this one is due to; the FHIR-Converter templates make it a
+ * Condition of its own (known only by that identifier, often a bare assigning authority) and link it by the
+ * condition-dueTo extension.
+ */
+function dueTo(parent: Field | undefined, subject: Ref, ctx: Ctx): Condition['extension'] {
+  if (!parent || !parent.text().trim()) return undefined;
+  const system = /^\d+(\.\d+)+$/.test(parent.c(3).trim()) ? `urn:oid:${parent.c(3).trim()}` : undefined;
+  const identifier = entityIdentifier(parent) ?? clean({ system });
+  const cause = ctx.once<Condition>('Condition', `DG1-21|${parent.text()}`, (id) => ({
+    resourceType: 'Condition',
+    id,
+    subject,
+    ...clean<Partial<Condition>>({ identifier: identifier ? [identifier] : [] }),
+  }));
+  return [{ url: 'http://hl7.org/fhir/StructureDefinition/condition-dueTo', valueReference: ctx.ref(cause) }];
 }
 
 /** PRB → Condition (a problem-list item). */

@@ -198,8 +198,9 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
     }
   }
   if (txa) {
-    const related = ctx.resources.filter((r) => r.resourceType === 'ServiceRequest').map((r) => ctx.ref(r));
-    documentReference(txa, ctx, txaBody, related);
+    const doc = documentReference(txa, ctx, txaBody);
+    // the orders of a document message are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference)
+    if (doc) for (const r of ctx.resources) if (r.resourceType === 'ServiceRequest') (r.reasonReference ??= []).push(ctx.ref(doc));
   }
   if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
   if (opts.provenance) {

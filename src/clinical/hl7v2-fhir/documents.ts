@@ -17,7 +17,7 @@ function base64(text: string): string {
 }
 
 /** TXA (with the text of the OBX that follow it) → DocumentReference. */
-export function documentReference(txa: Seg, ctx: Ctx, body: Seg[], related: Ref[]): DocumentReference | undefined {
+export function documentReference(txa: Seg, ctx: Ctx, body: Seg[]): DocumentReference | undefined {
   if (!ctx.patient) return undefined;
   const subject = ctx.patient;
   const text = body
@@ -40,7 +40,7 @@ export function documentReference(txa: Seg, ctx: Ctx, body: Seg[], related: Ref[
       author: [...txa.reps(5), ...txa.reps(9)].map((f) => ctx.practitioner(f)).filter((x) => !!x),
       authenticator: ctx.practitioner(txa.reps(10)[0]),
       securityLabel: [codeableConcept(txa.f(18))].filter((x) => !!x),
-      context: clean({ encounter: ctx.encounter ? [ctx.encounter] : [], related }),
+      context: clean({ encounter: ctx.encounter ? [ctx.encounter] : [] }),
     }),
   }));
 }
