@@ -73,6 +73,20 @@ const schema = z.object({
     .default('')
     .transform((v) => list(v))
     .pipe(z.array(z.string().regex(/^[\w.:*/-]+$/, 'expected CIDRs, addresses, host names or address kinds, comma-separated'))),
+  /** OpenAI API key: makes the `openai/…` language models available. */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Another base URL for the OpenAI API (a proxy or Azure-style gateway); default https://api.openai.com/v1. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  /** Anthropic API key: makes the `anthropic/…` language models available. */
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  /** Base URL of any OpenAI-compatible chat completions API (Ollama: http://127.0.0.1:11434/v1, vLLM…). */
+  OPENAI_COMPATIBLE_BASE_URL: z.string().url().optional(),
+  /** Its API key, when it wants one. */
+  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
+  /** Its models, comma-separated, each optionally `id:context_window` (`llama3.1:8b:131072` reads the last number). */
+  OPENAI_COMPATIBLE_MODELS: z.string().default('').transform((v) => list(v)),
+  /** Its label: model ids read `<name>/<model>` (e.g. ollama/llama3.1). */
+  OPENAI_COMPATIBLE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'OPENAI_COMPATIBLE_NAME must be lowercase letters, digits and dashes').default('openai-compatible'),
   /** Time limit of every outbound call (connect, send, whole answer), in milliseconds. */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** The largest response body an outbound call reads, in bytes (10 MiB). */

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { z } from 'zod';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { NodeDescriptor } from './node-descriptor';
@@ -31,6 +32,11 @@ export interface NodeServices {
    * (`OUTBOUND_REFUSED`, `OUTBOUND_TIMEOUT`, `OUTBOUND_FAILED`) that says what happened.
    */
   connect(options: TcpConnectOptions): Promise<Socket>;
+  /**
+   * The language model `id` (`clinflow/offline`, `openai/gpt-4o-mini`…, GET /api/llm-models). Fails with a
+   * NodeError `MODEL_UNAVAILABLE` naming the env variable to set when it is unknown or not configured.
+   */
+  languageModel(id: string): LanguageModelV4;
 }
 
 export interface TcpConnectOptions {

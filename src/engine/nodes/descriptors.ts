@@ -1,5 +1,6 @@
 import type { NodeDescriptor } from '../node-descriptor';
 import { claimValidate } from './claim-validate';
+import { clinicalExtract } from './clinical-extract';
 import { code } from './code';
 import { condition } from './condition';
 import { csvParse } from './csv-parse';
@@ -21,6 +22,7 @@ import { hl7v2Serialize } from './hl7v2-serialize';
 import { httpRequest } from './http-request';
 import { jsonSchemaValidate } from './json-schema-validate';
 import { jsonataTransform } from './jsonata-transform';
+import { llmPrompt } from './llm-prompt';
 import { manualTrigger } from './manual-trigger';
 import { merge } from './merge';
 import { mllpListenerTrigger } from './mllp-listener-trigger';
@@ -28,6 +30,7 @@ import { pipelineOutput } from './pipeline-output';
 import { postgresQuery } from './postgres-query';
 import { postgresWrite } from './postgres-write';
 import { scheduleTrigger } from './schedule-trigger';
+import { summarize } from './summarize';
 import { switchDescriptor } from './switch';
 import { terminologyLookup } from './terminology-lookup';
 import { webhookTrigger } from './webhook-trigger';
@@ -74,6 +77,9 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   claimValidate,
   x12837ToFhir,
   x12835ToFhir,
+  llmPrompt,
+  summarize,
+  clinicalExtract,
   pipelineOutput,
 ] as unknown as NodeDescriptor[];
 

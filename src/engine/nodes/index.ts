@@ -1,5 +1,6 @@
 import type { NodeType } from '../node-type';
 import { claimValidateNode } from './claim-validate.execute';
+import { clinicalExtractNode } from './clinical-extract.execute';
 import { codeNode } from './code.execute';
 import { conditionNode } from './condition.execute';
 import { csvParseNode } from './csv-parse.execute';
@@ -23,6 +24,7 @@ import { hl7v2SerializeNode } from './hl7v2-serialize.execute';
 import { httpRequestNode } from './http-request.execute';
 import { jsonSchemaValidateNode } from './json-schema-validate.execute';
 import { jsonataTransformNode } from './jsonata-transform.execute';
+import { llmPromptNode } from './llm-prompt.execute';
 import { manualTriggerNode } from './manual-trigger.execute';
 import { mergeNode } from './merge.execute';
 import { mllpListenerTriggerNode } from './mllp-listener-trigger.execute';
@@ -30,6 +32,7 @@ import { pipelineOutputNode } from './pipeline-output.execute';
 import { postgresQueryNode } from './postgres-query.execute';
 import { postgresWriteNode } from './postgres-write.execute';
 import { scheduleTriggerNode } from './schedule-trigger.execute';
+import { summarizeNode } from './summarize.execute';
 import { switchNode } from './switch.execute';
 import { webhookTriggerNode } from './webhook-trigger.execute';
 import { x12835ToFhirNode } from './x12-835-to-fhir.execute';
@@ -76,6 +79,9 @@ const IMPLEMENTED: readonly NodeType[] = [
   claimValidateNode,
   x12837ToFhirNode,
   x12835ToFhirNode,
+  llmPromptNode,
+  summarizeNode,
+  clinicalExtractNode,
   pipelineOutputNode,
 ] as unknown as NodeType[];
 

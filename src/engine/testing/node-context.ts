@@ -15,6 +15,9 @@ export function testServices(overrides: Partial<NodeServices> = {}): NodeService
     fetch: (() => Promise.reject(new Error('no network in node tests'))) as typeof fetch,
     orgKey: async (purpose) => new Uint8Array(createHash('sha256').update(`test-org:${purpose}`).digest()),
     connector: (ref) => Promise.reject(new NodeError('CONNECTOR_NOT_FOUND', `No connector "${ref}" in this test (pass one in testServices({connector}))`)),
+    languageModel: (id) => {
+      throw new NodeError('MODEL_UNAVAILABLE', `No language model "${id}" in this test (pass one in testServices({languageModel}))`);
+    },
     connect: ({ host, port }) => Promise.reject(new NodeError('OUTBOUND_FAILED', `No network in node tests: ${host}:${port} (pass a connect in testServices({connect}))`)),
     ...overrides,
   };

@@ -4,6 +4,7 @@ import { connectorsRouter } from './routers/connectors/router';
 import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
 import { membersRouter } from './routers/members/router';
+import { modelsRouter } from './routers/models/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -15,6 +16,7 @@ export const appRouter = router({
   catalog: catalogRouter,
   connectors: connectorsRouter,
   executions: executionsRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,8 @@
 import { NodeError } from '@/engine/node-error';
 import type { NodeServices, TcpConnectOptions } from '@/engine/node-type';
+import { getLanguageModel } from '@/server/ai/models';
 import type { Db } from '@/server/db/client';
+import { AppError } from '@/server/errors';
 import { connectChecked } from '@/server/net/connect';
 import { OutboundError } from '@/server/net/errors';
 import { outbound, outboundFetch } from '@/server/net/outbound';
@@ -22,7 +24,18 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     orgKey: (purpose) => orgKey(db, orgId, purpose),
     connector: (ref, type) => connectorHandle(db, orgId, ref, type),
     connect: outboundConnect,
+    languageModel,
   };
+}
+
+/** A language model from env (src/server/ai); a refusal becomes the node's MODEL_UNAVAILABLE error. */
+export function languageModel(id: string) {
+  try {
+    return getLanguageModel(id);
+  } catch (e) {
+    if (e instanceof AppError) throw new NodeError('MODEL_UNAVAILABLE', e.message);
+    throw e;
+  }
 }
 
 /** A TCP connection under the process's outbound policy; its refusals and failures as NodeErrors. */

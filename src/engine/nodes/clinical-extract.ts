@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { describeNode } from '../node-descriptor';
+
+const Config = z.object({
+  model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
+  patient_reference: z
+    .string()
+    .regex(/^(Patient\/[A-Za-z0-9\-.]{1,64}|urn:uuid:[0-9a-f-]{36})$/, 'expected Patient/<id> or urn:uuid:<uuid>')
+    .optional()
+    .describe('The patient the resources are about (Patient/<id>); else the input\'s `patient_reference` or `patient` (a Patient resource)'),
+  include: z
+    .array(z.enum(['Condition', 'MedicationStatement', 'Observation']))
+    .min(1)
+    .default(['Condition', 'MedicationStatement', 'Observation'])
+    .describe('Which resource types to produce'),
+});
+
+export const clinicalExtract = describeNode({
+  id: 'clinical-extract',
+  name: 'Clinical extract',
+  category: 'ai',
+  description: 'Extracts conditions, medications and observations from clinical free text with a language model into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
+  version: '1.0.0',
+  keywords: ['nlp', 'extract', 'clinical text', 'free text', 'note', 'fhir', 'condition', 'medication', 'observation', 'problem list', 'llm', 'ai', 'structured', 'unstructured'],
+  side_effect: 'read',
+  documentation: [
+    'Asks the language model `model` for the conditions (negated ones left out: "denies fever"), medications',
+    '(name, dose, route, frequency) and observations (vital signs, lab values) a clinical text mentions, as',
+    'structured output, and builds FHIR R4 resources from them: a `Condition` per condition (`code.text`,',
+    'clinical status active, verification unconfirmed — a machine read it), a `MedicationStatement` per medication',
+    '(dosage text and route), an `Observation` per value (`valueQuantity` with its unit, or `valueString` such as',
+    '`150/95`). They come in a `collection` Bundle that passes FHIR R4 validation, each `subject` the patient.',
+    '',
+    'The input is a string or an object with `text`, and optionally `patient_reference` or `patient` (a Patient',
+    'resource). The patient is `patient_reference` from config, else from the input; without any, subjects carry',
+    'only a display ("patient not identified") and a warning is logged. `usage` gives tokens and latency.',
+    '',
+    'The default model `clinflow/offline` is rule-based (patterns for doses, routes, frequencies, a list of',
+    'common conditions and vital signs), not an LLM: review what it finds.',
+    '',
+    '**Example**: "Hypertension. Started lisinopril 10 mg po daily. BP 150/95 mmHg." with `patient_reference`',
+    '`Patient/123` gives a Bundle of a Condition (hypertension), a MedicationStatement (lisinopril, dosage',
+    '"lisinopril 10 mg po daily", route po) and an Observation (bp, valueString `150/95 mmHg`).',
+  ].join('\n'),
+  config: Config,
+  example: { model: 'clinflow/offline', patient_reference: 'Patient/123', include: ['Condition', 'MedicationStatement', 'Observation'] },
+  ui: { order: ['model', 'patient_reference', 'include'] },
+  ports: () => ({
+    inputs: [{ name: 'text', type: 'any', description: 'The clinical text, or {text, patient_reference?, patient?}' }],
+    outputs: [
+      { name: 'bundle', type: 'fhir-bundle', description: 'A collection Bundle of Condition, MedicationStatement and Observation resources' },
+      { name: 'usage', type: 'json', description: '{model, input_tokens, output_tokens, total_tokens, latency_ms}' },
+    ],
+  }),
+  errors: {
+    TEXT_MISSING: 'the input is neither a string nor an object with a string `text`',
+    MODEL_UNAVAILABLE: 'the model is unknown or its provider is not configured (the message names the env variable to set)',
+    LLM_FAILED: 'the provider refused or failed the call (the message says why)',
+    LLM_OUTPUT_INVALID: 'the model did not answer with the expected structure',
+    FHIR_INVALID: 'the resources built from the answer are not valid FHIR R4 (the message lists the issues)',
+  },
+});

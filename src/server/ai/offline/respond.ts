@@ -1,0 +1,68 @@
+import type { JSONSchema7, LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message } from '@ai-sdk/provider';
+import { extractClinical } from './extract';
+import { fillSchema } from './schema-fill';
+import { summarize } from './summarize';
+import { OFFLINE_NOTE } from './text';
+import { chooseTool, toolArguments } from './tools';
+
+/** What the offline model answers: text, or one tool call. */
+export type Answer = { kind: 'text'; text: string; json: boolean } | { kind: 'tool-call'; toolName: string; input: string };
+
+function textOf(m: LanguageModelV4Message): string {
+  if (m.role === 'system') return m.content;
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
+}
+
+function toolResults(prompt: LanguageModelV4Message[]) {
+  const last = prompt.at(-1);
+  if (last?.role !== 'tool') return [];
+  return last.content.flatMap((p) => (p.type === 'tool-result' ? [{ name: p.toolName, output: p.output }] : []));
+}
+
+function describeOutput(o: { type: string; value?: unknown; reason?: string }) {
+  if (o.type === 'text' || o.type === 'error-text') return String(o.value);
+  if (o.type === 'json' || o.type === 'error-json') return JSON.stringify(o.value);
+  return o.reason ?? o.type;
+}
+
+/** A free-text answer for the request, labelled as rule-based. */
+function freeText(instructions: string, text: string, maxSentences: number): string {
+  const ex = extractClinical(text);
+  const wantsList = /\b(extract|list|medication|condition|diagnos)/i.test(instructions) && !/\bsummar/i.test(instructions);
+  if (wantsList) {
+    const lines = [
+      ...ex.medications.map((m) => `- Medication: ${[m.name, m.dose, m.route, m.frequency].filter(Boolean).join(' ')}`),
+      ...ex.conditions.map((c) => `- Condition: ${c.name}${c.negated ? ' (negated)' : ''}`),
+      ...ex.observations.map((o) => `- Observation: ${o.name} ${o.value}${o.unit ? ` ${o.unit}` : ''}`),
+      ...ex.codes.map((c) => `- Code: ${c.system} ${c.code}`),
+      ...ex.dates.map((d) => `- Date: ${d}`),
+    ];
+    return `${OFFLINE_NOTE}\n${lines.length ? lines.join('\n') : 'Nothing recognised.'}`;
+  }
+  const summary = summarize(text, { maxSentences });
+  return `${OFFLINE_NOTE} ${summary || 'No text to summarize.'}`;
+}
+
+export function respond(o: LanguageModelV4CallOptions): Answer {
+  const system = o.prompt.filter((m) => m.role === 'system').map(textOf).join('\n');
+  const users = o.prompt.filter((m) => m.role === 'user');
+  const lastUser = users.length ? textOf(users.at(-1)!) : '';
+  const results = toolResults(o.prompt);
+  if (results.length) {
+    return { kind: 'text', json: false, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned: ${describeOutput(r.output as never)}`).join('\n')}` };
+  }
+  const tools = (o.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
+  const choice = o.toolChoice;
+  if (tools.length && choice?.type !== 'none') {
+    const offered = choice?.type === 'tool' ? tools.filter((t) => t.name === choice.toolName) : tools;
+    const tool = chooseTool(lastUser, offered) ?? (choice?.type === 'required' || choice?.type === 'tool' ? offered[0] : undefined);
+    if (tool) return { kind: 'tool-call', toolName: tool.name, input: JSON.stringify(toolArguments(lastUser, tool)) };
+  }
+  const maxSentences = Number(system.match(/(\d+)\s+sentences?/i)?.[1] ?? 3);
+  if (o.responseFormat?.type === 'json') {
+    const facts = { text: lastUser, extraction: extractClinical(lastUser), summary: summarize(lastUser, { maxSentences }) };
+    const schema = (o.responseFormat.schema ?? { type: 'object', properties: { summary: {}, medications: { type: 'array', items: { type: 'object', properties: { name: {}, dose: {}, route: {}, frequency: {} } } }, conditions: { type: 'array', items: { type: 'object', properties: { name: {}, negated: { type: 'boolean' } } } }, dates: { type: 'array', items: { type: 'string' } }, codes: { type: 'array', items: { type: 'object', properties: { system: {}, code: {} } } } } }) as JSONSchema7;
+    return { kind: 'text', json: true, text: JSON.stringify(fillSchema(schema, facts)) };
+  }
+  return { kind: 'text', json: false, text: freeText(system, lastUser, maxSentences) };
+}
