@@ -11,7 +11,8 @@ import { NodeError } from '@/engine/node-error';
 import type { NodeServices } from '@/engine/node-type';
 
 /** The Synthea bulk export sample the peer serves from `$export` (see /work/shared/data/SOURCES.md). */
-export const SYNTHEA_DIR = path.resolve(import.meta.dirname, '../../../shared/data/synthea-10');
+// (a bench bundles this file elsewhere and says where the checkout is in BENCH_ROOT)
+export const SYNTHEA_DIR = path.resolve(process.env.BENCH_ROOT ?? path.resolve(import.meta.dirname, '../..'), '../shared/data/synthea-10');
 /** The only Group the peer knows: every patient of the sample. */
 export const SYNTHEA_GROUP = 'synthea-10';
 /** Types outside the Patient compartment: a patient or group export leaves them out (Bulk Data §patient-level). */
