@@ -35,7 +35,7 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /** Browser sign-in and sign-up attempts allowed per client address per minute (brute-force guard). */
   AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
-  /** Secret for signing browser sessions; generated and stored in the database when absent. */
+  /** Secret for signing browser sessions; when absent, generated into DATA_DIR/auth.secret (embedded) or the database (Postgres). */
   AUTH_SECRET: z.string().min(32).optional(),
   /**
    * The key (32 bytes, base64) that encrypts connector credentials at rest (AES-256-GCM). Required with

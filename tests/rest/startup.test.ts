@@ -1,4 +1,9 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '@/server/db/client';
+import { rowsOf } from '@/server/db/rows';
 import { orgWithKey, trpc } from '../support/accounts';
 import { client, expectError } from '../support/client';
 import { createTestDatabase } from '../support/postgres';
@@ -32,8 +37,16 @@ describe('start-up', () => {
     expect((await orgWithKey(first.url, 'late@example.org', ['admin'], setup)).id).not.toBe(org.id); // used once
     expect([0, 143]).toContain(await first.stop()); // Next drains, then exits 143 on SIGTERM
 
+    // the session-signing secret is a file beside the database, readable by its owner only, and not in the database
+    expect(statSync(path.join(dataDir, 'auth.secret')).mode & 0o777).toBe(0o600);
+    const database = await openDatabase({ dataDir });
+    expect(rowsOf(await database.db.execute(sql`select key from settings where key = 'auth_secret'`))).toEqual([]);
+    await database.close();
+
     const second = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
+      // a session of the first start is still good: the same secret signs it
+      expect(await trpc(second.url, owner.cookie, 'account.me')).toMatchObject({ organization: { id: org.id } });
       expect(second.output()).not.toMatch(CREATED);
       expect(second.output()).not.toMatch(/sign-up\?setup=/); // the organization has its admin
       const listed = await client(second.url, org).get('/api/pipelines');

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { betterAuth } from 'better-auth';
+import { eq } from 'drizzle-orm';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
-import { accounts, sessions, users, verifications } from '@/server/db/schema';
+import { accounts, sessions, settings, users, verifications } from '@/server/db/schema';
 import { getOrCreateSetting } from '@/server/services/orgs/instance-settings';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
 
@@ -50,6 +53,23 @@ export function createAuth(db: Db, secret: string) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
+/**
+ * The session-signing secret: AUTH_SECRET; embedded, a file beside the database (DATA_DIR/auth.secret, mode
+ * 0600), so a copy of the database alone cannot mint a session cookie (an older install's secret is moved out of
+ * the `settings` table into it); on Postgres without AUTH_SECRET, one generated into `settings`, shared by every
+ * process — set AUTH_SECRET there to keep it out of the database.
+ */
 export async function authSecret(db: Db): Promise<string> {
-  return env.AUTH_SECRET ?? getOrCreateSetting(db, 'auth_secret', () => randomBytes(32).toString('base64url'));
+  if (env.AUTH_SECRET) return env.AUTH_SECRET;
+  if (env.DATABASE_URL) return getOrCreateSetting(db, 'auth_secret', () => randomBytes(32).toString('base64url'));
+  if (env.DATA_DIR.startsWith('memory://')) return randomBytes(32).toString('base64url');
+  const file = path.resolve(env.DATA_DIR, 'auth.secret');
+  if (!existsSync(file)) {
+    const [stored] = await db.select().from(settings).where(eq(settings.key, 'auth_secret'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, stored?.value ?? randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  // the secret lives in the file now: none is left in the database (sessions signed with it stay valid)
+  await db.delete(settings).where(eq(settings.key, 'auth_secret'));
+  return readFileSync(file, 'utf8').trim();
 }
