@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowLeft, FlaskConical, Pencil, RotateCcw } from 'lucide-react';
+import { ArrowLeft, Bug, FlaskConical, Pencil, RotateCcw } from 'lucide-react';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { buttonClasses } from '@/components/ui/button';
@@ -63,10 +63,16 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
             · version {run.pipeline_version} · {live ? 'started' : 'ran'} <RelativeTime iso={run.started_at ?? run.created_at} />
           </p>
         </div>
-        <Link href={`/pipelines/${run.pipeline_id}`} className={buttonClasses('secondary')}>
-          <Pencil className="size-4" aria-hidden />
-          Open pipeline in editor
-        </Link>
+        <div className="flex gap-2">
+          <Link href={`/pipelines/${run.pipeline_id}?debug=${run.id}`} className={buttonClasses('secondary')} title="Open the pipeline with this run's inputs as the test inputs and its results in the drawer">
+            <Bug className="size-4" aria-hidden />
+            Debug in editor
+          </Link>
+          <Link href={`/pipelines/${run.pipeline_id}`} className={buttonClasses('secondary')}>
+            <Pencil className="size-4" aria-hidden />
+            Open pipeline in editor
+          </Link>
+        </div>
       </div>
       <dl className="mt-5 grid grid-cols-2 gap-px overflow-hidden rounded-xl border border-slate-200 bg-slate-200 shadow-sm sm:grid-cols-3 lg:grid-cols-6">
         <Fact label="Trigger">
