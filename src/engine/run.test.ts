@@ -24,6 +24,17 @@ describe('runPipeline', () => {
     expect(r.nodes.b!.started_ms!).toBeGreaterThanOrEqual(r.nodes.a!.finished_ms!);
   });
 
+  it('uses a node\'s pinned outputs in test runs instead of running it, and never in real runs', async () => {
+    // in ──▶ a(inc, pinned {n: 100}) ──▶ b(inc, by 10) ──▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    def.nodes[1]!.pinned = { out: { n: 100 } };
+    const test = await runPipeline(def, opts({ testMode: true }));
+    expect(test.outputs).toEqual({ result: { n: 110 } });
+    expect(test.nodes.a).toMatchObject({ status: 'completed', outputs: { out: { n: 100 } }, attempts: 0, logs: [{ message: expect.stringContaining('pinned') }] });
+    const real = await runPipeline(def, opts({ testMode: false }));
+    expect(real.outputs).toEqual({ result: { n: 12 } });
+  });
+
   it('runs independent branches concurrently', async () => {
     //        ┌▶ s1(slow 150) ▶ o1
     // in ────┤

@@ -27,6 +27,8 @@ export const PipelineNode = z
     config: z.record(z.string(), z.unknown()).default({}),
     position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
     settings: NodeSettings.partial().optional(),
+    /** Pinned data: outputs (by port) a test run uses instead of running the node; real runs ignore them. */
+    pinned: z.record(z.string(), z.unknown()).optional(),
   })
   .loose();
 

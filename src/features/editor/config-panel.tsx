@@ -142,6 +142,17 @@ function NodeConfig({ node }: { node: FlowNode }) {
             <TriggerInfo nodeType={node.data.nodeType} config={node.data.config} />
           </Section>
         ) : null}
+        {node.data.pinned ? (
+          <Section title="Pinned outputs">
+            <p className="mb-2 text-xs text-slate-600">Test runs use these outputs instead of running this node; real runs always run it. They are saved with the pipeline.</p>
+            <pre aria-label="Pinned outputs" className="mb-2 max-h-40 overflow-auto rounded-md bg-slate-900 px-2.5 py-2 font-mono text-[11px] text-slate-100">
+              {JSON.stringify(node.data.pinned, null, 2).slice(0, 4000)}
+            </pre>
+            <Button size="sm" variant="secondary" onClick={() => updateNode(node.id, { pinned: undefined }, 'pinned')}>
+              Unpin
+            </Button>
+          </Section>
+        ) : null}
         <Section title="Settings" defaultOpen={false}>
           <NodeSettingsForm value={node.data.settings} onChange={(settings, field) => updateNode(node.id, { settings }, `settings:${field}`)} />
         </Section>

@@ -1,6 +1,6 @@
 'use client';
 
-import { RotateCcw } from 'lucide-react';
+import { Pin, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -58,7 +58,8 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         <span className="text-[11px] text-slate-500 tabular-nums">{formatDuration(node.duration_ms)}</span>
         {node.attempts > 1 ? <span className="text-[11px] text-amber-700">{node.attempts} attempts</span> : null}
         {node.reason ? <span className="text-[11px] text-slate-500">{SKIP_REASON_TEXT[node.reason]}</span> : null}
-        <Button size="sm" variant="secondary" className="ml-auto" icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
+        {node.status === 'completed' ? <PinButton node={node} /> : null}
+        <Button size="sm" variant="secondary" className={node.status === 'completed' ? '' : 'ml-auto'} icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
           Retry from here
         </Button>
       </div>
@@ -95,5 +96,30 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * Pins a node's outputs of this run to the node (pinned data): test runs then use them instead of running it,
+ * until unpinned in the node's panel. They are saved with the pipeline.
+ */
+function PinButton({ node }: { node: ExecutionNode }) {
+  const { pinned, exists, updateNode } = useEditor((s) => {
+    const n = s.nodes.find((x) => x.id === node.node_id);
+    return { pinned: !!n?.data.pinned, exists: !!n, updateNode: s.updateNode };
+  });
+  if (!exists) return null;
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      className="ml-auto"
+      icon={<Pin className="size-3.5" aria-hidden />}
+      disabled={pinned}
+      title="Test runs use these outputs instead of running the node (saved with the pipeline)"
+      onClick={() => updateNode(node.node_id, { pinned: node.outputs as Record<string, unknown> }, 'pinned')}
+    >
+      {pinned ? 'Pinned' : 'Pin outputs'}
+    </Button>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { Handle, Position, useConnection, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
-import { AlertCircle, AlertTriangle, Timer } from 'lucide-react';
+import { AlertCircle, AlertTriangle, Pin, Timer } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
 import { formatDuration } from '@/components/format';
@@ -147,6 +147,11 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
             {id}
           </p>
         </div>
+        {data.pinned ? (
+          <span className="text-violet-600" title="Pinned outputs: test runs use them instead of running this node" aria-label="pinned">
+            <Pin className="size-4" aria-hidden />
+          </span>
+        ) : null}
         {problems.length ? (
           <span className="text-red-600" title={problems.map((p) => p.message).join('\n')} aria-label={`${problems.length} problem(s)`}>
             <AlertCircle className="size-4" aria-hidden />

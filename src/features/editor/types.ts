@@ -24,6 +24,8 @@ export interface PipelineNodeData extends Record<string, unknown> {
   name?: string;
   config: Record<string, unknown>;
   settings?: Partial<NodeSettings>;
+  /** Pinned data: outputs a test run uses instead of running the node. */
+  pinned?: Record<string, unknown>;
   /** Fields of the definition's node the editor does not manage, kept as they were. */
   extra?: Record<string, unknown>;
 }
