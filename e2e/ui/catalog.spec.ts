@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signUp } from './support';
 
 /**
  * The node catalog browser: every node type by category, searched by what it does, with its ports, configuration
@@ -10,14 +11,7 @@ async function shot(page: Page, name: string) {
 }
 
 test('browse the node catalog, search it, read a node in full', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Mary Seacole');
-  await page.getByLabel('Email').fill(`mary.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Mary Seacole');
 
   await page.getByRole('link', { name: 'Node catalog' }).click();
   await expect(page.getByRole('heading', { name: 'Node catalog', level: 1 })).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signUp } from './support';
 import { startFhirServer, type FhirPeer } from '../../tests/support/fhir-server';
 
 /**
@@ -15,14 +16,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => fhir.close());
 
 test('create a FHIR connector in the UI, test it, use it in a pipeline, run it', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Grace Hopper');
-  await page.getByLabel('Email').fill(`grace.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Grace Hopper');
 
   await page.getByRole('link', { name: 'Connectors' }).click();
   await expect(page.getByRole('heading', { name: 'No connectors yet' })).toBeVisible();

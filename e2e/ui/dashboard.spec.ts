@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signUp } from './support';
 
 /**
  * The dashboard: runs per day, failure rate, the pipelines that fail most and the slowest nodes, from runs made
@@ -22,14 +23,7 @@ const chain = (expression: string) => ({
 });
 
 test('the dashboard shows runs per day, failure rate, failing pipelines and slow nodes', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Virginia Apgar');
-  await page.getByLabel('Email').fill(`virginia.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Virginia Apgar');
 
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();

@@ -1,15 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { signUp } from './support';
 
 /** "Debug in editor" from a past run: its inputs become the test inputs, its results fill the drawer and the node previews. */
 test("debug a past run in the editor with its data", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Mary Eliza Mahoney');
-  await page.getByLabel('Email').fill(`mary.mahoney.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Mary Eliza Mahoney', 'mary.mahoney');
 
   const definition = {
     nodes: [

@@ -1,4 +1,5 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signUp, fillCode } from './support';
 
 /**
  * Data-aware configuration: after a test run, an expression node shows its input's fields (click one to insert
@@ -6,23 +7,8 @@ import { expect, test, type Locator } from '@playwright/test';
  * /tmp/expression-preview.png.
  */
 
-async function fillCode(editor: Locator, text: string) {
-  const content = editor.locator('.cm-content');
-  await content.click();
-  await content.press('ControlOrMeta+a');
-  await content.press('Delete');
-  await content.fill(text);
-}
-
 test('the input of the last run, its fields to insert, and the live result of the expression', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Henrietta Lacks');
-  await page.getByLabel('Email').fill(`henrietta.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Henrietta Lacks');
   const definition = {
     nodes: [
       { id: 'in', type: 'manual-trigger', config: { fields: { patient: 'json' } }, position: { x: 0, y: 0 } },

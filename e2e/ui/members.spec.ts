@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signUp } from './support';
 
 /**
  * Organization members: an admin invites by link with a role, the invited person signs up into the
@@ -11,14 +12,7 @@ async function shot(page: Page, name: string) {
 }
 
 test('invite a member by link, change their role, remove them', async ({ page, browser }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Florence Nightingale');
-  await page.getByLabel('Email').fill(`florence.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  const { stamp } = await signUp(page, 'Florence Nightingale');
 
   await page.getByRole('link', { name: 'Members' }).click();
   await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();

@@ -1,24 +1,10 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signUp, fillCode } from './support';
 
 /** Pinned data: pin a node's outputs from a run; test runs then use them without running it, until unpinned. */
 
-async function fillCode(editor: Locator, text: string) {
-  const content = editor.locator('.cm-content');
-  await content.click();
-  await content.press('ControlOrMeta+a');
-  await content.press('Delete');
-  await content.fill(text);
-}
-
 test('pin a node\u2019s outputs and test runs use them; unpin and the node runs again', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Linda Richards');
-  await page.getByLabel('Email').fill(`linda.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Linda Richards');
   const definition = {
     nodes: [
       { id: 'in', type: 'manual-trigger', config: { fields: { patient: 'json' } }, position: { x: 0, y: 0 } },

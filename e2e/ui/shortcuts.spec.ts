@@ -1,15 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { signUp } from './support';
 
 /** The canvas's keyboard: ? lists every shortcut, Ctrl+D duplicates the selection (and undo takes it back). */
 test('shortcut sheet and duplicating nodes from the keyboard', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Clara Barton');
-  await page.getByLabel('Email').fill(`clara.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Clara Barton');
   const definition = {
     nodes: [
       { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },

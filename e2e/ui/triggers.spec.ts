@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signUp } from './support';
 
 /**
  * What a trigger listens on, shown where it is configured: the webhook trigger's URL and a ready curl (that
@@ -18,14 +19,7 @@ const withTrigger = (type: string, config: Record<string, unknown>) => ({
 });
 
 test('webhook URL with a working curl, and a schedule’s next runs, in the trigger’s panel', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Elizabeth Blackwell');
-  await page.getByLabel('Email').fill(`elizabeth.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Elizabeth Blackwell');
 
   const create = async (name: string, definition: unknown) =>
     ((await (await page.request.post('/api/pipelines', { data: { name, definition } })).json()) as { id: string }).id;

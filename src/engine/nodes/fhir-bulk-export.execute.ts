@@ -1,7 +1,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { cancelExport, kickOffExport, readExportFile, waitForExport } from '@/clinical/fhir/client-bulk';
 import { NodeError } from '../node-error';
-import { implementNode, type NodeContext } from '../node-type';
+import { implementNode } from '../node-type';
 import { BULK_EXPORTS_PER_ORG, fhirBulkExport } from './fhir-bulk-export';
 import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
 
@@ -12,10 +12,6 @@ interface Slots {
 
 /** Running exports per organization (`services.tenant`), in this process: the count is not shared between processes. */
 const slotsByOrg = new Map<string, Slots>();
-
-async function orgOf(ctx: NodeContext): Promise<string> {
-  return ctx.services.tenant;
-}
 
 /** Takes one of the organization's export slots (waiting for one, or failing, per `onLimit`); returns its release. */
 async function takeSlot(org: string, onLimit: 'wait' | 'fail', signal: AbortSignal, deadline: number): Promise<() => void> {
@@ -55,7 +51,7 @@ export const fhirBulkExportNode = implementNode(fhirBulkExport, {
   async execute(ctx, _inputs, config) {
     const deadline = Date.now() + config.max_wait_s * 1000;
     const { client, name } = await fhirClientOf(ctx, config.connector, config.timeout_ms);
-    const release = await takeSlot(await orgOf(ctx), config.on_limit, ctx.signal, deadline);
+    const release = await takeSlot(ctx.services.tenant, config.on_limit, ctx.signal, deadline);
     let statusUrl: string | undefined;
     try {
       const request = { level: config.level, groupId: config.group_id, types: config.types, ...(config.since ? { since: config.since } : {}) };
