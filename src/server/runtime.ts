@@ -17,6 +17,8 @@ export interface Runtime {
   db: Db;
   auth: Auth;
   apiLimiter: RateLimiter;
+  /** Agent chat, per user or API key (chat, conversation messages, public invoke). */
+  chatLimiter: RateLimiter;
   /** API key lookups, cached only where that is exact (embedded: one process owns the database). */
   keyCache?: KeyCache;
   /** The execution queue (pg-boss); absent where nothing may run asynchronously (some tests). */
@@ -26,6 +28,7 @@ export interface Runtime {
 export interface RuntimeOptions {
   rateLimitPerWindow?: number;
   rateLimitWindowSeconds?: number;
+  chatLimitPerWindow?: number;
   queue?: Queue;
 }
 
@@ -41,6 +44,11 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     apiLimiter: createRateLimiter(database, {
       name: 'api',
       points: opts.rateLimitPerWindow ?? env.RATE_LIMIT_PER_MINUTE,
+      durationSeconds: opts.rateLimitWindowSeconds ?? env.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+    chatLimiter: createRateLimiter(database, {
+      name: 'agent-chat',
+      points: opts.chatLimitPerWindow ?? env.AGENT_CHAT_PER_MINUTE,
       durationSeconds: opts.rateLimitWindowSeconds ?? env.RATE_LIMIT_WINDOW_SECONDS,
     }),
   };

@@ -88,14 +88,17 @@ describe('clinflow/offline as a LanguageModelV4', () => {
 
   it('reports finishReason {unified, raw} and word-counted usage; cuts free text at maxOutputTokens', async () => {
     const r = await offlineModel().doGenerate({ prompt: user(note), maxOutputTokens: 5 });
-    expect(r.content).toEqual([{ type: 'text', text: '[clinflow/offline: rule-based, no LLM] Patient' }]);
+    expect(r.content).toEqual([
+      { type: 'reasoning', text: 'Summarizing by sentence scoring: keeping up to 3 sentences with the most clinical content.' },
+      { type: 'text', text: '[clinflow/offline: rule-based, no LLM] Patient' },
+    ]);
     expect(r.finishReason).toEqual({ unified: 'length', raw: 'length' });
     expect(r.usage.outputTokens).toEqual({ total: 5, text: 5, reasoning: 0 });
   });
 
   it('answers JSON without a schema with everything it extracted, unlabelled', async () => {
     const r = await offlineModel().doGenerate({ prompt: user(note), responseFormat: { type: 'json' } });
-    const parsed = JSON.parse((r.content[0] as { text: string }).text);
+    const parsed = JSON.parse((r.content.find((p) => p.type === 'text') as { text: string }).text);
     expect(Object.keys(parsed)).toEqual(['summary', 'medications', 'conditions', 'dates', 'codes']);
     expect(parsed.dates).toEqual(['2024-03-12']);
   });

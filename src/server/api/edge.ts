@@ -109,12 +109,14 @@ export function errorResponse(err: AppError, headers: Record<string, string> = {
 
 /** Sets headers on a response, copying it first when its headers are immutable (a redirect, a fetched body). */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
+  // a handler that applied a tighter limit of its own (agent chat) has set the rate-limit headers already
+  const own = res.headers.has('X-RateLimit-Limit');
   try {
-    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    for (const [k, v] of Object.entries(headers)) if (!(own && /^(x-ratelimit-|retry-after)/i.test(k))) res.headers.set(k, v);
     return res;
   } catch {
     const copy = new Response(res.body, res);
-    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    for (const [k, v] of Object.entries(headers)) if (!(own && /^(x-ratelimit-|retry-after)/i.test(k))) copy.headers.set(k, v);
     return copy;
   }
 }

@@ -1,3 +1,4 @@
+import { agentsRouter } from './routers/agents/router';
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
 import { connectorsRouter } from './routers/connectors/router';
@@ -6,6 +7,7 @@ import { keysRouter } from './routers/keys/router';
 import { membersRouter } from './routers/members/router';
 import { modelsRouter } from './routers/models/router';
 import { pipelinesRouter } from './routers/pipelines/router';
+import { toolsRouter } from './routers/tools/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -17,6 +19,8 @@ export const appRouter = router({
   connectors: connectorsRouter,
   executions: executionsRouter,
   models: modelsRouter,
+  agents: agentsRouter,
+  tools: toolsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -37,13 +37,15 @@ export function offlineModel(): LanguageModelV4 {
     async doGenerate(o): Promise<LanguageModelV4GenerateResult> {
       const { a, text, cut } = answer(o);
       if (a.kind === 'tool-call') {
-        return { content: [{ type: 'tool-call', toolCallId: nextId('call'), toolName: a.toolName, input: a.input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(o, a.input), warnings: [] };
+        return { content: [{ type: 'reasoning', text: a.reasoning }, { type: 'tool-call', toolCallId: nextId('call'), toolName: a.toolName, input: a.input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(o, a.input), warnings: [] };
       }
-      return { content: [{ type: 'text', text }], finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' }, usage: usage(o, text), warnings: [] };
+      return { content: [{ type: 'reasoning', text: a.reasoning }, { type: 'text', text }], finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' }, usage: usage(o, text), warnings: [] };
     },
     async doStream(o) {
       const { a, text, cut } = answer(o);
       const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', modelId: 'offline', timestamp: new Date() }];
+      const thought = nextId('reasoning');
+      parts.push({ type: 'reasoning-start', id: thought }, { type: 'reasoning-delta', id: thought, delta: a.reasoning }, { type: 'reasoning-end', id: thought });
       if (a.kind === 'tool-call') {
         const id = nextId('call');
         parts.push({ type: 'tool-input-start', id, toolName: a.toolName }, { type: 'tool-input-delta', id, delta: a.input }, { type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: a.toolName, input: a.input });

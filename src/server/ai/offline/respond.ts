@@ -6,7 +6,10 @@ import { OFFLINE_NOTE } from './text';
 import { chooseTool, toolArguments } from './tools';
 
 /** What the offline model answers: text, or one tool call. */
-export type Answer = { kind: 'text'; text: string; json: boolean } | { kind: 'tool-call'; toolName: string; input: string };
+export type Answer = ({ kind: 'text'; text: string; json: boolean } | { kind: 'tool-call'; toolName: string; input: string }) & {
+  /** How the rules reached the answer, streamed as the model's reasoning. */
+  reasoning: string;
+};
 
 function textOf(m: LanguageModelV4Message): string {
   if (m.role === 'system') return m.content;
@@ -49,20 +52,26 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
   const lastUser = users.length ? textOf(users.at(-1)!) : '';
   const results = toolResults(o.prompt);
   if (results.length) {
-    return { kind: 'text', json: false, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned: ${describeOutput(r.output as never)}`).join('\n')}` };
+    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned: ${describeOutput(r.output as never)}`).join('\n')}` };
   }
   const tools = (o.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
   const choice = o.toolChoice;
   if (tools.length && choice?.type !== 'none') {
     const offered = choice?.type === 'tool' ? tools.filter((t) => t.name === choice.toolName) : tools;
     const tool = chooseTool(lastUser, offered) ?? (choice?.type === 'required' || choice?.type === 'tool' ? offered[0] : undefined);
-    if (tool) return { kind: 'tool-call', toolName: tool.name, input: JSON.stringify(toolArguments(lastUser, tool)) };
+    if (tool) {
+      const named = lastUser.toLowerCase().includes(tool.name.toLowerCase());
+      const why = named ? `The message names the tool ${tool.name}` : choice?.type === 'tool' || choice?.type === 'required' ? `A tool call is required; ${tool.name} is offered` : `The message shares the most words with the tool ${tool.name}'s name and description`;
+      return { kind: 'tool-call', toolName: tool.name, input: JSON.stringify(toolArguments(lastUser, tool)), reasoning: `${why}: calling it with arguments read from the message.` };
+    }
   }
   const maxSentences = Number(system.match(/(\d+)\s+sentences?/i)?.[1] ?? 3);
   if (o.responseFormat?.type === 'json') {
     const facts = { text: lastUser, extraction: extractClinical(lastUser), summary: summarize(lastUser, { maxSentences }) };
     const schema = (o.responseFormat.schema ?? { type: 'object', properties: { summary: {}, medications: { type: 'array', items: { type: 'object', properties: { name: {}, dose: {}, route: {}, frequency: {} } } }, conditions: { type: 'array', items: { type: 'object', properties: { name: {}, negated: { type: 'boolean' } } } }, dates: { type: 'array', items: { type: 'string' } }, codes: { type: 'array', items: { type: 'object', properties: { system: {}, code: {} } } } } }) as JSONSchema7;
-    return { kind: 'text', json: true, text: JSON.stringify(fillSchema(schema, facts)) };
+    return { kind: 'text', json: true, reasoning: 'Filling the requested JSON schema from the medications, conditions, dates and codes found by pattern.', text: JSON.stringify(fillSchema(schema, facts)) };
   }
-  return { kind: 'text', json: false, text: freeText(system, lastUser, maxSentences) };
+  const listing = /\b(extract|list|medication|condition|diagnos)/i.test(system) && !/\bsummar/i.test(system);
+  const reasoning = listing ? 'The instructions ask for a list: extracting medications, conditions, observations, codes and dates by pattern.' : `Summarizing by sentence scoring: keeping up to ${maxSentences} sentences with the most clinical content.`;
+  return { kind: 'text', json: false, reasoning, text: freeText(system, lastUser, maxSentences) };
 }

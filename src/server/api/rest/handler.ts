@@ -4,6 +4,7 @@ import { createContext, type Context } from '@/server/api/trpc';
 import { AppError, type ErrorBody } from '@/server/errors';
 import { readJsonBody } from '../body';
 import { errorResponse, withApi } from '../edge';
+import { chatRefusal, consumeChatLimit, isAgentChat, rateLimitHeaders, streamedChat } from './agent-chat';
 import { matchRoute, restRoutes } from './routes';
 
 const ENDPOINT = '/api';
@@ -39,10 +40,24 @@ export const handleRest = withApi('key', async (req, edge) => {
     return errorResponse(new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}.`), { Allow: route.allow.join(', ') });
   }
   const body = method !== 'GET' && method !== 'DELETE' && method !== 'HEAD' ? await readJsonBody(req) : undefined;
+  // agent chat has its own, tighter limit (per user or key); its headers are the ones the response carries
+  let limit: Record<string, string> = {};
+  if (isAgentChat(method, path)) {
+    const rate = await consumeChatLimit(edge.rt, edge.principal);
+    limit = rateLimitHeaders(rate);
+    if (!rate.allowed) return errorResponse(chatRefusal(rate), limit);
+    const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) => (e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e)));
+    if (stream) return withLimit(stream, limit);
+  }
   const response = await invoke(req, url, path, body, createContext(edge.rt, edge.principal));
-  if (response.status < 400) return response;
-  return errorResponse(await toErrorBody(response), Object.fromEntries(response.headers));
+  if (response.status < 400) return withLimit(response, limit);
+  return errorResponse(await toErrorBody(response), { ...Object.fromEntries(response.headers), ...limit });
 });
+
+function withLimit(res: Response, limit: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(limit)) res.headers.set(k, v);
+  return res;
+}
 
 function invoke(req: Request, url: URL, path: string, body: unknown, ctx: Context): Promise<Response> {
   const headers = new Headers(req.headers);

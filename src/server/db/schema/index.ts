@@ -4,3 +4,4 @@ export * from './pipelines';
 export * from './rate-limits';
 export * from './executions';
 export * from './connectors';
+export * from './agents';
