@@ -37,6 +37,20 @@ export interface NodeServices {
    * NodeError `MODEL_UNAVAILABLE` naming the env variable to set when it is unknown or not configured.
    */
   languageModel(id: string): LanguageModelV4;
+  /**
+   * Runs one turn of the organization's agent `id` on `input` (its deployed configuration; in test mode an active
+   * agent too, and its tools do not write: pipelines run in test mode, HTTP tools other than GET are not sent).
+   * Fails with a NodeError (`AGENT_NOT_FOUND`, `AGENT_NOT_DEPLOYED`, `MODEL_UNAVAILABLE`, `LLM_FAILED`…).
+   */
+  agent(id: string, input: Record<string, unknown>, options: { testMode: boolean }): Promise<AgentAnswer>;
+}
+
+/** What an agent answered (see `NodeServices.agent`). */
+export interface AgentAnswer {
+  output: string;
+  reasoning_steps: unknown[];
+  conversation_id: string;
+  usage: { model: string; input_tokens: number; output_tokens: number; total_tokens: number; latency_ms: number };
 }
 
 export interface TcpConnectOptions {

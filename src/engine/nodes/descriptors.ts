@@ -1,3 +1,4 @@
+import { agent } from './agent';
 import type { NodeDescriptor } from '../node-descriptor';
 import { claimValidate } from './claim-validate';
 import { clinicalExtract } from './clinical-extract';
@@ -79,6 +80,7 @@ export const NODE_DESCRIPTORS: readonly NodeDescriptor[] = [
   x12835ToFhir,
   llmPrompt,
   summarize,
+  agent,
   clinicalExtract,
   pipelineOutput,
 ] as unknown as NodeDescriptor[];

@@ -1,3 +1,4 @@
+import { agentNode } from './agent.execute';
 import type { NodeType } from '../node-type';
 import { claimValidateNode } from './claim-validate.execute';
 import { clinicalExtractNode } from './clinical-extract.execute';
@@ -81,6 +82,7 @@ const IMPLEMENTED: readonly NodeType[] = [
   x12835ToFhirNode,
   llmPromptNode,
   summarizeNode,
+  agentNode,
   clinicalExtractNode,
   pipelineOutputNode,
 ] as unknown as NodeType[];

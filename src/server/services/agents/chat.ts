@@ -35,8 +35,15 @@ export function invocationMessage(data: Record<string, unknown>): string {
 }
 
 /** Runs a deployed agent on `input_data` (public invoke, the `agent` node). */
-export async function invokeAgent(ctx: ServiceContext, agentId: string, input: { input_data: Record<string, unknown>; conversation_id?: string }, source: TurnOptions['source'] = 'invoke') {
-  const turn = await startTurn(ctx, agentId, { message: invocationMessage(input.input_data), values: input.input_data, conversationId: input.conversation_id, source, requireDeployed: true });
+export async function invokeAgent(
+  ctx: ServiceContext,
+  agentId: string,
+  input: { input_data: Record<string, unknown>; conversation_id?: string },
+  how: { source?: TurnOptions['source']; testMode?: boolean } = {},
+) {
+  const { source = 'invoke', testMode = false } = how;
+  // a pipeline's test run may use an agent not deployed yet (as test mode runs pipelines that are not)
+  const turn = await startTurn(ctx, agentId, { message: invocationMessage(input.input_data), values: input.input_data, conversationId: input.conversation_id, source, requireDeployed: !testMode, testMode });
   const r = settled(await turn.result);
   return { agent_id: agentId, output: r.response, reasoning_steps: r.reasoning_steps, conversation_id: r.conversation_id, usage: r.usage };
 }

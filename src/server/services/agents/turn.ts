@@ -31,6 +31,8 @@ export interface TurnOptions {
   source: 'chat' | 'invoke' | 'pipeline';
   /** Invocations (public, pipelines) run deployed agents only; the playground runs any active one. */
   requireDeployed?: boolean;
+  /** A pipeline's test run: tools do not write (pipelines run in test mode, HTTP tools other than GET are not sent). */
+  testMode?: boolean;
 }
 
 export interface TurnResult {
@@ -127,7 +129,7 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
     let failure: ReturnType<typeof failureOf> | undefined;
     try {
       if (prompt.length > 0 && budget < 0) throw new AppError('VALIDATION_FAILED', `The message is too long for ${modelId} (context window ${window} tokens).`);
-      const tools = await buildToolSet(ctx, config.tools, signal);
+      const tools = await buildToolSet(ctx, config.tools, signal, opts.testMode ?? false);
       const run = streamText({
         model,
         ...(config.instructions ? { instructions: config.instructions } : {}),

@@ -25,7 +25,21 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     connector: (ref, type) => connectorHandle(db, orgId, ref, type),
     connect: outboundConnect,
     languageModel,
+    agent: (id, input, options) => runAgent(db, orgId, id, input, options.testMode),
   };
+}
+
+/** An agent turn for a pipeline, as the pipeline's organization; refusals and failures as the node's errors. */
+async function runAgent(db: Db, orgId: string, id: string, input: Record<string, unknown>, testMode: boolean) {
+  const { invokeAgent } = await import('@/server/services/agents/chat');
+  const ctx = { db, channel: 'api' as const, principal: { kind: 'api-key' as const, orgId, scopes: ['execute'] } };
+  try {
+    const r = await invokeAgent(ctx, id, { input_data: input }, { source: 'pipeline', testMode });
+    return { output: r.output, reasoning_steps: r.reasoning_steps, conversation_id: r.conversation_id, usage: r.usage };
+  } catch (e) {
+    if (e instanceof AppError) throw new NodeError(e.code, e.message);
+    throw e;
+  }
 }
 
 /** A language model from env (src/server/ai); a refusal becomes the node's MODEL_UNAVAILABLE error. */

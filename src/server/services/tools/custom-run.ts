@@ -27,6 +27,7 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
   const target = new URL(url);
   const bodyless = impl.method === 'GET' || impl.method === 'DELETE';
   if (bodyless) for (const [k, v] of Object.entries(rest)) target.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  if (t.testMode && impl.method !== 'GET') return { simulated: true, request: { method: impl.method, url: `${target.origin}${target.pathname}${target.search}`, body: bodyless ? undefined : rest } };
   const res = await t.services.fetch(target, {
     method: impl.method,
     headers: { Accept: 'application/json, text/plain;q=0.9', ...(bodyless ? {} : { 'Content-Type': 'application/json' }), ...headers },
@@ -41,9 +42,9 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
 }
 
 /** Runs a deployed pipeline of the caller's organization synchronously (the run_pipeline tool and pipeline tools). */
-export async function runPipelineForTool(t: Pick<ToolRunContext, 'ctx'>, pipelineId: string, inputs: Record<string, unknown>) {
+export async function runPipelineForTool(t: Pick<ToolRunContext, 'ctx' | 'testMode'>, pipelineId: string, inputs: Record<string, unknown>) {
   try {
-    const r = await execute(t.ctx, { pipeline_id: pipelineId, inputs, async: false, test_mode: false });
+    const r = await execute(t.ctx, { pipeline_id: pipelineId, inputs, async: false, test_mode: t.testMode });
     if (r.status === 'running') return { execution_id: r.execution_id, status: r.status };
     return { execution_id: r.execution_id, status: r.status, outputs: r.outputs, ...(r.error ? { error: r.error } : {}) };
   } catch (e) {

@@ -8,6 +8,8 @@ export interface ToolRunContext {
   ctx: ServiceContext;
   services: NodeServices;
   signal: AbortSignal;
+  /** A pipeline's test run: write nothing (pipelines run in test mode; HTTP calls other than GET are described, not sent). */
+  testMode: boolean;
 }
 
 /** A tool Clinflow ships: its name is its id. `config_schema` is what an assignment to an agent may set. */

@@ -25,7 +25,7 @@ function failure(e: unknown) {
  * organization (its connectors, pipelines and outbound policy) and nothing else. Inputs are checked against the
  * tool's schema before it runs; failures become results the model sees.
  */
-export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[], signal: AbortSignal): Promise<ToolSet> {
+export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[], signal: AbortSignal, testMode = false): Promise<ToolSet> {
   const customIds = assigned.map((a) => a.id).filter((id) => !builtinTool(id));
   const rows = customIds.length ? await ctx.db.select().from(tools).where(and(eq(tools.orgId, ctx.principal.orgId), inArray(tools.id, customIds))) : [];
   const services = nodeServices(ctx.db, ctx.principal.orgId);
@@ -44,7 +44,7 @@ export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[]
       execute: async (input) => {
         if (!validate(input)) return { error: { code: 'TOOL_INPUT_INVALID', message: (validate.errors ?? []).map(toIssue).map((i) => `${i.path}: ${i.message}`).join('; ') } };
         try {
-          return await run({ ctx, services, signal: AbortSignal.any([signal, AbortSignal.timeout(TOOL_TIME_LIMIT_MS)]) }, input);
+          return await run({ ctx, services, testMode, signal: AbortSignal.any([signal, AbortSignal.timeout(TOOL_TIME_LIMIT_MS)]) }, input);
         } catch (e) {
           return failure(e);
         }
