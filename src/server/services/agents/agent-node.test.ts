@@ -47,7 +47,7 @@ describe('the agent node', () => {
 
     const test = await a.executions.execute({ pipeline_id: p.id, inputs: { text: NOTE }, test_mode: true, async: false });
     expect(test.status).toBe('completed');
-    expect(test.outputs.out).toMatch(/^\[clinflow\/offline: rule-based, no LLM\] .*aspirin 81 mg/);
+    expect(test.outputs?.out).toMatch(/^\[clinflow\/offline: rule-based, no LLM\] .*aspirin 81 mg/);
 
     await a.pipelines.deploy({ id: p.id });
     const refused = await a.executions.execute({ pipeline_id: p.id, inputs: { text: NOTE }, test_mode: false, async: false });
@@ -68,7 +68,7 @@ describe('the agent node', () => {
     const p = await a.pipelines.create({ name: 'report', description: '', definition: definition(agent.id) });
     const r = await a.executions.execute({ pipeline_id: p.id, inputs: { text: 'Please file_report "fever resolved"' }, test_mode: true, async: false });
     expect(r.status).toBe('completed');
-    expect(r.outputs.out).toContain('"simulated":true');
+    expect(r.outputs?.out).toContain('"simulated":true');
     expect(seen).toEqual([]);
   });
 });
