@@ -43,6 +43,8 @@ export interface NodeServices {
    * Fails with a NodeError (`AGENT_NOT_FOUND`, `AGENT_NOT_DEPLOYED`, `MODEL_UNAVAILABLE`, `LLM_FAILED`…).
    */
   agent(id: string, input: Record<string, unknown>, options: { testMode: boolean }): Promise<AgentAnswer>;
+  /** Records one language model call of a node (tokens, latency) with the organization's usage; never fails. */
+  modelCall(call: { model: string; input_tokens: number; output_tokens: number; latency_ms: number }): void;
 }
 
 /** What an agent answered (see `NodeServices.agent`). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '@/server/db/client';
+import { hashToken } from '@/server/auth/hashed-sessions';
 import { rowsOf } from '@/server/db/rows';
 import { orgWithKey, trpc } from '../support/accounts';
 import { client, expectError } from '../support/client';
@@ -41,6 +42,11 @@ describe('start-up', () => {
     expect(statSync(path.join(dataDir, 'auth.secret')).mode & 0o777).toBe(0o600);
     const database = await openDatabase({ dataDir });
     expect(rowsOf(await database.db.execute(sql`select key from settings where key = 'auth_secret'`))).toEqual([]);
+    // nor any usable session: the database holds each session token's SHA-256, the cookie the token itself
+    const stored = rowsOf<{ token: string }>(await database.db.execute(sql`select token from sessions`)).map((r) => r.token);
+    const raw = decodeURIComponent(/better-auth\.session_token=([^;]+)/.exec(owner.cookie)![1]!).split('.')[0]!;
+    expect(stored).toContain(hashToken(raw));
+    expect(stored).not.toContain(raw);
     await database.close();
 
     const second = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });

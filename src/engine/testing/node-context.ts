@@ -19,6 +19,7 @@ export function testServices(overrides: Partial<NodeServices> = {}): NodeService
       throw new NodeError('MODEL_UNAVAILABLE', `No language model "${id}" in this test (pass one in testServices({languageModel}))`);
     },
     agent: (id) => Promise.reject(new NodeError('AGENT_NOT_FOUND', `No agent "${id}" in this test (pass one in testServices({agent}))`)),
+    modelCall: () => {},
     connect: ({ host, port }) => Promise.reject(new NodeError('OUTBOUND_FAILED', `No network in node tests: ${host}:${port} (pass a connect in testServices({connect}))`)),
     ...overrides,
   };

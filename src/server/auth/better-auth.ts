@@ -7,7 +7,10 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { accounts, sessions, settings, users, verifications } from '@/server/db/schema';
-import { getOrCreateSetting } from '@/server/services/orgs/instance-settings';
+import { withHashedSessionTokens } from './hashed-sessions';
+import { logger } from '@/server/logger';
+import { openSecrets, sealSecrets } from '@/server/services/connectors/secrets';
+import { getOrCreateSetting, putSetting } from '@/server/services/orgs/instance-settings';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
 
 /** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */
@@ -22,10 +25,13 @@ export function createAuth(db: Db, secret: string) {
       protocol: 'http',
     },
     basePath: '/api/auth',
-    database: drizzleAdapter(db, {
-      provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    // session tokens are stored hashed: a copy of the database holds no usable session
+    database: withHashedSessionTokens(
+      drizzleAdapter(db, {
+        provider: 'pg',
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     telemetry: { enabled: false },
@@ -57,11 +63,12 @@ export type Auth = ReturnType<typeof createAuth>;
  * The session-signing secret: AUTH_SECRET; embedded, a file beside the database (DATA_DIR/auth.secret, mode
  * 0600), so a copy of the database alone cannot mint a session cookie (an older install's secret is moved out of
  * the `settings` table into it); on Postgres without AUTH_SECRET, one generated into `settings`, shared by every
- * process — set AUTH_SECRET there to keep it out of the database.
+ * process, encrypted under CONNECTOR_KEY (AES-256-GCM, as connector credentials are) so that the database alone
+ * cannot mint a session cookie.
  */
 export async function authSecret(db: Db): Promise<string> {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  if (env.DATABASE_URL) return getOrCreateSetting(db, 'auth_secret', () => randomBytes(32).toString('base64url'));
+  if (env.DATABASE_URL) return sharedSecret(db);
   if (env.DATA_DIR.startsWith('memory://')) return randomBytes(32).toString('base64url');
   const file = path.resolve(env.DATA_DIR, 'auth.secret');
   if (!existsSync(file)) {
@@ -72,4 +79,27 @@ export async function authSecret(db: Db): Promise<string> {
   // the secret lives in the file now: none is left in the database (sessions signed with it stay valid)
   await db.delete(settings).where(eq(settings.key, 'auth_secret'));
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * Postgres without AUTH_SECRET: one secret for every process, stored in `settings` sealed under CONNECTOR_KEY (a
+ * secret stored in clear by an older version is sealed on first read). Without CONNECTOR_KEY it stays in clear, and
+ * the start-up log says to set either variable.
+ */
+async function sharedSecret(db: Db): Promise<string> {
+  const stored = await getOrCreateSetting(db, 'auth_secret', () => seal(randomBytes(32).toString('base64url')));
+  if (!stored.startsWith('{')) {
+    const sealed = seal(stored);
+    if (sealed !== stored) await putSetting(db, 'auth_secret', sealed);
+    return stored;
+  }
+  return openSecrets('instance', 'auth_secret', stored).secret!;
+}
+
+function seal(secret: string): string {
+  if (!env.CONNECTOR_KEY) {
+    logger.warn('the session-signing secret is stored in clear in the database: set AUTH_SECRET, or CONNECTOR_KEY to encrypt it');
+    return secret;
+  }
+  return sealSecrets('instance', 'auth_secret', { secret })!;
 }

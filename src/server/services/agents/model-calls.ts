@@ -1,4 +1,3 @@
-import type { LanguageModelUsage } from 'ai';
 import { modelCalls } from '@/server/db/schema';
 import { logger } from '@/server/logger';
 import type { ServiceContext } from '../context';
@@ -8,7 +7,7 @@ export interface ModelCall {
   model: string;
   agentId?: string;
   conversationId?: string;
-  usage?: LanguageModelUsage;
+  usage?: { inputTokens?: number; outputTokens?: number };
   latencyMs: number;
   toolCalls?: number;
   errorCode?: string;

@@ -8,6 +8,7 @@ import { OutboundError } from '@/server/net/errors';
 import { outbound, outboundFetch } from '@/server/net/outbound';
 import { connectorHandle } from '@/server/services/connectors/handle';
 import { orgKey } from '@/server/services/orgs/org-keys';
+import { recordModelCall } from '@/server/services/agents/model-calls';
 
 /**
  * What the host lends a running node (DESIGN.md §4: everything outside the process comes in through
@@ -26,6 +27,10 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     connect: outboundConnect,
     languageModel,
     agent: (id, input, options) => runAgent(db, orgId, id, input, options.testMode),
+    modelCall: (u) => {
+      // not awaited: a node does not wait on bookkeeping (recordModelCall never throws)
+      void recordModelCall({ db, principal: { kind: 'api-key', orgId, scopes: [] } }, { source: 'pipeline', model: u.model, usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens }, latencyMs: u.latency_ms });
+    },
   };
 }
 
