@@ -1,6 +1,6 @@
 'use client';
 
-import { Blocks, BookOpen, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, Users, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, Bot, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, Users, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -59,6 +59,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             </NavLink>
             <NavLink href="/executions" icon={<History className="size-4" aria-hidden />}>
               Executions
+            </NavLink>
+            <NavLink href="/agents" icon={<Bot className="size-4" aria-hidden />}>
+              Agents
             </NavLink>
             <NavLink href="/catalog" icon={<Blocks className="size-4" aria-hidden />}>
               Node catalog

@@ -1,0 +1,68 @@
+import { SseParser } from './sse';
+
+/** What the agent chat stream sends (POST /api/agents/{id}/chat with stream: true). */
+export type ChatEvent =
+  | { event: 'thinking'; data: { content: string } }
+  | { event: 'tool_call'; data: { tool: string; params: unknown } }
+  | { event: 'tool_result'; data: { result: unknown } }
+  | { event: 'message'; data: { content: string } }
+  | { event: 'done'; data: Record<string, never> }
+  | { event: 'error'; data: { error: { code: string; message: string; status: number } } };
+
+/** A refusal before the stream started (JSON error body), or a broken connection. */
+export class ChatRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+async function refusal(res: Response): Promise<ChatRequestError> {
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  const code = body?.error?.code ?? 'HTTP_ERROR';
+  let message = body?.error?.message ?? `The server answered ${res.status}.`;
+  const retry = res.headers.get('Retry-After');
+  if (res.status === 429 && retry) message = `Too many chat messages right now: try again in ${retry} s.`;
+  return new ChatRequestError(message, res.status, code);
+}
+
+/**
+ * Sends one chat message and streams the answer: `onStart` gets the conversation id (X-Conversation-ID), then
+ * `onEvent` each event as it arrives. Resolves when the stream ends; rejects with ChatRequestError on a refusal.
+ */
+export async function streamChat(
+  agentId: string,
+  body: { message: string; conversation_id?: string },
+  handlers: { onStart: (conversationId: string | null) => void; onEvent: (e: ChatEvent) => void },
+  signal?: AbortSignal,
+): Promise<void> {
+  const res = await fetch(`/api/agents/${encodeURIComponent(agentId)}/chat`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body: JSON.stringify({ ...body, stream: true }),
+    credentials: 'same-origin',
+    signal,
+  });
+  if (!res.ok || !res.body) throw await refusal(res);
+  handlers.onStart(res.headers.get('X-Conversation-ID'));
+  const parser = new SseParser();
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const emit = (events: { event: string; data: string }[]) => {
+    for (const e of events) {
+      try {
+        handlers.onEvent({ event: e.event, data: JSON.parse(e.data) } as ChatEvent);
+      } catch {
+        // an event whose data is not JSON is not one of ours: skip it
+      }
+    }
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    emit(parser.push(value));
+  }
+  emit(parser.end());
+}
