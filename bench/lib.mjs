@@ -8,7 +8,7 @@ export const root = path.resolve(import.meta.dirname, '..');
 export const ORG = { id: 'bench-org', key: 'cfk_benchmark_admin_key_0123456789' };
 export const AUTH = { authorization: `Bearer ${ORG.key}`, 'x-organization-id': ORG.id, 'content-type': 'application/json' };
 const PG_ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const env = { ...process.env, CLINFLOW_DIST_DIR: '.next-bench', NODE_ENV: 'production', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' };
+export const env = { ...process.env, CLINFLOW_DIST_DIR: process.env.BENCH_DIST_DIR ?? '.next-bench', NODE_ENV: 'production', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' };
 
 export function build() {
   if (process.env.BENCH_SKIP_BUILD) return;

@@ -22,7 +22,7 @@ describe('secrets at rest (Postgres)', () => {
       await sql.end();
     }
     // signing out removes the (hashed) session: the cookie no longer works
-    const out = await fetch(`${target.url}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: target.url } });
+    const out = await fetch(`${target.url}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: target.url, 'content-type': 'application/json' }, body: '{}' });
     expect(out.status).toBe(200);
     await expect(trpc(target.url, cookie, 'account.me')).rejects.toThrow(/401|UNAUTHORIZED/);
   });

@@ -79,7 +79,7 @@ describe('clinflow/offline through the AI SDK', () => {
     });
     expect(seen).toEqual([{ patient_id: '12345' }]);
     expect(r.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
-    expect(r.text).toBe('[clinflow/offline: rule-based, no LLM] get_lab_results returned: {"potassium":"4.1 mmol/L"}');
+    expect(r.text).toBe('[clinflow/offline: rule-based, no LLM] get_lab_results returned:\n- potassium: 4.1 mmol/L');
   });
 });
 

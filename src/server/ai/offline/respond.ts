@@ -22,9 +22,28 @@ function toolResults(prompt: LanguageModelV4Message[]) {
   return last.content.flatMap((p) => (p.type === 'tool-result' ? [{ name: p.toolName, output: p.output }] : []));
 }
 
+const MAX_LINES = 40;
+
+/** A JSON value as `- path: value` lines a person can read (arrays of plain values joined; at most 40 lines). */
+function readable(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  const lines: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (lines.length > MAX_LINES) return;
+    if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) lines.push(`- ${path}: ${v.length ? v.join(', ') : '(none)'}`);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path} ${Array.isArray(v) ? Number(k) + 1 : k}` : k);
+    else if (v !== undefined && v !== '') lines.push(`- ${path}: ${String(v)}`);
+  };
+  walk(value, '');
+  return `\n${lines.slice(0, MAX_LINES).join('\n')}${lines.length > MAX_LINES ? '\n- …' : ''}`;
+}
+
+/** A one-line value after a space; lines as they are. */
+const spaced = (text: string) => (text.startsWith('\n') ? text : ` ${text}`);
+
 function describeOutput(o: { type: string; value?: unknown; reason?: string }) {
   if (o.type === 'text' || o.type === 'error-text') return String(o.value);
-  if (o.type === 'json' || o.type === 'error-json') return JSON.stringify(o.value);
+  if (o.type === 'json' || o.type === 'error-json') return readable(o.value);
   return o.reason ?? o.type;
 }
 
@@ -52,7 +71,7 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
   const lastUser = users.length ? textOf(users.at(-1)!) : '';
   const results = toolResults(o.prompt);
   if (results.length) {
-    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned: ${describeOutput(r.output as never)}`).join('\n')}` };
+    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned:${spaced(describeOutput(r.output as never))}`).join('\n')}` };
   }
   const tools = (o.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
   const choice = o.toolChoice;

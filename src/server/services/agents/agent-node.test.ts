@@ -68,7 +68,7 @@ describe('the agent node', () => {
     const p = await a.pipelines.create({ name: 'report', description: '', definition: definition(agent.id) });
     const r = await a.executions.execute({ pipeline_id: p.id, inputs: { text: 'Please file_report "fever resolved"' }, test_mode: true, async: false });
     expect(r.status).toBe('completed');
-    expect(r.outputs?.out).toContain('"simulated":true');
+    expect(r.outputs?.out).toContain('- simulated: true');
     expect(seen).toEqual([]);
   });
 });

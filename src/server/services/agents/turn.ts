@@ -72,23 +72,24 @@ function failureOf(e: unknown): { code: string; message: string; status: number 
   return { code: 'LLM_FAILED', message: `The language model call failed: ${String((e as Error)?.message ?? e).slice(0, 500)}`, status: 500 };
 }
 
-async function openConversation(ctx: ServiceContext, agentId: string, opts: TurnOptions) {
-  if (opts.conversationId) return findConversation(ctx, agentId, opts.conversationId);
+async function openConversation(ctx: ServiceContext, agentId: string, opts: TurnOptions): Promise<{ row: typeof conversations.$inferSelect; fresh: boolean }> {
+  if (opts.conversationId) return { row: await findConversation(ctx, agentId, opts.conversationId), fresh: false };
   const [row] = await ctx.db
     .insert(conversations)
     .values({ orgId: ctx.principal.orgId, agentId, title: opts.message.replace(/\s+/g, ' ').trim().slice(0, 80), source: opts.source, createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
     .returning();
-  return row!;
+  return { row: row!, fresh: true };
 }
 
 /** The next message of the conversation; two writers at once give 409 rather than interleaving. */
-async function addMessage(ctx: ServiceContext, conversationId: string, values: Omit<typeof messages.$inferInsert, 'conversationId' | 'seq'>) {
+async function addMessage(ctx: ServiceContext, conversationId: string, values: Omit<typeof messages.$inferInsert, 'conversationId' | 'seq'>, touch = true) {
   try {
     const [row] = await ctx.db
       .insert(messages)
       .values({ ...values, conversationId, seq: sql`(select coalesce(max(seq), 0) + 1 from messages where conversation_id = ${conversationId})` })
       .returning();
-    await ctx.db.update(conversations).set({ updatedAt: new Date() }).where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ctx.principal.orgId)));
+    // a conversation just started is as recent as its first message
+    if (touch) await ctx.db.update(conversations).set({ updatedAt: new Date() }).where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ctx.principal.orgId)));
     return row!;
   } catch (e) {
     if (((e as { cause?: { code?: string } }).cause ?? (e as { code?: string }))?.code === '23505') {
@@ -110,12 +111,12 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
   const config: AgentConfig = opts.version ? await versionConfig(ctx, row, opts.version) : configOf(row);
   const modelId = config.model_config.model;
   const model = getLanguageModel(modelId);
-  const conversation = await openConversation(ctx, row.id, opts);
+  const { row: conversation, fresh } = await openConversation(ctx, row.id, opts);
   const prompt = fillPrompt(config.prompt_template, opts.message, opts.values);
   const window = listLanguageModels().find((m) => m.id === modelId)?.context_window ?? 8192;
   const budget = window - config.model_config.max_tokens - estimateTokens(config.instructions) - estimateTokens(prompt);
-  const history = historyMessages(await conversationMessages(ctx, conversation.id), budget);
-  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message, agentVersion: opts.version ?? null });
+  const history = fresh ? [] : historyMessages(await conversationMessages(ctx, conversation.id), budget);
+  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message, agentVersion: opts.version ?? null }, !fresh);
 
   const channel = new EventChannel<TurnEvent>();
   const started = performance.now();
@@ -192,9 +193,10 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
       outputTokens: usage?.outputTokens ?? 0,
       latencyMs: Math.round(latency),
     });
-    await recordModelCall(ctx, { source: opts.source, model: modelId, agentId: row.id, conversationId: conversation.id, usage, latencyMs: latency, toolCalls: calls.size, errorCode: failure?.code });
+    // the answer is saved: the reader may go; the usage record follows
     channel.push(failure ? { event: 'error', data: { error: failure } } : { event: 'done', data: {} });
     channel.end();
+    await recordModelCall(ctx, { source: opts.source, model: modelId, agentId: row.id, conversationId: conversation.id, usage, latencyMs: latency, toolCalls: calls.size, errorCode: failure?.code });
     const input = usage?.inputTokens ?? 0;
     const output = usage?.outputTokens ?? 0;
     return {
