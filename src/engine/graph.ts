@@ -103,6 +103,21 @@ export function descendants(graph: Graph, from: string): Set<string> {
   return seen;
 }
 
+/** `to` and every node it can be reached from (everything upstream of it). */
+export function ancestors(graph: Graph, to: string): Set<string> {
+  const seen = new Set<string>([to]);
+  const stack = [to];
+  while (stack.length > 0) {
+    for (const c of graph.incoming.get(stack.pop()!) ?? []) {
+      if (!seen.has(c.source)) {
+        seen.add(c.source);
+        stack.push(c.source);
+      }
+    }
+  }
+  return seen;
+}
+
 /** The pipeline's trigger node (the first, when there are several: the validator refuses that). */
 export function triggerOf(graph: Graph): GraphNode | undefined {
   const id = graph.triggers[0];

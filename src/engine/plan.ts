@@ -1,5 +1,5 @@
 import type { PipelineConnection, PipelineDefinition } from '@/shared/pipeline';
-import { buildGraph, type Graph, type GraphNode, type Registry } from './graph';
+import { ancestors, buildGraph, type Graph, type GraphNode, type Registry } from './graph';
 import { validateDefinition, type ValidationReport } from './validate';
 
 export interface Plan {
@@ -46,4 +46,13 @@ export function planOf(def: PipelineDefinition, registry: Registry): Plan {
     byDef.set(def, plan);
   }
   return plan;
+}
+
+/**
+ * "Run to here": the nodes a run restricted to `target` runs — the target and everything upstream of it
+ * (whatever feeds it, however indirectly). Every other node is left out (skipped, not_requested). Null
+ * when the graph has no such node.
+ */
+export function runToNodes(graph: Graph, target: string): Set<string> | null {
+  return graph.nodes.has(target) ? ancestors(graph, target) : null;
 }

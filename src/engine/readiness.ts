@@ -21,6 +21,10 @@ export function gatherFrom(incoming: PipelineConnection[], sources: number[], ru
     const source = runs[sources[k]!];
     if (!source) return WAIT;
     switch (source.status) {
+      case 'skipped':
+        if (source.reason === 'upstream_failed') upstreamFailed = c.source;
+        if (source.reason !== 'disabled') break;
+      // falls through: a disabled node passed its input on, read like a completed one
       case 'completed':
       case 'simulated':
         if (c.source_port in source.outputs) {
@@ -30,9 +34,6 @@ export function gatherFrom(incoming: PipelineConnection[], sources: number[], ru
         break;
       case 'failed':
         upstreamFailed = c.source;
-        break;
-      case 'skipped':
-        if (source.reason === 'upstream_failed') upstreamFailed = c.source;
         break;
       default:
         return WAIT; // still pending or running

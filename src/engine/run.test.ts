@@ -35,6 +35,58 @@ describe('runPipeline', () => {
     expect(real.outputs).toEqual({ result: { n: 12 } });
   });
 
+  it('passes a disabled node\'s input through without running it, in test and real runs alike', async () => {
+    // in ──▶ a(inc, disabled) ──▶ b(inc, by 10) ──▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    def.nodes[1]!.disabled = true;
+    def.nodes[1]!.pinned = { out: { n: 100 } }; // disabled wins over pinned
+    for (const testMode of [true, false]) {
+      const r = await runPipeline(def, opts({ testMode }));
+      expect(r.status).toBe('completed');
+      expect(r.outputs).toEqual({ result: { n: 11 } }); // 1, not incremented by a, plus 10
+      expect(r.nodes.a).toMatchObject({ status: 'skipped', reason: 'disabled', inputs: { in: { n: 1 } }, outputs: { out: { n: 1 } }, attempts: 0 });
+      expect(r.nodes.a!.logs[0]!.message).toContain('input "in" passed through to "out"');
+    }
+  });
+
+  it('a disabled node whose outputs do not take its input passes nothing on: its downstream does not run', async () => {
+    // in(fields message: text) ──message▶ parse(hl7v2-parse, disabled; text in, hl7v2-message out) ──message▶ out
+    const def = pipeline(
+      [n('in', 'manual-trigger', { fields: { message: 'text' } }), n('parse', 'hl7v2-parse'), n('out', 'pipeline-output')],
+      'in.message>parse.text', 'parse.message>out',
+    );
+    def.nodes[1]!.disabled = true;
+    const r = await runPipeline(def, opts({ inputs: { message: 'MSH|^~\\&|A' } }));
+    expect(r.status).toBe('completed');
+    expect(r.nodes.parse).toMatchObject({ status: 'skipped', reason: 'disabled', outputs: {} });
+    expect(r.nodes.parse!.logs[0]!.message).toContain('none of its outputs takes input "text"');
+    expect(r.nodes.out).toMatchObject({ status: 'skipped', reason: 'branch_not_taken' });
+  });
+
+  it('runs to a node: that node and its upstream run; everything else is skipped as not requested', async () => {
+    //        ┌▶ a(inc) ──▶ b(inc) ──▶ w(write) ──▶ oB
+    // in ────┤
+    //        └▶ c(inc) ──▶ oC
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('w', 'write'), n('oB', 'pipeline-output'), n('c', 'inc'), n('oC', 'pipeline-output')],
+      'in>a', 'a>b', 'b>w', 'w>oB', 'in>c', 'c>oC',
+    );
+    const before = sent.length;
+    const r = await runPipeline(def, opts({ runTo: 'b' }));
+    expect(r.status).toBe('completed');
+    expect(r.nodes.b).toMatchObject({ status: 'completed', outputs: { out: { n: 3 } } });
+    expect(r.nodes.in!.status).toBe('completed');
+    expect(r.nodes.a!.status).toBe('completed');
+    for (const id of ['w', 'oB', 'c', 'oC']) expect(r.nodes[id]).toMatchObject({ status: 'skipped', reason: 'not_requested' });
+    expect(Object.keys(r.nodes)).toEqual(['in', 'a', 'b', 'w', 'oB', 'c', 'oC']); // every node listed
+    expect(r.outputs).toEqual({});
+    expect(sent.length).toBe(before); // the write downstream never ran
+
+    // to the trigger: only the trigger runs
+    const t = await runPipeline(def, opts({ runTo: 'in' }));
+    expect(Object.entries(t.nodes).filter(([, x]) => x.status !== 'skipped').map(([id]) => id)).toEqual(['in']);
+  });
+
   it('runs independent branches concurrently', async () => {
     //        ┌▶ s1(slow 150) ▶ o1
     // in ────┤

@@ -1,7 +1,8 @@
 import type { PipelineDefinition } from '@/shared/pipeline';
+import { disabledRun } from './disabled';
 import { emptyRun, runNode, skippedRun, type NodeRun, type NodeRunOptions } from './execute-node';
 import { descendants, topologicalOrder, type Graph, type Registry } from './graph';
-import { planOf, type Plan, type Schedule } from './plan';
+import { planOf, runToNodes, type Plan, type Schedule } from './plan';
 import { gatherFrom, shouldSkip } from './readiness';
 import type { Finding } from './validate';
 import type { NodeServices } from './node-type';
@@ -17,6 +18,11 @@ export interface RunOptions {
   carried?: Record<string, NodeRun>;
   /** Inputs that replace what upstream gives, per node, whole (retry with `inputs`). */
   inputOverrides?: Record<string, Record<string, unknown>>;
+  /**
+   * "Run to here": only this node and its upstream run; every other node is skipped (not_requested) from
+   * the start. A node id the definition does not have restricts nothing (callers check it first).
+   */
+  runTo?: string;
   /** Called as a node starts; a returned promise is awaited before the node runs. */
   onNodeStart?(nodeId: string, inputs: Record<string, unknown>): void | Promise<void>;
   /** Called as a node settles; a returned promise is awaited before its downstream starts. */
@@ -69,6 +75,8 @@ abstract class Kernel {
   ) {
     this.runs = new Array<NodeRun | undefined>(schedule.ids.length);
     if (opts.carried) schedule.ids.forEach((id, i) => (this.runs[i] = opts.carried![id]));
+    const wanted = opts.runTo === undefined ? null : runToNodes(graph, opts.runTo);
+    if (wanted) schedule.ids.forEach((id, i) => wanted.has(id) || (this.runs[i] ??= skippedRun('not_requested')));
     this.waiting = schedule.indegree.slice();
     this.nodeOptions = {
       executionId: opts.executionId,
@@ -83,8 +91,9 @@ abstract class Kernel {
   }
 
   /**
-   * A ready node: settled at once (through `settle`) when it cannot run — an upstream failed, or its
-   * branch was not taken — otherwise its inputs. `undefined`: it still waits for an upstream.
+   * A ready node: settled at once (through `settle`) when it cannot run — an upstream failed, its branch
+   * was not taken, or it is disabled (its input passes through) — otherwise its inputs. `undefined`: it
+   * still waits for an upstream, or was settled.
    */
   protected decide(i: number): Record<string, unknown> | undefined {
     const { schedule, runs, opts } = this;
@@ -97,6 +106,8 @@ abstract class Kernel {
       this.settle(i, skippedRun('upstream_failed'));
     } else if (!override && shouldSkip(this.graph, id, inputs, schedule.nodes[i], gathered.filled)) {
       this.settle(i, skippedRun('branch_not_taken', inputs));
+    } else if (schedule.nodes[i]!.def.disabled) {
+      this.settle(i, disabledRun(schedule.nodes[i]!, inputs));
     } else {
       return inputs;
     }
@@ -320,7 +331,7 @@ function invalidMessage(errors: Finding[]): string {
 
 /** A for-each body: its own run with the item as inputs; a failure inside fails the item. */
 async function runSubgraph(body: PipelineDefinition, inputs: Record<string, unknown>, opts: RunOptions): Promise<Record<string, unknown>> {
-  const sub = await runPipeline(body, { ...opts, inputs, carried: undefined, inputOverrides: undefined, onNodeStart: undefined, onNodeEnd: undefined });
+  const sub = await runPipeline(body, { ...opts, inputs, carried: undefined, inputOverrides: undefined, runTo: undefined, onNodeStart: undefined, onNodeEnd: undefined });
   if (sub.status === 'failed') throw new Error(sub.error?.message ?? 'the body failed');
   return sub.outputs;
 }

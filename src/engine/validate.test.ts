@@ -11,6 +11,19 @@ describe('validateDefinition', () => {
     expect(r).toEqual({ valid: true, errors: [], warnings: [] });
   });
 
+  it('warns about a disabled node, saying what passes through it; a disabled trigger is an error', () => {
+    // in ▶ a(inc, disabled) ▶ out
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>out');
+    def.nodes[1]!.disabled = true;
+    const r = validateDefinition(def, registry);
+    expect(r.valid).toBe(true);
+    expect(r.warnings).toEqual([{ node_id: 'a', code: 'NODE_DISABLED', message: 'Node "a" is disabled and does not run: its input "in" passes through to "out".' }]);
+    def.nodes[0]!.disabled = true;
+    const t = validateDefinition(def, registry);
+    expect(t.valid).toBe(false);
+    expect(codes(t)).toEqual(['in:TRIGGER_DISABLED']);
+  });
+
   it('says what to do about a config problem, in words', () => {
     // in ▶ t(jsonata-transform, no expression yet) ▶ out ; s(switch, bad mode)
     const def = pipeline(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { portsFit } from '@/shared/ports';
+import { passThroughPorts } from './disabled';
 import { buildGraph, descendants, topologicalOrder, type Graph, type Registry } from './graph';
 
 export interface Finding {
@@ -45,6 +46,7 @@ export function validateDefinition(input: unknown, registry: Registry): Validati
   checkSubgraphs(graph, registry, errors, warnings);
   checkConnections(def, graph, errors);
   checkStructure(graph, errors, warnings);
+  checkDisabled(graph, errors, warnings);
   return { valid: errors.length === 0, errors, warnings };
 }
 
@@ -162,6 +164,27 @@ function checkStructure(graph: Graph, errors: Finding[], warnings: Finding[]): v
   const hasOutput = [...graph.nodes.values()].some((n) => n.type?.output || n.type?.side_effect === 'write');
   if (!hasOutput) {
     warnings.push({ node_id: null, code: 'NO_OUTPUT', message: 'Nothing leaves this pipeline: add a pipeline-output or a node that writes somewhere.' });
+  }
+}
+
+/**
+ * Disabled nodes: a warning on each, saying what passes through it. A disabled trigger is an error: it
+ * cannot start a run (to stop a deployed pipeline from running, undeploy it).
+ */
+function checkDisabled(graph: Graph, errors: Finding[], warnings: Finding[]): void {
+  for (const [id, node] of graph.nodes) {
+    if (!node.def.disabled) continue;
+    if (node.type?.trigger) {
+      errors.push({ node_id: id, code: 'TRIGGER_DISABLED', message: `The trigger "${id}" is disabled: nothing can start the pipeline. Enable it (to stop a deployed pipeline from running, undeploy it).` });
+      continue;
+    }
+    const { from, to } = passThroughPorts(node);
+    const passes = !from
+      ? 'it has no input, so nothing goes on from it'
+      : to.length
+        ? `its input "${from.name}" passes through to ${to.map((p) => `"${p}"`).join(', ')}`
+        : `none of its outputs takes its input "${from.name}" (${from.type}), so nothing goes on from it`;
+    warnings.push({ node_id: id, code: 'NODE_DISABLED', message: `Node "${id}" is disabled and does not run: ${passes}.` });
   }
 }
 

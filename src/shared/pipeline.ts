@@ -29,6 +29,8 @@ export const PipelineNode = z
     settings: NodeSettings.partial().optional(),
     /** Pinned data: outputs (by port) a test run uses instead of running the node; real runs ignore them. */
     pinned: z.record(z.string(), z.unknown()).optional(),
+    /** A disabled node does not run, in test and real runs: its first input passes through to the outputs that fit. */
+    disabled: z.boolean().optional(),
   })
   .loose();
 

@@ -8,6 +8,7 @@ import { cn } from '@/components/ui/cn';
 import { canonical } from './definition';
 import { lookOf } from './node-look';
 import { Markdown } from './markdown';
+import { NodeActions } from './node-actions';
 import { NodeSettingsForm } from './node-settings';
 import { nodePorts } from './ports';
 import { ExpressionPreview, expressionField } from './expression-preview';
@@ -96,6 +97,7 @@ function NodeConfig({ node }: { node: FlowNode }) {
           <Trash2 className="size-4" aria-hidden />
         </Button>
       </header>
+      <NodeActions node={node} />
       <div className="min-h-0 flex-1 overflow-y-auto">
         {entry ? null : (
           <p className="m-4 rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">The catalog has no node type “{node.data.nodeType}”.</p>

@@ -3,7 +3,7 @@ import type { FlowEdge, FlowNode } from './types';
 
 export type Definition = PipelineDefinition;
 
-const NODE_KEYS = new Set(['id', 'type', 'name', 'config', 'position', 'settings', 'pinned']);
+const NODE_KEYS = new Set(['id', 'type', 'name', 'config', 'position', 'settings', 'pinned', 'disabled']);
 const CONNECTION_KEYS = new Set(['id', 'source', 'source_port', 'target', 'target_port']);
 
 function rest(obj: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
@@ -26,6 +26,7 @@ export function toFlowNode(n: PipelineNode): FlowNode {
       config: n.config ?? {},
       ...(n.settings !== undefined && { settings: n.settings }),
       ...(n.pinned !== undefined && { pinned: n.pinned }),
+      ...(n.disabled && { disabled: true }),
       ...(rest(n, NODE_KEYS) && { extra: rest(n, NODE_KEYS) }),
     },
   };
@@ -59,6 +60,7 @@ export function toDefinition(nodes: FlowNode[], edges: FlowEdge[]): Definition {
       position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
       ...(n.data.settings && Object.keys(n.data.settings).length ? { settings: n.data.settings } : {}),
       ...(n.data.pinned ? { pinned: n.data.pinned } : {}),
+      ...(n.data.disabled ? { disabled: true } : {}),
     })),
     connections: edges.map((e) => ({
       ...e.data?.extra,

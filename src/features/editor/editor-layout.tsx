@@ -55,7 +55,7 @@ function SidePanelView() {
 
 /** Palette | canvas (+ execution drawer) | side panel, full height beside the app's sidebar. */
 export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: DraftOffer | null }) {
-  const { saver } = useEditorActions();
+  const { saver, runner } = useEditorActions();
   const hasExecution = useEditor((s) => s.executionId !== null);
   const paletteRef = usePanelRef();
   const sideRef = usePanelRef();
@@ -65,6 +65,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   useShortcuts(
     () => void saver.save(),
     () => setShortcuts(true),
+    (nodeId) => void runner.runTo(nodeId),
   );
 
   return (

@@ -116,7 +116,9 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
   const Icon = look.icon;
   const status = run?.status;
   const problems = errors ?? [];
-  const notes = warnings ?? [];
+  // a disabled node says so with its badge, whose title carries the validator's warning
+  const disabledNote = warnings?.find((w) => w.code === 'NODE_DISABLED');
+  const notes = (warnings ?? []).filter((w) => w !== disabledNote);
   const rows = Math.max(inputs.length, outputs.length);
 
   return (
@@ -126,27 +128,38 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
       data-status={status ?? 'idle'}
       data-invalid={problems.length ? 'true' : undefined}
       data-current={current ? 'true' : undefined}
+      data-disabled={data.disabled ? 'true' : undefined}
       className={cn(
         'group relative w-60 rounded-lg border bg-white shadow-sm transition-shadow',
+        data.disabled && 'border-dashed bg-slate-50',
         selected ? 'border-teal-600 shadow-md ring-2 ring-teal-600/30' : 'border-slate-300 hover:shadow-md',
         problems.length > 0 && !status && 'border-red-400 ring-2 ring-red-400/70',
         status && cn('ring-2', STATUS_LOOK[status].ring),
         current && 'ring-4 ring-sky-400 ring-offset-2',
       )}
     >
-      <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', look.accent)} aria-hidden />
+      <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', data.disabled ? 'bg-slate-300' : look.accent)} aria-hidden />
       <div className="flex items-start gap-2.5 px-3 pt-3 pb-2">
-        <span className={cn('mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md', look.tile)}>
+        <span className={cn('mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md', look.tile, data.disabled && 'opacity-50 grayscale')}>
           <Icon className="size-4" aria-hidden />
         </span>
-        <div className="min-w-0 flex-1">
-          <p className="truncate text-[13px] font-semibold text-slate-900" title={data.name || entry?.name}>
+        <div className={cn('min-w-0 flex-1', data.disabled && 'opacity-60')}>
+          <p className={cn('truncate text-[13px] font-semibold text-slate-900', data.disabled && 'line-through decoration-slate-400')} title={data.name || entry?.name}>
             {data.name || entry?.name || data.nodeType}
           </p>
           <p className="truncate font-mono text-[10px] text-slate-500" title={`${id} · ${data.nodeType}`}>
             {id}
           </p>
         </div>
+        {data.disabled ? (
+          <span
+            className="shrink-0 rounded-full bg-slate-200 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-slate-600 uppercase"
+            title={disabledNote?.message ?? 'Disabled: runs pass its input through instead of running it'}
+            aria-label="disabled"
+          >
+            Disabled
+          </span>
+        ) : null}
         {data.pinned ? (
           <span className="text-violet-600" title="Pinned outputs: test runs use them instead of running this node" aria-label="pinned">
             <Pin className="size-4" aria-hidden />
@@ -176,7 +189,7 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         </div>
       ) : null}
       {rows > 0 ? (
-        <div className="border-t border-slate-100 py-1.5">
+        <div className={cn('border-t border-slate-100 py-1.5', data.disabled && 'opacity-60')}>
           {Array.from({ length: rows }, (_, i) => (
             <PortRow key={i} input={inputs[i]} output={outputs[i]} refusedIn={refusals.inputs[i]} refusedOut={refusals.outputs[i]} />
           ))}

@@ -20,6 +20,8 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
       [[MOD, 'C'], 'Copy the selected nodes'],
       [[MOD, 'V'], 'Paste them'],
       [[MOD, 'D'], 'Duplicate the selected nodes'],
+      [['D'], 'Disable or enable the selected nodes'],
+      [['Shift', 'R'], 'Test run up to the selected node'],
       [['Delete'], 'Delete the selection (also Backspace)'],
       [['Shift', 'drag'], 'Select several nodes'],
       [['Enter'], 'In the palette: add the highlighted node'],

@@ -92,6 +92,24 @@ describe('editor store', () => {
     expect(currentDefinition(s.getState()).nodes).toHaveLength(2);
   });
 
+  it('disables the selected nodes, enables them when all are disabled, each toggle one undo step', () => {
+    const s = makeStore();
+    s.getState().addNode('csv-parse', { x: 0, y: 0 });
+    s.getState().addNode('pipeline-output', { x: 300, y: 0 });
+    const disabled = () => currentDefinition(s.getState()).nodes.filter((n) => n.disabled).map((n) => n.id);
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: n.id === 'csv-parse-1' })) });
+    expect(s.getState().toggleDisabled()).toBe(1);
+    expect(disabled()).toEqual(['csv-parse-1']);
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: true })) });
+    s.getState().toggleDisabled(); // one of them was enabled: both disabled
+    expect(disabled()).toEqual(['csv-parse-1', 'pipeline-output-1']);
+    s.getState().toggleDisabled();
+    expect(disabled()).toEqual([]);
+    expect(currentDefinition(s.getState()).nodes[0]).not.toHaveProperty('disabled');
+    s.getState().undo();
+    expect(disabled()).toEqual(['csv-parse-1', 'pipeline-output-1']);
+  });
+
   it('knows when the canvas differs from the saved version', () => {
     const s = makeStore();
     expect(dirty(s)).toBe(false);

@@ -26,6 +26,8 @@ export interface PipelineNodeData extends Record<string, unknown> {
   settings?: Partial<NodeSettings>;
   /** Pinned data: outputs a test run uses instead of running the node. */
   pinned?: Record<string, unknown>;
+  /** A disabled node does not run: its input passes through (runs of every kind). */
+  disabled?: boolean;
   /** Fields of the definition's node the editor does not manage, kept as they were. */
   extra?: Record<string, unknown>;
 }

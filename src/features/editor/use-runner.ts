@@ -3,6 +3,7 @@
 import { toast } from 'sonner';
 import { appError, errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
+import { parseJsonObject } from './json-editor';
 import { fromResults } from './run-status';
 import { useEditorStoreApi } from './store-provider';
 import type { ExecuteResult, StepState } from './types';
@@ -51,6 +52,30 @@ export function useRunner(pipelineId: string, ensureSaved: () => Promise<boolean
     } catch (e) {
       store.getState().setRun({});
       failure('Could not run', e);
+      return null;
+    }
+  }
+
+  /**
+   * "Run to here": a test run of `nodeId` and the nodes upstream of it only, with the test inputs of the
+   * run dialog; the rest is skipped (not_requested). Synchronous: the drawer shows it as any test run.
+   */
+  async function runTo(nodeId: string): Promise<ExecuteResult | null> {
+    const parsed = parseJsonObject(store.getState().runInputs);
+    if ('error' in parsed) {
+      toast.error(`Could not run to "${nodeId}": the test inputs are not valid (${parsed.error}); fix them in the Test run dialog.`);
+      return null;
+    }
+    if (!(await ensureSaved())) return null;
+    const s = store.getState();
+    s.setRun(Object.fromEntries(s.nodes.map((n) => [n.id, { status: 'running' as const }])));
+    try {
+      const r = await execute.mutateAsync({ pipeline_id: pipelineId, inputs: parsed.value, test_mode: true, async: false, run_to_node: nodeId });
+      show(r);
+      return r;
+    } catch (e) {
+      store.getState().setRun({});
+      failure(`Could not run to "${nodeId}"`, e);
       return null;
     }
   }
@@ -112,6 +137,7 @@ export function useRunner(pipelineId: string, ensureSaved: () => Promise<boolean
 
   return {
     run,
+    runTo,
     retryFrom,
     startStep,
     advance,

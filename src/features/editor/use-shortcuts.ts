@@ -11,15 +11,18 @@ function typingIn(target: EventTarget | null): boolean {
 
 /**
  * Canvas shortcuts (listed for users in shortcuts-sheet.tsx): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo,
- * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens
- * the shortcut sheet. Delete/Backspace is React Flow's own.
+ * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, D disables/enables the selected nodes, Shift+R test-runs up
+ * to the selected node, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens the shortcut sheet.
+ * Delete/Backspace is React Flow's own.
  */
-export function useShortcuts(onSave: () => void, onHelp: () => void) {
+export function useShortcuts(onSave: () => void, onHelp: () => void, onRunTo: (nodeId: string) => void) {
   const store = useEditorStoreApi();
   const save = useRef(onSave);
   save.current = onSave;
   const help = useRef(onHelp);
   help.current = onHelp;
+  const runTo = useRef(onRunTo);
+  runTo.current = onRunTo;
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
@@ -50,6 +53,12 @@ export function useShortcuts(onSave: () => void, onHelp: () => void) {
       } else if (mod && key === 'd') {
         e.preventDefault(); // the browser's bookmark shortcut
         s.duplicate();
+      } else if (key === 'd' && !mod && !e.shiftKey && !e.altKey) {
+        s.toggleDisabled();
+      } else if (key === 'r' && e.shiftKey && !mod && !e.altKey) {
+        const selected = s.nodes.filter((n) => n.selected);
+        if (selected.length === 1) runTo.current(selected[0]!.id);
+        else toast.info('Select one node to run the pipeline up to it', { duration: 2000 });
       } else if (key === '/' && !mod) {
         e.preventDefault();
         document.getElementById('palette-search')?.focus();

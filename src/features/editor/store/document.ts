@@ -42,6 +42,8 @@ export interface DocumentSlice {
   paste(): number;
   /** Copies the selected nodes (and the connections between them) beside them, leaving the clipboard alone. */
   duplicate(): number;
+  /** Disables the selected nodes, or enables them when all are disabled (one undo step); how many changed. */
+  toggleDisabled(): number;
   setGraph(nodes: FlowNode[], edges: FlowEdge[]): void;
   load(def: Definition, baseVersion: number, saved?: Definition): void;
   markSaved(def: Definition, version: number): void;
@@ -143,6 +145,14 @@ export const documentSlice =
       },
       checkpoint() {
         remember();
+      },
+      toggleDisabled() {
+        const selected = get().nodes.filter((n) => n.selected);
+        if (selected.length === 0) return 0;
+        const disabled = selected.some((n) => !n.data.disabled) || undefined;
+        remember();
+        set({ nodes: get().nodes.map((n) => (n.selected ? { ...n, data: { ...n.data, disabled } } : n)) });
+        return selected.length;
       },
       undo() {
         const { past, future, nodes, edges } = get();

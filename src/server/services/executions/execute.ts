@@ -11,6 +11,8 @@ export interface ExecuteInput {
   inputs: Record<string, unknown>;
   async: boolean;
   test_mode: boolean;
+  /** "Run to here" (test runs, sync only): only this node and its upstream run; the rest is skipped (not_requested). */
+  run_to_node?: string;
 }
 
 export interface ExecuteDeps {
@@ -23,7 +25,15 @@ export interface ExecuteDeps {
  * result; async answers at once and a worker runs it (row and queue job written in one transaction).
  */
 export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: ExecuteDeps = {}) {
+  if (input.run_to_node !== undefined && (!input.test_mode || input.async)) {
+    const field = !input.test_mode ? 'test_mode' : 'async';
+    const message = 'run_to_node runs a test run synchronously: set test_mode: true and async: false (or leave run_to_node out).';
+    throw new AppError('VALIDATION_FAILED', message, [{ path: field, message: `must be ${field === 'async' ? 'false' : 'true'} with run_to_node` }]);
+  }
   const pipeline = await currentPipeline(ctx, input.pipeline_id);
+  if (input.run_to_node !== undefined && !pipeline.graph.nodes.has(input.run_to_node)) {
+    throw new AppError('NODE_NOT_FOUND', `Pipeline ${pipeline.id} (version ${pipeline.version}) has no node "${input.run_to_node}" to run to.`);
+  }
   if (!input.test_mode && pipeline.status !== 'deployed') {
     throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it, or run it with test_mode.`);
   }
@@ -45,6 +55,7 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
   const started = await startExecution(ctx.db, { ...base, trigger, status: 'running' });
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
+    runTo: input.run_to_node,
   });
   return toSyncResult(started.id, result!);
 }

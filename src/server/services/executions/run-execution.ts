@@ -20,6 +20,8 @@ export interface RunExecutionOptions {
   /** Node runs taken over unchanged (retry). Without it, finished nodes of an interrupted run are kept. */
   carried?: Record<string, NodeRun>;
   inputOverrides?: Record<string, Record<string, unknown>>;
+  /** "Run to here": only this node and its upstream run (test runs inside their request). */
+  runTo?: string;
   signal?: AbortSignal;
   /**
    * A run inside the request that started it (sync, retry): the caller has the definition and the row's
@@ -127,6 +129,7 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,
+      runTo: opts.runTo,
       // a run inside its request has no live view: "running" records would only be built to be dropped
       onNodeStart: opts.inline ? undefined : (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
       onNodeEnd: (id, run) => {

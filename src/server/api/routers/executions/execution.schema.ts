@@ -7,13 +7,19 @@ const Json = z.record(z.string(), z.unknown());
 const ErrorInfo = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
 const NodeResults = z
   .record(z.string(), z.object({ status: z.string(), duration_ms: z.number().int(), reason: z.enum(SKIP_REASONS).optional() }))
-  .describe('Per node: status and duration; a skipped node says why (branch_not_taken, upstream_failed, execution_stopped)');
+  .describe('Per node: status and duration; a skipped node says why (branch_not_taken, upstream_failed, execution_stopped, disabled, not_requested)');
 
 export const ExecuteInput = z.object({
   pipeline_id: z.string().describe('UUID of the pipeline'),
   inputs: Json.default({}).describe('Data passed to the pipeline trigger'),
   async: z.boolean().default(false),
   test_mode: z.boolean().default(false).describe('When true nothing is written to external systems'),
+  run_to_node: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Test runs only (test_mode: true, async: false): run this node and the nodes upstream of it, nothing downstream; the others are skipped with reason not_requested'),
 });
 
 export const ExecuteResult = z.object({
