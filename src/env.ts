@@ -33,6 +33,8 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1000),
   /** Agent chat (chat, conversation messages, public invoke) per user or API key (spec §8: 60 a minute). */
   AGENT_CHAT_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Copilot requests per user or API key per minute (spec §8: 30). */
+  COPILOT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Length of the rate-limit window in seconds (60 per the spec; tests may shorten it). */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /** Browser sign-in and sign-up attempts allowed per client address per minute (brute-force guard). */

@@ -19,6 +19,8 @@ export interface Runtime {
   apiLimiter: RateLimiter;
   /** Agent chat, per user or API key (chat, conversation messages, public invoke). */
   chatLimiter: RateLimiter;
+  /** Copilot requests, per user or API key. */
+  copilotLimiter: RateLimiter;
   /** API key lookups, cached only where that is exact (embedded: one process owns the database). */
   keyCache?: KeyCache;
   /** The execution queue (pg-boss); absent where nothing may run asynchronously (some tests). */
@@ -49,6 +51,11 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     chatLimiter: createRateLimiter(database, {
       name: 'agent-chat',
       points: opts.chatLimitPerWindow ?? env.AGENT_CHAT_PER_MINUTE,
+      durationSeconds: opts.rateLimitWindowSeconds ?? env.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+    copilotLimiter: createRateLimiter(database, {
+      name: 'copilot',
+      points: env.COPILOT_PER_MINUTE,
       durationSeconds: opts.rateLimitWindowSeconds ?? env.RATE_LIMIT_WINDOW_SECONDS,
     }),
   };

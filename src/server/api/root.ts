@@ -1,6 +1,7 @@
 import { agentsRouter } from './routers/agents/router';
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
+import { copilotRouter } from './routers/copilot/router';
 import { connectorsRouter } from './routers/connectors/router';
 import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
@@ -21,6 +22,7 @@ export const appRouter = router({
   models: modelsRouter,
   agents: agentsRouter,
   tools: toolsRouter,
+  copilot: copilotRouter,
 });
 
 export type AppRouter = typeof appRouter;

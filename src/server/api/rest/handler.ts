@@ -4,7 +4,7 @@ import { createContext, type Context } from '@/server/api/trpc';
 import { AppError, type ErrorBody } from '@/server/errors';
 import { readJsonBody } from '../body';
 import { errorResponse, withApi } from '../edge';
-import { chatRefusal, consumeChatLimit, isAgentChat, rateLimitHeaders, streamedChat } from './agent-chat';
+import { chatRefusal, consumeChatLimit, rateLimitHeaders, streamedChat, userLimitOf } from './agent-chat';
 import { matchRoute, restRoutes } from './routes';
 
 const ENDPOINT = '/api';
@@ -40,12 +40,15 @@ export const handleRest = withApi('key', async (req, edge) => {
     return errorResponse(new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}.`), { Allow: route.allow.join(', ') });
   }
   const body = method !== 'GET' && method !== 'DELETE' && method !== 'HEAD' ? await readJsonBody(req) : undefined;
-  // agent chat has its own, tighter limit (per user or key); its headers are the ones the response carries
+  // agent chat and the copilot have their own, tighter limits (per user or key); their headers are the ones the response carries
   let limit: Record<string, string> = {};
-  if (isAgentChat(method, path)) {
-    const rate = await consumeChatLimit(edge.rt, edge.principal);
+  const userLimit = userLimitOf(method, path);
+  if (userLimit) {
+    const rate = await consumeChatLimit(edge.rt, edge.principal, userLimit);
     limit = rateLimitHeaders(rate);
-    if (!rate.allowed) return errorResponse(chatRefusal(rate), limit);
+    if (!rate.allowed) return errorResponse(chatRefusal(rate, userLimit), limit);
+  }
+  if (userLimit === 'chat') {
     const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) => (e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e)));
     if (stream) return withLimit(stream, limit);
   }

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { readProcedure, router, writeProcedure } from '@/server/api/trpc';
+import { agentInsights, analyze, generateAgent, generateFhirQueries, validateForCopilot } from '@/server/services/copilot/copilot';
+import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
+
+const TAGS = ['Copilot'];
+const Description = z.string().trim().min(3, 'describe what you want in a few words').max(5000).refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
+const Finding = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
+const Report = z.object({ valid: z.boolean(), errors: z.array(Finding), warnings: z.array(Finding) });
+
+/** REST counts copilot requests at the edge (rest/handler.ts); the web app's tRPC calls are counted here (30/min per user). */
+function limited<P extends typeof readProcedure | typeof writeProcedure>(p: P): P {
+  return p.use(async ({ ctx, next }) => {
+    if (ctx.channel === 'app') {
+      const rate = await consumeChatLimit(ctx.rt, ctx.principal!, 'copilot');
+      if (!rate.allowed) throw chatRefusal(rate, 'copilot');
+    }
+    return next();
+  }) as P;
+}
+
+const validatePipeline = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
+  .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
+  .output(Report)
+  .mutation(({ input }) => validateForCopilot(input.definition));
+
+const fhirQueries = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/fhir-queries', tags: TAGS, summary: 'FHIR R4 search request lines for a plain-language request (e.g. GET /Patient?family=smith&birthdate=ge1980-01-01)', description: 'Every parameter is an R4 search parameter of its resource type; conditions are coded in SNOMED CT and observations in LOINC where the request names a common one.', protect: true } })
+  .input(z.object({ description: Description }))
+  .output(z.object({ queries: z.array(z.string()), reasoning: z.array(z.string()), planner: z.literal('offline') }))
+  .mutation(({ input }) => generateFhirQueries(input.description));
+
+const agent = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/agent', tags: TAGS, summary: 'Propose an agent configuration from a description (create: true also creates it)', protect: true } })
+  .input(z.object({ description: Description, create: z.boolean().default(false) }))
+  .output(
+    z.object({
+      agent: z.object({ id: z.string().nullable(), name: z.string(), agent_type: z.string(), description: z.string(), model_config: z.object({ model: z.string(), temperature: z.number(), max_tokens: z.number() }), instructions: z.string(), prompt_template: z.string(), tools: z.array(z.string()) }),
+      reasoning: z.array(z.string()),
+      problems: z.array(z.object({ path: z.string(), message: z.string() })).describe('What would keep it from being deployed (e.g. a tool needing a connector)'),
+      planner: z.literal('offline'),
+    }),
+  )
+  .mutation(({ ctx, input }) => generateAgent(ctx, input));
+
+const analyzeOne = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/analyze', tags: TAGS, summary: 'Analyze a pipeline (pipeline_id or definition) or an agent (agent_id) for issues', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'AGENT_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), agent_id: z.string().optional() }))
+  .output(Report.extend({ kind: z.enum(['pipeline', 'agent']), id: z.string().nullable() }))
+  .mutation(({ ctx, input }) => analyze(ctx, input));
+
+const insights = limited(readProcedure)
+  .meta({ openapi: { method: 'GET', path: '/copilot/insights/{agentId}', tags: TAGS, summary: 'Usage patterns of an agent over 30 days (turns, failures, tokens, latency, tool calls) and recommendations', protect: true }, errors: ['AGENT_NOT_FOUND'] })
+  .input(z.object({ agentId: z.string() }))
+  .output(
+    z.object({
+      agent_id: z.string(),
+      period: z.object({ since: z.string(), until: z.string(), days: z.number() }),
+      usage: z.object({ turns: z.number(), failed_turns: z.number(), failure_rate: z.number(), conversations: z.number(), by_source: z.record(z.string(), z.number()), input_tokens: z.number(), output_tokens: z.number(), tool_calls: z.number(), latency_ms: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }) }),
+      failures: z.array(z.object({ code: z.string(), count: z.number() })),
+      tools: z.array(z.object({ tool: z.string(), calls: z.number(), failures: z.number(), last_error: z.string().optional() })),
+      recommendations: z.array(z.object({ kind: z.string(), message: z.string() })),
+    }),
+  )
+  .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
+
+/** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
+export const copilotRouter = router({ validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });

@@ -1,0 +1,73 @@
+import { buildGraph, type Graph } from '@/engine/graph';
+import { getNodeType } from '@/engine/nodes';
+import type { Finding } from '@/engine/validate';
+import type { PipelineDefinition } from '@/shared/pipeline';
+
+const OFFLINE = 'clinflow/offline';
+const DEIDENTIFY = new Set(['fhir-deidentify', 'hl7v2-deidentify']);
+
+/** Nodes that bring patient data into a pipeline (healthcare and claims nodes, MLLP feeds), de-identification aside. */
+function carriesPhi(g: Graph, id: string): boolean {
+  const n = g.nodes.get(id);
+  const category = n?.type?.category;
+  return Boolean(n && !DEIDENTIFY.has(n.def.type) && (category === 'healthcare' || category === 'claims'));
+}
+
+/** Whether patient data reaches `id` on some path that no de-identification node interrupts. */
+function phiReaches(g: Graph, id: string): boolean {
+  const seen = new Set<string>([id]);
+  const stack = [id];
+  while (stack.length) {
+    for (const c of g.incoming.get(stack.pop()!) ?? []) {
+      if (seen.has(c.source) || DEIDENTIFY.has(g.nodes.get(c.source)?.def.type ?? '')) continue;
+      if (carriesPhi(g, c.source)) return true;
+      seen.add(c.source);
+      stack.push(c.source);
+    }
+  }
+  return false;
+}
+
+function upstreamHas(g: Graph, id: string, type: string): boolean {
+  const seen = new Set<string>([id]);
+  const stack = [id];
+  while (stack.length) {
+    for (const c of g.incoming.get(stack.pop()!) ?? []) {
+      if (g.nodes.get(c.source)?.def.type === type) return true;
+      if (!seen.has(c.source)) {
+        seen.add(c.source);
+        stack.push(c.source);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
+ * server without de-identification, FHIR written without validation, writes to outside systems with no retry.
+ * Warnings: the pipeline runs, but a reviewer would stop it.
+ */
+export function copilotFindings(def: PipelineDefinition): Finding[] {
+  const g = buildGraph(def, getNodeType);
+  const out: Finding[] = [];
+  for (const [id, n] of g.nodes) {
+    const d = n.type;
+    if (!d || n.def.disabled) continue;
+    if (d.category === 'ai') {
+      const model = typeof n.def.config?.model === 'string' ? n.def.config.model : OFFLINE;
+      const external = n.def.type === 'agent' || model !== OFFLINE;
+      if (external && phiReaches(g, id)) {
+        const which = n.def.type === 'agent' ? 'the agent\'s language model' : `the external model ${model}`;
+        out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: add fhir-deidentify or hl7v2-deidentify before this node (or use clinflow/offline, which runs on this server).` });
+      }
+    }
+    if (n.def.type === 'fhir-write' && !upstreamHas(g, id, 'fhir-validate')) {
+      out.push({ node_id: id, code: 'FHIR_NOT_VALIDATED', message: 'FHIR resources are written without validation: add fhir-validate before this node so the server is not sent invalid resources.' });
+    }
+    if (d.side_effect === 'write' && n.settings.retry.max_attempts <= 1) {
+      out.push({ node_id: id, code: 'WRITE_WITHOUT_RETRY', message: `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts (e.g. 3); writes carry an idempotency key, so a retry does not write twice.` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '@/server/runtime';
+import { memoryRuntime, orgCaller } from '@/server/testing';
+
+const at = { x: 0, y: 0 };
+const node = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, type, config, position: at, ...extra });
+const link = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
+
+/**
+ * in (manual-trigger, field message: text) ──▶ parse (hl7v2-parse) ──▶ to_fhir ──▶ write (fhir-write, transaction)
+ *                                                                        └──▶ ask (llm-prompt, openai) ──▶ out
+ */
+const risky = {
+  nodes: [
+    node('in', 'manual-trigger', { fields: { message: 'text' } }),
+    node('parse', 'hl7v2-parse'),
+    node('to_fhir', 'hl7v2-to-fhir'),
+    node('write', 'fhir-write', { connector: 'hapi', operation: 'transaction' }),
+    node('ask', 'llm-prompt', { model: 'openai/gpt-4o-mini' }),
+    node('out', 'pipeline-output'),
+  ],
+  connections: [
+    link('in', 'message', 'parse', 'text'),
+    link('parse', 'message', 'to_fhir', 'message'),
+    link('to_fhir', 'bundle', 'write', 'resource'),
+    link('to_fhir', 'bundle', 'ask', 'input'),
+    link('ask', 'text', 'out', 'value'),
+  ],
+};
+
+describe('the copilot', () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await memoryRuntime();
+  }, 60_000);
+  afterAll(() => rt.database.close());
+
+  it('validates with the engine\'s checks, one error per broken kind, each on its node', async () => {
+    const a = await orgCaller(rt, 'org-copilot-validate');
+    const broken = {
+      nodes: [node('in', 'manual-trigger'), node('x', 'no-such-node'), node('j', 'jsonata-transform', { expression: 42 }), node('loose', 'pipeline-output')],
+      connections: [link('in', 'event', 'j', 'input'), link('j', 'output', 'ghost', 'value')],
+    };
+    const r = await a.copilot.validatePipeline({ definition: broken });
+    expect(r.valid).toBe(false);
+    const codes = r.errors.map((e) => `${e.node_id}:${e.code}`);
+    expect(codes).toContain('x:UNKNOWN_NODE_TYPE');
+    expect(codes).toContain('j:INVALID_CONFIG');
+    expect(codes.some((c) => c.endsWith(':DANGLING_CONNECTION'))).toBe(true);
+    expect((await a.copilot.validatePipeline({ definition: { nodes: [], connections: [] } })).errors.map((e) => e.code)).toContain('EMPTY_PIPELINE');
+  });
+
+  it('warns about patient data sent to an external LLM, FHIR written unvalidated, and writes without retry', async () => {
+    const a = await orgCaller(rt, 'org-copilot-risks');
+    const r = await a.copilot.validatePipeline({ definition: risky });
+    expect(r.warnings.map((w) => `${w.node_id}:${w.code}`)).toEqual(expect.arrayContaining(['ask:PHI_TO_EXTERNAL_LLM', 'write:FHIR_NOT_VALIDATED', 'write:WRITE_WITHOUT_RETRY']));
+
+    // de-identified first, validated first, retried: the warnings go
+    const safer = {
+      nodes: [...risky.nodes.filter((n) => n.id !== 'write'), node('deid', 'fhir-deidentify'), node('check', 'fhir-validate', { expect: 'bundle' }), node('write', 'fhir-write', { connector: 'hapi', operation: 'transaction' }, { settings: { retry: { max_attempts: 3 } } })],
+      connections: [
+        link('in', 'message', 'parse', 'text'),
+        link('parse', 'message', 'to_fhir', 'message'),
+        link('to_fhir', 'bundle', 'check', 'resource'),
+        link('check', 'valid', 'write', 'resource'),
+        link('to_fhir', 'bundle', 'deid', 'resource'),
+        link('deid', 'resource', 'ask', 'input'),
+        link('ask', 'text', 'out', 'value'),
+      ],
+    };
+    const s = await a.copilot.validatePipeline({ definition: safer });
+    expect(s.warnings.map((w) => w.code)).not.toContain('PHI_TO_EXTERNAL_LLM');
+    expect(s.warnings.map((w) => w.code)).not.toContain('FHIR_NOT_VALIDATED');
+    expect(s.warnings.map((w) => w.code)).not.toContain('WRITE_WITHOUT_RETRY');
+
+    const p = await a.pipelines.create({ name: 'risky', description: '', definition: risky });
+    expect((await a.copilot.analyze({ pipeline_id: p.id })).warnings.map((w) => w.code)).toContain('PHI_TO_EXTERNAL_LLM');
+  });
+
+  it('proposes an agent from a description, and creates it when asked', async () => {
+    const a = await orgCaller(rt, 'org-copilot-agent');
+    const r = await a.copilot.agent({ description: 'An agent that reviews denied 837 claims and looks up the ICD-10 codes', create: false });
+    expect(r.agent).toMatchObject({ id: null, agent_type: 'claims', tools: ['terminology_lookup'] });
+    const fhir = await a.copilot.agent({ description: 'Answer questions about a patient from our FHIR server', create: true });
+    expect(fhir.agent.tools).toContain('fhir_search');
+    expect(fhir.problems.map((p) => p.message).join()).toContain('fhir_search');
+    expect(await a.agents.get({ id: fhir.agent.id! })).toMatchObject({ agent_type: 'fhir', status: 'active' });
+  });
+
+  it('reports an agent\'s usage, failures and tool calls, with recommendations', async () => {
+    const a = await orgCaller(rt, 'org-copilot-insights');
+    const agent = await a.agents.create({ template_id: 'a9e17000-0000-4000-8000-000000000005' });
+    const empty = await a.copilot.insights({ agentId: agent.id });
+    expect(empty.usage.turns).toBe(0);
+    expect(empty.recommendations.map((r) => r.kind)).toContain('no-usage');
+    await a.agents.chat({ id: agent.id, message: 'hl7v2_parse this: MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||Doe^Jane', stream: false });
+    await a.agents.chat({ id: agent.id, message: 'Summarize: patient stable. Vitals normal.', stream: false });
+    const r = await a.copilot.insights({ agentId: agent.id });
+    expect(r.usage).toMatchObject({ turns: 2, failed_turns: 0, conversations: 2, by_source: { chat: 2 }, tool_calls: 1 });
+    expect(r.tools).toEqual([{ tool: 'hl7v2_parse', calls: 1, failures: 0 }]);
+    expect(r.usage.latency_ms.p50).not.toBeNull();
+  });
+
+  it('writes FHIR queries with real R4 search parameters', async () => {
+    const a = await orgCaller(rt, 'org-copilot-fhir');
+    const r = await a.copilot.fhirQueries({ description: 'Find patients named Smith born after 1980' });
+    expect(r.queries).toEqual(['GET /Patient?family=smith&birthdate=ge1980-01-01']);
+  });
+});

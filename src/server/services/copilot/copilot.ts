@@ -1,0 +1,46 @@
+import { AppError } from '@/server/errors';
+import { planFhirQueries } from '@/server/copilot/fhir-queries';
+import { proposeAgent } from '@/server/copilot/agent-proposal';
+import type { ServiceContext } from '../context';
+import { createAgent, findAgentRow } from '../agents/agents';
+import { agentProblems } from '../agents/lifecycle';
+import { findPipelineRow } from '../pipelines/find';
+import { agentInsights } from './insights';
+import { validateForCopilot } from './validate';
+
+/** POST /api/copilot/generate/fhir-queries */
+export function generateFhirQueries(description: string) {
+  const plan = planFhirQueries(description);
+  return { queries: plan.queries, reasoning: plan.reasoning, planner: 'offline' as const };
+}
+
+/**
+ * POST /api/copilot/generate/agent: a proposed configuration, with what would keep it from being deployed; with
+ * `create: true` it is also created (status active) and its id returned.
+ */
+export async function generateAgent(ctx: ServiceContext, input: { description: string; create?: boolean }) {
+  const { agent, reasoning } = proposeAgent(input.description);
+  const problems = agentProblems({ modelConfig: agent.model_config, tools: agent.tools });
+  const proposal = { ...agent, tools: agent.tools.map((t) => t.id) };
+  if (!input.create) return { agent: { id: null, ...proposal }, reasoning, problems, planner: 'offline' as const };
+  const created = await createAgent(ctx, { ...proposal });
+  return { agent: { ...proposal, id: created.id }, reasoning, problems, planner: 'offline' as const };
+}
+
+/** POST /api/copilot/analyze: a pipeline (by id or definition) or an agent, for what a reviewer would stop. */
+export async function analyze(ctx: ServiceContext, input: { pipeline_id?: string; definition?: unknown; agent_id?: string }) {
+  if (input.agent_id) {
+    const insights = await agentInsights(ctx, input.agent_id);
+    const row = await findAgentRow(ctx, input.agent_id);
+    const problems = agentProblems(row).map((p) => ({ node_id: null, code: 'AGENT_INVALID', message: `${p.path}: ${p.message}` }));
+    return { kind: 'agent' as const, id: row.id, valid: problems.length === 0, errors: problems, warnings: insights.recommendations.map((r) => ({ node_id: null, code: r.kind.toUpperCase().replaceAll('-', '_'), message: r.message })) };
+  }
+  if (input.pipeline_id) {
+    const row = await findPipelineRow(ctx, input.pipeline_id);
+    return { kind: 'pipeline' as const, id: row.id, ...validateForCopilot(row.definition) };
+  }
+  if (input.definition !== undefined) return { kind: 'pipeline' as const, id: null, ...validateForCopilot(input.definition) };
+  throw new AppError('VALIDATION_FAILED', 'Name what to analyze: pipeline_id, definition or agent_id.', [{ path: '', message: 'one of pipeline_id, definition, agent_id is required' }]);
+}
+
+export { agentInsights, validateForCopilot };
