@@ -1,14 +1,19 @@
-import type { Bundle, BundleEntry, DiagnosticReport, Immunization, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, Coverage, DiagnosticReport, Immunization, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import type { Hl7v2Message } from '@/clinical/hl7v2/types';
 import { allergy, diagnosis, documentResult, observation, problem, procedure } from './clinical';
+import { chargeItem } from './charge';
+import { consent } from './consent';
 import { type ConvertOptions, Ctx, DEFAULTS, type Ref } from './context';
 import { codeableConcept } from './datatypes';
 import { appointment, documentReference } from './documents';
 import { accident, deathAndAutopsy, referral } from './events';
 import { messageHeader, provenances, sendingDevice } from './header';
-import { diagnosticReport, immunization, lateOrderControl, serviceRequest, specimen } from './orders';
+import { employerPolicyHolder } from './insurance';
+import { medicationRequest } from './medication';
+import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
 import { coverage, disability, encounter, guarantor, insuranceDetails, merged, mother, patient, relatedPerson } from './patient';
 import { type Seg, segs } from './reader';
+import { linkToVisit } from './visit-links';
 
 /** The message types (MSH-9.1) converted; others are `unsupported`. */
 export const SUPPORTED_TYPES = ['ADT', 'BAR', 'DFT', 'MDM', 'OMG', 'OML', 'ORM', 'ORU', 'OUL', 'PPR', 'RDE', 'RDS', 'REF', 'SIU', 'VXU'] as const;
@@ -38,10 +43,11 @@ const HANDLED = new Set(['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1',
 /**
  * An HL7 v2 message → a FHIR R4 Bundle, modelled on the HL7 v2-to-FHIR mappings of the Microsoft FHIR-Converter
  * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient; MRG the one it replaces) → Patient, PV1/PV2 → Encounter,
- * NK1/GT1/IN1 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 →
+ * NK1/GT1/IN1/IN2 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 →
  * Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
- * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, TXA →
- * DocumentReference, SCH/AIx → Appointment, MSH → MessageHeader, MSH/EVN → Provenance. Ids are derived from the
+ * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, RXO/RXE (+ RXR) →
+ * MedicationRequest, FT1 → ChargeItem, CON → Consent, TXA → DocumentReference, SCH/AIx → Appointment, MSH →
+ * MessageHeader, MSH/EVN → Provenance. Ids are derived from the
  * message, so the same message gives the same bundle; every reference points to a resource of the bundle. Throws
  * UnsupportedMessageError for a message type outside SUPPORTED_TYPES.
  */
@@ -62,9 +68,14 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   let report: DiagnosticReport | undefined;
   let specimenRef: Ref | undefined;
   let immunizationRef: Ref | undefined;
+  // the MedicationRequest of the order's RXO, which the pharmacy's RXE is based on
+  let placed: Ref | undefined;
+  // an OBX after SPM describes the specimen (or its container), not a result of the order
+  let specimenPart = false;
   let txa: Seg | undefined;
   const txaBody: Seg[] = [];
   let sch: Seg | undefined;
+  let insured: { in1: Seg; coverage: Coverage } | undefined;
   const schResources: Seg[] = [];
   const next = (i: number, id: string) => (all[i + 1]?.id === id ? all[i + 1] : undefined);
   // segments that come before PID (RF1 of REF, SCH of SIU) are about the message's patient too
@@ -76,6 +87,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
     switch (s.id) {
       case 'PID':
         ctx.encounter = undefined;
+        insured = undefined;
         patient(s, ctx, next(i, 'PD1'));
         if (!all.some((x) => x.id === 'NK1')) mother(s, ctx);
         break;
@@ -84,6 +96,9 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       case 'IN2':
         insuranceDetails(s, ctx);
+        // IN2 completes the IN1 it follows
+        if (insured) employerPolicyHolder(s, insured.in1, insured.coverage, ctx);
+        insured = undefined;
         break;
       case 'DB1':
         disability(s, ctx);
@@ -97,9 +112,11 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       case 'NK1':
         relatedPerson(s, ctx);
         break;
-      case 'IN1':
-        coverage(s, ctx);
+      case 'IN1': {
+        const c = coverage(s, ctx);
+        insured = c ? { in1: s, coverage: c } : undefined;
         break;
+      }
       case 'AL1':
       case 'IAM':
         allergy(s, ctx);
@@ -125,14 +142,22 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       case 'RF1':
         referral(s, ctx);
         break;
+      case 'CON':
+        consent(s, ctx);
+        break;
+      case 'FT1':
+        chargeItem(s, ctx);
+        break;
       case 'ORC': {
         const previous = all.slice(0, i).reverse().find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
           // the order group's ORC after its OBR: the same order
-          lateOrderControl(s, order);
+          lateOrderControl(s, order, ctx);
           break;
         }
         orc = s;
+        specimenPart = false;
+        placed = undefined;
         order = undefined;
         report = undefined;
         immunizationRef = undefined;
@@ -148,10 +173,24 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         report = RESULT_TYPES.has(type) || (s.v(25) && !ORDER_TYPES.has(type)) ? diagnosticReport(orc, s, ctx, order && ctx.ref(order)) : undefined;
         if (report && specimenRef) report.specimen = [specimenRef];
         orc = undefined;
+        specimenPart = false;
+        break;
+      }
+      case 'RXO':
+      case 'RXE': {
+        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
+        const request = medicationRequest(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, s.id === 'RXE' ? placed : undefined);
+        if (s.id === 'RXO') placed = request && ctx.ref(request);
         break;
       }
       case 'SPM':
         specimen(s, ctx);
+        specimenPart = true;
+        break;
+      case 'SAC':
+        // OUL: the results of the order follow the specimen's container (OUL^R24), or a new order does
+        if (type === 'OUL') specimenPart = false;
+        skipped[s.id] = (skipped[s.id] ?? 0) + 1;
         break;
       case 'RXA': {
         const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
@@ -161,8 +200,9 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       }
       case 'OBX': {
         if (txa) txaBody.push(s);
+        const basedOn = order && !specimenPart ? ctx.ref(order) : undefined;
         if (['ED', 'RP'].includes(s.v(2).toUpperCase())) {
-          documentResult(s, ctx, order && ctx.ref(order));
+          documentResult(s, ctx, basedOn);
           break;
         }
         // immunization funding source and program eligibility are facts of the Immunization (v2-to-FHIR IG)
@@ -176,9 +216,9 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
             break;
           }
         }
-        const obs = observation(s, ctx, order && ctx.ref(order), specimenRef);
+        const obs = observation(s, ctx, basedOn, specimenRef);
         if (obs && immunizationRef) obs.partOf = [immunizationRef];
-        if (obs && report) (report.result ??= []).push(ctx.ref(obs));
+        if (obs && report && !specimenPart) (report.result ??= []).push(ctx.ref(obs));
         break;
       }
       case 'TXA':
@@ -199,10 +239,13 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   }
   if (txa) {
     const doc = documentReference(txa, ctx, txaBody);
-    // the orders of a document message are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference)
-    if (doc) for (const r of ctx.resources) if (r.resourceType === 'ServiceRequest') (r.reasonReference ??= []).push(ctx.ref(doc));
+    // the orders of a document message are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference),
+    // not the parent orders (ORC-8) they belong to
+    const parents = parentOrders(ctx.resources);
+    if (doc) for (const r of ctx.resources) if (r.resourceType === 'ServiceRequest' && !parents.has(`ServiceRequest/${r.id}`)) (r.reasonReference ??= []).push(ctx.ref(doc));
   }
   if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
+  linkToVisit(ctx.resources, `${type}^${message.trigger_event.toUpperCase()}`);
   if (opts.provenance) {
     const targets = ctx.resources.filter((r) => !['MessageHeader', 'Provenance', 'Device'].includes(r.resourceType)).map((r) => ctx.ref(r));
     provenances(msh, evn, sendingDevice(msh, sft, ctx), ctx, targets);

@@ -1,5 +1,5 @@
-import type { DiagnosticReport, Identifier, Immunization, ServiceRequest, Specimen } from '@medplum/fhirtypes';
-import { clean, codeableConcept, date, entityIdentifier, quantity, tableConcept } from './datatypes';
+import type { DiagnosticReport, Identifier, Immunization, Resource, ServiceRequest, Specimen } from '@medplum/fhirtypes';
+import { clean, codeableConcept, date, entityIdentifier, identifier, quantity, tableConcept } from './datatypes';
 import type { Ctx, Ref } from './context';
 import type { Seg } from './reader';
 
@@ -16,12 +16,30 @@ function orderIds(orc: Seg | undefined, obr: Seg | undefined): Identifier[] {
   return [entityIdentifier(placer, 'PLAC'), entityIdentifier(filler, 'FILL'), entityIdentifier(orc?.f(4).sub(1), 'PGN')].filter((x): x is Identifier => !!x);
 }
 
-/** An ORC that follows its OBR (OUL^R22 and the like): its status and numbers complete the order the OBR made. */
-export function lateOrderControl(orc: Seg, order: ServiceRequest): void {
+/** ORC-8 parent order (EIP: placer ^ filler): the order this one is part of, known by its numbers. */
+function parentOrder(orc: Seg | undefined, ctx: Ctx): Ref | undefined {
+  const field = orc?.f(8);
+  if (!ctx.patient || !field || field.empty) return undefined;
+  const subject = ctx.patient;
+  const ids = [entityIdentifier(field.sub(1), 'PLAC'), entityIdentifier(field.sub(2), 'FILL')].filter((x): x is Identifier => !!x);
+  if (!ids.length) return undefined;
+  const parent = ctx.once<ServiceRequest>('ServiceRequest', `parent|${ids.map((x) => x.value).join('|')}`, (id) => ({ resourceType: 'ServiceRequest', id, status: 'unknown', intent: 'order', subject, identifier: ids }));
+  return ctx.ref(parent);
+}
+
+/** The parent orders (ORC-8) among `resources`, as `ServiceRequest/id`: orders known only by their numbers. */
+export function parentOrders(resources: Resource[]): Set<string> {
+  return new Set(resources.flatMap((r) => (r.resourceType === 'ServiceRequest' ? (r.basedOn ?? []).map((b) => b.reference ?? '') : [])));
+}
+
+/** An ORC that follows its OBR (OUL^R22 and the like): its status, numbers and parent order complete the order the OBR made. */
+export function lateOrderControl(orc: Seg, order: ServiceRequest, ctx: Ctx): void {
   const status = ORDER_STATUS[orc.v(5)] ?? ORDER_CONTROL[orc.v(1)];
   if (status) order.status = status;
   const have = new Set((order.identifier ?? []).map((i) => i.value));
   for (const id of orderIds(orc, undefined)) if (!have.has(id.value)) (order.identifier ??= []).push(id);
+  const parent = parentOrder(orc, ctx);
+  if (parent && !order.basedOn?.some((r) => r.reference === parent.reference)) (order.basedOn ??= []).push(parent);
 }
 
 /** ORC and/or OBR → ServiceRequest of the context's patient. */
@@ -30,17 +48,7 @@ export function serviceRequest(orc: Seg | undefined, obr: Seg | undefined, ctx: 
   const subject = ctx.patient;
   const at = (obr ?? orc)!;
   const requester = ctx.practitioner(orc?.reps(12)[0]) ?? ctx.practitioner(obr?.reps(16)[0]);
-  // ORC-8 parent order (EIP: placer ^ filler): the order this one is part of, known by its numbers
-  const parentField = orc?.f(8);
-  let parent: Ref | undefined;
-  if (parentField && !parentField.empty) {
-    const ids = [entityIdentifier(parentField.sub(1), 'PLAC'), entityIdentifier(parentField.sub(2), 'FILL')].filter((x): x is Identifier => !!x);
-    if (ids.length) {
-      parent = ctx.ref(
-        ctx.once<ServiceRequest>('ServiceRequest', `parent|${ids.map((x) => x.value).join('|')}`, (id) => ({ resourceType: 'ServiceRequest', id, status: 'unknown', intent: 'order', subject, identifier: ids })),
-      );
-    }
-  }
+  const parent = parentOrder(orc, ctx);
   return ctx.once<ServiceRequest>('ServiceRequest', `${at.id}|${at.index}`, (id) => ({
     resourceType: 'ServiceRequest',
     id,
@@ -48,7 +56,8 @@ export function serviceRequest(orc: Seg | undefined, obr: Seg | undefined, ctx: 
     intent: 'order',
     subject,
     ...clean<Partial<ServiceRequest>>({
-      identifier: orderIds(orc, obr),
+      // OBR-53 alternate placer order number (CX)
+      identifier: [...orderIds(orc, obr), identifier(obr?.f(53))].filter((x) => !!x),
       basedOn: parent ? [parent] : [],
       code: codeableConcept(obr?.f(4)),
       encounter: ctx.encounter,

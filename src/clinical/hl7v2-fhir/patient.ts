@@ -146,9 +146,12 @@ export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
   if (ctx.pendingDiagnoses.length) (e.diagnosis ??= []).push(...ctx.pendingDiagnoses.splice(0));
 }
 
-/** IN1 → Coverage of the context's patient, with the insurer as an Organization (and the insured, when not the patient, as a RelatedPerson). */
-export function coverage(in1: Seg, ctx: Ctx): void {
-  if (!ctx.patient) return;
+/**
+ * IN1 → Coverage of the context's patient, with the insurer as an Organization (and the insured, unless IN1-17
+ * says it is the patient (SEL), as a RelatedPerson, as the HL7 v2-to-FHIR mapping does).
+ */
+export function coverage(in1: Seg, ctx: Ctx): Coverage | undefined {
+  if (!ctx.patient) return undefined;
   const beneficiary = ctx.patient;
   const payerName = in1.f(4).c(1).trim();
   const payerIds = in1.reps(3).map(identifier).filter((x) => !!x);
@@ -159,7 +162,7 @@ export function coverage(in1: Seg, ctx: Ctx): void {
   }), payerIds.length > 0);
   const rel = in1.v(17).toUpperCase();
   let subscriber = beneficiary;
-  if (rel && rel !== 'SEL') {
+  if (rel !== 'SEL') {
     // the same insured on several IN1 (one per plan) is one person
     const insured = humanName(in1.reps(16)[0]);
     const key = insured ? `person|${insured.family ?? ''}|${insured.given?.[0] ?? ''}` : `IN1|${in1.index}`;
@@ -180,7 +183,7 @@ export function coverage(in1: Seg, ctx: Ctx): void {
     // the insured is the patient: what IN1 says of the insured belongs to the Patient
     addTo(ctx.patientResource, in1.reps(16).map((f) => humanName(f)), in1.reps(49).map(identifier));
   }
-  ctx.once<Coverage>('Coverage', `IN1|${in1.index}`, (id) => ({
+  return ctx.once<Coverage>('Coverage', `IN1|${in1.index}`, (id) => ({
     resourceType: 'Coverage',
     id,
     status: 'active',
