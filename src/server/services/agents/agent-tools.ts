@@ -26,6 +26,7 @@ export async function listAgentTools(ctx: ServiceContext, agentId: string) {
 /** POST /api/agents/{id}/tools `{tool_id, config}`: assigns a tool, or changes the settings of one assigned. */
 export async function assignTool(ctx: ServiceContext, agentId: string, input: { tool_id: string; config?: Record<string, unknown> }) {
   const row = await findAgentRow(ctx, agentId);
+  await getTool(ctx, input.tool_id); // 404 TOOL_NOT_FOUND for a tool this organization does not have
   const [resolved] = await resolveTools(ctx, [input.tool_id], row.tools);
   const config = input.config ?? resolved!.config;
   const builtin = builtinTool(resolved!.id);

@@ -120,7 +120,7 @@ describe('agents', () => {
     expect(await code(b.tools.remove({ id: tool.id }))).toBe('TOOL_NOT_FOUND');
     expect((await b.tools.list({})).tools.some((t) => t.id === tool.id)).toBe(false);
     const theirs = await b.agents.create({ name: 'Theirs' });
-    expect(await code(b.agents.assign({ id: theirs.id, tool_id: tool.id }))).toBe('VALIDATION_FAILED');
+    expect(await code(b.agents.assign({ id: theirs.id, tool_id: tool.id }))).toBe('TOOL_NOT_FOUND');
     expect(await code(b.tools.create({ name: 'x_tool', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: pipeline.id } }))).toBe('VALIDATION_FAILED');
   });
 });

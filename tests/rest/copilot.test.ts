@@ -1,0 +1,73 @@
+import { describe, expect, inject, it } from 'vitest';
+import { orgWithKey } from '../support/accounts';
+import { client, expectError, expectRateHeaders } from '../support/client';
+
+describe.each(inject('targets'))('copilot over REST on $name', (target) => {
+  const api = client(target.url, target.orgA);
+
+  it('validates a definition: engine errors on their nodes, copilot warnings', async () => {
+    const definition = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { message: 'text' } } },
+        { id: 'parse', type: 'hl7v2-parse', config: {} },
+        { id: 'to_fhir', type: 'hl7v2-to-fhir', config: {} },
+        { id: 'sum', type: 'summarize', config: { model: 'anthropic/claude-sonnet-4-0' } },
+        { id: 'nope', type: 'not-a-node', config: {} },
+        { id: 'out', type: 'pipeline-output', config: {} },
+      ],
+      connections: [
+        { source: 'in', source_port: 'message', target: 'parse', target_port: 'text' },
+        { source: 'parse', source_port: 'message', target: 'to_fhir', target_port: 'message' },
+        { source: 'to_fhir', source_port: 'bundle', target: 'sum', target_port: 'text' },
+        { source: 'sum', source_port: 'summary', target: 'out', target_port: 'value' },
+      ],
+    };
+    const r = await api.post('/api/copilot/validate/pipeline', { definition });
+    expect(r.status).toBe(200);
+    expectRateHeaders(r);
+    expect(r.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(r.body.valid).toBe(false);
+    expect(r.body.errors).toContainEqual(expect.objectContaining({ node_id: 'nope', code: 'UNKNOWN_NODE_TYPE' }));
+    expect(r.body.warnings).toContainEqual(expect.objectContaining({ node_id: 'sum', code: 'PHI_TO_EXTERNAL_LLM' }));
+  });
+
+  it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
+    const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
+    expect(q.status).toBe(200);
+    expect(q.body.queries).toEqual(['GET /Patient?gender=female&_has:Condition:patient:code=http://snomed.info/sct|38341003']);
+    expectError(await api.post('/api/copilot/generate/fhir-queries', { description: '' }), 400, 'VALIDATION_FAILED');
+    expectError(await api.post('/api/copilot/generate/fhir-queries', {}), 400, 'VALIDATION_FAILED');
+
+    const proposal = await api.post('/api/copilot/generate/agent', { description: 'Summarize discharge letters for the ward team', create: true });
+    expect(proposal.status).toBe(200);
+    expect(proposal.body.agent).toMatchObject({ agent_type: 'summarizer', id: expect.any(String) });
+    const insights = await api.get(`/api/copilot/insights/${proposal.body.agent.id}`);
+    expect(insights.status).toBe(200);
+    expect(insights.body.usage.turns).toBe(0);
+    expectError(await api.get('/api/copilot/insights/00000000-0000-4000-8000-000000000000'), 404, 'AGENT_NOT_FOUND');
+    expectError(await client(target.url, target.orgB).get(`/api/copilot/insights/${proposal.body.agent.id}`), 404, 'AGENT_NOT_FOUND');
+
+    const analysis = await api.post('/api/copilot/analyze', { agent_id: proposal.body.agent.id });
+    expect(analysis.body).toMatchObject({ kind: 'agent', valid: true });
+    expectError(await api.post('/api/copilot/analyze', {}), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('copilot limit', () => {
+  const target = inject('targets')[0]!;
+
+  it('allows 30 requests a minute per key, then 429 with Retry-After, while the rest of the API still answers', async () => {
+    // a key of its own, so that no other test shares its budget
+    const own = client(target.url, await orgWithKey(target.url, 'copilot-limit@example.org', ['read', 'write']));
+    for (let i = 0; i < 30; i++) {
+      const r = await own.post('/api/copilot/generate/fhir-queries', { description: 'patients named Roe' });
+      expect(r.status, `request ${i + 1}`).toBe(200);
+    }
+    const refused = await own.post('/api/copilot/generate/fhir-queries', { description: 'patients named Roe' });
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await own.get('/api/pipelines')).status).toBe(200);
+  });
+});
