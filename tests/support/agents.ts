@@ -14,8 +14,9 @@ const BLOCK = /^event: ([a-z_]+)\ndata: ([^\n]*)\n\n/;
 /**
  * Reads a text/event-stream body as it arrives, one `reader.read()` at a time. Stops (cancelling the body) after
  * the first event `stop` accepts; otherwise reads to the end and fails on anything that is not a whole event.
+ * `onEvent` sees each event as soon as it is read.
  */
-export async function readEvents(body: ReadableStream<Uint8Array>, stop?: (e: SseEvent) => boolean) {
+export async function readEvents(body: ReadableStream<Uint8Array>, stop?: (e: SseEvent) => boolean, onEvent?: (e: SseEvent) => void) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const events: SseEvent[] = [];
@@ -32,6 +33,7 @@ export async function readEvents(body: ReadableStream<Uint8Array>, stop?: (e: Ss
     for (let m = BLOCK.exec(rest); m; m = BLOCK.exec(rest)) {
       const e = { event: m[1]!, data: JSON.parse(m[2]!), read: reads };
       events.push(e);
+      onEvent?.(e);
       rest = rest.slice(m[0].length);
       if (stop?.(e)) {
         await reader.cancel();
