@@ -31,6 +31,13 @@ describe('clinflow/offline through the AI SDK', () => {
     expect(r.usage.inputTokens).toBeGreaterThan(50);
   });
 
+  it('reads a prompt\'s lead-in line ("Extract … from:" and a blank line) as an instruction, not as content', async () => {
+    const summary = await generateText({ model: offlineModel(), prompt: 'Summarize this clinical text:\n\nBP 150/95. Started lisinopril 10 mg daily.' });
+    expect(summary.text).toBe('[clinflow/offline: rule-based, no LLM] BP 150/95. Started lisinopril 10 mg daily.');
+    const list = await generateText({ model: offlineModel(), prompt: 'Extract the medications from:\n\nStarted lisinopril 10 mg po daily.' });
+    expect(list.text).toContain('- Medication: lisinopril 10 mg po daily');
+  });
+
   it('streams the answer delta by delta, each a word, joining to the generated text', async () => {
     const deltas: string[] = [];
     const s = streamText({ model: offlineModel(), prompt: note });

@@ -84,13 +84,17 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
       return { kind: 'tool-call', toolName: tool.name, input: JSON.stringify(toolArguments(lastUser, tool)), reasoning: `${why}: calling it with arguments read from the message.` };
     }
   }
+  // "Summarize this clinical text:\n\n<text>": the lead-in line is an instruction, what follows is the content
+  const leadIn = /^([^\n]{1,200}:)[ \t]*\r?\n[ \t]*\r?\n/.exec(lastUser);
+  const request = leadIn ? `${system}\n${leadIn[1]}` : system;
+  const content = leadIn ? lastUser.slice(leadIn[0].length) : lastUser;
   const maxSentences = Number(system.match(/(\d+)\s+sentences?/i)?.[1] ?? 3);
   if (o.responseFormat?.type === 'json') {
-    const facts = { text: lastUser, extraction: extractClinical(lastUser), summary: summarize(lastUser, { maxSentences }) };
+    const facts = { text: content, extraction: extractClinical(content), summary: summarize(content, { maxSentences }) };
     const schema = (o.responseFormat.schema ?? { type: 'object', properties: { summary: {}, medications: { type: 'array', items: { type: 'object', properties: { name: {}, dose: {}, route: {}, frequency: {} } } }, conditions: { type: 'array', items: { type: 'object', properties: { name: {}, negated: { type: 'boolean' } } } }, dates: { type: 'array', items: { type: 'string' } }, codes: { type: 'array', items: { type: 'object', properties: { system: {}, code: {} } } } } }) as JSONSchema7;
     return { kind: 'text', json: true, reasoning: 'Filling the requested JSON schema from the medications, conditions, dates and codes found by pattern.', text: JSON.stringify(fillSchema(schema, facts)) };
   }
-  const listing = /\b(extract|list|medication|condition|diagnos)/i.test(system) && !/\bsummar/i.test(system);
+  const listing = /\b(extract|list|medication|condition|diagnos)/i.test(request) && !/\bsummar/i.test(request);
   const reasoning = listing ? 'The instructions ask for a list: extracting medications, conditions, observations, codes and dates by pattern.' : `Summarizing by sentence scoring: keeping up to ${maxSentences} sentences with the most clinical content.`;
-  return { kind: 'text', json: false, reasoning, text: freeText(system, lastUser, maxSentences) };
+  return { kind: 'text', json: false, reasoning, text: freeText(request, content, maxSentences) };
 }
