@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '@/server/runtime';
 import { memoryRuntime, orgCaller } from '@/server/testing';
@@ -105,5 +107,19 @@ describe('the copilot', () => {
     const a = await orgCaller(rt, 'org-copilot-fhir');
     const r = await a.copilot.fhirQueries({ description: 'Find patients named Smith born after 1980' });
     expect(r.queries).toEqual(['GET /Patient?family=smith&birthdate=ge1980-01-01']);
+  });
+
+  it('designs a pipeline from a description, validates it and dry-runs it on a sample without writing', async () => {
+    const a = await orgCaller(rt, 'org-copilot-generate');
+    await a.connectors.create({ name: 'hapi', type: 'fhir', endpoint: 'https://fhir.example.org/r4', config: { auth: 'none' }, credentials: {} });
+    const adt = readFileSync(path.resolve(import.meta.dirname, '../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
+    const r = await a.copilot.generate({ description: 'Receive ADT messages over MLLP, convert them to FHIR, validate and write them to our FHIR server "hapi"', sample_input: adt });
+    expect(r.pipeline.nodes.map((n) => n.type)).toEqual(expect.arrayContaining(['mllp-listener-trigger', 'hl7v2-to-fhir', 'fhir-validate', 'fhir-write']));
+    expect(r.pipeline.nodes.find((n) => n.type === 'fhir-write')?.config).toMatchObject({ connector: 'hapi' });
+    expect(r.validation.valid).toBe(true);
+    expect(r.dry_run).toMatchObject({ status: 'completed' });
+    expect(r.reasoning.length).toBeGreaterThan(0);
+    // a dry run stores no execution
+    expect((await a.executions.list({ limit: 20, offset: 0 })).executions).toEqual([]);
   });
 });

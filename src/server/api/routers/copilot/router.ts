@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { readProcedure, router, writeProcedure } from '@/server/api/trpc';
+import { executeProcedure, readProcedure, router, writeProcedure } from '@/server/api/trpc';
 import { agentInsights, analyze, generateAgent, generateFhirQueries, validateForCopilot } from '@/server/services/copilot/copilot';
+import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
+import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
 
 const TAGS = ['Copilot'];
@@ -9,7 +11,7 @@ const Finding = z.object({ node_id: z.string().nullable(), code: z.string(), mes
 const Report = z.object({ valid: z.boolean(), errors: z.array(Finding), warnings: z.array(Finding) });
 
 /** REST counts copilot requests at the edge (rest/handler.ts); the web app's tRPC calls are counted here (30/min per user). */
-function limited<P extends typeof readProcedure | typeof writeProcedure>(p: P): P {
+function limited<P extends typeof readProcedure | typeof writeProcedure | typeof executeProcedure>(p: P): P {
   return p.use(async ({ ctx, next }) => {
     if (ctx.channel === 'app') {
       const rate = await consumeChatLimit(ctx.rt, ctx.principal!, 'copilot');
@@ -18,6 +20,24 @@ function limited<P extends typeof readProcedure | typeof writeProcedure>(p: P): 
     return next();
   }) as P;
 }
+
+const Node = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), config: z.record(z.string(), z.unknown()), position: z.object({ x: z.number(), y: z.number() }) }).loose();
+const Connection = z.object({ source: z.string(), source_port: z.string(), target: z.string(), target_port: z.string() }).loose();
+
+const generate = limited(executeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/pipeline', tags: TAGS, summary: 'Design a pipeline from a description: planned over the node catalog, validated, and dry-run in test mode on sample_input', description: 'The offline planner finds nodes by catalog search and chains them by port types from a trigger to an output, filling configs from node defaults and values read in the request (cron expressions, FHIR resource types, connector names, fields, thresholds). validation is the validator\'s report on the proposal; dry_run (when sample_input is given and the proposal is valid) is a test-mode run that writes nothing and stores no execution. A proposal that could not be made valid is returned with its errors.', protect: true } })
+  .input(z.object({ description: Description, sample_input: z.unknown().optional().describe('A sample for the trigger (an HL7 message, a JSON body, a resource…): the proposal is dry-run on it') }))
+  .output(
+    z.object({
+      pipeline: z.object({ name: z.string(), nodes: z.array(Node), connections: z.array(Connection) }),
+      validation: Report,
+      dry_run: z.object({ status: z.enum(['completed', 'failed']), outputs: z.record(z.string(), z.unknown()), node_results: NodeResults, error: z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() }).optional() }).nullable(),
+      reasoning: z.array(z.string()),
+      unresolved: z.array(z.string()).describe('What the planner could not fill or connect: for the user to finish'),
+      planner: z.literal('offline'),
+    }),
+  )
+  .mutation(({ ctx, input }) => generatePipeline(ctx, input));
 
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
@@ -66,4 +86,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ generate, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });

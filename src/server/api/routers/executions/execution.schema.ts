@@ -5,7 +5,7 @@ export const TAGS = ['Executions'];
 
 const Json = z.record(z.string(), z.unknown());
 const ErrorInfo = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
-const NodeResults = z
+export const NodeResults = z
   .record(z.string(), z.object({ status: z.string(), duration_ms: z.number().int(), reason: z.enum(SKIP_REASONS).optional() }))
   .describe('Per node: status and duration; a skipped node says why (branch_not_taken, upstream_failed, execution_stopped, disabled, not_requested)');
 

@@ -1,0 +1,84 @@
+/**
+ * The copilot's evaluation (issue 10): plans every request of src/server/copilot/eval/requests.ts, checks
+ * each plan with the engine's validator and the request's checks, and dry-runs it in test mode with its
+ * sample. Prints, per planner: valid rate, checks passed, dry-run success rate (a node that fails only
+ * for want of a connector or an agent is counted apart, not as a failure). Exits with 1 when the offline
+ * planner misses its targets (90% valid, 80% of checks).
+ *
+ *   npx tsx scripts/eval-copilot.ts [--verbose] [request-id…]
+ */
+import { getNodeType } from '@/engine/nodes';
+import { validateDefinition } from '@/engine/validate';
+import { runChecks } from '@/server/copilot/eval/check';
+import { dryRun, type DryRunStatus } from '@/server/copilot/eval/dry-run';
+import { EVAL_REQUESTS } from '@/server/copilot/eval/requests';
+import { planPipeline, type Plan, type PlanOptions } from '@/server/copilot/planner';
+
+/** The planners evaluated; one with an LLM joins this list with its own name. */
+const PLANNERS: { name: string; target?: { valid: number; checks: number }; plan(description: string, options: PlanOptions): Plan | Promise<Plan> }[] = [
+  { name: 'offline planner', target: { valid: 0.9, checks: 0.8 }, plan: planPipeline },
+];
+
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const only = args.filter((a) => !a.startsWith('--'));
+const requests = only.length ? EVAL_REQUESTS.filter((r) => only.includes(r.id)) : EVAL_REQUESTS;
+
+const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
+
+async function evaluate(planner: (typeof PLANNERS)[number]): Promise<boolean> {
+  let valid = 0;
+  let passed = 0;
+  let total = 0;
+  let withSample = 0;
+  const runs: Record<DryRunStatus, number> = { ok: 0, failed: 0, 'needs-connector': 0, 'needs-agent': 0 };
+  console.log(`${planner.name}, ${requests.length} requests\n`);
+  for (const r of requests) {
+    const plan = await planner.plan(r.request, { connectors: r.connectors });
+    const report = validateDefinition(plan.pipeline, getNodeType);
+    const checks = runChecks(plan.pipeline, r.checks);
+    if (report.valid) valid++;
+    passed += checks.passed;
+    total += checks.total;
+    let run = '';
+    if (r.sample) {
+      withSample++;
+      if (report.valid) {
+        const d = await dryRun(plan.pipeline, r.sample, r.id);
+        runs[d.status]++;
+        run = d.status + (d.status === 'ok' ? '' : ` (${d.detail})`);
+      } else {
+        runs.failed++;
+        run = 'failed (the plan is not valid)';
+      }
+    }
+    const mark = report.valid && checks.failed.length === 0 ? 'ok  ' : 'MISS';
+    console.log(`${mark} ${r.id.padEnd(30)} valid=${report.valid ? 'yes' : 'NO '} checks ${checks.passed}/${checks.total}${run ? `  dry-run ${run}` : ''}`);
+    for (const f of checks.failed) console.log(`       ✗ ${f}`);
+    for (const e of report.errors) console.log(`       ✗ invalid: ${e.node_id ?? ''} ${e.code} ${e.message}`);
+    if (verbose) {
+      console.log(`       ${plan.pipeline.nodes.map((n) => `${n.id}:${n.type}`).join('  ')}`);
+      console.log(`       ${plan.pipeline.connections.map((c) => `${c.source}.${c.source_port}→${c.target}.${c.target_port}`).join('  ')}`);
+      for (const u of plan.unresolved) console.log(`       ? ${u}`);
+    }
+  }
+  const setup = runs['needs-connector'] + runs['needs-agent'];
+  console.log(`\n${planner.name}`);
+  console.log(`  valid:            ${valid}/${requests.length} (${pct(valid, requests.length)})`);
+  console.log(`  checks passed:    ${passed}/${total} (${pct(passed, total)})`);
+  console.log(`  dry run:          ${runs.ok}/${withSample - setup} succeeded (${pct(runs.ok, withSample - setup)}); ${runs.failed} failed; ${requests.length - withSample} requests have no sample`);
+  console.log(`  needs a connector: ${runs['needs-connector']}, needs an agent: ${runs['needs-agent']} (dry runs that stopped there: not counted as failures)\n`);
+  const t = planner.target;
+  return !t || (valid / requests.length >= t.valid && passed / total >= t.checks);
+}
+
+async function main() {
+  let ok = true;
+  for (const planner of PLANNERS) ok = (await evaluate(planner)) && ok;
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
