@@ -1,13 +1,8 @@
+import type { AgentEvent } from '@/shared/agent-events';
 import { SseParser } from './sse';
 
 /** What the agent chat stream sends (POST /api/agents/{id}/chat with stream: true). */
-export type ChatEvent =
-  | { event: 'thinking'; data: { content: string } }
-  | { event: 'tool_call'; data: { tool: string; params: unknown } }
-  | { event: 'tool_result'; data: { result: unknown } }
-  | { event: 'message'; data: { content: string } }
-  | { event: 'done'; data: Record<string, never> }
-  | { event: 'error'; data: { error: { code: string; message: string; status: number } } };
+export type ChatEvent = AgentEvent;
 
 /** A refusal before the stream started (JSON error body), or a broken connection. */
 export class ChatRequestError extends Error {

@@ -4,6 +4,7 @@ import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
 import { conversations, messages, type AgentConfig, type ReasoningStep } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
+import type { AgentEvent } from '@/shared/agent-events';
 import type { ServiceContext } from '../context';
 import { buildToolSet } from '../tools/toolset';
 import { configOf, findAgentRow } from './agents';
@@ -14,13 +15,7 @@ import { recordModelCall } from './model-calls';
 import { versionConfig } from './versions';
 
 /** The spec's SSE events (part 6), and `error` before the stream closes when a turn fails mid-way. */
-export type TurnEvent =
-  | { event: 'thinking'; data: { content: string } }
-  | { event: 'tool_call'; data: { tool: string; params: unknown } }
-  | { event: 'tool_result'; data: { result: unknown } }
-  | { event: 'message'; data: { content: string } }
-  | { event: 'done'; data: Record<string, never> }
-  | { event: 'error'; data: { error: { code: string; message: string; status: number } } };
+export type TurnEvent = AgentEvent;
 
 export interface TurnOptions {
   message: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Paging } from '../pipelines/pipeline.schema';
+import { Tool } from '../tools/tool.schema';
 
 export const TAGS = ['Agents'];
 const NO_NUL = 'must not contain the NUL character (\\u0000)';
@@ -25,29 +26,14 @@ const AgentFields = {
   project_id: z.string().max(200).nullable(),
 };
 
-export const CreateAgentInput = z.object({
-  ...AgentFields,
-  name: AgentFields.name.optional(),
-  agent_type: AgentFields.agent_type.optional(),
-  description: AgentFields.description.optional(),
-  model_config: AgentFields.model_config.optional(),
-  prompt_template: AgentFields.prompt_template.optional(),
-  instructions: AgentFields.instructions.optional(),
-  tools: AgentFields.tools.optional(),
-  project_id: AgentFields.project_id.optional(),
+const OptionalFields = z.object(AgentFields).partial();
+
+export const CreateAgentInput = OptionalFields.extend({
   template_id: z.string().optional().describe('A base template to copy: fields not given come from it'),
   is_active: z.boolean().optional(),
 });
 
-export const UpdateAgentInput = AgentId.extend({
-  name: AgentFields.name.optional(),
-  agent_type: AgentFields.agent_type.optional(),
-  description: AgentFields.description.optional(),
-  model_config: AgentFields.model_config.optional(),
-  prompt_template: AgentFields.prompt_template.optional(),
-  instructions: AgentFields.instructions.optional(),
-  tools: AgentFields.tools.optional(),
-  project_id: AgentFields.project_id.optional(),
+export const UpdateAgentInput = AgentId.extend(OptionalFields.shape).extend({
   is_active: z.boolean().optional().describe('false retires the agent (status inactive); true brings it back'),
 });
 
@@ -152,19 +138,7 @@ export const SendMessageInput = ConversationIds.extend({
   version: z.number().int().min(1).optional(),
 });
 
-export const AssignedTool = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
-  builtin: z.boolean(),
-  input_schema: z.record(z.string(), z.unknown()),
-  config_schema: z.record(z.string(), z.unknown()),
-  implementation: z.record(z.string(), z.unknown()).nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  config: z.record(z.string(), z.unknown()),
-});
+export const AssignedTool = Tool.extend({ config: z.record(z.string(), z.unknown()).describe('Its settings on this agent') });
 export const AssignedToolList = z.object({ tools: z.array(AssignedTool), total_count: z.number().int() });
 export const AssignToolInput = AgentId.extend({
   tool_id: z.string().min(1).max(200).describe('A built-in tool name or a custom tool id or name'),

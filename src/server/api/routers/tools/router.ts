@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readProcedure, router, writeProcedure } from '@/server/api/trpc';
+import { Tool } from './tool.schema';
 import { createTool, deleteTool, getTool, listTools, updateTool } from '@/server/services/tools/tools';
 
 const TAGS = ['Tools'];
@@ -21,18 +22,6 @@ const ToolBody = {
   implementation: Implementation,
 };
 
-export const Tool = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
-  builtin: z.boolean(),
-  input_schema: z.record(z.string(), z.unknown()),
-  config_schema: z.record(z.string(), z.unknown()).describe('Settings an assignment to an agent may give (built-in tools)'),
-  implementation: z.record(z.string(), z.unknown()).nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-});
 const ToolId = z.object({ id: z.string().describe('A custom tool\'s UUID, or a built-in tool\'s name') });
 
 const list = readProcedure
