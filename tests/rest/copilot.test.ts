@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
 import { client, expectError, expectRateHeaders } from '../support/client';
+
+const ADT = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
 
 describe.each(inject('targets'))('copilot over REST on $name', (target) => {
   const api = client(target.url, target.orgA);
@@ -29,6 +33,23 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect(r.body.valid).toBe(false);
     expect(r.body.errors).toContainEqual(expect.objectContaining({ node_id: 'nope', code: 'UNKNOWN_NODE_TYPE' }));
     expect(r.body.warnings).toContainEqual(expect.objectContaining({ node_id: 'sum', code: 'PHI_TO_EXTERNAL_LLM' }));
+  });
+
+  it('designs a pipeline that validates, dry-runs on the sample, and saves and runs as proposed', async () => {
+    const r = await api.post('/api/copilot/generate/pipeline', { description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', sample_input: ADT });
+    expect(r.status, r.text).toBe(200);
+    const types = r.body.pipeline.nodes.map((n: { type: string }) => n.type);
+    expect(types).toEqual(expect.arrayContaining(['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate']));
+    expect(r.body.validation).toMatchObject({ valid: true, errors: [] });
+    expect(r.body.dry_run).toMatchObject({ status: 'completed' });
+    const { name, nodes, connections } = r.body.pipeline;
+    const saved = await api.post('/api/pipelines', { name, definition: { nodes, connections } });
+    expect(saved.status, saved.text).toBe(201);
+    const trigger = nodes.find((n: { type: string }) => n.type === 'manual-trigger');
+    const field = Object.keys(trigger?.config?.fields ?? {})[0] ?? 'input';
+    const run = await api.post('/api/execute', { pipeline_id: saved.body.id, inputs: { [field]: ADT }, test_mode: true });
+    expect(run.body.status, run.text).toBe('completed');
+    expectError(await api.post('/api/copilot/generate/pipeline', { description: '' }), 400, 'VALIDATION_FAILED');
   });
 
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
