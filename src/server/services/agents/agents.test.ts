@@ -55,6 +55,11 @@ describe('agents', () => {
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(conversation.messages[1]!.reasoning_steps.some((s) => s.type === 'tool_call')).toBe(true);
     expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations[0]).toMatchObject({ id: first.conversation_id, message_count: 4 });
+    // the most recently answered conversation comes first
+    const other = await a.agents.chat({ id: agent.id, message: 'Another question.', stream: false });
+    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([other.conversation_id, first.conversation_id]);
+    await a.agents.send({ id: agent.id, cid: first.conversation_id, content: 'And one more.', stream: false });
+    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([first.conversation_id, other.conversation_id]);
   });
 
   it('deploys only what can run, keeps the deployed configuration as a version, and refuses to delete while deployed', async () => {

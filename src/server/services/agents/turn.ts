@@ -76,15 +76,13 @@ async function openConversation(ctx: ServiceContext, agentId: string, opts: Turn
   return { row: row!, fresh: true };
 }
 
-/** The next message of the conversation; two writers at once give 409 rather than interleaving. */
-async function addMessage(ctx: ServiceContext, conversationId: string, values: Omit<typeof messages.$inferInsert, 'conversationId' | 'seq'>, touch = true) {
+/** The next message of the conversation (a trigger moves the conversation's updated_at to it); two writers at once give 409 rather than interleaving. */
+async function addMessage(ctx: ServiceContext, conversationId: string, values: Omit<typeof messages.$inferInsert, 'conversationId' | 'seq'>) {
   try {
     const [row] = await ctx.db
       .insert(messages)
       .values({ ...values, conversationId, seq: sql`(select coalesce(max(seq), 0) + 1 from messages where conversation_id = ${conversationId})` })
       .returning();
-    // a conversation just started is as recent as its first message
-    if (touch) await ctx.db.update(conversations).set({ updatedAt: new Date() }).where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ctx.principal.orgId)));
     return row!;
   } catch (e) {
     if (((e as { cause?: { code?: string } }).cause ?? (e as { code?: string }))?.code === '23505') {
@@ -111,7 +109,7 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
   const window = listLanguageModels().find((m) => m.id === modelId)?.context_window ?? 8192;
   const budget = window - config.model_config.max_tokens - estimateTokens(config.instructions) - estimateTokens(prompt);
   const history = fresh ? [] : historyMessages(await conversationMessages(ctx, conversation.id), budget);
-  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message, agentVersion: opts.version ?? null }, !fresh);
+  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message, agentVersion: opts.version ?? null });
 
   const channel = new EventChannel<TurnEvent>();
   const started = performance.now();
