@@ -29,7 +29,7 @@ export const agent = describeNode({
   ].join('\n'),
   config: Config,
   example: { agent_id: '00000000-0000-4000-8000-000000000000' },
-  ui: { order: ['agent_id'] },
+  ui: { order: ['agent_id'], fields: { agent_id: { title: 'Agent', widget: 'agent' } } },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],
     outputs: [

@@ -5,6 +5,7 @@ import type { IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema } from 
 import validator from '@rjsf/validator-ajv8';
 import { ArrowDown, ArrowUp, Copy, Plus, X } from 'lucide-react';
 import { useMemo } from 'react';
+import { AgentWidget } from './agent-widget';
 import { ConnectorWidget } from './connector-widget';
 import { JsonObjectField } from './json-field';
 import './schema-form.css';
@@ -38,7 +39,7 @@ function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
 }
 
 const fields = { json: JsonObjectField };
-const widgets = { connector: ConnectorWidget };
+const widgets = { connector: ConnectorWidget, agent: AgentWidget };
 
 const templates = {
   ButtonTemplates: {
@@ -66,6 +67,7 @@ function uiSchemaFor(schema: RJSFSchema): UiSchema {
     const widget = p['x-widget'];
     if (widget === 'json') ui[name] = { 'ui:field': 'json' };
     else if (widget === 'connector') ui[name] = { 'ui:widget': 'connector', 'ui:options': { connectorType: p['x-connector-type'] } };
+    else if (widget === 'agent') ui[name] = { 'ui:widget': 'agent' };
     else if (widget === 'code' || widget === 'expression' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
       ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
     }
