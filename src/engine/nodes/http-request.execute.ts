@@ -3,6 +3,7 @@ import { NodeError } from '../node-error';
 import { connectorHeaders, connectorUrl } from '../lib/http-connector';
 import { implementNode, type NodeContext } from '../node-type';
 import { httpRequest } from './http-request';
+import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
 
 type Config = z.infer<typeof httpRequest.config>;
 const EXCERPT = 300;
@@ -28,12 +29,11 @@ function buildRequest(config: Config, body: unknown, idempotencyKey: string, via
   return { method: config.method, url: via?.url ?? config.url, headers, payload, body: sendsBody ? body : undefined };
 }
 
-const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password/i;
 
 /** Headers as recorded in a test-mode result: credentials masked, since execution records are widely readable. */
 function masked(headers: Record<string, string>, secret: string[] = []): Record<string, string> {
   const hidden = new Set(secret.map((h) => h.toLowerCase()));
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) || hidden.has(name.toLowerCase()) ? '****' : value]));
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || hidden.has(name.toLowerCase()) ? '****' : value]));
 }
 
 /** The connector's part of the request, when the node names one. */

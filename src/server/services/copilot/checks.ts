@@ -2,6 +2,7 @@ import { buildGraph, type Graph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import type { Finding } from '@/engine/validate';
 import type { PipelineDefinition } from '@/shared/pipeline';
+import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
 
 const OFFLINE = 'clinflow/offline';
 const DEIDENTIFY = new Set(['fhir-deidentify', 'hl7v2-deidentify']);
@@ -45,7 +46,8 @@ function upstreamHas(g: Graph, id: string, type: string): boolean {
 
 /**
  * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
- * server without de-identification, FHIR written without validation, writes to outside systems with no retry.
+ * server without de-identification, FHIR written without validation, writes to outside systems with no retry,
+ * credentials typed into an http-request node instead of a connector.
  * Warnings: the pipeline runs, but a reviewer would stop it.
  */
 export function copilotFindings(def: PipelineDefinition): Finding[] {
@@ -61,6 +63,11 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
         const which = n.def.type === 'agent' ? 'the agent\'s language model' : `the external model ${model}`;
         out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: add fhir-deidentify or hl7v2-deidentify before this node (or use clinflow/offline, which runs on this server).` });
       }
+    }
+    const headers = n.def.type === 'http-request' ? (n.def.config?.headers as Record<string, unknown> | undefined) : undefined;
+    const typed = Object.keys(headers ?? {}).filter((h) => CREDENTIAL_HEADER.test(h));
+    if (typed.length) {
+      out.push({ node_id: id, code: 'CREDENTIAL_IN_NODE', message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.` });
     }
     if (n.def.type === 'fhir-write' && !upstreamHas(g, id, 'fhir-validate')) {
       out.push({ node_id: id, code: 'FHIR_NOT_VALIDATED', message: 'FHIR resources are written without validation: add fhir-validate before this node so the server is not sent invalid resources.' });

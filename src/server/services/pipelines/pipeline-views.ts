@@ -1,3 +1,4 @@
+import { maskHeaderSecrets } from './header-secrets';
 import type { pipelines, pipelineVersions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
 
@@ -35,7 +36,7 @@ export function toSummary(row: Omit<Row, 'definition' | 'orgId'> & { nodeCount: 
 }
 
 export function toPipeline(row: Row): Pipeline {
-  return { ...toSummary({ ...row, nodeCount: row.definition.nodes.length }), definition: row.definition };
+  return { ...toSummary({ ...row, nodeCount: row.definition.nodes.length }), definition: maskHeaderSecrets(row.definition) };
 }
 
 /** What the get operation adds ("the get operation also returns metadata", spec §2). */
@@ -83,7 +84,7 @@ export function toVersion(row: VersionRow) {
     version: row.version,
     name: row.name,
     description: row.description,
-    definition: row.definition,
+    definition: maskHeaderSecrets(row.definition),
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
   };

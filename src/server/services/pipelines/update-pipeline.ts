@@ -1,8 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { pipelines } from '@/server/db/schema';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
+import { restoreHeaderSecrets } from './header-secrets';
 import { saveSnapshot } from './versions';
 import { findPipelineRow, ownPipeline } from './find';
 import { syncTriggers } from './triggers';
@@ -21,6 +22,17 @@ export interface UpdateInput {
 export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): Promise<Pipeline> {
   const where = ownPipeline(ctx, input.id);
   return ctx.db.transaction(async (tx) => {
+    // credential headers come back masked as GET showed them: they keep their stored values
+    if (input.definition && JSON.stringify(input.definition).includes('••••')) {
+      const earlier = await tx
+        .select({ definition: pipelineVersions.definition })
+        .from(pipelineVersions)
+        .innerJoin(pipelines, eq(pipelines.id, pipelineVersions.pipelineId))
+        .where(where)
+        .orderBy(desc(pipelineVersions.version))
+        .limit(50);
+      input = { ...input, definition: restoreHeaderSecrets(input.definition, earlier.map((e) => e.definition)) };
+    }
     const [row] = await tx
       .update(pipelines)
       .set({
