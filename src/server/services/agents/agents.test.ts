@@ -128,4 +128,27 @@ describe('agents', () => {
     expect(await code(b.agents.assign({ id: theirs.id, tool_id: tool.id }))).toBe('TOOL_NOT_FOUND');
     expect(await code(b.tools.create({ name: 'x_tool', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: pipeline.id } }))).toBe('VALIDATION_FAILED');
   });
+
+  it('saves a turn whose tool answered with characters Postgres cannot store (NUL), as U+FFFD', async () => {
+    const a = await orgCaller(rt, 'org-agents-nul');
+    const definition = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+        { id: 'echo', type: 'jsonata-transform', config: { expression: '{"text": "a" & "\\u0000" & "b"}' }, position: { x: 1, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: {}, position: { x: 2, y: 0 } },
+      ],
+      connections: [
+        { source: 'in', source_port: 'event', target: 'echo', target_port: 'input' },
+        { source: 'echo', source_port: 'output', target: 'out', target_port: 'value' },
+      ],
+    };
+    const p = await a.pipelines.create({ name: 'nul', description: '', definition });
+    await a.pipelines.deploy({ id: p.id });
+    const tool = await a.tools.create({ name: 'odd_echo', description: 'Echoes oddly', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: p.id } });
+    const agent = await a.agents.create({ name: 'Odd', tools: [tool.id] });
+    const r = await a.agents.chat({ id: agent.id, message: 'Please odd_echo now', stream: false });
+    const stored = await a.agents.messages({ id: agent.id, cid: r.conversation_id });
+    expect(stored.messages[1]).toMatchObject({ status: 'complete' });
+    expect(JSON.stringify(stored.messages[1]!.reasoning_steps)).toContain('a\ufffdb');
+  });
 });

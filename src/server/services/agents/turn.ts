@@ -2,6 +2,7 @@ import { stepCountIs, streamText, type LanguageModelUsage } from 'ai';
 import { and, eq, sql } from 'drizzle-orm';
 import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
 import { conversations, messages, type AgentConfig, type ReasoningStep } from '@/server/db/schema';
+import { jsonText } from '@/server/db/json';
 import { AppError } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import type { AgentEvent } from '@/shared/agent-events';
@@ -176,8 +177,9 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
     const latency = performance.now() - started;
     const saved = await addMessage(ctx, conversation.id, {
       role: 'assistant',
-      content: text,
-      steps,
+      // what a model or a tool answers is stored whatever it holds (NUL and lone surrogates as U+FFFD)
+      content: text.replace(/\u0000/g, '\ufffd'),
+      steps: JSON.parse(jsonText(steps)) as ReasoningStep[],
       status: failure ? 'failed' : 'complete',
       error: failure ? { code: failure.code, message: failure.message } : null,
       model: modelId,
