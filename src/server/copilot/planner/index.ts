@@ -6,3 +6,4 @@
 export { planPipeline, type Plan, type PlanOptions } from './plan';
 export type { Connector } from './configure';
 export { readSchedule, type Schedule } from './cron';
+export { configureNode, type NodeConfiguration } from './configure-node';

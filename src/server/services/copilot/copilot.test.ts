@@ -122,4 +122,40 @@ describe('the copilot', () => {
     // a dry run stores no execution
     expect((await a.executions.list({ limit: 20, offset: 0 })).executions).toEqual([]);
   });
+
+  it('configures a node from a description: a schedule, a FHIR query on the organization\'s connector', async () => {
+    const a = await orgCaller(rt, 'org-copilot-configure');
+    await a.connectors.create({ name: 'hapi', type: 'fhir', endpoint: 'https://fhir.example.org/r4', config: { auth: 'none' }, credentials: {} });
+    const cron = await a.copilot.configureNode({ node_type: 'schedule-trigger', description: 'every day at 6am' });
+    expect(cron).toMatchObject({ valid: true, config: { cron: '0 6 * * *' } });
+    const none = await a.copilot.configureNode({ node_type: 'schedule-trigger', description: 'whenever you like' });
+    expect(none.missing[0]).toMatch(/^schedule:/);
+    const query = await a.copilot.configureNode({ node_type: 'fhir-query', description: 'Read the Observation resources from our FHIR server' });
+    expect(query).toMatchObject({ valid: true, config: { connector: 'hapi', query: expect.stringMatching(/^Observation\?/) } });
+    await expect(a.copilot.configureNode({ node_type: 'no-such-node', description: 'anything at all' })).rejects.toMatchObject({ cause: { code: 'NODE_TYPE_NOT_FOUND' } });
+  });
+
+  it('auto-configures the nodes a pipeline left unconfigured, and saves them as a version when asked', async () => {
+    const a = await orgCaller(rt, 'org-copilot-auto');
+    await a.connectors.create({ name: 'hapi', type: 'fhir', endpoint: 'https://fhir.example.org/r4', config: { auth: 'none' }, credentials: {} });
+    const definition = {
+      nodes: [
+        { id: 'when', type: 'schedule-trigger', config: {}, position: { x: 0, y: 0 } },
+        { id: 'read', type: 'fhir-query', config: {}, position: { x: 1, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: {}, position: { x: 2, y: 0 } },
+      ],
+      connections: [
+        { source: 'when', source_port: 'event', target: 'read', target_port: 'params' },
+        { source: 'read', source_port: 'bundle', target: 'out', target_port: 'value' },
+      ],
+    };
+    const p = await a.pipelines.create({ name: 'Nightly patients', description: 'Every night at 2am read the Patient resources from our FHIR server', definition });
+    const r = await a.copilot.autoConfigure({ pipeline_id: p.id, apply: true });
+    expect(r.changes.map((c) => c.node_id).sort()).toEqual(['read', 'when']);
+    expect(r.definition.nodes.find((n) => n.id === 'when')?.config).toMatchObject({ cron: '0 2 * * *' });
+    expect(r.definition.nodes.find((n) => n.id === 'read')?.config).toMatchObject({ connector: 'hapi', query: expect.stringMatching(/^Patient/) });
+    expect(r.validation.valid).toBe(true);
+    expect(r.saved_version).toBe(2);
+    expect((await a.pipelines.get({ id: p.id })).version).toBe(2);
+  });
 });

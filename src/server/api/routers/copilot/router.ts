@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { executeProcedure, readProcedure, router, writeProcedure } from '@/server/api/trpc';
 import { agentInsights, analyze, generateAgent, generateFhirQueries, validateForCopilot } from '@/server/services/copilot/copilot';
+import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
@@ -38,6 +39,26 @@ const generate = limited(executeProcedure)
     }),
   )
   .mutation(({ ctx, input }) => generatePipeline(ctx, input));
+
+const configureNode = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/configure/node', tags: TAGS, summary: 'Generate the configuration of a node type from a description (over the config it has, if given)', description: 'Reads what the planner reads for the nodes it places: cron expressions, connectors of this organization, FHIR queries and resource types, thresholds, fields. valid says whether the result satisfies the node\'s config schema; missing lists what the description did not say.', protect: true }, errors: ['NODE_TYPE_NOT_FOUND'] })
+  .input(z.object({ node_type: z.string().min(1).max(100), description: Description, config: z.record(z.string(), z.unknown()).optional().describe('The node\'s current config, kept where the description says nothing') }))
+  .output(z.object({ node_type: z.string(), config: z.record(z.string(), z.unknown()), valid: z.boolean(), problems: z.array(z.string()), filled: z.array(z.string()), missing: z.array(z.string()), planner: z.literal('offline') }))
+  .mutation(async ({ ctx, input }) => configureNodeFor(ctx, input));
+
+const autoConfigurePipeline = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/auto-configure/pipeline', tags: TAGS, summary: 'Configure the nodes of a pipeline that are not configured yet (invalid config, missing connector)', description: 'From the description (default: the pipeline\'s name and description), each node\'s input and the organization\'s connectors. Returns the definition with what changed and its validation; apply: true (with pipeline_id) saves it as the next version.', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), description: Description.optional(), apply: z.boolean().default(false) }))
+  .output(
+    z.object({
+      definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }),
+      changes: z.array(z.object({ node_id: z.string(), filled: z.array(z.string()), missing: z.array(z.string()) })),
+      validation: Report,
+      saved_version: z.number().int().nullable(),
+      planner: z.literal('offline'),
+    }),
+  )
+  .mutation(({ ctx, input }) => autoConfigure(ctx, input));
 
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
@@ -86,4 +107,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ generate, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ generate, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
