@@ -52,6 +52,24 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expectError(await api.post('/api/copilot/generate/pipeline', { description: '' }), 400, 'VALIDATION_FAILED');
   });
 
+  it('configures a node, and the unconfigured nodes of a pipeline', async () => {
+    const node = await api.post('/api/copilot/configure/node', { node_type: 'schedule-trigger', description: 'every 15 minutes' });
+    expect(node.status, node.text).toBe(200);
+    expect(node.body).toMatchObject({ valid: true, config: { cron: '*/15 * * * *' } });
+    expectError(await api.post('/api/copilot/configure/node', { node_type: 'nope', description: 'every 15 minutes' }), 404, 'NODE_TYPE_NOT_FOUND');
+    const definition = {
+      nodes: [
+        { id: 'when', type: 'schedule-trigger', config: {} },
+        { id: 'out', type: 'pipeline-output', config: {} },
+      ],
+      connections: [{ source: 'when', source_port: 'event', target: 'out', target_port: 'value' }],
+    };
+    const auto = await api.post('/api/copilot/auto-configure/pipeline', { definition, description: 'every day at 6' });
+    expect(auto.status, auto.text).toBe(200);
+    expect(auto.body).toMatchObject({ changes: [{ node_id: 'when' }], validation: { valid: true }, saved_version: null });
+    expectError(await api.post('/api/copilot/auto-configure/pipeline', { definition, apply: true }), 400, 'VALIDATION_FAILED');
+  });
+
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
     const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
     expect(q.status).toBe(200);
