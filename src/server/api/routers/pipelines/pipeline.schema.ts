@@ -12,14 +12,16 @@ export const Paging = {
 const NO_NUL = 'must not contain the NUL character (\\u0000)';
 const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine((s) => !s.includes('\u0000'), NO_NUL);
 const Description = z.string().max(5000).refine((s) => !s.includes('\u0000'), NO_NUL);
-function holdsNul(v: unknown): boolean {
-  if (typeof v === 'string') return v.includes('\u0000');
-  if (Array.isArray(v)) return v.some(holdsNul);
-  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
+/** NUL, or a UTF-16 surrogate without its partner: jsonb refuses both (the definition is stored as jsonb). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function holdsUnstorable(v: unknown): boolean {
+  if (typeof v === 'string') return UNSTORABLE.test(v);
+  if (Array.isArray(v)) return v.some(holdsUnstorable);
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => UNSTORABLE.test(k) || holdsUnstorable(x));
   return false;
 }
-/** A definition whose strings (node names, configs) hold no NUL character. */
-const Definition = PipelineDefinition.refine((d) => !holdsNul(d), `strings in the definition ${NO_NUL}`);
+/** A definition whose strings (node names, configs) hold no NUL character and no lone surrogate. */
+const Definition = PipelineDefinition.refine((d) => !holdsUnstorable(d), `strings in the definition ${NO_NUL} or a lone UTF-16 surrogate`);
 
 export const CreatePipelineInput = z.object({
   name: Name,
