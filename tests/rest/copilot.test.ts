@@ -70,6 +70,17 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expectError(await api.post('/api/copilot/auto-configure/pipeline', { definition, apply: true }), 400, 'VALIDATION_FAILED');
   });
 
+  it('modifies a saved pipeline from a request and saves it as the next version', async () => {
+    const made = await api.post('/api/copilot/generate/pipeline', { description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles' });
+    const { name, nodes, connections } = made.body.pipeline;
+    const saved = await api.post('/api/pipelines', { name, definition: { nodes, connections } });
+    const m = await api.post('/api/copilot/modify/pipeline', { pipeline_id: saved.body.id, request: 'add de-identification after the parse step', apply: true });
+    expect(m.status, m.text).toBe(200);
+    expect(m.body.definition.nodes.map((n: { type: string }) => n.type)).toContain('hl7v2-deidentify');
+    expect(m.body).toMatchObject({ validation: { valid: true }, saved_version: 2 });
+    expectError(await api.post('/api/copilot/modify/pipeline', { pipeline_id: '00000000-0000-4000-8000-000000000000', request: 'remove the parse step' }), 404, 'PIPELINE_NOT_FOUND');
+  });
+
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
     const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
     expect(q.status).toBe(200);

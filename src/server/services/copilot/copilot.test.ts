@@ -158,4 +158,18 @@ describe('the copilot', () => {
     expect(r.saved_version).toBe(2);
     expect((await a.pipelines.get({ id: p.id })).version).toBe(2);
   });
+
+  it('modifies a pipeline from a request, and saves only a valid result', async () => {
+    const a = await orgCaller(rt, 'org-copilot-modify');
+    const p = await a.pipelines.create({ name: 'summaries', description: '', definition: risky });
+    const m = await a.copilot.modify({ pipeline_id: p.id, request: 'add de-identification before the LLM step', apply: true });
+    expect(m.changes[0]).toMatch(/^added fhir_deidentify/);
+    expect(m.validation.valid).toBe(true);
+    expect(m.validation.warnings.map((w) => w.code)).not.toContain('PHI_TO_EXTERNAL_LLM');
+    expect(m.saved_version).toBe(2);
+    const removed = await a.copilot.modify({ pipeline_id: p.id, request: 'remove the trigger', apply: true });
+    expect(removed.validation.valid).toBe(false);
+    expect(removed.saved_version).toBeNull();
+    expect((await a.pipelines.get({ id: p.id })).version).toBe(2);
+  });
 });

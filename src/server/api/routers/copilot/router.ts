@@ -3,6 +3,7 @@ import { executeProcedure, readProcedure, router, writeProcedure } from '@/serve
 import { agentInsights, analyze, generateAgent, generateFhirQueries, validateForCopilot } from '@/server/services/copilot/copilot';
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
+import { modifyForCopilot } from '@/server/services/copilot/modify';
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
 
@@ -60,6 +61,21 @@ const autoConfigurePipeline = limited(writeProcedure)
   )
   .mutation(({ ctx, input }) => autoConfigure(ctx, input));
 
+const modifyPipelineOp = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/modify/pipeline', tags: TAGS, summary: 'Change a pipeline from a natural-language request (e.g. "add de-identification before the LLM step"), validated; apply: true saves it when valid', description: 'The offline planner adds a node before or after another (on the connection, by port types), removes one (reconnecting around it when the types fit), sets retries on writes, or changes the schedule. What it could not do is listed in unresolved. A result that is not valid is returned with its errors and never saved.', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), request: Description, apply: z.boolean().default(false) }))
+  .output(
+    z.object({
+      definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }),
+      changes: z.array(z.string()),
+      unresolved: z.array(z.string()),
+      validation: Report,
+      saved_version: z.number().int().nullable(),
+      planner: z.literal('offline'),
+    }),
+  )
+  .mutation(({ ctx, input }) => modifyForCopilot(ctx, input));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -107,4 +123,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ generate, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ generate, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
