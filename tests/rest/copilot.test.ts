@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
+import { eventText, postRaw, readEvents } from '../support/agents';
 import { client, expectError, expectRateHeaders } from '../support/client';
 
 const ADT = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
@@ -79,6 +80,23 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect(m.body.definition.nodes.map((n: { type: string }) => n.type)).toContain('hl7v2-deidentify');
     expect(m.body).toMatchObject({ validation: { valid: true }, saved_version: 2 });
     expectError(await api.post('/api/copilot/modify/pipeline', { pipeline_id: '00000000-0000-4000-8000-000000000000', request: 'remove the parse step' }), 404, 'PIPELINE_NOT_FOUND');
+  });
+
+  it('chats over Server-Sent Events: its steps, then the pipeline, its validation, the dry run and the answer', async () => {
+    const res = await postRaw(target.url, target.orgA, '/api/copilot/chat', { message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: true, sample_input: ADT });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('30');
+    const { events, text } = await readEvents(res.body!);
+    expect(text).toBe(events.map(eventText).join(''));
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe('thinking');
+    expect(names.slice(names.indexOf('pipeline'))).toEqual(['pipeline', 'validation', 'dry_run', 'message', 'done']);
+    expect(events.find((e) => e.event === 'validation')!.data).toMatchObject({ valid: true });
+    expect(events.find((e) => e.event === 'dry_run')!.data).toMatchObject({ status: 'completed' });
+    const missing = await postRaw(target.url, target.orgA, '/api/copilot/chat', { message: 'check it', stream: true, context: { pipeline_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe('PIPELINE_NOT_FOUND');
   });
 
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {

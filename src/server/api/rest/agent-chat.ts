@@ -7,8 +7,11 @@ import type { Runtime } from '@/server/runtime';
 import { chatTurn } from '@/server/services/agents/chat';
 import { toEventStream } from '@/server/services/agents/event-channel';
 import { serviceContext } from '@/server/services/context';
+import { copilotChatEvents } from '@/server/services/copilot/chat';
 import { ChatInput, SendMessageInput } from '../routers/agents/agent.schema';
+import { CopilotChatInput } from '../routers/copilot/copilot.schema';
 
+const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
 const CHAT = /^\/agents\/([^/]+)\/chat$/;
 const SEND = /^\/agents\/([^/]+)\/conversations\/([^/]+)\/messages$/;
 const INVOKE = /^\/v1\/agents\/([^/]+)\/invoke$/;
@@ -48,12 +51,18 @@ function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
 }
 
 /**
- * Agent chat with `stream: true`, answered as Server-Sent Events (spec part 6) rather than through the procedure:
+ * Agent chat (and copilot chat) with `stream: true`, answered as Server-Sent Events (spec part 6) rather than through the procedure:
  * the same checks first (scope, body, agent, model, conversation — ordinary JSON errors), then the stream. The
  * conversation's id is in X-Conversation-ID. Undefined when the request does not ask for a stream.
  */
 export async function streamedChat(rt: Runtime, principal: Principal, path: string, body: unknown): Promise<Response | undefined> {
   if (!body || typeof body !== 'object' || (body as { stream?: unknown }).stream !== true) return undefined;
+  if (path === '/copilot/chat') {
+    if (!hasScope(principal.scopes, 'write')) throw new AppError('FORBIDDEN', 'This key lacks the "write" scope needed for this operation.');
+    const input = parsed(CopilotChatInput, body);
+    const events = await copilotChatEvents(serviceContext(rt, principal), input);
+    return new Response(toEventStream(events), { status: 200, headers: STREAM_HEADERS });
+  }
   const chat = CHAT.exec(path);
   const send = SEND.exec(path);
   if (!chat && !send) return undefined;
@@ -68,8 +77,5 @@ export async function streamedChat(rt: Runtime, principal: Principal, path: stri
         const input = parsed(SendMessageInput, { ...body, id: decodeURIComponent(send![1]!), cid: decodeURIComponent(send![2]!) });
         return chatTurn(ctx, input.id, { message: input.content, conversation_id: input.cid, version: input.version });
       })();
-  return new Response(toEventStream(turn.events), {
-    status: 200,
-    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Conversation-ID': turn.conversationId },
-  });
+  return new Response(toEventStream(turn.events), { status: 200, headers: { ...STREAM_HEADERS, 'X-Conversation-ID': turn.conversationId } });
 }

@@ -48,7 +48,7 @@ export const handleRest = withApi('key', async (req, edge) => {
     limit = rateLimitHeaders(rate);
     if (!rate.allowed) return errorResponse(chatRefusal(rate, userLimit), limit);
   }
-  if (userLimit === 'chat') {
+  if (userLimit === 'chat' || (userLimit === 'copilot' && path === '/copilot/chat')) {
     const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) => (e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e)));
     if (stream) return withLimit(stream, limit);
   }

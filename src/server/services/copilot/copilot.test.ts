@@ -172,4 +172,21 @@ describe('the copilot', () => {
     expect(removed.saved_version).toBeNull();
     expect((await a.pipelines.get({ id: p.id })).version).toBe(2);
   });
+
+  it('chats: designs a pipeline, then changes it and reviews it when it is in context', async () => {
+    const a = await orgCaller(rt, 'org-copilot-chat');
+    const designed = await a.copilot.chat({ message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: false });
+    expect(designed.pipeline?.nodes.map((n) => n.type)).toEqual(expect.arrayContaining(['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate']));
+    expect(designed.validation?.valid).toBe(true);
+    expect(designed.reasoning_steps.length).toBeGreaterThan(1);
+    expect(designed.response).toMatch(/It is valid/);
+
+    const p = await a.pipelines.create({ name: 'risky', description: '', definition: risky });
+    const review = await a.copilot.chat({ message: 'Is it safe? Check it', stream: false, context: { pipeline_id: p.id } });
+    expect(review.pipeline).toBeNull();
+    expect(review.response).toContain('ask: Patient data reaches the external model openai/gpt-4o-mini');
+    const change = await a.copilot.chat({ message: 'add de-identification before the LLM step', stream: false, context: { pipeline_id: p.id } });
+    expect(change.pipeline?.nodes.map((n) => n.type)).toContain('fhir-deidentify');
+    expect((await a.pipelines.get({ id: p.id })).version).toBe(1); // a proposal: nothing saved
+  });
 });

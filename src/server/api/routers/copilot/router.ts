@@ -6,9 +6,10 @@ import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
+import { CopilotChatInput, Description } from './copilot.schema';
+import { copilotChat } from '@/server/services/copilot/chat';
 
 const TAGS = ['Copilot'];
-const Description = z.string().trim().min(3, 'describe what you want in a few words').max(5000).refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
 const Finding = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
 const Report = z.object({ valid: z.boolean(), errors: z.array(Finding), warnings: z.array(Finding) });
 
@@ -76,6 +77,20 @@ const modifyPipelineOp = limited(writeProcedure)
   )
   .mutation(({ ctx, input }) => modifyForCopilot(ctx, input));
 
+const chat = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/chat', tags: TAGS, summary: 'Chat with the copilot: design a pipeline, or change or review the one in context; stream: true answers with Server-Sent Events', description: 'Events, in order: thinking {content} for each step taken; pipeline {name?, nodes, connections} for the generated or modified definition (a proposal: nothing is saved); validation {valid, errors, warnings}; dry_run {status, outputs, node_results} when a sample was run; message {content}, the answer in words; done {}. A failure during the stream is an error {error} event, then the stream closes. With context.pipeline_id, a message asking to check or review it gets the review; any other is a change to it.', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(CopilotChatInput)
+  .output(
+    z.object({
+      response: z.string(),
+      reasoning_steps: z.array(z.object({ type: z.literal('thinking'), content: z.string() })),
+      pipeline: z.object({ name: z.string().optional(), nodes: z.array(Node), connections: z.array(Connection) }).nullable(),
+      validation: Report.nullable(),
+      dry_run: z.unknown(),
+    }),
+  )
+  .mutation(({ ctx, input }) => copilotChat(ctx, input));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -123,4 +138,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ generate, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });

@@ -1,0 +1,105 @@
+import { AppError } from '@/server/errors';
+import type { PipelineConnection, PipelineNode } from '@/shared/pipeline';
+import type { ServiceContext } from '../context';
+import { EventChannel } from '../agents/event-channel';
+import { findPipelineRow } from '../pipelines/find';
+import { analyze } from './copilot';
+import { generatePipeline } from './generate-pipeline';
+import { modifyForCopilot } from './modify';
+
+/**
+ * The copilot chat stream's events (DESIGN: event names are ours): `thinking` {content} for each step it takes,
+ * `pipeline` {name?, nodes, connections} for the generated or modified definition, `validation` {valid, errors,
+ * warnings} for what was checked, `dry_run` {status, outputs, node_results} when a sample was run, `message`
+ * {content} for the answer in words, then `done` {} — or `error` {error} before closing.
+ */
+export type CopilotEvent =
+  | { event: 'thinking'; data: { content: string } }
+  | { event: 'pipeline'; data: { name?: string; nodes: PipelineNode[]; connections: PipelineConnection[] } }
+  | { event: 'validation'; data: Report }
+  | { event: 'dry_run'; data: unknown }
+  | { event: 'message'; data: { content: string } }
+  | { event: 'done'; data: Record<string, never> }
+  | { event: 'error'; data: { error: { code: string; message: string; status: number } } };
+
+export interface CopilotChatInput {
+  message: string;
+  context?: { pipeline_id?: string };
+  sample_input?: unknown;
+}
+
+const ASKS_REVIEW = /\b(check|validate|review|analy[sz]e|what'?s wrong|problems?|issues?|is it (ok|valid|safe))\b/i;
+
+type Finding = { node_id: string | null; code: string; message: string };
+type Report = { valid: boolean; errors: Finding[]; warnings: Finding[] };
+
+function summary(valid: boolean, errors: unknown[], warnings: unknown[]): string {
+  if (!valid) return `It is not valid yet: ${errors.length} error${errors.length === 1 ? '' : 's'} to fix.`;
+  return warnings.length ? `It is valid, with ${warnings.length} warning${warnings.length === 1 ? '' : 's'} to consider.` : 'It is valid.';
+}
+
+/** One copilot turn as events: a new pipeline from a description, or, with a pipeline in context, a change to it or a review of it. */
+async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerator<CopilotEvent> {
+  const pipelineId = input.context?.pipeline_id;
+  if (pipelineId && ASKS_REVIEW.test(input.message)) {
+    yield { event: 'thinking', data: { content: `Reviewing pipeline ${pipelineId} with the validator and the copilot's checks.` } };
+    const r = await analyze(ctx, { pipeline_id: pipelineId });
+    yield { event: 'validation', data: { valid: r.valid, errors: r.errors, warnings: r.warnings } };
+    const lines = [...r.errors, ...r.warnings].map((f) => `- ${f.node_id ? `${f.node_id}: ` : ''}${f.message}`);
+    yield { event: 'message', data: { content: [summary(r.valid, r.errors, r.warnings), ...lines].join('\n') } };
+    return;
+  }
+  if (pipelineId) {
+    yield { event: 'thinking', data: { content: `Changing pipeline ${pipelineId} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` } };
+    const m = await modifyForCopilot(ctx, { pipeline_id: pipelineId, request: input.message });
+    for (const c of m.changes) yield { event: 'thinking', data: { content: c } };
+    yield { event: 'pipeline', data: m.definition };
+    yield { event: 'validation', data: m.validation };
+    const left = m.unresolved.map((u) => `- not done: ${u}`);
+    yield { event: 'message', data: { content: [m.changes.length ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'}. ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}` : 'No change made.', ...left].join('\n') } };
+    return;
+  }
+  yield { event: 'thinking', data: { content: 'Designing a new pipeline from the description, over the node catalog.' } };
+  const g = await generatePipeline(ctx, { description: input.message, sample_input: input.sample_input });
+  for (const step of g.reasoning) yield { event: 'thinking', data: { content: step } };
+  yield { event: 'pipeline', data: g.pipeline };
+  yield { event: 'validation', data: g.validation };
+  if (g.dry_run) yield { event: 'dry_run', data: g.dry_run };
+  const left = g.unresolved.map((u) => `- to finish: ${u}`);
+  const ran = g.dry_run ? ` The dry run on the sample ${g.dry_run.status}.` : '';
+  yield { event: 'message', data: { content: [`"${g.pipeline.name}": ${g.pipeline.nodes.length} nodes. ${summary(g.validation.valid, g.validation.errors, g.validation.warnings)}${ran}`, ...left].join('\n') } };
+}
+
+/** POST /api/copilot/chat with stream: true — the events of one turn, each sent as it is made. What can be checked first (the pipeline in context) answers as an ordinary error. */
+export async function copilotChatEvents(ctx: ServiceContext, input: CopilotChatInput): Promise<AsyncIterable<CopilotEvent>> {
+  if (input.context?.pipeline_id) await findPipelineRow(ctx, input.context.pipeline_id);
+  const channel = new EventChannel<CopilotEvent>();
+  void (async () => {
+    try {
+      for await (const e of turn(ctx, input)) channel.push(e);
+      channel.push({ event: 'done', data: {} });
+    } catch (e) {
+      const err = e instanceof AppError ? e : new AppError('INTERNAL', 'Internal server error.');
+      channel.push({ event: 'error', data: { error: { code: err.code, message: err.message, status: err.status } } });
+    }
+    channel.end();
+  })();
+  return channel;
+}
+
+/** POST /api/copilot/chat with stream: false — the same turn, answered whole. */
+export async function copilotChat(ctx: ServiceContext, input: CopilotChatInput) {
+  const steps: string[] = [];
+  let pipeline: Extract<CopilotEvent, { event: 'pipeline' }>['data'] | null = null;
+  let validation: Report | null = null;
+  let dryRun: unknown = null;
+  const answer: string[] = [];
+  for await (const e of turn(ctx, input)) {
+    if (e.event === 'thinking') steps.push(e.data.content);
+    else if (e.event === 'pipeline') pipeline = e.data;
+    else if (e.event === 'validation') validation = e.data;
+    else if (e.event === 'dry_run') dryRun = e.data;
+    else if (e.event === 'message') answer.push(e.data.content);
+  }
+  return { response: answer.join('\n'), reasoning_steps: steps.map((content) => ({ type: 'thinking' as const, content })), pipeline, validation, dry_run: dryRun };
+}
