@@ -92,15 +92,24 @@ export function openApiDocument(): Json {
 }
 
 /** `stream: true` answers text/event-stream (spec part 6): documented beside the JSON answer. */
-function addEventStream(op: Json | undefined): void {
+const AGENT_STREAM = {
+  description: 'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}, tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error {error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.',
+  example: 'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\nevent: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\nevent: tool_result\ndata: {"result":{"valid":true}}\n\nevent: message\ndata: {"content":"The"}\n\nevent: done\ndata: {}\n\n',
+  conversation: true,
+};
+
+const COPILOT_STREAM = {
+  description: 'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content} for each step, pipeline {name?, nodes, connections}, validation {valid, errors, warnings}, dry_run (when a sample ran), message {content}, done {} — or error {error: {code, message, status}} before the stream closes.',
+  example: 'event: thinking\ndata: {"content":"Designing a new pipeline from the description, over the node catalog."}\n\nevent: pipeline\ndata: {"name":"…","nodes":[…],"connections":[…]}\n\nevent: validation\ndata: {"valid":true,"errors":[],"warnings":[]}\n\nevent: message\ndata: {"content":"It is valid."}\n\nevent: done\ndata: {}\n\n',
+  conversation: false,
+};
+
+function addEventStream(op: Json | undefined, stream: typeof AGENT_STREAM = AGENT_STREAM): void {
   const ok = (op?.responses as Record<string, Json> | undefined)?.['200'];
   if (!ok) return;
-  ok.description = 'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}, tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error {error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.';
-  (ok.content as Record<string, Json>)['text/event-stream'] = {
-    schema: { type: 'string', description: 'event: NAME\ndata: JSON\n\n, one per event' },
-    example: 'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\nevent: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\nevent: tool_result\ndata: {"result":{"valid":true}}\n\nevent: message\ndata: {"content":"The"}\n\nevent: done\ndata: {}\n\n',
-  };
-  ok.headers = { ...(ok.headers as Json), 'X-Conversation-ID': { description: 'The conversation of the turn', schema: { type: 'string' } } };
+  ok.description = stream.description;
+  (ok.content as Record<string, Json>)['text/event-stream'] = { schema: { type: 'string', description: 'event: NAME\ndata: JSON\n\n, one per event' }, example: stream.example };
+  if (stream.conversation) ok.headers = { ...(ok.headers as Json), 'X-Conversation-ID': { description: 'The conversation of the turn', schema: { type: 'string' } } };
 }
 
 function build(): Json {
@@ -141,6 +150,7 @@ function build(): Json {
 
   paths['/webhooks/{pipelineId}'] = { post: webhookOperation() };
   for (const path of ['/agents/{id}/chat', '/agents/{id}/conversations/{cid}/messages']) addEventStream(paths[path]?.post);
+  addEventStream(paths['/copilot/chat']?.post, COPILOT_STREAM);
 
   const components = (doc.components ?? {}) as Json;
   components.schemas = { ...((components.schemas as Json) ?? {}), Error: ERROR_SCHEMA };
