@@ -183,7 +183,8 @@ test('canvas habits: typed connections, delete, undo/redo, copy/paste, drafts, v
   await signUpAndOpenNewPipeline(page, `Habits ${Date.now()}`);
 
   // keyboard: "/" focuses the palette search; Enter adds the first match
-  await page.getByTestId('flow-canvas').click({ position: { x: 400, y: 400 } });
+  // (off centre: an empty canvas has the copilot's describe box in its middle)
+  await page.getByTestId('flow-canvas').click({ position: { x: 60, y: 60 } });
   await page.keyboard.press('/');
   await expect(page.getByLabel('Search nodes')).toBeFocused();
   await page.keyboard.type('manual trigger');

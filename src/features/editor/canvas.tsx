@@ -13,15 +13,16 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
 import { autoLayout } from './auto-layout';
 import { FIT, GRID, NODE_DRAG_TYPE } from './constants';
+import { CopilotBox } from './copilot-box';
 import { CATEGORY_LOOK } from './node-look';
 import { nodeTypes } from './pipeline-node';
 import { connectionProblem } from './ports';
 import { useEditor, useEditorStoreApi } from './store-provider';
+import { isProposed } from './store/copilot';
 import type { FlowEdge, FlowNode } from './types';
 
 
@@ -36,10 +37,18 @@ function stacked(nodes: FlowNode[]): boolean {
   return new Set(nodes.map((n) => `${Math.round(n.position.x)},${Math.round(n.position.y)}`)).size < nodes.length;
 }
 
+/** Changes for the document's nodes or edges, and those for the copilot's proposal. */
+function split<C extends { type: string }>(changes: C[]): [C[], C[]] {
+  const idOf = (c: C) => ('id' in c ? String(c.id) : 'item' in c ? String((c.item as { id: string }).id) : '');
+  return [changes.filter((c) => !isProposed(idOf(c))), changes.filter((c) => isProposed(idOf(c)))];
+}
+
 /** The React Flow canvas: nodes and connections of the store, drop target of the palette. */
 export function Canvas() {
   const store = useEditorStoreApi();
-  const { nodes, edges, onNodesChange, onEdgesChange, checkpoint, addNode, select, viewEpoch, drawerOpen } = useEditor((s) => ({
+  const { nodes, edges, onNodesChange, onEdgesChange, checkpoint, addNode, select, viewEpoch, drawerOpen, preview, describing } = useEditor((s) => ({
+    preview: s.preview,
+    describing: s.describing,
     viewEpoch: s.viewEpoch,
     drawerOpen: s.executionId !== null,
     nodes: s.nodes,
@@ -51,6 +60,25 @@ export function Canvas() {
     select: s.select,
   }));
   const flow = useReactFlow<FlowNode, FlowEdge>();
+  // the copilot's proposal is drawn beside the document's graph; changes React Flow reports for it stay with it
+  const shownNodes = useMemo(() => (preview ? [...nodes, ...preview.nodes] : nodes), [nodes, preview]);
+  const shownEdges = useMemo(() => (preview ? [...edges, ...preview.edges] : edges), [edges, preview]);
+  const onShownNodesChange = useCallback(
+    (changes: Parameters<typeof onNodesChange>[0]) => {
+      const [mine, proposed] = split(changes);
+      if (proposed.length) store.getState().onPreviewNodesChange(proposed);
+      if (mine.length) onNodesChange(mine);
+    },
+    [onNodesChange, store],
+  );
+  const onShownEdgesChange = useCallback(
+    (changes: Parameters<typeof onEdgesChange>[0]) => {
+      const [mine, proposed] = split(changes);
+      if (proposed.length) store.getState().onPreviewEdgesChange(proposed);
+      if (mine.length) onEdgesChange(mine);
+    },
+    [onEdgesChange, store],
+  );
   // fit the pipeline once when it opens; on an empty canvas React Flow would instead zoom onto the first drop
   const [fitOnOpen] = useState(() => store.getState().nodes.length > 0);
   // and again once the side panels have taken their width (the first fit sees the canvas before they do);
@@ -73,6 +101,14 @@ export function Canvas() {
       clearTimeout(t);
     };
   }, [fitOnOpen, flow, store]);
+  // a proposal comes into view once React Flow has measured its nodes
+  const proposalMeasured = preview ? preview.nodes.every((n) => n.measured) : false;
+  const proposalResult = preview?.result;
+  useEffect(() => {
+    if (!proposalResult || !proposalMeasured) return;
+    const frame = window.requestAnimationFrame(() => void flow.fitView({ ...FIT, padding: 0.1, minZoom: 0.3, duration: 300 }));
+    return () => window.cancelAnimationFrame(frame);
+  }, [proposalResult, proposalMeasured, flow]);
   useEffect(() => {
     if (viewEpoch === 0) return;
     const frame = window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
@@ -130,11 +166,11 @@ export function Canvas() {
   return (
     <div className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="flow-canvas">
       <ReactFlow<FlowNode, FlowEdge>
-        nodes={nodes}
-        edges={edges}
+        nodes={shownNodes}
+        edges={shownEdges}
         nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
+        onNodesChange={onShownNodesChange}
+        onEdgesChange={onShownEdgesChange}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
@@ -177,16 +213,9 @@ export function Canvas() {
           ariaLabel="Minimap"
         />
       </ReactFlow>
-      {nodes.length === 0 ? (
-        <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
-          <div className="max-w-sm rounded-xl border border-dashed border-slate-300 bg-white/90 px-6 py-5 text-center shadow-sm">
-            <MousePointerClick className="mx-auto mb-2 size-6 text-teal-700" aria-hidden />
-            <p className="text-sm font-semibold text-slate-900">Start with a trigger</p>
-            <p className="mt-1 text-sm text-slate-500">
-              Drag <strong className="font-medium text-slate-700">Manual trigger</strong> from the palette onto the canvas (or
-              select it and press Enter), then add the nodes that process its data and connect their ports.
-            </p>
-          </div>
+      {preview ? null : nodes.length === 0 || describing ? (
+        <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center">
+          <CopilotBox empty={nodes.length === 0} />
         </div>
       ) : null}
     </div>

@@ -1,11 +1,12 @@
 'use client';
 
 import { Bug, History, SlidersHorizontal } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
 import { Tabs } from '@/components/ui/tabs';
 import { Canvas } from './canvas';
 import { ConfigPanel } from './config-panel';
+import { CopilotPreview } from './copilot-preview';
 import { DraftBanner, type DraftOffer } from './draft-banner';
 import { ExecutionDrawer } from './execution-drawer';
 import { Palette } from './palette';
@@ -30,7 +31,9 @@ const TABS: { id: SidePanel; label: string; icon: typeof Bug }[] = [
 ];
 
 function SidePanelView() {
-  const { panel, setPanel, stepping } = useEditor((s) => ({ panel: s.panel, setPanel: s.setPanel, stepping: s.step?.status === 'waiting' }));
+  const { panel, setPanel, stepping, previewing } = useEditor((s) => ({ panel: s.panel, setPanel: s.setPanel, stepping: s.step?.status === 'waiting', previewing: s.preview !== null }));
+  // the copilot's proposal is reviewed here until it is accepted or discarded
+  if (previewing) return <CopilotPreview />;
   return (
     <div className="flex h-full flex-col bg-white">
       <Tabs
@@ -57,9 +60,14 @@ function SidePanelView() {
 export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: DraftOffer | null }) {
   const { saver, runner } = useEditorActions();
   const hasExecution = useEditor((s) => s.executionId !== null);
+  const previewing = useEditor((s) => s.preview !== null);
   const paletteRef = usePanelRef();
   const sideRef = usePanelRef();
   const toggle = (p: PanelImperativeHandle | null) => (p?.isCollapsed() ? p.expand() : p?.collapse());
+  // a proposal to review opens the side panel, where it is reviewed
+  useEffect(() => {
+    if (previewing && sideRef.current?.isCollapsed()) sideRef.current.expand();
+  }, [previewing, sideRef]);
   const [shortcuts, setShortcuts] = useState(false);
   useEditorEffects();
   useShortcuts(

@@ -136,8 +136,14 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         problems.length > 0 && !status && 'border-red-400 ring-2 ring-red-400/70',
         status && cn('ring-2', STATUS_LOOK[status].ring),
         current && 'ring-4 ring-sky-400 ring-offset-2',
+        data.proposed && 'border-2 border-dashed border-violet-500 bg-violet-50/40 shadow-md ring-0',
       )}
     >
+      {data.proposed ? (
+        <span className="absolute -top-2.5 right-2 rounded-full bg-violet-600 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm" aria-label="proposed">
+          Proposed
+        </span>
+      ) : null}
       <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', data.disabled ? 'bg-slate-300' : look.accent)} aria-hidden />
       <div className="flex items-start gap-2.5 px-3 pt-3 pb-2">
         <span className={cn('mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md', look.tile, data.disabled && 'opacity-50 grayscale')}>
@@ -148,7 +154,7 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
             {data.name || entry?.name || data.nodeType}
           </p>
           <p className="truncate font-mono text-[10px] text-slate-500" title={`${id} · ${data.nodeType}`}>
-            {id}
+            {data.proposed ? id.slice(id.indexOf(':') + 1) : id}
           </p>
         </div>
         {data.disabled ? (

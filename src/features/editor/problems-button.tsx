@@ -4,6 +4,7 @@ import { useReactFlow } from '@xyflow/react';
 import { AlertCircle, AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '@/components/ui/cn';
+import { CopilotReview } from './copilot-review';
 import { useEditor } from './store-provider';
 import type { Finding } from './types';
 
@@ -74,6 +75,7 @@ export function ProblemsButton() {
               </span>
             </button>
           ))}
+          <CopilotReview onGo={go} />
         </div>
       ) : null}
     </div>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useReactFlow } from '@xyflow/react';
-import { ArrowLeft, Bug, History, Maximize, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Square, Undo2 } from 'lucide-react';
+import { ArrowLeft, Bug, History, Maximize, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Sparkles, Square, Undo2 } from 'lucide-react';
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
@@ -41,7 +41,9 @@ interface ToolbarProps {
 export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }: ToolbarProps) {
   const store = useEditorStoreApi();
   const { saver, runner, pipelineId } = useEditorActions();
-  const { canUndo, canRedo, baseVersion, panel, hasNodes, undo, redo, setPanel } = useEditor((s) => ({
+  const { canUndo, canRedo, baseVersion, panel, hasNodes, undo, redo, setPanel, describing, setDescribing } = useEditor((s) => ({
+    describing: s.describing || (s.nodes.length === 0 && !s.preview),
+    setDescribing: s.setDescribing,
     canUndo: s.past.length > 0,
     canRedo: s.future.length > 0,
     baseVersion: s.baseVersion,
@@ -120,6 +122,17 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
           <Maximize className="size-4" aria-hidden />
         </IconButton>
         {SEP}
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<Sparkles className="size-3.5 text-violet-600" aria-hidden />}
+          aria-pressed={describing}
+          title="Describe a pipeline and let the copilot design it"
+          onClick={() => setDescribing(!describing)}
+          className={cn(describing && 'bg-slate-100 text-slate-900')}
+        >
+          Copilot
+        </Button>
         <IconButton label="Version history" onClick={() => toggle('versions')} pressed={panel === 'versions'}>
           <History className="size-4" aria-hidden />
         </IconButton>

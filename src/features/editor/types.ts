@@ -30,6 +30,8 @@ export interface PipelineNodeData extends Record<string, unknown> {
   disabled?: boolean;
   /** Fields of the definition's node the editor does not manage, kept as they were. */
   extra?: Record<string, unknown>;
+  /** Drawn as the copilot's proposal (a preview, not part of the document). */
+  proposed?: boolean;
 }
 
 export type FlowNode = Node<PipelineNodeData, 'pipeline'>;

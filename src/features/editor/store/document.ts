@@ -194,6 +194,7 @@ export const documentSlice =
       load(def, baseVersion, saved) {
         set({ ...toFlow(def), past: [], future: [], lastEdit: null, baseVersion, savedKey: savedKeyOf(saved ?? def) });
         get().setRun({});
+        get().discardPreview();
         get().fitView();
       },
       markSaved(def, version) {

@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { toDefinition, type Definition } from '../definition';
 import type { CatalogEntry } from '../types';
+import { copilotSlice, type CopilotSlice } from './copilot';
 import { documentSlice, type DocumentSlice } from './document';
 import { findingsSlice, type FindingsSlice } from './findings';
 import { runSlice, type RunSlice } from './run';
@@ -14,7 +15,7 @@ export type { SidePanel } from './view';
  * the validator's findings, and the run and step state the server reports. A slice writes only its own
  * fields; it asks another slice through that slice's actions.
  */
-export type EditorState = DocumentSlice & ViewSlice & FindingsSlice & RunSlice;
+export type EditorState = DocumentSlice & ViewSlice & FindingsSlice & RunSlice & CopilotSlice;
 
 /** A slice: its fields and actions, made with the whole store's `set` and `get`. */
 export type EditorSlice<T> = (set: StoreApi<EditorState>['setState'], get: StoreApi<EditorState>['getState']) => T;
@@ -34,6 +35,7 @@ export function createEditorStore(init: EditorInit) {
     ...viewSlice(set, get),
     ...findingsSlice(set, get),
     ...runSlice(init)(set, get),
+    ...copilotSlice(set, get),
   }));
 }
 
