@@ -99,6 +99,33 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect((await missing.json()).error.code).toBe('PIPELINE_NOT_FOUND');
   });
 
+  it('suggests changes with ids and applies one as the next version', async () => {
+    const definition = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { text: 'text' } } },
+        { id: 'sum', type: 'summarize', config: { model: 'openai/gpt-4o-mini' } },
+        { id: 'parse', type: 'hl7v2-parse', config: {} },
+        { id: 'out', type: 'pipeline-output', config: {} },
+      ],
+      connections: [
+        { source: 'in', source_port: 'text', target: 'parse', target_port: 'text' },
+        { source: 'parse', source_port: 'message', target: 'sum', target_port: 'text' },
+        { source: 'sum', source_port: 'summary', target: 'out', target_port: 'value' },
+      ],
+    };
+    const saved = await api.post('/api/pipelines', { name: 'summaries', definition });
+    const s = await api.post('/api/copilot/suggestions', { pipeline_id: saved.body.id });
+    expect(s.status, s.text).toBe(200);
+    const deid = s.body.suggestions.find((x: { kind: string }) => x.kind === 'PHI_TO_EXTERNAL_LLM');
+    expect(deid).toMatchObject({ change: 'add de-identification before sum', status: 'open', pipeline_version: 1 });
+    const applied = await api.post(`/api/copilot/suggestions/${deid.id}/apply`);
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body).toMatchObject({ pipeline_version: 2, validation: { valid: true } });
+    expect((await api.get(`/api/pipelines/${saved.body.id}`)).body.definition.nodes.map((n: { type: string }) => n.type)).toContain('hl7v2-deidentify');
+    expectError(await api.post(`/api/copilot/suggestions/${deid.id}/apply`), 409, 'SUGGESTION_APPLIED');
+    expectError(await client(target.url, target.orgB).post(`/api/copilot/suggestions/${deid.id}/apply`), 404, 'SUGGESTION_NOT_FOUND');
+  });
+
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
     const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
     expect(q.status).toBe(200);

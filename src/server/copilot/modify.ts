@@ -15,7 +15,7 @@ export interface Modification {
   validation: ValidationReport;
 }
 
-const words = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 const label = (n: PipelineNode) => `${n.id} (${n.type})`;
 
 /** The node a phrase points at ("the LLM step", "the FHIR write", "parse"), among the pipeline's. */
@@ -23,6 +23,9 @@ function findNode(g: Graph, phrase: string): PipelineNode | undefined {
   const p = phrase.toLowerCase();
   const all = [...g.nodes.values()];
   const by = (f: (n: (typeof all)[number]) => boolean) => all.find(f)?.def;
+  // a node named by its id ("before write_2") is that node
+  const exact = by((n) => p.trim() === n.def.id.toLowerCase() || p.split(/[\s,;]+/).includes(n.def.id.toLowerCase()));
+  if (exact) return exact;
   if (/\b(llm|model|ai|gpt|claude|prompt)\b/.test(p)) return by((n) => n.type?.category === 'ai');
   if (/\b(write|writing|store|save|send)\b/.test(p)) return by((n) => n.type?.side_effect === 'write');
   if (/\b(output|end|result)\b/.test(p)) return by((n) => n.def.type === 'pipeline-output');

@@ -5,3 +5,4 @@ export * from './rate-limits';
 export * from './executions';
 export * from './connectors';
 export * from './agents';
+export * from './copilot';

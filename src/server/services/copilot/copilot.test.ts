@@ -189,4 +189,32 @@ describe('the copilot', () => {
     expect(change.pipeline?.nodes.map((n) => n.type)).toContain('fhir-deidentify');
     expect((await a.pipelines.get({ id: p.id })).version).toBe(1); // a proposal: nothing saved
   });
+
+  it('suggests concrete changes with ids, applies one as a new version, and refuses a stale or repeated apply', async () => {
+    const a = await orgCaller(rt, 'org-copilot-suggest');
+    const p = await a.pipelines.create({ name: 'risky', description: '', definition: risky });
+    const s = await a.copilot.suggestions({ pipeline_id: p.id });
+    expect(s.suggestions.map((x) => x.kind).sort()).toEqual(['FHIR_NOT_VALIDATED', 'PHI_TO_EXTERNAL_LLM', 'WRITE_WITHOUT_RETRY']);
+    const deid = s.suggestions.find((x) => x.kind === 'PHI_TO_EXTERNAL_LLM')!;
+    expect(deid.change).toBe('add de-identification before ask');
+    const applied = await a.copilot.applySuggestion({ id: deid.id });
+    expect(applied).toMatchObject({ pipeline_version: 2, suggestion: { status: 'applied', applied_version: 2 }, validation: { valid: true } });
+    const saved = await a.pipelines.get({ id: p.id });
+    expect(saved.definition.nodes.map((n) => n.type)).toContain('fhir-deidentify');
+    const code = (e: unknown) => (e as { cause?: { code?: string } }).cause?.code;
+    expect(await a.copilot.applySuggestion({ id: deid.id }).catch(code)).toBe('SUGGESTION_APPLIED');
+    const other = s.suggestions.find((x) => x.kind === 'FHIR_NOT_VALIDATED')!;
+    expect(await a.copilot.applySuggestion({ id: other.id }).catch(code)).toBe('SUGGESTION_STALE');
+    expect(await a.copilot.applySuggestion({ id: '00000000-0000-4000-8000-000000000000' }).catch(code)).toBe('SUGGESTION_NOT_FOUND');
+  });
+
+  it('refines a pipeline: every suggested change at once, valid, and the copilot\'s warnings answered', async () => {
+    const a = await orgCaller(rt, 'org-copilot-refine');
+    const r = await a.copilot.refine({ definition: risky });
+    expect(r.validation.valid).toBe(true);
+    expect(r.changes.length).toBe(3);
+    expect(r.validation.warnings.map((w) => w.code)).not.toContain('PHI_TO_EXTERNAL_LLM');
+    expect(r.validation.warnings.map((w) => w.code)).not.toContain('FHIR_NOT_VALIDATED');
+    expect(r.validation.warnings.map((w) => w.code)).not.toContain('WRITE_WITHOUT_RETRY');
+  });
 });

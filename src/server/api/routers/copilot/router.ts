@@ -4,6 +4,7 @@ import { agentInsights, analyze, generateAgent, generateFhirQueries, validateFor
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
+import { applySuggestion, refine, suggest } from '@/server/services/copilot/suggestions';
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
 import { CopilotChatInput, Description } from './copilot.schema';
@@ -91,6 +92,26 @@ const chat = limited(writeProcedure)
   )
   .mutation(({ ctx, input }) => copilotChat(ctx, input));
 
+const Suggestion = z.object({ id: z.string(), pipeline_id: z.string(), pipeline_version: z.number().int(), kind: z.string(), node_id: z.string().nullable(), title: z.string(), change: z.string().describe('The change, as a modify request'), status: z.enum(['open', 'applied']), applied_version: z.number().int().nullable(), created_at: z.string() });
+
+const suggestions = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/suggestions', tags: TAGS, summary: 'Improvement suggestions for a pipeline: each a concrete change with an id, applied with /copilot/suggestions/{id}/apply', description: 'From the copilot\'s checks on the current version: de-identification before external models, validation before FHIR writes, retries on writes. Stored; the open suggestions of earlier versions are replaced.', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string() }))
+  .output(z.object({ pipeline_id: z.string(), pipeline_version: z.number().int(), suggestions: z.array(Suggestion) }))
+  .mutation(({ ctx, input }) => suggest(ctx, input));
+
+const apply = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/suggestions/{id}/apply', tags: TAGS, summary: 'Apply a suggestion: the change is made and saved as the pipeline\'s next version', description: '409 when the pipeline moved on since the suggestion was made, when it was applied already, or when the change would not give a valid pipeline (nothing is saved then).', protect: true }, errors: ['SUGGESTION_NOT_FOUND', 'SUGGESTION_STALE', 'SUGGESTION_APPLIED', 'SUGGESTION_NOT_APPLICABLE'] })
+  .input(z.object({ id: z.string() }))
+  .output(z.object({ suggestion: Suggestion, pipeline_version: z.number().int(), changes: z.array(z.string()), validation: Report }))
+  .mutation(({ ctx, input }) => applySuggestion(ctx, input.id));
+
+const refinePipeline = limited(writeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/refine/pipeline', tags: TAGS, summary: 'Optimize a pipeline: every suggested change made at once, validated; apply: true saves a valid result', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), apply: z.boolean().default(false) }))
+  .output(z.object({ definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }), changes: z.array(z.string()), unresolved: z.array(z.string()), validation: Report, saved_version: z.number().int().nullable(), planner: z.literal('offline') }))
+  .mutation(({ ctx, input }) => refine(ctx, input));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -138,4 +159,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
