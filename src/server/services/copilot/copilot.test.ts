@@ -217,4 +217,15 @@ describe('the copilot', () => {
     expect(r.validation.warnings.map((w) => w.code)).not.toContain('FHIR_NOT_VALIDATED');
     expect(r.validation.warnings.map((w) => w.code)).not.toContain('WRITE_WITHOUT_RETRY');
   });
+
+  it('documents a pipeline in Markdown: trigger, steps in order, writes, findings; no secret shown', async () => {
+    const a = await orgCaller(rt, 'org-copilot-docs');
+    const p = await a.pipelines.create({ name: 'ADT to FHIR', description: 'Feeds the FHIR server.', definition: risky });
+    const { markdown } = await a.copilot.docs({ pipeline_id: p.id });
+    expect(markdown.startsWith('# ADT to FHIR\n\nFeeds the FHIR server.')).toBe(true);
+    const steps = markdown.split('## Steps')[1]!.split('##')[0]!;
+    expect(steps.indexOf('**parse**')).toBeLessThan(steps.indexOf('**to_fhir**'));
+    expect(markdown).toContain('**write** (FHIR write) through the connector "hapi"; no retry');
+    expect(markdown).toContain('Warning on **ask**: Patient data reaches the external model');
+  });
 });

@@ -1,6 +1,8 @@
 import { AppError } from '@/server/errors';
 import { planFhirQueries } from '@/server/copilot/fhir-queries';
 import { proposeAgent } from '@/server/copilot/agent-proposal';
+import { pipelineDocs } from '@/server/copilot/pipeline-docs';
+import { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
 import { createAgent, findAgentRow } from '../agents/agents';
 import { agentProblems } from '../agents/lifecycle';
@@ -44,3 +46,13 @@ export async function analyze(ctx: ServiceContext, input: { pipeline_id?: string
 }
 
 export { agentInsights, validateForCopilot };
+
+/** POST /api/copilot/generate/pipeline-docs: Markdown documentation of a pipeline (by id) or a definition. */
+export async function generatePipelineDocs(ctx: ServiceContext, input: { pipeline_id?: string; definition?: unknown; name?: string }) {
+  const row = input.pipeline_id ? await findPipelineRow(ctx, input.pipeline_id) : undefined;
+  const parsed = PipelineDefinition.safeParse(row?.definition ?? input.definition);
+  if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Give pipeline_id, or a definition {nodes, connections}.', parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })));
+  const findings = validateForCopilot(parsed.data);
+  const markdown = pipelineDocs({ name: row?.name ?? input.name ?? 'Pipeline', description: row?.description, version: row?.version, status: row?.status }, parsed.data, findings);
+  return { markdown, valid: findings.valid };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { executeProcedure, readProcedure, router, writeProcedure } from '@/server/api/trpc';
-import { agentInsights, analyze, generateAgent, generateFhirQueries, validateForCopilot } from '@/server/services/copilot/copilot';
+import { agentInsights, analyze, generateAgent, generateFhirQueries, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
@@ -112,6 +112,12 @@ const refinePipeline = limited(writeProcedure)
   .output(z.object({ definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }), changes: z.array(z.string()), unresolved: z.array(z.string()), validation: Report, saved_version: z.number().int().nullable(), planner: z.literal('offline') }))
   .mutation(({ ctx, input }) => refine(ctx, input));
 
+const docs = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/pipeline-docs', tags: TAGS, summary: 'Markdown documentation of a pipeline (pipeline_id or definition): how it starts, each step in order, what it writes, the checks\' findings', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), name: z.string().max(200).optional() }))
+  .output(z.object({ markdown: z.string(), valid: z.boolean() }))
+  .mutation(({ ctx, input }) => generatePipelineDocs(ctx, input));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -159,4 +165,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, docs, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
