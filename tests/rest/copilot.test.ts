@@ -126,6 +126,13 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expectError(await client(target.url, target.orgB).post(`/api/copilot/suggestions/${deid.id}/apply`), 404, 'SUGGESTION_NOT_FOUND');
   });
 
+  it('infers a JSON Schema from samples', async () => {
+    const r = await api.post('/api/copilot/infer/schema', { samples: [{ mrn: 'A1', potassium: 4.1 }, { mrn: 'B2', potassium: 6 }] });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ fits: true, samples: 2, schema: { type: 'object', required: ['mrn', 'potassium'] } });
+    expectError(await api.post('/api/copilot/infer/schema', { samples: [] }), 400, 'VALIDATION_FAILED');
+  });
+
   it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
     const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
     expect(q.status).toBe(200);

@@ -8,6 +8,7 @@ import { applySuggestion, refine, suggest } from '@/server/services/copilot/sugg
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
 import { CopilotChatInput, Description } from './copilot.schema';
+import { inferSchema } from '@/server/copilot/infer-schema';
 import { copilotChat } from '@/server/services/copilot/chat';
 
 const TAGS = ['Copilot'];
@@ -118,6 +119,12 @@ const docs = limited(readProcedure)
   .output(z.object({ markdown: z.string(), valid: z.boolean() }))
   .mutation(({ ctx, input }) => generatePipelineDocs(ctx, input));
 
+const infer = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/infer/schema', tags: TAGS, summary: 'Infer a JSON Schema (draft-07) from one or more samples (genson-js): types merged, a field required when every sample has it', description: 'fits says whether every sample validates against the result (the json-schema-validate node\'s validator); use the schema in that node or an llm-prompt node\'s output_schema.', protect: true } })
+  .input(z.object({ samples: z.array(z.unknown()).min(1).max(100).describe('JSON values: objects, arrays, scalars'), title: z.string().max(200).optional() }))
+  .output(z.object({ schema: z.record(z.string(), z.unknown()), fits: z.boolean(), samples: z.number().int() }))
+  .mutation(({ input }) => ({ ...inferSchema(input.samples, input.title), samples: input.samples.length }));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -165,4 +172,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, docs, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, docs, infer, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
