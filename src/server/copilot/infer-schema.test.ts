@@ -21,4 +21,8 @@ describe('JSON Schema from samples', () => {
     expect(fits).toBe(true);
     expect((schema.required as string[])).toEqual(expect.arrayContaining(['resourceType', 'id', 'name', 'gender', 'birthDate']));
   });
+
+  it('refuses samples whose keys no schema can name', () => {
+    expect(() => inferSchema([{ '\ud800': 1 }])).toThrow(/cannot be described by a JSON Schema/);
+  });
 });
