@@ -72,7 +72,7 @@ async function openConversation(ctx: ServiceContext, agentId: string, opts: Turn
   if (opts.conversationId) return { row: await findConversation(ctx, agentId, opts.conversationId), fresh: false };
   const [row] = await ctx.db
     .insert(conversations)
-    .values({ orgId: ctx.principal.orgId, agentId, title: opts.message.replace(/\s+/g, ' ').trim().slice(0, 80), source: opts.source, createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
+    .values({ orgId: ctx.principal.orgId, agentId, title: opts.message.replace(/\s+/g, ' ').replace(/\u0000/g, '\ufffd').trim().slice(0, 80), source: opts.source, createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
     .returning();
   return { row: row!, fresh: true };
 }
@@ -110,7 +110,8 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
   const window = listLanguageModels().find((m) => m.id === modelId)?.context_window ?? 8192;
   const budget = window - config.model_config.max_tokens - estimateTokens(config.instructions) - estimateTokens(prompt);
   const history = fresh ? [] : historyMessages(await conversationMessages(ctx, conversation.id), budget);
-  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message, agentVersion: opts.version ?? null });
+  // an invocation's input_data may hold a NUL, which a text column refuses: stored as U+FFFD
+  await addMessage(ctx, conversation.id, { role: 'user', content: opts.message.replace(/\u0000/g, '\ufffd'), agentVersion: opts.version ?? null });
 
   const channel = new EventChannel<TurnEvent>();
   const started = performance.now();

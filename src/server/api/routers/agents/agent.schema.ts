@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Paging } from '../pipelines/pipeline.schema';
+import { NO_NUL, storable } from '../storable';
 import { Tool } from '../tools/tool.schema';
 
 export const TAGS = ['Agents'];
-const NO_NUL = 'must not contain the NUL character (\\u0000)';
 const Text = (max: number) => z.string().max(max).refine((s) => !s.includes('\u0000'), NO_NUL);
 const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
@@ -23,7 +23,7 @@ const AgentFields = {
   prompt_template: Text(50_000).describe('The message as the model gets it; {{input}} is the message, {{field}} a field of an invocation\'s input_data'),
   instructions: Text(50_000).describe('Instructions the model gets before the conversation (system prompt)'),
   tools: z.array(z.string().min(1).max(200)).max(50).describe('Tool ids: built-in tool names or custom tool ids (GET /api/tools)'),
-  project_id: z.string().max(200).nullable(),
+  project_id: Text(200).nullable(),
 };
 
 const OptionalFields = z.object(AgentFields).partial();
@@ -142,7 +142,7 @@ export const AssignedTool = Tool.extend({ config: z.record(z.string(), z.unknown
 export const AssignedToolList = z.object({ tools: z.array(AssignedTool), total_count: z.number().int() });
 export const AssignToolInput = AgentId.extend({
   tool_id: z.string().min(1).max(200).describe('A built-in tool name or a custom tool id or name'),
-  config: z.record(z.string(), z.unknown()).optional().describe('Settings for the tool on this agent, per its config_schema (e.g. {"connector": "hapi"} for fhir_search)'),
+  config: storable(z.record(z.string(), z.unknown())).optional().describe('Settings for the tool on this agent, per its config_schema (e.g. {"connector": "hapi"} for fhir_search)'),
 });
 export const RemoveToolInput = AgentId.extend({ toolId: z.string() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
+import { holdsUnstorable, NO_NUL } from '../storable';
 
 export const PipelineId = z.object({ id: z.string().describe('Pipeline UUID') });
 
@@ -8,18 +9,8 @@ export const Paging = {
   offset: z.coerce.number().int().min(0).default(0).describe('Number of results to skip'),
 };
 
-/** The database stores no NUL character in text (and jsonb none in strings): refused with the field named, not a 500. */
-const NO_NUL = 'must not contain the NUL character (\\u0000)';
 const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine((s) => !s.includes('\u0000'), NO_NUL);
 const Description = z.string().max(5000).refine((s) => !s.includes('\u0000'), NO_NUL);
-/** NUL, or a UTF-16 surrogate without its partner: jsonb refuses both (the definition is stored as jsonb). */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-function holdsUnstorable(v: unknown): boolean {
-  if (typeof v === 'string') return UNSTORABLE.test(v);
-  if (Array.isArray(v)) return v.some(holdsUnstorable);
-  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => UNSTORABLE.test(k) || holdsUnstorable(x));
-  return false;
-}
 /** A definition whose strings (node names, configs) hold no NUL character and no lone surrogate. */
 const Definition = PipelineDefinition.refine((d) => !holdsUnstorable(d), `strings in the definition ${NO_NUL} or a lone UTF-16 surrogate`);
 

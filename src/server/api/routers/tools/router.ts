@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readProcedure, router, writeProcedure } from '@/server/api/trpc';
+import { storable } from '../storable';
 import { Tool } from './tool.schema';
 import { createTool, deleteTool, getTool, listTools, updateTool } from '@/server/services/tools/tools';
 
@@ -18,8 +19,8 @@ const Implementation = z.discriminatedUnion('type', [
 const ToolBody = {
   name: Name,
   description: z.string().max(2000).refine(NO_NUL).default('').describe('What the tool does: the model reads it to decide when to call it'),
-  input_schema: z.record(z.string(), z.unknown()).describe('JSON Schema (type object) of the tool\'s input'),
-  implementation: Implementation,
+  input_schema: storable(z.record(z.string(), z.unknown())).describe('JSON Schema (type object) of the tool\'s input'),
+  implementation: storable(Implementation),
 };
 
 const ToolId = z.object({ id: z.string().describe('A custom tool\'s UUID, or a built-in tool\'s name') });
