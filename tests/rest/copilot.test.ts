@@ -126,6 +126,14 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expectError(await client(target.url, target.orgB).post(`/api/copilot/suggestions/${deid.id}/apply`), 404, 'SUGGESTION_NOT_FOUND');
   });
 
+  it('reads the HL7 v2 → FHIR mapping back from a sample message', async () => {
+    const r = await api.post('/api/copilot/generate/hl7-mapping', { message: ADT });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.message_type).toBe('ADT^A01');
+    expect(r.body.rules).toContainEqual({ hl7: 'PID-11.3', fhir: ['Patient.address[].city'], example: 'Ann Arbor' });
+    expectError(await api.post('/api/copilot/generate/hl7-mapping', { message: 'not an hl7 message at all' }), 400, 'VALIDATION_FAILED');
+  });
+
   it('infers a JSON Schema from samples', async () => {
     const r = await api.post('/api/copilot/infer/schema', { samples: [{ mrn: 'A1', potassium: 4.1 }, { mrn: 'B2', potassium: 6 }] });
     expect(r.status, r.text).toBe(200);

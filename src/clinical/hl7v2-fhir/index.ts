@@ -5,3 +5,4 @@
 export { convertMessage, SUPPORTED_TYPES, UnsupportedMessageError, type ConversionResult } from './convert';
 export type { ConvertOptions } from './context';
 export { compareBundles, KEY_TYPES, type Comparison, type FactResult } from './compare';
+export { traceMapping, type MappingRule } from './trace';

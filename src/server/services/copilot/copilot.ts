@@ -3,6 +3,8 @@ import { planFhirQueries } from '@/server/copilot/fhir-queries';
 import { proposeAgent } from '@/server/copilot/agent-proposal';
 import { pipelineDocs } from '@/server/copilot/pipeline-docs';
 import { PipelineDefinition } from '@/shared/pipeline';
+import { batchMessages, isBatch, parseHl7v2 } from '@/clinical/hl7v2';
+import { convertMessage, traceMapping, UnsupportedMessageError } from '@/clinical/hl7v2-fhir';
 import type { ServiceContext } from '../context';
 import { createAgent, findAgentRow } from '../agents/agents';
 import { agentProblems } from '../agents/lifecycle';
@@ -55,4 +57,24 @@ export async function generatePipelineDocs(ctx: ServiceContext, input: { pipelin
   const findings = validateForCopilot(parsed.data);
   const markdown = pipelineDocs({ name: row?.name ?? input.name ?? 'Pipeline', description: row?.description, version: row?.version, status: row?.status }, parsed.data, findings);
   return { markdown, valid: findings.valid };
+}
+
+/**
+ * POST /api/copilot/generate/hl7-mapping: the HL7 v2 field → FHIR path rules Clinflow's conversion applies to a
+ * sample message, read back by tracing each field's value into the bundle (observed, not assumed).
+ */
+export function generateHl7Mapping(text: string) {
+  const parsed = parseHl7v2(text);
+  if (!parsed.ok) throw new AppError('VALIDATION_FAILED', `The sample is not HL7 v2: ${parsed.errors.map((e) => e.message).join('; ')}`, parsed.errors.map((e) => ({ path: 'message', message: e.message })));
+  const message = isBatch(parsed.value) ? batchMessages(parsed.value)[0] : parsed.value;
+  if (!message) throw new AppError('VALIDATION_FAILED', 'The batch holds no message.', [{ path: 'message', message: 'empty batch' }]);
+  let bundle;
+  try {
+    bundle = convertMessage(message).bundle;
+  } catch (e) {
+    if (e instanceof UnsupportedMessageError) throw new AppError('VALIDATION_FAILED', e.message, [{ path: 'message', message: e.message }]);
+    throw e;
+  }
+  const { rules, untraced } = traceMapping(message, bundle);
+  return { message_type: [message.message_type, message.trigger_event].filter(Boolean).join('^'), rules, untraced, resources: (bundle.entry ?? []).length };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { executeProcedure, readProcedure, router, writeProcedure } from '@/server/api/trpc';
-import { agentInsights, analyze, generateAgent, generateFhirQueries, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
+import { agentInsights, analyze, generateAgent, generateFhirQueries, generateHl7Mapping, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
@@ -125,6 +125,12 @@ const infer = limited(readProcedure)
   .output(z.object({ schema: z.record(z.string(), z.unknown()), fits: z.boolean(), samples: z.number().int() }))
   .mutation(({ input }) => ({ ...inferSchema(input.samples, input.title), samples: input.samples.length }));
 
+const hl7Mapping = limited(readProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/hl7-mapping', tags: TAGS, summary: 'HL7 v2 field → FHIR path rules from a sample message: where the conversion puts each field\'s value', description: 'Read back by tracing each field, component and sub-component value (3 characters or more) of the sample into the bundle hl7v2-to-fhir makes of it; untraced lists values found nowhere (changed on the way, e.g. coded values, or not mapped). A value repeated elsewhere in the message may show that field\'s paths too.', protect: true } })
+  .input(z.object({ message: z.string().min(8).max(1_000_000).describe('The sample HL7 v2 message (MSH first)') }))
+  .output(z.object({ message_type: z.string(), rules: z.array(z.object({ hl7: z.string(), fhir: z.array(z.string()), example: z.string() })), untraced: z.array(z.object({ hl7: z.string(), example: z.string() })), resources: z.number().int() }))
+  .mutation(({ input }) => generateHl7Mapping(input.message));
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -172,4 +178,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, docs, infer, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, docs, infer, hl7Mapping, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
