@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { orgWithKey } from '../support/accounts';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { orgWithKey, type Org } from '../support/accounts';
 import { eventText, postRaw, readEvents } from '../support/agents';
-import { client, expectError, expectRateHeaders } from '../support/client';
+import { client, expectError, expectRateHeaders, type Client } from '../support/client';
 
 const ADT = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
 
 describe.each(inject('targets'))('copilot over REST on $name', (target) => {
-  const api = client(target.url, target.orgA);
+  // an organization of its own: the copilot's 30 a minute are counted per key
+  let api: Client;
+  let org: Org;
+  beforeAll(async () => {
+    org = await orgWithKey(target.url, `copilot-${target.name}-${Date.now()}@example.org`);
+    api = client(target.url, org);
+  });
 
   it('validates a definition: engine errors on their nodes, copilot warnings', async () => {
     const definition = {
@@ -83,7 +89,7 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
   });
 
   it('chats over Server-Sent Events: its steps, then the pipeline, its validation, the dry run and the answer', async () => {
-    const res = await postRaw(target.url, target.orgA, '/api/copilot/chat', { message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: true, sample_input: ADT });
+    const res = await postRaw(target.url, org, '/api/copilot/chat', { message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: true, sample_input: ADT });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.headers.get('x-ratelimit-limit')).toBe('30');
@@ -94,7 +100,7 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect(names.slice(names.indexOf('pipeline'))).toEqual(['pipeline', 'validation', 'dry_run', 'message', 'done']);
     expect(events.find((e) => e.event === 'validation')!.data).toMatchObject({ valid: true });
     expect(events.find((e) => e.event === 'dry_run')!.data).toMatchObject({ status: 'completed' });
-    const missing = await postRaw(target.url, target.orgA, '/api/copilot/chat', { message: 'check it', stream: true, context: { pipeline_id: '00000000-0000-4000-8000-000000000000' } });
+    const missing = await postRaw(target.url, org, '/api/copilot/chat', { message: 'check it', stream: true, context: { pipeline_id: '00000000-0000-4000-8000-000000000000' } });
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe('PIPELINE_NOT_FOUND');
   });
@@ -132,6 +138,13 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect(r.body.message_type).toBe('ADT^A01');
     expect(r.body.rules).toContainEqual({ hl7: 'PID-11.3', fhir: ['Patient.address[].city'], example: 'Ann Arbor' });
     expectError(await api.post('/api/copilot/generate/hl7-mapping', { message: 'not an hl7 message at all' }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('says which planner answers', async () => {
+    const r = await api.get('/api/copilot/health');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ status: 'ok', planner: 'offline', limit_per_minute: 30, planners: [{ id: 'offline', available: true }, { id: 'llm', available: false }] });
+    expect(r.body.catalog.node_types).toBeGreaterThan(40);
   });
 
   it('infers a JSON Schema from samples', async () => {

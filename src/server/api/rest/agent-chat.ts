@@ -27,7 +27,8 @@ export type UserLimit = 'chat' | 'copilot';
 /** Which per-user limit a REST request counts against, if any. */
 export function userLimitOf(method: string, path: string): UserLimit | undefined {
   if (isAgentChat(method, path)) return 'chat';
-  return path.startsWith('/copilot/') ? 'copilot' : undefined;
+  // the health probe is not a copilot request
+  return path.startsWith('/copilot/') && path !== '/copilot/health' ? 'copilot' : undefined;
 }
 
 /** Counts a request against its caller's own budget (a browser user, or an API key). */

@@ -1,3 +1,6 @@
+import { env } from '@/env';
+import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
+import { listLanguageModels } from '@/server/ai/models';
 import { AppError } from '@/server/errors';
 import { planFhirQueries } from '@/server/copilot/fhir-queries';
 import { proposeAgent } from '@/server/copilot/agent-proposal';
@@ -77,4 +80,20 @@ export function generateHl7Mapping(text: string) {
   }
   const { rules, untraced } = traceMapping(message, bundle);
   return { message_type: [message.message_type, message.trigger_event].filter(Boolean).join('^'), rules, untraced, resources: (bundle.entry ?? []).length };
+}
+
+/** GET /api/copilot/health: which planner answers, what it plans over, and the language models it could use. */
+export function copilotHealth() {
+  const models = listLanguageModels().filter((m) => m.available && m.id !== 'clinflow/offline');
+  return {
+    status: 'ok' as const,
+    planner: 'offline' as const,
+    planners: [
+      { id: 'offline', available: true, detail: 'Rule-based and deterministic: catalog search and port types; works without any model.' },
+      { id: 'llm', available: false, detail: 'Not built yet: requests are planned offline even when a language model is configured.' },
+    ],
+    catalog: { node_types: NODE_DESCRIPTORS.length },
+    models: models.map((m) => m.id),
+    limit_per_minute: env.COPILOT_PER_MINUTE,
+  };
 }

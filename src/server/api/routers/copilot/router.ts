@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { executeProcedure, readProcedure, router, writeProcedure } from '@/server/api/trpc';
-import { agentInsights, analyze, generateAgent, generateFhirQueries, generateHl7Mapping, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
+import { agentInsights, analyze, copilotHealth, generateAgent, generateFhirQueries, generateHl7Mapping, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
@@ -131,6 +131,12 @@ const hl7Mapping = limited(readProcedure)
   .output(z.object({ message_type: z.string(), rules: z.array(z.object({ hl7: z.string(), fhir: z.array(z.string()), example: z.string() })), untraced: z.array(z.object({ hl7: z.string(), example: z.string() })), resources: z.number().int() }))
   .mutation(({ input }) => generateHl7Mapping(input.message));
 
+const health = readProcedure
+  .meta({ openapi: { method: 'GET', path: '/copilot/health', tags: TAGS, summary: 'Which copilot planner answers, what it plans over, and the language models configured', protect: true } })
+  .input(z.object({}))
+  .output(z.object({ status: z.literal('ok'), planner: z.literal('offline'), planners: z.array(z.object({ id: z.string(), available: z.boolean(), detail: z.string() })), catalog: z.object({ node_types: z.number().int() }), models: z.array(z.string()), limit_per_minute: z.number().int() }))
+  .query(() => copilotHealth());
+
 const validatePipeline = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: 'Validate a pipeline definition: the engine\'s checks, and the copilot\'s (patient data to an external LLM without de-identification, FHIR written without validation, writes without retry)', description: 'valid is the engine\'s verdict (errors stop a run or deploy); warnings include the copilot\'s checks. Limited to 30 copilot requests per minute per user or API key.', protect: true } })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
@@ -178,4 +184,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, docs, infer, hl7Mapping, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, docs, infer, hl7Mapping, health, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
