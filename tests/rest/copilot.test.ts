@@ -194,3 +194,78 @@ describe('copilot limit', () => {
     expect((await own.get('/api/pipelines')).status).toBe(200);
   });
 });
+
+describe.each(inject('targets'))('copilot code generation over REST on $name', (target) => {
+  const patients = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/synthea-10/Patient.000.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; birthDate: string; gender: string; name: { use?: string; given?: string[]; family?: string; prefix?: string[] }[] });
+  const bundle = { resourceType: 'Bundle', type: 'searchset', entry: patients.map((resource) => ({ resource })) };
+  // an organization of its own: its requests are not counted against the other copilot tests' 30 a minute
+  let api: Client;
+  let org: Org;
+  beforeAll(async () => {
+    org = await orgWithKey(target.url, `copilot-code-${target.name}-${Date.now()}@example.org`);
+    api = client(target.url, org);
+  });
+
+  it("writes code for the sample's real fields, runs it on the sample, and the node it hands back runs in a pipeline", async () => {
+    const r = await api.post('/api/copilot/generate/code', { description: 'count patients by gender', sample_input: bundle });
+    expect(r.status, r.text).toBe(200);
+    expectRateHeaders(r);
+    const counts: Record<string, number> = {};
+    for (const p of patients) counts[p.gender] = (counts[p.gender] ?? 0) + 1;
+    expect(r.body).toMatchObject({ language: 'javascript', syntax: { ok: true }, valid: true, planner: 'offline', fields: [{ asked: 'gender', path: 'gender' }], dry_run: { ok: true, output: counts } });
+    expect(r.body.code).toContain('(input.entry ?? []).map((e) => e.resource)');
+    expect(r.body.node).toEqual({ type: 'code', name: 'Code (JavaScript)', config: { source: r.body.code, timeout_ms: 1000 } });
+    expect(r.body.explanation).toMatch(/gender/);
+
+    const saved = await api.post('/api/pipelines', {
+      name: 'genders',
+      definition: {
+        nodes: [{ id: 'in', type: 'manual-trigger', config: { fields: { bundle: 'any' } } }, { id: 'js', ...r.body.node }, { id: 'out', type: 'pipeline-output', config: {} }],
+        connections: [
+          { source: 'in', source_port: 'bundle', target: 'js', target_port: 'input' },
+          { source: 'js', source_port: 'output', target: 'out', target_port: 'value' },
+        ],
+      },
+    });
+    expect(saved.status, saved.text).toBe(201);
+    const run = await api.post('/api/execute', { pipeline_id: saved.body.id, inputs: { bundle }, test_mode: true });
+    expect(run.body).toMatchObject({ status: 'completed', outputs: { out: counts } });
+  });
+
+  it("lists each patient's name and age: HumanName joined, age from birthDate", async () => {
+    const r = await api.post('/api/copilot/generate/code', { description: "list each patient's name and age", sample_input: bundle });
+    expect(r.status, r.text).toBe(200);
+    const first = patients[0]!;
+    const n = first.name.find((x) => x.use === 'official') ?? first.name[0]!;
+    expect(r.body.dry_run.ok).toBe(true);
+    expect(r.body.dry_run.output).toHaveLength(patients.length);
+    expect(r.body.dry_run.output[0]).toEqual({ name: [...(n.prefix ?? []), ...(n.given ?? []), n.family].join(' '), age: expect.any(Number) });
+  });
+
+  it('returns a proposal that fails on the sample with its error, not as fine', async () => {
+    const broken = { resourceType: 'Bundle', type: 'searchset', entry: [{ resource: patients[0] }, null] };
+    const r = await api.post('/api/copilot/generate/code', { description: "list each patient's name and age", sample_input: broken });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.syntax).toEqual({ ok: true });
+    expect(r.body.valid).toBe(false);
+    expect(r.body.dry_run).toMatchObject({ ok: false, error: { code: 'CODE_FAILED', message: expect.stringMatching(/TypeError/) } });
+  });
+
+  it('answers 400 with what it understood and examples when it cannot read the request; 400 on a bad body; needs a key with the execute scope', async () => {
+    const vague = await api.post('/api/copilot/generate/code', { description: 'make it better please', sample_input: bundle });
+    expectError(vague, 400, 'REQUEST_NOT_UNDERSTOOD');
+    const unclear = await api.post('/api/copilot/generate/code', { description: 'sort them by shoe size', sample_input: patients });
+    expect(unclear.status).toBe(400);
+    expect(unclear.body.error.details).toMatchObject({ understood: ['No field matches "shoe size" in the sample: the records were not sorted.'], examples: expect.arrayContaining(["list each patient's name and age"]) });
+
+    expectError(await api.post('/api/copilot/generate/code', {}), 400, 'VALIDATION_FAILED');
+    expectError(await api.post('/api/copilot/generate/code', { description: 'count patients by gender', language: 'python' }), 400, 'VALIDATION_FAILED');
+    const anonymous = await fetch(`${target.url}/api/copilot/generate/code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'count patients by gender' }) });
+    expect(anonymous.status).toBe(401);
+    const reader = client(target.url, await orgWithKey(target.url, `copilot-code-reader-${target.name}-${Date.now()}@example.org`, ['read']));
+    expectError(await reader.post('/api/copilot/generate/code', { description: 'count patients by gender' }), 403, 'FORBIDDEN');
+  });
+});

@@ -1,5 +1,5 @@
 import { AppError } from '@/server/errors';
-import type { PipelineConnection, PipelineNode } from '@/shared/pipeline';
+import type { CopilotEvent, CopilotReport as Report } from '@/shared/copilot-events';
 import type { ServiceContext } from '../context';
 import { EventChannel } from '../agents/event-channel';
 import { findPipelineRow } from '../pipelines/find';
@@ -7,31 +7,16 @@ import { analyze } from './copilot';
 import { generatePipeline } from './generate-pipeline';
 import { modifyForCopilot } from './modify';
 
-/**
- * The copilot chat stream's events (DESIGN: event names are ours): `thinking` {content} for each step it takes,
- * `pipeline` {name?, nodes, connections} for the generated or modified definition, `validation` {valid, errors,
- * warnings} for what was checked, `dry_run` {status, outputs, node_results} when a sample was run, `message`
- * {content} for the answer in words, then `done` {} — or `error` {error} before closing.
- */
-export type CopilotEvent =
-  | { event: 'thinking'; data: { content: string } }
-  | { event: 'pipeline'; data: { name?: string; nodes: PipelineNode[]; connections: PipelineConnection[] } }
-  | { event: 'validation'; data: Report }
-  | { event: 'dry_run'; data: unknown }
-  | { event: 'message'; data: { content: string } }
-  | { event: 'done'; data: Record<string, never> }
-  | { event: 'error'; data: { error: { code: string; message: string; status: number } } };
+export type { CopilotEvent };
 
 export interface CopilotChatInput {
   message: string;
-  context?: { pipeline_id?: string };
+  /** The pipeline the message is about: saved (pipeline_id), or as the editor shows it (definition, unsaved edits and all). */
+  context?: { pipeline_id?: string; definition?: unknown };
   sample_input?: unknown;
 }
 
-const ASKS_REVIEW = /\b(check|validate|review|analy[sz]e|what'?s wrong|problems?|issues?|is it (ok|valid|safe))\b/i;
-
-type Finding = { node_id: string | null; code: string; message: string };
-type Report = { valid: boolean; errors: Finding[]; warnings: Finding[] };
+const ASKS_REVIEW = /\b(check|validate|review|analy[sz]e|what'?s wrong|wrong|why|problems?|issues?|is it (ok|valid|safe))\b/i;
 
 function summary(valid: boolean, errors: unknown[], warnings: unknown[]): string {
   if (!valid) return `It is not valid yet: ${errors.length} error${errors.length === 1 ? '' : 's'} to fix.`;
@@ -41,17 +26,21 @@ function summary(valid: boolean, errors: unknown[], warnings: unknown[]): string
 /** One copilot turn as events: a new pipeline from a description, or, with a pipeline in context, a change to it or a review of it. */
 async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerator<CopilotEvent> {
   const pipelineId = input.context?.pipeline_id;
-  if (pipelineId && ASKS_REVIEW.test(input.message)) {
-    yield { event: 'thinking', data: { content: `Reviewing pipeline ${pipelineId} with the validator and the copilot's checks.` } };
-    const r = await analyze(ctx, { pipeline_id: pipelineId });
+  const definition = input.context?.definition;
+  // the definition given (the editor's canvas) is the one meant, even when the pipeline's id comes with it
+  const about = definition !== undefined ? { definition } : pipelineId ? { pipeline_id: pipelineId } : undefined;
+  const which = definition !== undefined ? 'the pipeline as given (unsaved edits included)' : `pipeline ${pipelineId}`;
+  if (about && ASKS_REVIEW.test(input.message)) {
+    yield { event: 'thinking', data: { content: `Reviewing ${which} with the validator and the copilot's checks.` } };
+    const r = await analyze(ctx, about);
     yield { event: 'validation', data: { valid: r.valid, errors: r.errors, warnings: r.warnings } };
     const lines = [...r.errors, ...r.warnings].map((f) => `- ${f.node_id ? `${f.node_id}: ` : ''}${f.message}`);
     yield { event: 'message', data: { content: [summary(r.valid, r.errors, r.warnings), ...lines].join('\n') } };
     return;
   }
-  if (pipelineId) {
-    yield { event: 'thinking', data: { content: `Changing pipeline ${pipelineId} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` } };
-    const m = await modifyForCopilot(ctx, { pipeline_id: pipelineId, request: input.message });
+  if (about) {
+    yield { event: 'thinking', data: { content: `Changing ${which} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` } };
+    const m = await modifyForCopilot(ctx, { ...about, request: input.message });
     for (const c of m.changes) yield { event: 'thinking', data: { content: c } };
     yield { event: 'pipeline', data: m.definition };
     yield { event: 'validation', data: m.validation };

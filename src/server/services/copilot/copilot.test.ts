@@ -190,6 +190,21 @@ describe('the copilot', () => {
     expect((await a.pipelines.get({ id: p.id })).version).toBe(1); // a proposal: nothing saved
   });
 
+  it('chats about the pipeline as the editor shows it: the definition in context, unsaved edits included, rather than the saved version', async () => {
+    const a = await orgCaller(rt, 'org-copilot-chat-canvas');
+    const p = await a.pipelines.create({ name: 'risky', description: '', definition: risky });
+    // the canvas: the external model's node taken out (unsaved)
+    const canvas = { nodes: risky.nodes.filter((n) => n.id !== 'ask'), connections: risky.connections.filter((c) => c.source !== 'ask' && c.target !== 'ask') };
+    const review = await a.copilot.chat({ message: 'Why does this fail?', stream: false, context: { pipeline_id: p.id, definition: canvas } });
+    expect(review.pipeline).toBeNull();
+    expect(review.reasoning_steps[0]?.content).toContain('unsaved edits included');
+    expect(review.response).not.toContain('openai/gpt-4o-mini');
+    const change = await a.copilot.chat({ message: 'retry writes 3 times', stream: false, context: { definition: canvas } });
+    expect(change.pipeline?.nodes.map((n) => n.id)).not.toContain('ask');
+    expect(change.reasoning_steps.length).toBeGreaterThan(1);
+    expect(change.validation?.warnings.map((w) => w.code)).not.toContain('WRITE_WITHOUT_RETRY');
+  });
+
   it('suggests concrete changes with ids, applies one as a new version, and refuses a stale or repeated apply', async () => {
     const a = await orgCaller(rt, 'org-copilot-suggest');
     const p = await a.pipelines.create({ name: 'risky', description: '', definition: risky });

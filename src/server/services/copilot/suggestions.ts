@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { copilotSuggestions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { modifyPipeline } from '@/server/copilot/modify';
+import { copilotFixFor as changeFor } from '@/shared/copilot-fixes';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { isUuid, type ServiceContext } from '../context';
 import { findPipelineRow } from '../pipelines/find';
@@ -10,20 +11,6 @@ import { copilotFindings } from './checks';
 import { validateForCopilot } from './validate';
 
 type Row = typeof copilotSuggestions.$inferSelect;
-
-/** The concrete change that answers a finding, as a modify request; findings with no automatic change give none. */
-function changeFor(f: { node_id: string | null; code: string }): { title: string; change: string } | undefined {
-  switch (f.code) {
-    case 'PHI_TO_EXTERNAL_LLM':
-      return { title: `De-identify patient data before ${f.node_id} sends it to an external model`, change: `add de-identification before ${f.node_id}` };
-    case 'FHIR_NOT_VALIDATED':
-      return { title: `Validate the FHIR resources before ${f.node_id} writes them`, change: `add validation before ${f.node_id}` };
-    case 'WRITE_WITHOUT_RETRY':
-      return { title: 'Retry writes to outside systems (3 attempts; writes are idempotent)', change: 'retry writes 3 times' };
-    default:
-      return undefined;
-  }
-}
 
 const view = (r: Row) => ({ id: r.id, pipeline_id: r.pipelineId, pipeline_version: r.pipelineVersion, kind: r.kind, node_id: r.nodeId, title: r.title, change: r.change, status: r.status, applied_version: r.appliedVersion, created_at: r.createdAt.toISOString() });
 

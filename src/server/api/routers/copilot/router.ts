@@ -3,11 +3,12 @@ import { executeProcedure, readProcedure, router, writeProcedure } from '@/serve
 import { agentInsights, analyze, copilotHealth, generateAgent, generateFhirQueries, generateHl7Mapping, generatePipelineDocs, validateForCopilot } from '@/server/services/copilot/copilot';
 import { autoConfigure, configureNodeFor } from '@/server/services/copilot/configure';
 import { generatePipeline } from '@/server/services/copilot/generate-pipeline';
+import { generateCode } from '@/server/services/copilot/generate-code';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
 import { applySuggestion, refine, suggest } from '@/server/services/copilot/suggestions';
 import { NodeResults } from '../executions/execution.schema';
 import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
-import { CopilotChatInput, Description } from './copilot.schema';
+import { CopilotChatInput, Description, GenerateCodeInput, GeneratedCode } from './copilot.schema';
 import { inferSchema } from '@/server/copilot/infer-schema';
 import { copilotChat } from '@/server/services/copilot/chat';
 
@@ -43,6 +44,12 @@ const generate = limited(executeProcedure)
     }),
   )
   .mutation(({ ctx, input }) => generatePipeline(ctx, input));
+
+const code = limited(executeProcedure)
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/code', tags: TAGS, summary: 'Code for a custom `code` node from a description: a JavaScript function body on `input`, syntax-checked and, with sample_input, run on it in the code node\'s sandbox', description: 'The offline generator reads the request for the operations code nodes are written for — keep or drop records by a condition (above, below, is, before a date, older than, missing), drop duplicates by a field, sort by a field, count or group by a field, pick, rename or add fields (age from birthDate, a FHIR HumanName as text, BMI), convert units (glucose mg/dL↔mmol/L, lb↔kg, in↔cm, °F↔°C; a FHIR Quantity only where its unit matches), format dates (DD/MM/YYYY, YYYY-MM-DD, ISO, HL7 timestamps), flatten — and, given a sample, addresses its real field paths (`fields` says which word became which path; a FHIR Bundle\'s entries are read as entry[].resource). dry_run is the code run on sample_input in test mode exactly as the code node runs it (QuickJS sandbox, its time and memory limits): {ok: true, output, logs} or {ok: false, error, logs}; valid is false when the syntax check or the dry run failed. node is a `code` node config to place in a pipeline. 400 REQUEST_NOT_UNDERSTOOD (details: understood, examples) when the request names no operation it can make.', protect: true }, errors: ['REQUEST_NOT_UNDERSTOOD'] })
+  .input(GenerateCodeInput)
+  .output(GeneratedCode)
+  .mutation(({ ctx, input }) => generateCode(ctx, input));
 
 const configureNode = limited(readProcedure)
   .meta({ openapi: { method: 'POST', path: '/copilot/configure/node', tags: TAGS, summary: 'Generate the configuration of a node type from a description (over the config it has, if given)', description: 'Reads what the planner reads for the nodes it places: cron expressions, connectors of this organization, FHIR queries and resource types, thresholds, fields. valid says whether the result satisfies the node\'s config schema; missing lists what the description did not say.', protect: true }, errors: ['NODE_TYPE_NOT_FOUND'] })
@@ -184,4 +191,4 @@ const insights = limited(readProcedure)
   .query(({ ctx, input }) => agentInsights(ctx, input.agentId));
 
 /** The copilot (issue 10): the endpoints that exist so far; each works for real on the offline planner. */
-export const copilotRouter = router({ chat, generate, docs, infer, hl7Mapping, health, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
+export const copilotRouter = router({ chat, generate, code, docs, infer, hl7Mapping, health, suggestions, applySuggestion: apply, refine: refinePipeline, modify: modifyPipelineOp, configureNode, autoConfigure: autoConfigurePipeline, validatePipeline, fhirQueries, agent, analyze: analyzeOne, insights });
