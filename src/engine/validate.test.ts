@@ -137,4 +137,13 @@ describe('validateDefinition', () => {
     const ok = validateDefinition({ ...def, nodes: [def.nodes[0]!, { id: 'loop', type: 'for-each', config: { body: fixed } }, def.nodes[2]!] }, registry);
     expect(ok).toEqual({ valid: true, errors: [], warnings: [] });
   });
+  it('ignores sticky notes: they are not nodes, even with an id or text that looks like one', () => {
+    // in ▶ a(inc) ▶ out, and notes "a" and "ghost" beside it
+    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('out', 'pipeline-output')], 'in>a', 'a>out');
+    const notes = [
+      { id: 'a', text: 'type: inc', position: { x: 0, y: 200 }, width: 240, height: 160, color: 'yellow' as const },
+      { id: 'ghost', text: '', position: { x: 300, y: 200 }, width: 240, height: 160, color: 'blue' as const },
+    ];
+    expect(validateDefinition({ ...def, notes }, registry)).toEqual({ valid: true, errors: [], warnings: [] });
+  });
 });

@@ -44,10 +44,29 @@ export const PipelineConnection = z
   })
   .loose();
 
+export const NOTE_COLORS = ['yellow', 'blue', 'green', 'pink', 'grey'] as const;
+
+/**
+ * A sticky note on the canvas: Markdown text for people. Not a node: the engine, the validator and
+ * executions never look at `notes`; it is saved, versioned and exported with the definition.
+ */
+export const StickyNote = z
+  .object({
+    id: z.string().min(1).max(100),
+    text: z.string().max(20_000).default(''),
+    position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
+    width: z.number().min(80).max(4000).default(240),
+    height: z.number().min(60).max(4000).default(160),
+    color: z.enum(NOTE_COLORS).default('yellow'),
+  })
+  .loose();
+
 export const PipelineDefinition = z
   .object({
     nodes: z.array(PipelineNode).max(1000),
     connections: z.array(PipelineConnection).max(5000),
+    /** Sticky notes (optional; absent in definitions that have none). */
+    notes: z.array(StickyNote).max(500).optional(),
   })
   .loose()
   .superRefine((def, ctx) => {
@@ -58,8 +77,15 @@ export const PipelineDefinition = z
       }
       seen.add(node.id);
     });
+    const notes = new Set<string>();
+    def.notes?.forEach((note, i) => {
+      if (notes.has(note.id)) ctx.addIssue({ code: 'custom', path: ['notes', i, 'id'], message: `duplicate note id "${note.id}"` });
+      notes.add(note.id);
+    });
   });
 
 export type PipelineDefinition = z.infer<typeof PipelineDefinition>;
 export type PipelineNode = z.infer<typeof PipelineNode>;
 export type PipelineConnection = z.infer<typeof PipelineConnection>;
+export type StickyNote = z.infer<typeof StickyNote>;
+export type NoteColor = (typeof NOTE_COLORS)[number];

@@ -10,20 +10,28 @@ import {
   type Connection,
   type Edge,
   type IsValidConnection,
+  type NodeChange,
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
 import { autoLayout } from './auto-layout';
+import { CanvasMenu, type CanvasMenuState } from './canvas-menu';
 import { FIT, GRID, NODE_DRAG_TYPE } from './constants';
 import { CopilotBox } from './copilot-box';
 import { CATEGORY_LOOK } from './node-look';
-import { nodeTypes } from './pipeline-node';
+import { isNote } from './definition';
+import { nodeTypes as pipelineNodeTypes } from './pipeline-node';
 import { connectionProblem } from './ports';
+import { NOTE_LOOK, StickyNote } from './sticky-note';
 import { useEditor, useEditorStoreApi } from './store-provider';
-import { isProposed } from './store/copilot';
-import type { FlowEdge, FlowNode } from './types';
+import { edgeKey } from './copilot-change';
+import { isProposed, type Preview } from './store/copilot';
+import type { CanvasNode, FlowEdge, FlowNode, NoteNode } from './types';
+
+/** Module scope: a new object on each render would make React Flow remount every node. */
+const nodeTypes = { ...pipelineNodeTypes, note: StickyNote };
 
 
 const defaultEdgeOptions = { style: { strokeWidth: 2 } };
@@ -32,21 +40,47 @@ function snap(v: number) {
   return Math.round(v / GRID) * GRID;
 }
 
+/** Where a context menu opens: at the pointer, or under the element when the keyboard opened it (Shift+F10). */
+function menuPoint(e: { clientX: number; clientY: number; target: EventTarget | null }): { x: number; y: number } {
+  if (e.clientX || e.clientY || !(e.target instanceof Element)) return { x: e.clientX, y: e.clientY };
+  const box = e.target.getBoundingClientRect();
+  return { x: box.left + 8, y: box.bottom + 4 };
+}
+
 /** Whether some nodes share a position: what a definition without positions looks like. */
 function stacked(nodes: FlowNode[]): boolean {
   return new Set(nodes.map((n) => `${Math.round(n.position.x)},${Math.round(n.position.y)}`)).size < nodes.length;
 }
 
-/** Changes for the document's nodes or edges, and those for the copilot's proposal. */
-function split<C extends { type: string }>(changes: C[]): [C[], C[]] {
+/** Changes for the document's nodes or edges, those for the copilot's proposal, and those for sticky notes. */
+function split<C extends { type: string }>(changes: C[]): [C[], C[], C[]] {
   const idOf = (c: C) => ('id' in c ? String(c.id) : 'item' in c ? String((c.item as { id: string }).id) : '');
-  return [changes.filter((c) => !isProposed(idOf(c))), changes.filter((c) => isProposed(idOf(c)))];
+  const mine = (c: C) => !isProposed(idOf(c)) && !isNote(idOf(c));
+  return [changes.filter(mine), changes.filter((c) => isProposed(idOf(c))), changes.filter((c) => isNote(idOf(c)))];
+}
+
+/** The document's nodes as a proposed change leaves them: changed or removed ones marked (display only). */
+function marked(nodes: FlowNode[], change: Preview['change']): FlowNode[] {
+  if (!change) return nodes;
+  const gone = new Set(change.removedNodes);
+  return nodes.map((n) => (change.changed[n.id] ? { ...n, data: { ...n.data, copilot: 'changed' as const } } : gone.has(n.id) ? { ...n, data: { ...n.data, copilot: 'removed' as const } } : n));
+}
+
+const REMOVED_EDGE = { animated: false, style: { strokeWidth: 2, stroke: '#f87171', strokeDasharray: '2 5', opacity: 0.7 } };
+
+/** The document's connections with those a proposed change takes away drawn faint, dotted red. */
+function cut(edges: FlowEdge[], change: Preview['change']): FlowEdge[] {
+  if (!change || (!change.removedEdges.length && !change.removedNodes.length)) return edges;
+  const keys = new Set(change.removedEdges);
+  const gone = new Set(change.removedNodes);
+  return edges.map((e) => (keys.has(edgeKey(e)) || gone.has(e.source) || gone.has(e.target) ? { ...e, ...REMOVED_EDGE, className: 'copilot-removed' } : e));
 }
 
 /** The React Flow canvas: nodes and connections of the store, drop target of the palette. */
 export function Canvas() {
   const store = useEditorStoreApi();
-  const { nodes, edges, onNodesChange, onEdgesChange, checkpoint, addNode, select, viewEpoch, drawerOpen, preview, describing } = useEditor((s) => ({
+  const { nodes, edges, notes, onNodesChange, onEdgesChange, checkpoint, addNode, select, viewEpoch, drawerOpen, preview, describing } = useEditor((s) => ({
+    notes: s.notes,
     preview: s.preview,
     describing: s.describing,
     viewEpoch: s.viewEpoch,
@@ -59,15 +93,19 @@ export function Canvas() {
     addNode: s.addNode,
     select: s.select,
   }));
-  const flow = useReactFlow<FlowNode, FlowEdge>();
-  // the copilot's proposal is drawn beside the document's graph; changes React Flow reports for it stay with it
-  const shownNodes = useMemo(() => (preview ? [...nodes, ...preview.nodes] : nodes), [nodes, preview]);
-  const shownEdges = useMemo(() => (preview ? [...edges, ...preview.edges] : edges), [edges, preview]);
+  const flow = useReactFlow<CanvasNode, FlowEdge>();
+  const [menu, setMenu] = useState<CanvasMenuState | null>(null);
+  // the copilot's proposal is drawn beside the document's graph; changes React Flow reports for it stay with it.
+  // Sticky notes come first: drawn under the pipeline's nodes
+  // a proposed change also marks what it does to the document's own nodes and connections
+  const shownNodes = useMemo<CanvasNode[]>(() => [...notes, ...marked(nodes, preview?.change ?? null), ...(preview?.nodes ?? [])], [notes, nodes, preview]);
+  const shownEdges = useMemo(() => (preview ? [...cut(edges, preview.change), ...preview.edges] : edges), [edges, preview]);
   const onShownNodesChange = useCallback(
-    (changes: Parameters<typeof onNodesChange>[0]) => {
-      const [mine, proposed] = split(changes);
-      if (proposed.length) store.getState().onPreviewNodesChange(proposed);
-      if (mine.length) onNodesChange(mine);
+    (changes: NodeChange<CanvasNode>[]) => {
+      const [mine, proposed, forNotes] = split(changes);
+      if (proposed.length) store.getState().onPreviewNodesChange(proposed as NodeChange<FlowNode>[]);
+      if (forNotes.length) store.getState().onNotesChange(forNotes as NodeChange<NoteNode>[]);
+      if (mine.length) onNodesChange(mine as NodeChange<FlowNode>[]);
     },
     [onNodesChange, store],
   );
@@ -165,7 +203,7 @@ export function Canvas() {
 
   return (
     <div className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="flow-canvas">
-      <ReactFlow<FlowNode, FlowEdge>
+      <ReactFlow<CanvasNode, FlowEdge>
         nodes={shownNodes}
         edges={shownEdges}
         nodeTypes={nodeTypes}
@@ -181,10 +219,27 @@ export function Canvas() {
         onNodeDragStart={() => checkpoint()}
         onSelectionDragStart={() => checkpoint()}
         onPaneClick={() => select(null)}
-        onNodeClick={() => {
+        onNodeClick={(_e, node) => {
           // show the clicked node's config, unless a step session is under way in the debugger
           const s = store.getState();
+          if (isNote(node.id)) return;
           if (s.panel !== 'node' && !(s.panel === 'debug' && s.step?.status === 'waiting')) s.setPanel('node');
+        }}
+        onNodeContextMenu={(e, node) => {
+          e.preventDefault();
+          if (isProposed(node.id)) return;
+          // a node outside the selection becomes the selection; one inside keeps it (the menu acts on all)
+          if (!isNote(node.id) && !node.selected) select(node.id);
+          setMenu({ kind: isNote(node.id) ? 'note' : 'node', id: node.id, ...menuPoint(e) });
+        }}
+        onSelectionContextMenu={(e, picked) => {
+          e.preventDefault();
+          const first = picked.find((n) => !isNote(n.id) && !isProposed(n.id));
+          if (first) setMenu({ kind: 'node', id: first.id, ...menuPoint(e) });
+        }}
+        onPaneContextMenu={(e) => {
+          e.preventDefault();
+          setMenu({ kind: 'pane', x: e.clientX, y: e.clientY });
         }}
         deleteKeyCode={['Backspace', 'Delete']}
         snapToGrid
@@ -205,6 +260,7 @@ export function Canvas() {
           zoomable
           className="rounded-md! border! border-slate-200! shadow-sm!"
           nodeColor={(n) => {
+            if (n.type === 'note') return NOTE_LOOK[(n as NoteNode).data.color]?.minimap ?? '#fcd34d';
             const entry = store.getState().catalog[(n as FlowNode).data.nodeType];
             return entry ? MINIMAP_COLORS[entry.category] : '#94a3b8';
           }}
@@ -213,6 +269,7 @@ export function Canvas() {
           ariaLabel="Minimap"
         />
       </ReactFlow>
+      {menu ? <CanvasMenu menu={menu} onClose={() => setMenu(null)} /> : null}
       {preview ? null : nodes.length === 0 || describing ? (
         <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center">
           <CopilotBox empty={nodes.length === 0} />

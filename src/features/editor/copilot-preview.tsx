@@ -1,8 +1,9 @@
 'use client';
 
-import { AlertCircle, AlertTriangle, Check, CheckCircle2, ChevronRight, Sparkles, X } from 'lucide-react';
+import { AlertCircle, AlertTriangle, Check, CheckCircle2, ChevronRight, Sparkles, Wand2, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { copilotFixFor } from '@/shared/copilot-fixes';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { CopilotReport } from './store/copilot';
@@ -10,8 +11,8 @@ import { useEditor } from './store-provider';
 
 type Finding = CopilotReport['errors'][number];
 
-/** One finding of a report: the node it is about, and what is wrong. */
-export function FindingRow({ f, error, onClick }: { f: Finding; error: boolean; onClick?: () => void }) {
+/** One finding of a report: the node it is about, and what is wrong; with the copilot's Fix where it has one. */
+export function FindingRow({ f, error, onClick, onFix }: { f: Finding; error: boolean; onClick?: () => void; onFix?: () => void }) {
   const Icon = error ? AlertCircle : AlertTriangle;
   const body = (
     <>
@@ -23,12 +24,38 @@ export function FindingRow({ f, error, onClick }: { f: Finding; error: boolean; 
       </span>
     </>
   );
-  return onClick ? (
-    <button type="button" onClick={onClick} className="flex w-full items-start gap-2 rounded-md px-2.5 py-2 text-left text-xs hover:bg-slate-50">
+  const row = onClick ? (
+    <button type="button" onClick={onClick} className="flex min-w-0 flex-1 items-start gap-2 rounded-md px-2.5 py-2 text-left text-xs hover:bg-slate-50">
       {body}
     </button>
   ) : (
-    <div className="flex items-start gap-2 px-2.5 py-1.5 text-xs">{body}</div>
+    <div className="flex min-w-0 flex-1 items-start gap-2 px-2.5 py-1.5 text-xs">{body}</div>
+  );
+  if (!onFix) return row;
+  return (
+    <div className="flex items-start gap-1" data-testid="finding">
+      {row}
+      <FixButton onFix={onFix} label={fixLabel(f)} />
+    </div>
+  );
+}
+
+/** The Fix button's name: the change it asks for. */
+export const fixLabel = (f: Finding) => `Fix: ${copilotFixFor(f)?.title ?? f.message}`;
+
+/** Asks the copilot for the change that fixes a finding. */
+export function FixButton({ onFix, label }: { onFix: () => void; label: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onFix}
+      aria-label={label}
+      title="Ask the copilot for the change that fixes it: previewed on the canvas for you to accept"
+      className="mt-1 mr-1 inline-flex shrink-0 items-center gap-1 rounded-md border border-violet-200 bg-violet-50 px-1.5 py-0.5 text-[11px] font-medium text-violet-800 hover:border-violet-300 hover:bg-violet-100"
+    >
+      <Wand2 className="size-3" aria-hidden />
+      Fix
+    </button>
   );
 }
 
@@ -40,13 +67,18 @@ export function CopilotPreview() {
   const { preview, acceptPreview, discardPreview } = useEditor((s) => ({ preview: s.preview, acceptPreview: s.acceptPreview, discardPreview: s.discardPreview }));
   const [done, setDone] = useState<Set<number>>(new Set());
   if (!preview) return null;
-  const { result } = preview;
+  const { result, change } = preview;
   const { validation, unresolved, reasoning, dry_run } = result;
   const valid = validation.valid;
+  const changedIds = change ? Object.keys(change.changed) : [];
 
   function accept() {
     const ids = acceptPreview();
-    toast.success(`Added ${ids.length} node${ids.length === 1 ? '' : 's'}: save to keep them (Ctrl+Z undoes it).`);
+    toast.success(
+      change
+        ? 'Change made: save to keep it (Ctrl+Z undoes it).'
+        : `Added ${ids.length} node${ids.length === 1 ? '' : 's'}: save to keep them (Ctrl+Z undoes it).`,
+    );
   }
 
   return (
@@ -57,12 +89,14 @@ export function CopilotPreview() {
       <header className="flex items-start gap-2 border-b border-slate-100 px-4 py-3">
         <Sparkles className="mt-0.5 size-4 shrink-0 text-violet-600" aria-hidden />
         <div className="min-w-0 flex-1">
-          <p className="text-[11px] font-semibold tracking-wide text-violet-700 uppercase">Proposed pipeline</p>
+          <p className="text-[11px] font-semibold tracking-wide text-violet-700 uppercase">{change ? 'Proposed change' : 'Proposed pipeline'}</p>
           <h2 className="truncate text-sm font-semibold text-slate-900" title={result.pipeline.name}>
             {result.pipeline.name}
           </h2>
           <p className="text-xs text-slate-500">
-            {result.pipeline.nodes.length} nodes, {result.pipeline.connections.length} connections · drawn dashed on the canvas, not added yet
+            {change
+              ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed · drawn on the canvas, not made yet`
+              : `${result.pipeline.nodes.length} nodes, ${result.pipeline.connections.length} connections · drawn dashed on the canvas, not added yet`}
           </p>
         </div>
       </header>
@@ -93,14 +127,28 @@ export function CopilotPreview() {
             ))}
           </div>
         ) : null}
-        <ol aria-label="Proposed nodes" className="space-y-0.5 text-xs">
-          {result.pipeline.nodes.map((n) => (
-            <li key={n.id} className="flex items-baseline gap-1.5">
-              <span className="font-mono font-semibold text-slate-800">{n.id}</span>
-              <span className="truncate font-mono text-[11px] text-slate-500">{n.type}</span>
-            </li>
-          ))}
-        </ol>
+        {change ? (
+          <ul aria-label="Proposed nodes" className="space-y-0.5 text-xs">
+            {preview.nodes.map((n) => (
+              <ChangeLine key={n.id} mark="added" id={n.id.slice(n.id.indexOf(':') + 1)} type={n.data.nodeType} />
+            ))}
+            {changedIds.map((id) => (
+              <ChangeLine key={id} mark="changed" id={id} type={change.changed[id]!.nodeType} />
+            ))}
+            {change.removedNodes.map((id) => (
+              <ChangeLine key={id} mark="removed" id={id} />
+            ))}
+          </ul>
+        ) : (
+          <ol aria-label="Proposed nodes" className="space-y-0.5 text-xs">
+            {result.pipeline.nodes.map((n) => (
+              <li key={n.id} className="flex items-baseline gap-1.5">
+                <span className="font-mono font-semibold text-slate-800">{n.id}</span>
+                <span className="truncate font-mono text-[11px] text-slate-500">{n.type}</span>
+              </li>
+            ))}
+          </ol>
+        )}
         {dry_run ? (
           <p className={cn('text-xs', dry_run.status === 'completed' ? 'text-emerald-700' : 'text-red-700')}>
             Dry run on the sample: {dry_run.status}
@@ -132,7 +180,7 @@ export function CopilotPreview() {
         <details className="group">
           <summary className="flex cursor-pointer items-center gap-1 text-xs font-semibold text-slate-800 select-none">
             <ChevronRight className="size-3.5 transition-transform group-open:rotate-90" aria-hidden />
-            How the copilot reasoned ({reasoning.length} steps)
+            {change ? 'What the copilot changed' : 'How the copilot reasoned'} ({reasoning.length} step{reasoning.length === 1 ? '' : 's'})
           </summary>
           <ol className="mt-1.5 list-decimal space-y-1 pl-5 text-xs text-slate-600">
             {reasoning.map((r, i) => (
@@ -150,5 +198,18 @@ export function CopilotPreview() {
         </Button>
       </footer>
     </section>
+  );
+}
+
+const MARK = { added: 'bg-violet-100 text-violet-800', changed: 'bg-amber-100 text-amber-800', removed: 'bg-red-100 text-red-700' } as const;
+
+/** One node a proposed change adds, changes or removes. */
+function ChangeLine({ mark, id, type }: { mark: keyof typeof MARK; id: string; type?: string }) {
+  return (
+    <li className="flex items-baseline gap-1.5">
+      <span className={cn('rounded px-1 text-[10px] font-semibold uppercase', MARK[mark])}>{mark}</span>
+      <span className={cn('font-mono font-semibold text-slate-800', mark === 'removed' && 'line-through')}>{id}</span>
+      {type ? <span className="truncate font-mono text-[11px] text-slate-500">{type}</span> : null}
+    </li>
   );
 }

@@ -7,15 +7,18 @@ import { useEditor } from './store-provider';
 import type { Finding } from './types';
 import { canvasKey } from './use-editor-effects';
 import { useCopilot } from './use-copilot';
+import { useCopilotFix } from './use-copilot-chat';
 
 const keyOf = (f: Finding) => `${f.node_id ?? ''}|${f.code}|${f.message}`;
 
 /**
  * "Check with copilot", under the validator's problems: the copilot's review of the canvas (patient data to
- * an external LLM, FHIR written unvalidated, writes without retry…), each finding leading to its node.
+ * an external LLM, FHIR written unvalidated, writes without retry…), each finding leading to its node, with a
+ * Fix where the copilot has a change that answers it (not on a review of an earlier canvas).
  */
-export function CopilotReview({ onGo }: { onGo: (f: Finding) => void }) {
+export function CopilotReview({ onGo, onFixing }: { onGo: (f: Finding) => void; onFixing?: () => void }) {
   const { check, checking, checkError } = useCopilot();
+  const fixOf = useCopilotFix();
   const { review, hasNodes, stale, listed } = useEditor((s) => ({
     review: s.review,
     hasNodes: s.nodes.length > 0,
@@ -42,9 +45,24 @@ export function CopilotReview({ onGo }: { onGo: (f: Finding) => void }) {
       </div>
       {checkError ? <p className="px-2.5 py-1 text-xs text-red-700" role="alert">{checkError}</p> : null}
       {review && findings.length === 0 ? <p className="px-2.5 py-1.5 text-xs text-slate-500">The copilot found nothing beyond the problems above.</p> : null}
-      {findings.map(({ f, error }, i) => (
-        <FindingRow key={i} f={f} error={error} onClick={() => onGo(f)} />
-      ))}
+      {findings.map(({ f, error }, i) => {
+        const fix = stale ? undefined : fixOf(f);
+        return (
+          <FindingRow
+            key={i}
+            f={f}
+            error={error}
+            onClick={() => onGo(f)}
+            onFix={
+              fix &&
+              (() => {
+                onFixing?.();
+                fix();
+              })
+            }
+          />
+        );
+      })}
     </div>
   );
 }

@@ -1,10 +1,16 @@
-import type { PipelineConnection, PipelineDefinition, PipelineNode } from '@/shared/pipeline';
-import type { FlowEdge, FlowNode } from './types';
+import type { PipelineConnection, PipelineDefinition, PipelineNode, StickyNote } from '@/shared/pipeline';
+import type { FlowEdge, FlowNode, NoteNode } from './types';
 
 export type Definition = PipelineDefinition;
 
 const NODE_KEYS = new Set(['id', 'type', 'name', 'config', 'position', 'settings', 'pinned', 'disabled']);
 const CONNECTION_KEYS = new Set(['id', 'source', 'source_port', 'target', 'target_port']);
+const NOTE_KEYS = new Set(['id', 'text', 'position', 'width', 'height', 'color']);
+
+/** Sticky notes are React Flow nodes with this id prefix (":" is not allowed in node ids: never a clash). */
+export const NOTE_PREFIX = 'note:';
+export const isNote = (id: string) => id.startsWith(NOTE_PREFIX);
+export const NOTE_SIZE = { width: 240, height: 160 } as const;
 
 function rest(obj: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
   const out = Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.has(k)));
@@ -44,12 +50,38 @@ export function toFlowEdge(c: PipelineConnection): FlowEdge {
   };
 }
 
-export function toFlow(def: Definition): { nodes: FlowNode[]; edges: FlowEdge[] } {
-  return { nodes: def.nodes.map(toFlowNode), edges: def.connections.map(toFlowEdge) };
+export function toNoteNode(n: StickyNote): NoteNode {
+  const extra = rest(n, NOTE_KEYS);
+  return {
+    id: NOTE_PREFIX + n.id,
+    type: 'note',
+    position: { x: n.position?.x ?? 0, y: n.position?.y ?? 0 },
+    width: n.width ?? NOTE_SIZE.width,
+    height: n.height ?? NOTE_SIZE.height,
+    // under the pipeline's nodes and connections
+    zIndex: -1,
+    data: { text: n.text ?? '', color: n.color ?? 'yellow', ...(extra && { extra }) },
+  };
 }
 
-/** The definition the canvas shows, in the shape the API stores (positions rounded). */
-export function toDefinition(nodes: FlowNode[], edges: FlowEdge[]): Definition {
+export function toStickyNote(n: NoteNode): StickyNote {
+  return {
+    ...n.data.extra,
+    id: n.id.slice(NOTE_PREFIX.length),
+    text: n.data.text,
+    position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
+    width: Math.round(n.width ?? n.measured?.width ?? NOTE_SIZE.width),
+    height: Math.round(n.height ?? n.measured?.height ?? NOTE_SIZE.height),
+    color: n.data.color,
+  };
+}
+
+export function toFlow(def: Definition): { nodes: FlowNode[]; edges: FlowEdge[]; notes: NoteNode[] } {
+  return { nodes: def.nodes.map(toFlowNode), edges: def.connections.map(toFlowEdge), notes: (def.notes ?? []).map(toNoteNode) };
+}
+
+/** The definition the canvas shows, in the shape the API stores (positions rounded; `notes` only when there are some). */
+export function toDefinition(nodes: FlowNode[], edges: FlowEdge[], notes: NoteNode[] = []): Definition {
   return {
     nodes: nodes.map((n) => ({
       ...n.data.extra,
@@ -70,6 +102,7 @@ export function toDefinition(nodes: FlowNode[], edges: FlowEdge[]): Definition {
       target: e.target,
       target_port: e.targetHandle ?? '',
     })),
+    ...(notes.length ? { notes: notes.map(toStickyNote) } : {}),
   };
 }
 
@@ -79,7 +112,7 @@ export function toDefinition(nodes: FlowNode[], edges: FlowEdge[]): Definition {
  */
 export function savedKeyOf(def: Definition): string {
   const flow = toFlow(def);
-  return canonical(toDefinition(flow.nodes, flow.edges));
+  return canonical(toDefinition(flow.nodes, flow.edges, flow.notes));
 }
 
 /** JSON with sorted keys: two definitions that mean the same compare equal. */
@@ -98,6 +131,12 @@ export function uniqueNodeId(type: string, taken: Set<string>): string {
     const id = `${base}-${i}`;
     if (!taken.has(id)) return id;
   }
+}
+
+/** A note id not yet taken: `note-1`, `note-2`, … */
+export function uniqueNoteId(notes: NoteNode[]): string {
+  const taken = new Set(notes.map((n) => n.id));
+  for (let i = 1; ; i++) if (!taken.has(`${NOTE_PREFIX}note-${i}`)) return `note-${i}`;
 }
 
 /** Default config from a JSON Schema's property defaults (what the server's zod defaults would give). */

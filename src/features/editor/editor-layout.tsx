@@ -1,11 +1,12 @@
 'use client';
 
 import { Bug, History, SlidersHorizontal } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
 import { Tabs } from '@/components/ui/tabs';
 import { Canvas } from './canvas';
 import { ConfigPanel } from './config-panel';
+import { CopilotChat } from './copilot-chat';
 import { CopilotPreview } from './copilot-preview';
 import { DraftBanner, type DraftOffer } from './draft-banner';
 import { ExecutionDrawer } from './execution-drawer';
@@ -23,6 +24,10 @@ import { VersionsPanel } from './versions-panel';
 
 const SEPARATOR_V = 'w-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
 const SEPARATOR_H = 'h-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
+
+/** The copilot panel's width, and the least the canvas keeps beside it (below, the palette folds away). */
+const CHAT_WIDTH = 340;
+const MIN_CANVAS = 480;
 
 const TABS: { id: SidePanel; label: string; icon: typeof Bug }[] = [
   { id: 'node', label: 'Node', icon: SlidersHorizontal },
@@ -68,6 +73,42 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   useEffect(() => {
     if (previewing && sideRef.current?.isCollapsed()) sideRef.current.expand();
   }, [previewing, sideRef]);
+  // the canvas asked for a panel (its menu's "Open settings", "Add a node here")
+  const reveal = useEditor((s) => s.reveal);
+  useEffect(() => {
+    const ref = reveal?.panel === 'palette' ? paletteRef : reveal?.panel === 'side' ? sideRef : null;
+    if (ref?.current?.isCollapsed()) ref.current.expand();
+  }, [reveal, paletteRef, sideRef]);
+  // the copilot's panel beside the canvas; where the editor is too narrow for palette, canvas, copilot and side
+  // panel together, the palette folds away while it is open (and comes back after)
+  const { chatOpen, setChatOpen } = useEditor((s) => ({ chatOpen: s.chatOpen, setChatOpen: s.setChatOpen }));
+  const frame = useRef<HTMLDivElement>(null);
+  const foldedPalette = useRef(false);
+  const fitView = useEditor((s) => s.fitView);
+  const chatWas = useRef(chatOpen);
+  useEffect(() => {
+    if (chatWas.current === chatOpen) return;
+    chatWas.current = chatOpen;
+    // once the group has laid the panel out (folding before would be undone by that layout)
+    const frameId = window.requestAnimationFrame(() => {
+      const palette = paletteRef.current;
+      if (!palette) return;
+      if (chatOpen) {
+        const width = frame.current?.clientWidth ?? window.innerWidth;
+        const others = palette.getSize().inPixels + (sideRef.current?.getSize().inPixels ?? 0);
+        if (!palette.isCollapsed() && width - others - CHAT_WIDTH < MIN_CANVAS) {
+          palette.collapse();
+          foldedPalette.current = true;
+        }
+      } else if (foldedPalette.current) {
+        foldedPalette.current = false;
+        if (palette.isCollapsed()) palette.expand();
+      }
+      // the canvas changed width: keep the pipeline in view
+      fitView();
+    });
+    return () => window.cancelAnimationFrame(frameId);
+  }, [chatOpen, paletteRef, sideRef, fitView]);
   const [shortcuts, setShortcuts] = useState(false);
   useEditorEffects();
   useShortcuts(
@@ -77,7 +118,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   );
 
   return (
-    <div className="fixed inset-0 z-20 flex flex-col bg-white md:left-64 md:group-data-[nav=collapsed]/shell:left-14">
+    <div ref={frame} className="fixed inset-0 z-20 flex flex-col bg-white md:left-64 md:group-data-[nav=collapsed]/shell:left-14">
       <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
       <DraftBanner offer={offer} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
@@ -101,6 +142,14 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
           </Group>
         </Panel>
         <Separator className={SEPARATOR_V} />
+        {chatOpen ? (
+          <>
+            <Panel id="editor-copilot" defaultSize={CHAT_WIDTH} minSize={280} maxSize={560} groupResizeBehavior="preserve-pixel-size">
+              <CopilotChat onClose={() => setChatOpen(false)} />
+            </Panel>
+            <Separator className={SEPARATOR_V} />
+          </>
+        ) : null}
         <Panel id="editor-side" panelRef={sideRef} collapsible defaultSize={330} minSize={260} maxSize={640} groupResizeBehavior="preserve-pixel-size">
           <SidePanelView />
         </Panel>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useReactFlow } from '@xyflow/react';
-import { Search, X } from 'lucide-react';
+import { Crosshair, Search, X } from 'lucide-react';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from '@/components/ui/cn';
 import { GRID, NODE_DRAG_TYPE } from './constants';
@@ -16,9 +16,10 @@ function matches(entry: CatalogEntry, words: string[]): boolean {
 
 /** The node catalog by category; drag an entry onto the canvas, or focus it and press Enter. */
 export function Palette() {
-  const { catalog, addNode, nodes } = useEditor((s) => ({ catalog: s.catalog, addNode: s.addNode, nodes: s.nodes }));
+  const { catalog, addNode, nodes, dropAt, setDropAt } = useEditor((s) => ({ catalog: s.catalog, addNode: s.addNode, nodes: s.nodes, dropAt: s.dropAt, setDropAt: s.setDropAt }));
   const [query, setQuery] = useState('');
   const list = useRef<HTMLDivElement>(null);
+  const lastAdd = useRef(0);
   const flow = useReactFlow();
 
   const groups = useMemo(() => {
@@ -29,7 +30,16 @@ export function Palette() {
     );
   }, [catalog, query]);
 
+  /** Adds the node where "Add a node here" was picked on the canvas, else in the middle of the view. */
   function addAtCenter(type: string) {
+    // the click that added at the clicked point may be the first of a double-click, which adds too
+    if (Date.now() - lastAdd.current < 500) return;
+    lastAdd.current = Date.now();
+    if (dropAt) {
+      setDropAt(null);
+      addNode(type, dropAt);
+      return;
+    }
     const box = document.querySelector('[data-testid="flow-canvas"]')?.getBoundingClientRect();
     const center = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
     let x = Math.round((center.x - 120) / GRID) * GRID;
@@ -54,6 +64,7 @@ export function Palette() {
       if (first) addAtCenter(first.id);
     } else if (e.key === 'Escape') {
       setQuery('');
+      setDropAt(null);
     }
   }
 
@@ -68,7 +79,15 @@ export function Palette() {
   }
 
   return (
-    <div className="flex h-full flex-col bg-white" aria-label="Node palette" role="region">
+    <div
+      className="flex h-full flex-col bg-white"
+      aria-label="Node palette"
+      role="region"
+      onBlur={(e) => {
+        // "Add a node here" lasts while the palette has the focus
+        if (dropAt && !e.currentTarget.contains(e.relatedTarget as Node | null)) setDropAt(null);
+      }}
+    >
       <div className="border-b border-slate-200 p-3">
         <label htmlFor="palette-search" className="sr-only">
           Search nodes
@@ -91,6 +110,15 @@ export function Palette() {
             </button>
           ) : null}
         </div>
+        {dropAt ? (
+          <p className="mt-2 flex items-center gap-1.5 rounded-md bg-teal-50 px-2 py-1 text-xs text-teal-800" role="status">
+            <Crosshair className="size-3.5 shrink-0" aria-hidden />
+            Pick a node: it goes where you clicked on the canvas.
+            <button type="button" onClick={() => setDropAt(null)} className="ml-auto font-medium underline">
+              Cancel
+            </button>
+          </p>
+        ) : null}
       </div>
       <div ref={list} className="min-h-0 flex-1 space-y-4 overflow-y-auto p-3">
         {groups.length === 0 ? (
@@ -104,7 +132,7 @@ export function Palette() {
                 <ul className="space-y-1">
                   {g.entries.map((entry) => (
                     <li key={entry.id}>
-                      <PaletteItem entry={entry} onAdd={() => addAtCenter(entry.id)} onKeyDown={onItemKey} />
+                      <PaletteItem entry={entry} armed={!!dropAt} onAdd={() => addAtCenter(entry.id)} onKeyDown={onItemKey} />
                     </li>
                   ))}
                 </ul>
@@ -118,7 +146,8 @@ export function Palette() {
   );
 }
 
-function PaletteItem({ entry, onAdd, onKeyDown }: { entry: CatalogEntry; onAdd: () => void; onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => void }) {
+/** `armed`: "Add a node here" is on, so one click adds (elsewhere a click only focuses, a double-click adds). */
+function PaletteItem({ entry, armed, onAdd, onKeyDown }: { entry: CatalogEntry; armed: boolean; onAdd: () => void; onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => void }) {
   const look = lookOf(entry.category, entry.trigger);
   const Icon = look.icon;
   return (
@@ -132,7 +161,7 @@ function PaletteItem({ entry, onAdd, onKeyDown }: { entry: CatalogEntry; onAdd: 
       }}
       onKeyDown={onKeyDown}
       onClick={(e) => {
-        if (e.detail === 0) onAdd(); // keyboard activation (Enter/Space); a mouse click only focuses
+        if (e.detail === 0 || armed) onAdd(); // keyboard activation (Enter/Space); a mouse click only focuses
       }}
       onDoubleClick={onAdd}
       title={`${entry.description}\n\nDrag onto the canvas, or press Enter / double-click to add.`}

@@ -137,11 +137,20 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         status && cn('ring-2', STATUS_LOOK[status].ring),
         current && 'ring-4 ring-sky-400 ring-offset-2',
         data.proposed && 'border-2 border-dashed border-violet-500 bg-violet-50/40 shadow-md ring-0',
+        data.copilot === 'changed' && 'border-amber-500 ring-2 ring-amber-400/70',
+        data.copilot === 'removed' && 'border-dashed border-red-400 opacity-50',
       )}
     >
       {data.proposed ? (
         <span className="absolute -top-2.5 right-2 rounded-full bg-violet-600 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm" aria-label="proposed">
           Proposed
+        </span>
+      ) : data.copilot ? (
+        <span
+          className={cn('absolute -top-2.5 right-2 rounded-full px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm', data.copilot === 'changed' ? 'bg-amber-500' : 'bg-red-500')}
+          aria-label={`${data.copilot} by the proposal`}
+        >
+          {data.copilot === 'changed' ? 'Changed' : 'Removed'}
         </span>
       ) : null}
       <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', data.disabled ? 'bg-slate-300' : look.accent)} aria-hidden />

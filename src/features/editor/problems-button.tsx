@@ -4,7 +4,9 @@ import { useReactFlow } from '@xyflow/react';
 import { AlertCircle, AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '@/components/ui/cn';
+import { FixButton, fixLabel } from './copilot-preview';
 import { CopilotReview } from './copilot-review';
+import { useCopilotFix } from './use-copilot-chat';
 import { useEditor } from './store-provider';
 import type { Finding } from './types';
 
@@ -17,6 +19,7 @@ export function ProblemsButton() {
     select: s.select,
   }));
   const flow = useReactFlow();
+  const fixOf = useCopilotFix();
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const errs: Finding[] = [...pipeline.errors, ...Object.values(errors).flat()];
@@ -61,21 +64,22 @@ export function ProblemsButton() {
       {open ? (
         <div role="dialog" aria-label="Problems" className="absolute top-full left-0 z-30 mt-1.5 max-h-96 w-96 overflow-y-auto rounded-lg border border-slate-200 bg-white p-1.5 shadow-xl">
           {errs.length + warns.length === 0 ? <p className="px-2.5 py-3 text-sm text-slate-500">The validator found nothing wrong.</p> : null}
-          {[...errs.map((f) => ({ f, error: true })), ...warns.map((f) => ({ f, error: false }))].map(({ f, error }, i) => (
-            <button
-              key={i}
-              type="button"
-              onClick={() => go(f)}
-              className="flex w-full items-start gap-2 rounded-md px-2.5 py-2 text-left text-xs hover:bg-slate-50"
-            >
-              {error ? <AlertCircle className="mt-px size-3.5 shrink-0 text-red-600" aria-hidden /> : <AlertTriangle className="mt-px size-3.5 shrink-0 text-amber-500" aria-hidden />}
-              <span className="min-w-0">
-                {f.node_id ? <span className="mr-1 font-mono font-semibold text-slate-800">{f.node_id}</span> : null}
-                <span className="text-slate-600">{f.message}</span>
-              </span>
-            </button>
-          ))}
-          <CopilotReview onGo={go} />
+          {[...errs.map((f) => ({ f, error: true })), ...warns.map((f) => ({ f, error: false }))].map(({ f, error }, i) => {
+            const fix = fixOf(f);
+            return (
+              <div key={i} className="flex items-start gap-1">
+                <button type="button" onClick={() => go(f)} className="flex min-w-0 flex-1 items-start gap-2 rounded-md px-2.5 py-2 text-left text-xs hover:bg-slate-50">
+                  {error ? <AlertCircle className="mt-px size-3.5 shrink-0 text-red-600" aria-hidden /> : <AlertTriangle className="mt-px size-3.5 shrink-0 text-amber-500" aria-hidden />}
+                  <span className="min-w-0">
+                    {f.node_id ? <span className="mr-1 font-mono font-semibold text-slate-800">{f.node_id}</span> : null}
+                    <span className="text-slate-600">{f.message}</span>
+                  </span>
+                </button>
+                {fix ? <FixButton label={fixLabel(f)} onFix={() => { setOpen(false); fix(); }} /> : null}
+              </div>
+            );
+          })}
+          <CopilotReview onGo={go} onFixing={() => setOpen(false)} />
         </div>
       ) : null}
     </div>

@@ -2,7 +2,7 @@
 
 import { Dialog } from '@/components/ui/dialog';
 
-const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
+export const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
 
 /** Every keyboard shortcut of the editor, as use-shortcuts.ts and React Flow handle them. */
 export const SHORTCUTS: { group: string; items: [keys: string[], what: string][] }[] = [
@@ -24,7 +24,17 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
       [['Shift', 'R'], 'Test run up to the selected node'],
       [['Delete'], 'Delete the selection (also Backspace)'],
       [['Shift', 'drag'], 'Select several nodes'],
+      [[MOD, 'A'], 'Select all nodes and notes'],
       [['Enter'], 'In the palette: add the highlighted node'],
+    ],
+  },
+  {
+    group: 'Canvas menus and notes',
+    items: [
+      [['Right-click'], 'On a node: its actions, for the selection when several are selected'],
+      [['Right-click', 'canvas'], 'Add a node or a sticky note there, paste, select all, auto-layout, fit view'],
+      [['↑', '↓', 'Enter'], 'In a menu: move and pick (Esc closes it)'],
+      [['Double-click'], 'On a sticky note: edit its text (Markdown; Esc ends)'],
     ],
   },
   {

@@ -1,24 +1,21 @@
 'use client';
 
-import { useReactFlow } from '@xyflow/react';
-import { ArrowLeft, Bug, History, Maximize, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Sparkles, Square, Undo2 } from 'lucide-react';
+import { ArrowLeft, Bug, History, Maximize, MessageSquareText, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Sparkles, Square, Undo2 } from 'lucide-react';
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { StatusBadge } from '@/features/pipelines/status-badge';
 import { useDeployActions } from '@/features/pipelines/use-pipeline-actions';
 import { api } from '@/trpc/react';
 import { useEditorActions } from './actions-context';
-import { autoLayout } from './auto-layout';
 import { ProblemsButton } from './problems-button';
 import { RunDialog } from './run-dialog';
-import { useEditor, useEditorStoreApi } from './store-provider';
+import { useEditor } from './store-provider';
 import type { SidePanel } from './store';
 import type { Pipeline } from './types';
 import { useDirty } from './use-editor-effects';
-import { FIT } from './constants';
+import { useCanvasCommands } from './use-canvas-commands';
 
 function IconButton({ label, onClick, disabled, children, pressed }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; pressed?: boolean }) {
   return (
@@ -39,7 +36,6 @@ interface ToolbarProps {
 }
 
 export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }: ToolbarProps) {
-  const store = useEditorStoreApi();
   const { saver, runner, pipelineId } = useEditorActions();
   const { canUndo, canRedo, baseVersion, panel, hasNodes, undo, redo, setPanel, describing, setDescribing } = useEditor((s) => ({
     describing: s.describing || (s.nodes.length === 0 && !s.preview),
@@ -53,22 +49,14 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
     redo: s.redo,
     setPanel: s.setPanel,
   }));
+  const { chatOpen, setChatOpen } = useEditor((s) => ({ chatOpen: s.chatOpen, setChatOpen: s.setChatOpen }));
   const dirty = useDirty();
-  const flow = useReactFlow();
   const utils = api.useUtils();
   const { deploy, undeploy } = useDeployActions();
   const [running, setRunning] = useState(false);
   const deployed = pipeline.status === 'deployed';
 
-  async function layout() {
-    const s = store.getState();
-    try {
-      s.setGraph(await autoLayout(s.nodes, s.edges), s.edges);
-      window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
-    } catch (e) {
-      toast.error(`Auto-layout failed: ${(e as Error).message}`);
-    }
-  }
+  const { layout, fit } = useCanvasCommands();
 
   function toggle(p: SidePanel) {
     setPanel(panel === p ? 'node' : p);
@@ -118,7 +106,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         <IconButton label="Auto-layout" onClick={() => void layout()} disabled={!hasNodes}>
           <Network className="size-4" aria-hidden />
         </IconButton>
-        <IconButton label="Fit view" onClick={() => void flow.fitView({ ...FIT, duration: 300 })}>
+        <IconButton label="Fit view" onClick={fit}>
           <Maximize className="size-4" aria-hidden />
         </IconButton>
         {SEP}
@@ -133,6 +121,9 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         >
           Copilot
         </Button>
+        <IconButton label="Copilot chat" onClick={() => setChatOpen(!chatOpen)} pressed={chatOpen}>
+          <MessageSquareText className="size-4 text-violet-600" aria-hidden />
+        </IconButton>
         <IconButton label="Version history" onClick={() => toggle('versions')} pressed={panel === 'versions'}>
           <History className="size-4" aria-hidden />
         </IconButton>

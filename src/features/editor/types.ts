@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { NodeSettings } from '@/shared/pipeline';
+import type { NodeSettings, NoteColor } from '@/shared/pipeline';
 import type { PortType } from '@/shared/ports';
 import type { RouterOutputs } from '@/trpc/react';
 
@@ -32,9 +32,24 @@ export interface PipelineNodeData extends Record<string, unknown> {
   extra?: Record<string, unknown>;
   /** Drawn as the copilot's proposal (a preview, not part of the document). */
   proposed?: boolean;
+  /** Drawn as what the copilot's proposed change does to this node of the document (display only, never saved). */
+  copilot?: 'changed' | 'removed';
 }
 
 export type FlowNode = Node<PipelineNodeData, 'pipeline'>;
+
+/** What the canvas keeps for one sticky note (its size is the React Flow node's width and height). */
+export interface NoteData extends Record<string, unknown> {
+  text: string;
+  color: NoteColor;
+  /** Fields of the definition's note the editor does not manage, kept as they were. */
+  extra?: Record<string, unknown>;
+}
+
+/** A sticky note on the canvas: a React Flow node of its own type, id `note:<note id>`; never a pipeline node. */
+export type NoteNode = Node<NoteData, 'note'>;
+/** Everything React Flow draws as a node: pipeline nodes and sticky notes. */
+export type CanvasNode = FlowNode | NoteNode;
 export type FlowEdge = Edge<{ extra?: Record<string, unknown> }>;
 
 /** Node statuses of an execution (DESIGN.md §3). */

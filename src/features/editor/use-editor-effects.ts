@@ -23,11 +23,11 @@ export function useDirty(): boolean {
   return useEditor((s) => isDirty(s));
 }
 
-let memo: { nodes: EditorState['nodes']; edges: EditorState['edges']; key: string } | null = null;
+let memo: { nodes: EditorState['nodes']; edges: EditorState['edges']; notes: EditorState['notes']; key: string } | null = null;
 
 /** Canonical JSON of the canvas, computed once per graph change however many components ask. */
-export function canvasKey(s: Pick<EditorState, 'nodes' | 'edges'>): string {
-  if (memo?.nodes !== s.nodes || memo.edges !== s.edges) memo = { nodes: s.nodes, edges: s.edges, key: canonical(currentDefinition(s)) };
+export function canvasKey(s: Pick<EditorState, 'nodes' | 'edges' | 'notes'>): string {
+  if (memo?.nodes !== s.nodes || memo.edges !== s.edges || memo.notes !== s.notes) memo = { nodes: s.nodes, edges: s.edges, notes: s.notes, key: canonical(currentDefinition(s)) };
   return memo.key;
 }
 
@@ -83,7 +83,7 @@ export function useEditorEffects() {
           // not kept: fine
         }
       }
-      if (s.nodes === prev.nodes && s.edges === prev.edges && s.savedKey === prev.savedKey) return;
+      if (s.nodes === prev.nodes && s.edges === prev.edges && s.notes === prev.notes && s.savedKey === prev.savedKey) return;
       clearTimeout(timer);
       timer = setTimeout(run, 350);
     });

@@ -11,7 +11,7 @@ function typingIn(target: EventTarget | null): boolean {
 
 /**
  * Canvas shortcuts (listed for users in shortcuts-sheet.tsx): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo,
- * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, D disables/enables the selected nodes, Shift+R test-runs up
+ * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, Ctrl/⌘+A selects every node and note, D disables/enables the selected nodes, Shift+R test-runs up
  * to the selected node, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens the shortcut sheet.
  * Delete/Backspace is React Flow's own.
  */
@@ -50,6 +50,10 @@ export function useShortcuts(onSave: () => void, onHelp: () => void, onRunTo: (n
       } else if (mod && key === 'v') {
         e.preventDefault();
         s.paste();
+      } else if (mod && key === 'a') {
+        if (!document.activeElement?.closest('.react-flow') && document.activeElement !== document.body) return;
+        e.preventDefault(); // not the page's text
+        s.selectAll();
       } else if (mod && key === 'd') {
         e.preventDefault(); // the browser's bookmark shortcut
         s.duplicate();

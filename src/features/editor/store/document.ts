@@ -1,7 +1,7 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { connectionId, defaultConfig, savedKeyOf, toFlow, uniqueNodeId, type Definition } from '../definition';
+import { connectionId, defaultConfig, NOTE_PREFIX, NOTE_SIZE, savedKeyOf, toFlow, uniqueNodeId, uniqueNoteId, type Definition } from '../definition';
 import { connectionProblem } from '../ports';
-import type { CatalogEntry, FlowEdge, FlowNode, PipelineNodeData } from '../types';
+import type { CatalogEntry, FlowEdge, FlowNode, NoteData, NoteNode, PipelineNodeData } from '../types';
 import type { EditorInit, EditorSlice } from './index';
 import { freeSpot } from '../placement';
 
@@ -10,7 +10,17 @@ interface Snapshot {
   edges: FlowEdge[];
 }
 
+/** One undo step: the graph and the sticky notes. */
+interface HistoryEntry extends Snapshot {
+  notes: NoteNode[];
+}
+
 const HISTORY_LIMIT = 100;
+
+/** The notes with none selected (the same array when none was). */
+function unselected(notes: NoteNode[]): NoteNode[] {
+  return notes.some((n) => n.selected) ? notes.map((n) => (n.selected ? { ...n, selected: false } : n)) : notes;
+}
 
 /** The pipeline being edited and its undo history: the one owner of nodes and edges. */
 export interface DocumentSlice {
@@ -18,8 +28,10 @@ export interface DocumentSlice {
   catalog: Record<string, CatalogEntry>;
   nodes: FlowNode[];
   edges: FlowEdge[];
-  past: Snapshot[];
-  future: Snapshot[];
+  /** Sticky notes: saved with the definition, never pipeline nodes (their actions are in notes.ts). */
+  notes: NoteNode[];
+  past: HistoryEntry[];
+  future: HistoryEntry[];
   /** Consecutive edits with the same key (typing in one field) make one undo step. */
   lastEdit: { key: string; at: number } | null;
   /** Version the canvas started from; saving sends it as expected_version. */
@@ -33,13 +45,22 @@ export interface DocumentSlice {
   connect(c: Connection): string | null;
   addNode(type: string, position: { x: number; y: number }): string | null;
   updateNode(id: string, patch: Partial<PipelineNodeData>, editKey?: string): void;
-  /** Marks the selection (the only node selected; null clears it). */
+  onNotesChange(changes: NodeChange<NoteNode>[]): void;
+  /** Adds an empty note at `position` (flow coordinates), the only thing selected, open for typing; its flow id. */
+  addNote(position: { x: number; y: number }): string;
+  updateNote(id: string, patch: Partial<NoteData>, editKey?: string): void;
+  removeNote(id: string): void;
+  /** Marks the selection (the only node selected; null clears it, notes included). */
   select(id: string | null): void;
-  checkpoint(): void;
+  /** Selects every node and note. */
+  selectAll(): void;
+  /** Remembers the canvas for undo; edits with the same `editKey` in a row make one step. */
+  checkpoint(editKey?: string): void;
   undo(): void;
   redo(): void;
   copy(): number;
-  paste(): number;
+  /** Pastes the clipboard: beside the copied nodes, or with its top-left corner at `at` (flow coordinates). */
+  paste(at?: { x: number; y: number }): number;
   /** Copies the selected nodes (and the connections between them) beside them, leaving the clipboard alone. */
   duplicate(): number;
   /** Disables the selected nodes, or enables them when all are disabled (one undo step); how many changed. */
@@ -55,18 +76,18 @@ export const documentSlice =
     const flow = toFlow(init.definition);
     /** Remembers the graph before a change, so undo can bring it back. */
     function remember(editKey?: string) {
-      const { nodes, edges, past, lastEdit } = get();
+      const { nodes, edges, notes, past, lastEdit } = get();
       const now = Date.now();
       if (editKey && lastEdit?.key === editKey && now - lastEdit.at < 1500) {
         set({ lastEdit: { key: editKey, at: now } });
         return;
       }
-      set({ past: [...past, { nodes, edges }].slice(-HISTORY_LIMIT), future: [], lastEdit: editKey ? { key: editKey, at: now } : null });
+      set({ past: [...past, { nodes, edges, notes }].slice(-HISTORY_LIMIT), future: [], lastEdit: editKey ? { key: editKey, at: now } : null });
     }
 
     /** Places copies of `snapshot`'s nodes (new ids, selected) and the connections between them, `offset` px away. */
-    function place(snapshot: Snapshot, offset: number): number {
-      const { nodes, edges } = get();
+    function place(snapshot: Snapshot, offset: { x: number; y: number }): number {
+      const { nodes, edges, notes } = get();
       remember();
       const taken = new Set(nodes.map((n) => n.id));
       const rename = new Map<string, string>();
@@ -74,7 +95,7 @@ export const documentSlice =
         const id = uniqueNodeId(n.data.nodeType, taken);
         taken.add(id);
         rename.set(n.id, id);
-        return { ...n, id, selected: true, position: { x: n.position.x + offset, y: n.position.y + offset }, data: structuredClone(n.data) };
+        return { ...n, id, selected: true, position: { x: n.position.x + offset.x, y: n.position.y + offset.y }, data: structuredClone(n.data) };
       });
       const pastedEdges = snapshot.edges.map((e) => {
         const c = { source: rename.get(e.source)!, source_port: e.sourceHandle ?? '', target: rename.get(e.target)!, target_port: e.targetHandle ?? '' };
@@ -83,6 +104,7 @@ export const documentSlice =
       set({
         nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
         edges: [...edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pastedEdges],
+        notes: unselected(notes),
       });
       return pasted.length;
     }
@@ -92,6 +114,7 @@ export const documentSlice =
       catalog: Object.fromEntries(init.catalog.map((e) => [e.id, e])),
       nodes: flow.nodes,
       edges: flow.edges,
+      notes: flow.notes,
       past: [],
       future: [],
       lastEdit: null,
@@ -128,7 +151,7 @@ export const documentSlice =
         const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
         // never on top of another node: the drop point, or the first free place below it
         const node: FlowNode = { id, type: 'pipeline', position: freeSpot(position, nodes), selected: true, data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
-        set({ nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
+        set({ nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node], notes: unselected(get().notes) });
         get().setPanel('node');
         return id;
       },
@@ -136,15 +159,44 @@ export const documentSlice =
         remember(editKey ? `${id}:${editKey}` : undefined);
         set({ nodes: get().nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, ...patch } } : n)) });
       },
+      // a resize is remembered when it starts (checkpoint), removals by onBeforeDelete
+      onNotesChange(changes) {
+        if (changes.some((c) => c.type === 'add' || c.type === 'replace')) remember();
+        set({ notes: applyNodeChanges(changes, get().notes) });
+      },
+      addNote(position) {
+        remember();
+        const id = NOTE_PREFIX + uniqueNoteId(get().notes);
+        const note: NoteNode = { id, type: 'note', position, ...NOTE_SIZE, zIndex: -1, selected: true, data: { text: '', color: 'yellow' } };
+        set({ nodes: get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), notes: [...unselected(get().notes), note] });
+        get().setEditingNote(id);
+        return id;
+      },
+      updateNote(id, patch, editKey) {
+        remember(editKey ? `${id}:${editKey}` : undefined);
+        set({ notes: get().notes.map((n) => (n.id === id ? { ...n, data: { ...n.data, ...patch } } : n)) });
+      },
+      removeNote(id) {
+        remember();
+        set({ notes: get().notes.filter((n) => n.id !== id) });
+        if (get().editingNote === id) get().setEditingNote(null);
+      },
       select(id) {
         set({
           nodes: get().nodes.map((n) => (n.selected !== (n.id === id) ? { ...n, selected: n.id === id } : n)),
           edges: get().edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+          notes: unselected(get().notes),
         });
         if (id) get().setPanel('node');
       },
-      checkpoint() {
-        remember();
+      selectAll() {
+        set({
+          nodes: get().nodes.map((n) => (n.selected ? n : { ...n, selected: true })),
+          notes: get().notes.map((n) => (n.selected ? n : { ...n, selected: true })),
+        });
+      },
+      checkpoint(editKey) {
+        remember(editKey);
       },
       toggleDisabled() {
         const selected = get().nodes.filter((n) => n.selected);
@@ -155,16 +207,16 @@ export const documentSlice =
         return selected.length;
       },
       undo() {
-        const { past, future, nodes, edges } = get();
+        const { past, future, nodes, edges, notes } = get();
         const prev = past.at(-1);
         if (!prev) return;
-        set({ ...prev, past: past.slice(0, -1), future: [{ nodes, edges }, ...future], lastEdit: null });
+        set({ ...prev, past: past.slice(0, -1), future: [{ nodes, edges, notes }, ...future], lastEdit: null });
       },
       redo() {
-        const { past, future, nodes, edges } = get();
+        const { past, future, nodes, edges, notes } = get();
         const next = future[0];
         if (!next) return;
-        set({ ...next, past: [...past, { nodes, edges }], future: future.slice(1), lastEdit: null });
+        set({ ...next, past: [...past, { nodes, edges, notes }], future: future.slice(1), lastEdit: null });
       },
       copy() {
         const { nodes, edges } = get();
@@ -173,10 +225,16 @@ export const documentSlice =
         set({ clipboard: { nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, pasteCount: 0 });
         return picked.length;
       },
-      paste() {
+      paste(at) {
         const { clipboard, pasteCount } = get();
         if (!clipboard?.nodes.length) return 0;
-        const n = place(clipboard, 40 * (pasteCount + 1));
+        if (at) {
+          const left = Math.min(...clipboard.nodes.map((n) => n.position.x));
+          const top = Math.min(...clipboard.nodes.map((n) => n.position.y));
+          return place(clipboard, { x: at.x - left, y: at.y - top });
+        }
+        const step = 40 * (pasteCount + 1);
+        const n = place(clipboard, { x: step, y: step });
         set({ pasteCount: pasteCount + 1 });
         return n;
       },
@@ -184,7 +242,7 @@ export const documentSlice =
         const { nodes, edges } = get();
         const picked = nodes.filter((n) => n.selected);
         const ids = new Set(picked.map((n) => n.id));
-        return picked.length ? place({ nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, 40) : 0;
+        return picked.length ? place({ nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, { x: 40, y: 40 }) : 0;
       },
       setGraph(nodes, edges) {
         remember();

@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { toDefinition, type Definition } from '../definition';
 import type { CatalogEntry } from '../types';
+import { chatSlice, type ChatSlice } from './chat';
 import { copilotSlice, type CopilotSlice } from './copilot';
 import { documentSlice, type DocumentSlice } from './document';
 import { findingsSlice, type FindingsSlice } from './findings';
@@ -15,7 +16,7 @@ export type { SidePanel } from './view';
  * the validator's findings, and the run and step state the server reports. A slice writes only its own
  * fields; it asks another slice through that slice's actions.
  */
-export type EditorState = DocumentSlice & ViewSlice & FindingsSlice & RunSlice & CopilotSlice;
+export type EditorState = DocumentSlice & ViewSlice & FindingsSlice & RunSlice & CopilotSlice & ChatSlice;
 
 /** A slice: its fields and actions, made with the whole store's `set` and `get`. */
 export type EditorSlice<T> = (set: StoreApi<EditorState>['setState'], get: StoreApi<EditorState>['getState']) => T;
@@ -36,12 +37,13 @@ export function createEditorStore(init: EditorInit) {
     ...findingsSlice(set, get),
     ...runSlice(init)(set, get),
     ...copilotSlice(set, get),
+    ...chatSlice(set, get),
   }));
 }
 
 export type EditorStore = ReturnType<typeof createEditorStore>;
 
 /** The definition on the canvas now. */
-export function currentDefinition(s: Pick<EditorState, 'nodes' | 'edges'>): Definition {
-  return toDefinition(s.nodes, s.edges);
+export function currentDefinition(s: Pick<EditorState, 'nodes' | 'edges' | 'notes'>): Definition {
+  return toDefinition(s.nodes, s.edges, s.notes);
 }

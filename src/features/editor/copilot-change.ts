@@ -1,0 +1,46 @@
+import { canonical, connectionId, toDefinition, toFlow, type Definition } from './definition';
+import type { FlowEdge, FlowNode, PipelineNodeData } from './types';
+
+/** What a connection joins, as a key: edges compare by it whatever their ids. */
+export const edgeKey = (e: Pick<FlowEdge, 'source' | 'target' | 'sourceHandle' | 'targetHandle'>) =>
+  connectionId({ source: e.source, source_port: e.sourceHandle ?? '', target: e.target, target_port: e.targetHandle ?? '' });
+
+/** What the definition keeps of a node, its position aside. */
+function meaning(n: FlowNode): string {
+  const { position: _position, ...rest } = toDefinition([n], []).nodes[0]!;
+  return canonical(rest);
+}
+
+/** A change to the canvas, as the copilot proposes it: nodes added, changed (their new data) and removed, connections added and removed. */
+export interface GraphChange {
+  addedNodes: FlowNode[];
+  addedEdges: FlowEdge[];
+  changed: Record<string, PipelineNodeData>;
+  removedNodes: string[];
+  /** Keys (edgeKey) of the canvas's connections the change takes away. */
+  removedEdges: string[];
+}
+
+/** How `next` differs from the canvas's nodes and edges (positions aside: the canvas keeps its own). */
+export function diffGraph(nodes: FlowNode[], edges: FlowEdge[], next: Definition): GraphChange {
+  const flow = toFlow(next);
+  const now = new Map(nodes.map((n) => [n.id, n]));
+  const after = new Set(flow.nodes.map((n) => n.id));
+  const changed: Record<string, PipelineNodeData> = {};
+  for (const n of flow.nodes) {
+    const was = now.get(n.id);
+    if (was && meaning(was) !== meaning(n)) changed[n.id] = n.data;
+  }
+  const edgesNow = new Set(edges.map(edgeKey));
+  const edgesAfter = new Set(flow.edges.map(edgeKey));
+  return {
+    addedNodes: flow.nodes.filter((n) => !now.has(n.id)),
+    addedEdges: flow.edges.filter((e) => !edgesNow.has(edgeKey(e))),
+    changed,
+    removedNodes: nodes.filter((n) => !after.has(n.id)).map((n) => n.id),
+    removedEdges: edges.filter((e) => !edgesAfter.has(edgeKey(e))).map(edgeKey),
+  };
+}
+
+export const isEmptyChange = (c: GraphChange) =>
+  !c.addedNodes.length && !c.addedEdges.length && !Object.keys(c.changed).length && !c.removedNodes.length && !c.removedEdges.length;
