@@ -43,13 +43,15 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx next start -p ${PORT}`,
+    command: 'npx node scripts/start.mjs',
     url: `${BASE_URL}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',
     stderr: 'pipe',
     env: {
+      PORT: String(PORT),
+      HOSTNAME: '127.0.0.1',
       DATA_DIR: process.env.CLINFLOW_E2E_DATA_DIR,
       BOOTSTRAP_ORG_ID: E2E_ORG_ID,
       BOOTSTRAP_API_KEY: E2E_ADMIN_KEY,

@@ -201,7 +201,7 @@ if (process.env.BENCH_HTTP !== '0') {
     };
     for (let i = 0; i < 50; i++) await health();
     const bare = stats(await samples(health, HTTP_TURNS));
-    console.log(`\nOver HTTP (next start, PGlite, one request at a time), ${HTTP_TURNS} turns each; bare round trip GET /api/health p50 ${ms(bare.w50)} p95 ${ms(bare.w95)}`);
+    console.log(`\nOver HTTP (npm start's server, PGlite, one request at a time), ${HTTP_TURNS} turns each; bare round trip GET /api/health p50 ${ms(bare.w50)} p95 ${ms(bare.w95)}`);
     for (const c of cases) {
       const run = chat(agents[c.label]!.id, c.message);
       const check = await (await fetch(`${server.url}/api/agents/${agents[c.label]!.id}/chat`, { method: 'POST', headers: lib.AUTH, body: JSON.stringify({ message: c.message, stream: true }) })).text();

@@ -15,12 +15,17 @@ export function build() {
   console.log('building…');
   const r = spawnSync(path.join(root, 'node_modules/.bin/next'), ['build'], { cwd: root, env, stdio: 'ignore' });
   if (r.status !== 0) throw new Error('next build failed');
+  const s = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, env, stdio: 'inherit' });
+  if (s.status !== 0) throw new Error('building the server failed');
 }
 
+/** The bundled server or worker of the bench's build (scripts/build-server.mjs). */
+export const program = (which) => path.join(root, env.CLINFLOW_DIST_DIR, 'clinflow', `${which}.cjs`);
+
 export async function startServer(extraEnv, port) {
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [program('server')], {
     cwd: root,
-    env: { ...env, BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv },
+    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', WEB_CONCURRENCY: '1', BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -35,7 +40,7 @@ export async function startServer(extraEnv, port) {
 }
 
 export async function startWorker(extraEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
   return { stop: () => child.kill('SIGTERM') };
 }

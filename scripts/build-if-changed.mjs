@@ -9,7 +9,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, process.env.CLINFLOW_DIST_DIR || '.next');
 const stamp = path.join(distDir, 'clinflow-build-fingerprint');
-const INPUTS = ['src', 'public', 'next.config.mjs', 'package-lock.json', 'tsconfig.json', 'postcss.config.mjs', 'drizzle'];
+const INPUTS = ['src', 'public', 'next.config.mjs', 'package-lock.json', 'tsconfig.json', 'postcss.config.mjs', 'drizzle', 'scripts/build-server.mjs'];
 
 function* files(p) {
   if (!fs.existsSync(p)) return;
@@ -29,7 +29,7 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
-const built = fs.existsSync(path.join(distDir, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint();
+const built = fs.existsSync(path.join(distDir, 'BUILD_ID')) && fs.existsSync(path.join(distDir, 'clinflow', 'server.cjs')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint();
 if (built && process.env.CLINFLOW_FORCE_BUILD !== '1') {
   console.log('Clinflow: sources unchanged since the last build, starting it (CLINFLOW_FORCE_BUILD=1 rebuilds).');
   process.exit(0);
@@ -37,5 +37,7 @@ if (built && process.env.CLINFLOW_FORCE_BUILD !== '1') {
 const next = path.join(root, 'node_modules', '.bin', 'next');
 const r = spawnSync(next, ['build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
 if (r.status !== 0) process.exit(r.status ?? 1);
+const server = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-server.mjs')], { cwd: root, stdio: 'inherit', env: process.env });
+if (server.status !== 0) process.exit(server.status ?? 1);
 // taken after the build, which may itself touch tsconfig.json
 fs.writeFileSync(stamp, fingerprint());

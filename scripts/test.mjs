@@ -34,6 +34,7 @@ if (!fs.existsSync('/usr/bin/chromium')) {
 
 if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) process.exit(1);
 if (run('build', bin('next'), ['build']) !== 0) process.exit(1);
+if (run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]) !== 0) process.exit(1);
 
 const failures = [];
 if (run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=.test-reports/vitest.json']) !== 0) {

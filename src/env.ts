@@ -54,6 +54,26 @@ const schema = z.object({
     .pipe(z.array(base64Key('CONNECTOR_KEY_PREVIOUS'))),
   /** Public URL of the app, when it is served behind a proxy under another origin. */
   APP_URL: z.string().url().optional(),
+  /** The port `npm start` listens on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The address it listens on (all interfaces by default). */
+  HOSTNAME: z.string().min(1).default('0.0.0.0'),
+  /**
+   * Server processes sharing the port on Postgres (node:cluster), each also a queue worker unless
+   * WORKER_IN_SERVER=false; default: the number of cores. The embedded database is one process's, so with
+   * PGlite there is always one.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated CIDRs, addresses, or `loopback`,
+   * `linklocal`, `uniquelocal`). Without them the client's address is the connection's, whatever the
+   * request claims; rate limits by address use it.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) => list(v))
+    .pipe(z.array(z.string().regex(/^[\w.:/]+$/, 'expected CIDRs, addresses or loopback/linklocal/uniquelocal, comma-separated'))),
   /** Whether the web process also works the execution queue (embedded mode always does). */
   WORKER_IN_SERVER: z.stringbool().default(true),
   /** Executions one process runs at once. */

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { env } from '@/env';
 import { getDatabase, type Database, type Db } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
@@ -40,7 +41,10 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
   return {
     database,
     db: database.db,
-    auth: createAuth(database.db, secret),
+    auth: createAuth(database.db, secret, {
+      byAddress: createRateLimiter(database, { name: 'sign-in-address', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
+      byAccount: createRateLimiter(database, { name: 'sign-in-account', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
+    }),
     keyCache: database.kind === 'pglite' ? new KeyCache() : undefined,
     queue: opts.queue,
     apiLimiter: createRateLimiter(database, {
@@ -78,12 +82,18 @@ function announce(result: BootstrapResult): void {
 
 const globalForRuntime = globalThis as unknown as { clinflowRuntime?: Promise<Runtime> };
 
+/** Migrations, then the start-up organization (and the one-time lines that announce it). */
+export async function prepareDatabase(database: Database): Promise<void> {
+  await migrateDatabase(database, env.DATABASE_URL);
+  announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY, setupToken: env.BOOTSTRAP_SETUP_TOKEN }));
+}
+
 /** The process's runtime: opens the database, applies migrations, bootstraps, on first use. */
 export function getRuntime(): Promise<Runtime> {
   globalForRuntime.clinflowRuntime ??= (async () => {
     const database = await getDatabase();
-    await migrateDatabase(database, env.DATABASE_URL);
-    announce(await bootstrap(database.db, { orgId: env.BOOTSTRAP_ORG_ID, apiKey: env.BOOTSTRAP_API_KEY, setupToken: env.BOOTSTRAP_SETUP_TOKEN }));
+    // in a cluster the primary prepared the database once (one setup token printed, not one per process)
+    if (!cluster.isWorker) await prepareDatabase(database);
     logger.info(`database ready (${database.kind})`);
     const queue = await createQueue(database, {
       heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,

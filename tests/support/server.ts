@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const nextBin = path.join(root, 'node_modules/next/dist/bin/next');
+
+/** The bundled server or queue worker of the build under test (scripts/build-server.mjs). */
+export function builtProgram(which: 'server' | 'worker'): string {
+  return path.join(root, process.env.CLINFLOW_DIST_DIR || '.next', 'clinflow', `${which}.cjs`);
+}
 
 export interface RunningServer {
   url: string;
@@ -31,14 +35,15 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `clinflow-${prefix}-`));
 }
 
-/** Starts the built app (`next start`) as its own process, as a user would, and waits until it answers. */
+/** Starts the built app (`npm start`'s program) as its own process, as a user would, and waits until it answers. */
 export async function startServer(env: Record<string, string>, opts: { waitReady?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [builtProgram('server')], {
     cwd: root,
-    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', OUTBOUND_ALLOW: 'loopback', ...env },
+    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default; one process
+    // unless a test asks for more
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', OUTBOUND_ALLOW: 'loopback', WEB_CONCURRENCY: '1', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

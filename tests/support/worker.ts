@@ -1,15 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { builtProgram } from './server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Starts `npm run worker`'s program as its own process (tsx as a loader, so the pid is the worker's own:
- * a signal reaches the worker itself) and waits until it works the queue.
+ * Starts `npm run worker`'s program (the bundled worker of the build under test) as its own process, so a
+ * signal reaches the worker itself, and waits until it works the queue.
  */
 export async function startWorker(env: Record<string, string>): Promise<{ process: ChildProcess; output(): string; exited: Promise<number | null> }> {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
+  const child = spawn(process.execPath, [builtProgram('worker')], {
     cwd: root,
     // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default
     env: { ...process.env, LOG_LEVEL: 'info', OUTBOUND_ALLOW: 'loopback', ...env },

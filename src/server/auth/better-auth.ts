@@ -8,13 +8,14 @@ import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { accounts, sessions, settings, users, verifications } from '@/server/db/schema';
 import { withHashedSessionTokens } from './hashed-sessions';
+import { signInHooks, type SignInLimiters } from './sign-in-limits';
 import { logger } from '@/server/logger';
 import { openSecrets, sealSecrets } from '@/server/services/connectors/secrets';
 import { getOrCreateSetting, putSetting } from '@/server/services/orgs/instance-settings';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
 
 /** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */
-export function createAuth(db: Db, secret: string) {
+export function createAuth(db: Db, secret: string, limits: SignInLimiters) {
   return betterAuth({
     appName: 'Clinflow',
     secret,
@@ -44,6 +45,8 @@ export function createAuth(db: Db, secret: string) {
         '/sign-up/email': { window: 60, max: env.AUTH_ATTEMPTS_PER_MINUTE },
       },
     },
+    // by address and by account, in the shared store: better-auth's own limits above are per process
+    hooks: signInHooks(limits),
     databaseHooks: {
       user: {
         create: {

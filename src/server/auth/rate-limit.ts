@@ -14,6 +14,8 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   consume(key: string): Promise<RateLimitResult>;
+  /** The key's budget without spending any: `allowed` is false once it is used up. */
+  peek(key: string): Promise<RateLimitResult>;
 }
 
 export interface RateLimitOptions {
@@ -61,6 +63,11 @@ export function createRateLimiter(database: Database, opts: RateLimitOptions): R
         if (e instanceof RateLimiterRes) return toResult(e, false);
         throw e;
       }
+    },
+    async peek(key) {
+      const res = await limiter.get(key);
+      if (!res) return { allowed: true, limit: opts.points, remaining: opts.points, reset: Math.ceil(Date.now() / 1000) + opts.durationSeconds, retryAfter: 0 };
+      return toResult(res, res.consumedPoints < opts.points);
     },
   };
 }

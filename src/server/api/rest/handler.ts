@@ -65,9 +65,11 @@ function withLimit(res: Response, limit: Record<string, string>): Response {
 function invoke(req: Request, url: URL, path: string, body: unknown, ctx: Context): Promise<Response> {
   const headers = new Headers(req.headers);
   headers.set('content-type', 'application/json');
+  const query = queryOf(url);
   const inner = new Proxy(req, {
     get(target, prop) {
       if (prop === 'url') return `${url.origin}${path}${url.search}`;
+      if (prop === 'query') return query;
       if (prop === 'body') return body;
       if (prop === 'headers') return headers;
       if (prop === 'ctx') return ctx;
@@ -94,6 +96,16 @@ function invoke(req: Request, url: URL, path: string, body: unknown, ctx: Contex
     };
     void handlerFor()(inner as never, res as never);
   });
+}
+
+/**
+ * The query string as trpc-to-openapi reads it (each name's values), in an object without a prototype: its own
+ * parser fails on a parameter named `__proto__` or `constructor`.
+ */
+function queryOf(url: URL): Record<string, string[]> {
+  const query = Object.create(null) as Record<string, string[]>;
+  url.searchParams.forEach((value, key) => (query[key] ??= []).push(value));
+  return query;
 }
 
 async function toErrorBody(response: Response): Promise<AppError> {

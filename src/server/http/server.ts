@@ -1,0 +1,57 @@
+import http from 'node:http';
+import next from 'next';
+import { env } from '@/env';
+import { AppError } from '@/server/errors';
+import { errorForLog, logger } from '@/server/logger';
+import { clientAddress, compileTrust, pinClientAddress } from './client-address';
+import { ownHandler } from './own-routes';
+import { sendResponse, toRequest } from './web-bridge';
+
+export interface HttpServerOptions {
+  /** The project folder (where Next finds its build). */
+  dir: string;
+  port: number;
+  hostname: string;
+}
+
+/**
+ * One process's web server: the REST API, webhooks and the OpenAPI document answered on Node's request
+ * directly by the edge and handlers of src/server/api (no Next routing in between), everything else —
+ * pages, tRPC, better-auth, the reference page — by Next's request handler (Next's documented custom server).
+ * The runtime (database, migrations, bootstrap, queue) must be open before it is called.
+ */
+export async function createHttpServer(opts: HttpServerOptions): Promise<http.Server> {
+  const trust = compileTrust(env.TRUSTED_PROXIES);
+  const app = next({ dev: false, dir: opts.dir, hostname: opts.hostname, port: opts.port });
+  const nextHandle = app.getRequestHandler();
+  await app.prepare();
+  return http.createServer((req, res) => {
+    pinClientAddress(req, trust);
+    const method = req.method ?? 'GET';
+    const own = ownHandler(method, pathOf(req.url));
+    if (own) void serveOwn(own, req, res, method);
+    else void nextHandle(req, res);
+  });
+}
+
+async function serveOwn(handler: (req: Request) => Promise<Response>, req: http.IncomingMessage, res: http.ServerResponse, method: string) {
+  try {
+    await sendResponse(res, await handler(toRequest(req, res)), method);
+  } catch (e) {
+    // the edge answers every failure of a handler itself; this is a failure of the bridge
+    logger.error('request failed', { method, path: pathOf(req.url), client: clientAddress(req, () => false), error: errorForLog(e) });
+    if (res.headersSent) return void res.destroy();
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(new AppError('INTERNAL', 'Internal server error.').toBody()));
+  }
+}
+
+/** The path of a request target (origin-form or absolute-form), dot segments resolved as a URL parser does. */
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '/';
+  }
+}
