@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { NodeError } from '../node-error';
 import type { NodeContext } from '../node-type';
 import { MAX_LOG_LINES } from '../nodes/code';
+import { processWide } from './process-wide';
 
 /**
  * The `code` node's runs, on a pool of worker threads (code-sandbox-worker.mjs runs each in a fresh QuickJS
@@ -156,8 +157,6 @@ function spawn(): Worker {
   return worker;
 }
 
-let pool: SandboxPool | undefined;
-
 /** Runs `source` as a function body on `input` in the sandbox pool, for the organization `tenant`. */
 export async function runSandboxed(ctx: NodeContext, tenant: string, source: string, input: unknown, limits: { timeout_ms: number; memory_mb: number }): Promise<unknown> {
   let json: string;
@@ -171,7 +170,7 @@ export async function runSandboxed(ctx: NodeContext, tenant: string, source: str
   if (2 * inputBytes > limits.memory_mb * MB) {
     throw new NodeError('CODE_MEMORY_LIMIT', `The input (${(inputBytes / MB).toFixed(1)} MB as JSON) does not fit in ${limits.memory_mb} MB of sandbox memory.`);
   }
-  pool ??= new SandboxPool(Math.max(2, Math.min(4, os.availableParallelism())));
+  const pool = processWide('code-sandbox-pool', () => new SandboxPool(Math.max(2, Math.min(4, os.availableParallelism()))));
   const out = await pool.run(ctx, tenant, { source, json, timeoutMs: limits.timeout_ms, memoryMb: limits.memory_mb, maxLogLines: MAX_LOG_LINES });
   return JSON.parse(out) as unknown;
 }

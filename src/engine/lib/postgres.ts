@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { NodeError } from '../node-error';
 import type { ConnectorHandle, NodeServices } from '../node-type';
+import { processWide } from './process-wide';
 
 /** Shared plumbing of the postgres-query and postgres-write nodes: one small pool per connector. */
 
@@ -14,7 +15,7 @@ interface Pool {
   version: string;
 }
 
-const pools = new Map<string, Pool>();
+const pools = processWide('postgres-connector-pools', () => new Map<string, Pool>());
 
 /** The connection string with its password, from the connector (the password lives in its credentials). */
 function connectionString(connector: ConnectorHandle): URL {

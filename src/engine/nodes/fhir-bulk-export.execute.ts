@@ -4,6 +4,7 @@ import { NodeError } from '../node-error';
 import { implementNode } from '../node-type';
 import { BULK_EXPORTS_PER_ORG, fhirBulkExport } from './fhir-bulk-export';
 import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
+import { processWide } from '../lib/process-wide';
 
 interface Slots {
   running: number;
@@ -11,7 +12,7 @@ interface Slots {
 }
 
 /** Running exports per organization (`services.tenant`), in this process: the count is not shared between processes. */
-const slotsByOrg = new Map<string, Slots>();
+const slotsByOrg = processWide('bulk-export-slots', () => new Map<string, Slots>());
 
 /** Takes one of the organization's export slots (waiting for one, or failing, per `onLimit`); returns its release. */
 async function takeSlot(org: string, onLimit: 'wait' | 'fail', signal: AbortSignal, deadline: number): Promise<() => void> {
