@@ -4,6 +4,7 @@ import { rateLimitHeaders } from '@/server/auth/rate-limit';
 import { AppError } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import { getRuntime, type Runtime } from '@/server/runtime';
+import { databaseUnavailable, isDatabaseUnavailable, retryOnStaleConnection } from '@/server/db/unavailable';
 import { limitBody } from './body';
 
 /**
@@ -73,14 +74,14 @@ async function handle(
   let rt: Runtime | undefined;
   try {
     rt = await runtime();
-    const g = await guard(rt, req);
+    const open = rt;
+    const g = await retryOnStaleConnection(() => guard(open, req));
     edge = { rt, principal: g.principal, authError: g.error, headers: rateLimitHeaders(g.rate) };
   } catch (e) {
     logger.error('request refused: the service is unavailable', { error: errorText(e) });
     // counted by address where the limiter still works (in memory, or Postgres's in-memory insurance)
     const rate = rt && (await countByAddress(rt, req).catch(() => undefined));
-    const unavailable = new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unavailable; try again shortly.');
-    return errorResponse(unavailable, { ...(rate && rateLimitHeaders(rate)), 'Retry-After': '5' });
+    return errorResponse(databaseUnavailable(), rate ? rateLimitHeaders(rate) : {});
   }
   // tRPC (`optional`) answers a 429 in its own shape (its client cannot read ours): the procedure throws it
   if (edge.authError?.code === 'RATE_LIMITED' && access !== 'optional') return errorResponse(edge.authError, edge.headers);
@@ -98,14 +99,24 @@ async function handle(
     return withHeaders(res, headers());
   } catch (e) {
     if (e instanceof AppError) return errorResponse(e, headers());
+    if (isDatabaseUnavailable(e)) {
+      logger.error('request refused: the database is unavailable', { method: req.method, path: new URL(req.url).pathname, error: errorText(e) });
+      return errorResponse(databaseUnavailable(), headers());
+    }
     logger.error('request failed', { method: req.method, path: new URL(req.url).pathname, error: errorText(e) });
     return errorResponse(new AppError('INTERNAL', 'Internal server error.'), headers());
   }
 }
 
 export function errorResponse(err: AppError, headers: Record<string, string> = {}): Response {
-  return Response.json(err.toBody(), { status: err.status, headers });
+  // a 503 says when to come back, whoever raised it
+  const retry: Record<string, string> = err.status === 503 && !Object.keys(headers).some((k) => k.toLowerCase() === 'retry-after') ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+  return Response.json(err.toBody(), { status: err.status, headers: { ...headers, ...retry } });
 }
+
+/** How long a client is told to wait while the database is away (Postgres restarts take a few seconds). */
+const RETRY_AFTER_SECONDS = 2;
+
 
 /** Sets headers on a response, copying it first when its headers are immutable (a redirect, a fetched body). */
 function withHeaders(res: Response, headers: Record<string, string>): Response {

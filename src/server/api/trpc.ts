@@ -6,6 +6,7 @@ import type { Principal } from '@/server/auth/principal';
 import type { Queue } from '@/server/queue/queue';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
+import { databaseUnavailable, isDatabaseUnavailable } from '@/server/db/unavailable';
 import { AppError, type ErrorCode } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
@@ -49,6 +50,7 @@ const TRPC_CODE: Record<number, TRPCError['code']> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** Turns any error reaching tRPC into one of ours, so both transports answer with the same body. */
@@ -84,6 +86,10 @@ export function toAppError(error: TRPCError): AppError {
     case 'TOO_MANY_REQUESTS':
       return new AppError('RATE_LIMITED', error.message);
     default:
+      if (isDatabaseUnavailable(cause)) {
+        logger.error('request refused: the database is unavailable', { error: errorForLog(cause) });
+        return databaseUnavailable();
+      }
       logger.error('unhandled error', { error: errorForLog(cause ?? error) });
       return new AppError('INTERNAL', 'Internal server error.');
   }
