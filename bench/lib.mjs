@@ -31,7 +31,7 @@ export async function startServer(extraEnv, port) {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 400; i++) {
     try {
-      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, stop: () => child.kill('SIGTERM') };
+      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
     } catch {}
     await new Promise((r) => setTimeout(r, 150));
   }
