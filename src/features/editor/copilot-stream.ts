@@ -1,4 +1,4 @@
-import { SseParser } from '@/features/agents/playground/sse';
+import { readJsonEvents } from '@/features/agents/playground/sse';
 import type { CopilotEvent } from '@/shared/copilot-events';
 import type { Definition } from './definition';
 
@@ -29,21 +29,5 @@ export async function streamCopilotChat(message: string, definition: Definition 
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new CopilotRequestError(body?.error?.message ?? `The server answered ${res.status}.`, res.status);
   }
-  const parser = new SseParser();
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  const emit = (events: { event: string; data: string }[]) => {
-    for (const e of events) {
-      try {
-        onEvent({ event: e.event, data: JSON.parse(e.data) } as CopilotEvent);
-      } catch {
-        // an event whose data is not JSON is not one of ours: skip it
-      }
-    }
-  };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    emit(parser.push(value));
-  }
-  emit(parser.end());
+  await readJsonEvents<CopilotEvent>(res.body, onEvent);
 }

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '@/shared/agent-events';
-import { SseParser } from './sse';
+import { readJsonEvents } from './sse';
 
 /** What the agent chat stream sends (POST /api/agents/{id}/chat with stream: true). */
 export type ChatEvent = AgentEvent;
@@ -43,21 +43,5 @@ export async function streamChat(
   });
   if (!res.ok || !res.body) throw await refusal(res);
   handlers.onStart(res.headers.get('X-Conversation-ID'));
-  const parser = new SseParser();
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  const emit = (events: { event: string; data: string }[]) => {
-    for (const e of events) {
-      try {
-        handlers.onEvent({ event: e.event, data: JSON.parse(e.data) } as ChatEvent);
-      } catch {
-        // an event whose data is not JSON is not one of ours: skip it
-      }
-    }
-  };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    emit(parser.push(value));
-  }
-  emit(parser.end());
+  await readJsonEvents<ChatEvent>(res.body, handlers.onEvent);
 }

@@ -55,3 +55,29 @@ export class SseParser {
     return null;
   }
 }
+
+/**
+ * Reads an event stream to its end, handing each event whose data is JSON to `onEvent` as `{event, data}` as soon
+ * as it is complete (an event whose data is not JSON is not one of ours: skipped).
+ */
+export async function readJsonEvents<T>(body: ReadableStream<BufferSource>, onEvent: (e: T) => void): Promise<void> {
+  const parser = new SseParser();
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const emit = (events: SseEvent[]) => {
+    for (const e of events) {
+      let data: unknown;
+      try {
+        data = JSON.parse(e.data);
+      } catch {
+        continue;
+      }
+      onEvent({ event: e.event, data } as T);
+    }
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    emit(parser.push(value));
+  }
+  emit(parser.end());
+}
