@@ -10,7 +10,7 @@ import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
 import { MllpListeners } from '@/server/services/mllp/listeners';
-import { resumeListeners } from '@/server/services/pipelines/triggers';
+import { followListener, resumeListeners } from '@/server/services/pipelines/triggers';
 
 /** Everything a request needs, made once per process. */
 export interface Runtime {
@@ -102,9 +102,12 @@ export function getRuntime(): Promise<Runtime> {
     });
     // the embedded database belongs to this process, so it is also where its queue is worked
     await startJobs(queue, database.db, { executions: database.kind === 'pglite' || env.WORKER_IN_SERVER, concurrency: env.WORKER_CONCURRENCY });
-    // deployed pipelines' MLLP ports are opened by this (web) process, and again on each start
-    queue.attachListeners(new MllpListeners(database.db, queue));
-    await resumeListeners(database.db, queue.triggers);
+    // deployed pipelines' MLLP ports are opened by every web process (on one port in a cluster), again on each
+    // start, and follow deploys and undeploys made in other processes
+    const listeners = new MllpListeners(database.db, queue);
+    const own = { ...queue.triggers, listen: listeners.listen.bind(listeners), unlisten: listeners.unlisten.bind(listeners) };
+    await queue.attachListeners(listeners, (pipelineId) => followListener(database.db, own, pipelineId));
+    await resumeListeners(database.db, own);
     return createRuntime(database, { queue });
   })().catch((e) => {
     globalForRuntime.clinflowRuntime = undefined;

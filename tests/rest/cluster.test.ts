@@ -1,9 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { Hl7Message } from '@medplum/core';
+import { Hl7Client } from '@medplum/hl7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orgWithKey, trpc } from '../support/accounts';
 import { client, expectError } from '../support/client';
 import { createTestDatabase } from '../support/postgres';
-import { startServer, type RunningServer } from '../support/server';
+import { freePort, startServer, type RunningServer } from '../support/server';
 import { startWorker } from '../support/worker';
 
 const LIMIT = 60;
@@ -14,6 +18,31 @@ const definition = {
   ],
   connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
 };
+
+const ADT = fs.readFileSync('/work/shared/data/hl7v2/messages/' + fs.readdirSync('/work/shared/data/hl7v2/messages').filter((f) => f.startsWith('ADT-')).sort()[0]!, 'utf8');
+
+/** Whether a TCP connection to the port is accepted (and then closed at once). */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+/** Sends the ADT message on `n` connections (handed to the processes in turn); each must be ACKed AA. */
+async function sendAdts(port: number, n: number) {
+  for (let i = 0; i < n; i++) {
+    const c = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 5000 });
+    try {
+      const ack = await c.sendAndWait(Hl7Message.parse(ADT), { timeoutMs: 30_000 });
+      expect(ack.getSegment('MSA')?.getField(1)?.toString()).toBe('AA');
+    } finally {
+      await c.close();
+    }
+  }
+}
 
 /** The server processes a cluster's primary runs. */
 const children = (pid: number) => execFileSync('sh', ['-c', `pgrep -P ${pid} || true`]).toString().split('\n').filter(Boolean);
@@ -75,5 +104,33 @@ describe('two server processes on one port and a worker (Postgres)', () => {
       completed = (await api.get(`/api/executions?pipeline_id=${pipeline}&status=completed&limit=1`)).body.total_count;
     }
     expect(completed).toBe(50);
+  });
+
+  it('opens the MLLP port of a deployed pipeline in every process, a replaced process too, and closes it in every process on undeploy', async () => {
+    const org = await orgWithKey(server.url, 'cluster-mllp@example.org');
+    const api = client(server.url, org);
+    const port = await freePort();
+    const mllp = {
+      nodes: [
+        { id: 'in', type: 'mllp-listener-trigger', config: { port } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'message' } },
+      ],
+      connections: [{ id: 'c1', source: 'in', source_port: 'message', target: 'out', target_port: 'value' }],
+    };
+    const pipeline = (await api.post('/api/pipelines', { name: 'feed', definition: mllp })).body.id;
+    expect((await api.post(`/api/pipelines/${pipeline}/deploy`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    await sendAdts(port, 3);
+    // one process dies: the primary starts another, which opens the deployed pipeline's port as it starts
+    const [victim] = children(server.process.pid!);
+    process.kill(Number(victim), 'SIGKILL');
+    for (let i = 0; i < 100 && !(children(server.process.pid!).length === 2 && !children(server.process.pid!).includes(victim!)); i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 4000)); // the new process prepares Next and its listeners
+    await sendAdts(port, 6);
+    // undeploy reaches one process; the other follows
+    expect((await api.post(`/api/pipelines/${pipeline}/undeploy`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    // no process keeps the port: every connection is refused
+    for (let i = 0; i < 6; i++) expect(await accepts(port)).toBe(false);
   });
 });

@@ -15,6 +15,8 @@ export const SCHEDULE_QUEUE = 'pipeline-schedule';
  * queues an execution; each process with execution loops LISTENs and wakes one idle loop.
  */
 const JOBS_CHANNEL = 'clinflow_execution_jobs';
+/** NOTIFY channel of inbound listeners opened or closed by one server process, for the others to follow. */
+const LISTENERS_CHANNEL = 'clinflow_inbound_listeners';
 
 /** The inbound side of a TriggerHost (src/server/services/mllp), closed with the queue. */
 export type InboundListeners = Pick<TriggerHost, 'listen' | 'unlisten'> & { closeAll(): Promise<void> };
@@ -61,8 +63,12 @@ export interface Queue {
    * id) and, in a process that attached them, inbound listeners (MLLP ports).
    */
   triggers: TriggerHost;
-  /** Lets this process open the inbound ports of deployed pipelines (the web process; see runtime.ts). */
-  attachListeners(listeners: InboundListeners): void;
+  /**
+   * Lets this process open the inbound ports of deployed pipelines (the web process; see runtime.ts). On
+   * Postgres, a port opened or closed here is announced to the other processes (NOTIFY), and `resync` runs
+   * when another process announces one, so every server process listens for exactly the deployed pipelines.
+   */
+  attachListeners(listeners: InboundListeners, resync: (pipelineId: string) => Promise<void>): Promise<void>;
   /** Starts waking this process's loops on other processes' jobs (Postgres LISTEN); call once loops exist. */
   listen(): Promise<void>;
   stop(): Promise<void>;
@@ -85,6 +91,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   const loops = new ExecutionLoops(boss);
   let unlisten: (() => Promise<void>) | undefined;
   let inbound: InboundListeners | undefined;
+  let peers: { announce(pipelineId: string): Promise<void>; end(): Promise<void> } | undefined;
   return {
     boss,
     loops,
@@ -100,13 +107,25 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       async listen(target, options) {
         if (!inbound) throw new Error('This process takes no inbound connections: MLLP listeners run in the web process.');
         await inbound.listen(target, options);
+        await peers?.announce(target.pipelineId);
       },
       async unlisten(target) {
         await inbound?.unlisten(target);
+        await peers?.announce(target.pipelineId);
       },
     },
-    attachListeners(listeners) {
+    async attachListeners(listeners, resync) {
       inbound = listeners;
+      if (!postgres || peers) return;
+      const { default: pg } = await import('postgres');
+      const channel = pg(database.url!, { max: 1, onnotice: () => {} });
+      const self = `${process.pid}:`;
+      await channel.listen(LISTENERS_CHANNEL, (payload) => {
+        if (payload.startsWith(self)) return; // this process has done it already
+        const pipelineId = payload.slice(payload.indexOf(':') + 1);
+        resync(pipelineId).catch((e: unknown) => logger.warn(`the listener of pipeline ${pipelineId} did not follow its change: ${e instanceof Error ? e.message : String(e)}`));
+      });
+      peers = { announce: (pipelineId) => channel.notify(LISTENERS_CHANNEL, `${self}${pipelineId}`).then(() => undefined), end: () => channel.end({ timeout: 5 }) };
     },
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
@@ -123,6 +142,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     },
     async stop() {
       await inbound?.closeAll();
+      await peers?.end();
       await unlisten?.();
       await boss.stop({ graceful: true, timeout: 30_000, close: postgres });
     },

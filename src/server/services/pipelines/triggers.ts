@@ -54,12 +54,35 @@ function activationError(e: unknown, pipelineId: string): unknown {
 export async function resumeListeners(db: Db, host: TriggerHost): Promise<void> {
   const rows = await db.select().from(pipelines).where(eq(pipelines.status, 'deployed'));
   for (const row of rows) {
-    const trigger = triggerOf(buildGraph(row.definition, getNodeType));
-    if (!trigger?.type?.activate || trigger.configError || !trigger.type.trigger?.events.includes('mllp')) continue;
+    if (!inboundTrigger(row)) continue;
     try {
-      await trigger.type.activate(host, { pipelineId: row.id, orgId: row.orgId }, trigger.config as never);
+      await openListener(host, row);
     } catch (e) {
       logger.warn(`the listener of deployed pipeline ${row.id} did not start: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+}
+
+/**
+ * Another server process opened or closed a pipeline's inbound listener (deploy, undeploy, a changed port):
+ * this one follows, from the pipeline as stored — listening while it is deployed with an inbound trigger,
+ * closed otherwise. `host` must be this process's own listeners, not a host that announces again.
+ */
+export async function followListener(db: Db, host: TriggerHost, pipelineId: string): Promise<void> {
+  const [row] = await db.select().from(pipelines).where(eq(pipelines.id, pipelineId));
+  if (row && inboundTrigger(row)) await openListener(host, row);
+  else await host.unlisten({ pipelineId, orgId: row?.orgId ?? '' });
+}
+
+/** The deployed pipeline's trigger, when it listens inside the server process (MLLP). */
+function inboundTrigger(row: Row) {
+  if (row.status !== 'deployed') return undefined;
+  const trigger = triggerOf(buildGraph(row.definition, getNodeType));
+  if (!trigger?.type?.activate || trigger.configError || !trigger.type.trigger?.events.includes('mllp')) return undefined;
+  return trigger;
+}
+
+async function openListener(host: TriggerHost, row: Row): Promise<void> {
+  const trigger = inboundTrigger(row)!;
+  await trigger.type!.activate!(host, { pipelineId: row.id, orgId: row.orgId }, trigger.config as never);
 }
