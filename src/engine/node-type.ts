@@ -45,6 +45,12 @@ export interface NodeServices {
   agent(id: string, input: Record<string, unknown>, options: { testMode: boolean }): Promise<AgentAnswer>;
   /** Records one language model call of a node (tokens, latency) with the organization's usage; never fails. */
   modelCall(call: { model: string; input_tokens: number; output_tokens: number; latency_ms: number }): void;
+  /**
+   * One of the running pipeline's organization's `limit` slots named `name` (the 5 running bulk exports), shared by
+   * every process: its release, or null when none is free by `waitUntil` (epoch ms; at once when absent) or the
+   * signal aborts. Release it when the work ends, however it ends.
+   */
+  slot(name: string, limit: number, options: { signal: AbortSignal; waitUntil?: number }): Promise<(() => Promise<void>) | null>;
 }
 
 /** What an agent answered (see `NodeServices.agent`). */

@@ -1,58 +1,24 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { cancelExport, kickOffExport, readExportFile, waitForExport } from '@/clinical/fhir/client-bulk';
 import { NodeError } from '../node-error';
-import { implementNode } from '../node-type';
+import { implementNode, type NodeContext } from '../node-type';
 import { BULK_EXPORTS_PER_ORG, fhirBulkExport } from './fhir-bulk-export';
 import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
-import { processWide } from '../lib/process-wide';
 
-interface Slots {
-  running: number;
-  waiting: (() => void)[];
-}
-
-/** Running exports per organization (`services.tenant`), in this process: the count is not shared between processes. */
-const slotsByOrg = processWide('bulk-export-slots', () => new Map<string, Slots>());
-
-/** Takes one of the organization's export slots (waiting for one, or failing, per `onLimit`); returns its release. */
-async function takeSlot(org: string, onLimit: 'wait' | 'fail', signal: AbortSignal, deadline: number): Promise<() => void> {
-  let slots = slotsByOrg.get(org);
-  if (!slots) slotsByOrg.set(org, (slots = { running: 0, waiting: [] }));
-  const own = slots;
-  const release = () => {
-    const next = own.waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else if (--own.running === 0) slotsByOrg.delete(org);
-  };
-  if (own.running < BULK_EXPORTS_PER_ORG) {
-    own.running++;
-    return release;
-  }
+/** Takes one of the organization's export slots, shared by every process (waiting for one, or failing, per `onLimit`); returns its release. */
+async function takeSlot(ctx: NodeContext, onLimit: 'wait' | 'fail', deadline: number): Promise<() => Promise<void>> {
+  const release = await ctx.services.slot('fhir-bulk-export', BULK_EXPORTS_PER_ORG, { signal: ctx.signal, waitUntil: onLimit === 'wait' ? deadline : undefined });
+  if (release) return release;
+  if (ctx.signal.aborted) throw new NodeError('CANCELLED', 'The execution was cancelled while waiting for a bulk export slot');
   const busy = `${BULK_EXPORTS_PER_ORG} bulk exports of this organization are already running (the Bulk Data limit)`;
-  if (onLimit === 'fail') throw new NodeError('BULK_EXPORT_LIMIT', `${busy}; set on_limit to "wait" to queue instead`);
-  await new Promise<void>((resolve, reject) => {
-    const done = (error?: NodeError) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      if (error) {
-        own.waiting.splice(own.waiting.indexOf(granted), 1);
-        reject(error);
-      } else resolve();
-    };
-    const granted = () => done();
-    const onAbort = () => done(new NodeError('CANCELLED', 'The execution was cancelled while waiting for a bulk export slot'));
-    const timer = setTimeout(() => done(new NodeError('BULK_EXPORT_LIMIT', `${busy} and none finished within max_wait_s`)), Math.max(0, deadline - Date.now()));
-    signal.addEventListener('abort', onAbort, { once: true });
-    own.waiting.push(granted);
-  });
-  return release;
+  throw new NodeError('BULK_EXPORT_LIMIT', onLimit === 'fail' ? `${busy}; set on_limit to "wait" to queue instead` : `${busy} and none finished within max_wait_s`);
 }
 
 export const fhirBulkExportNode = implementNode(fhirBulkExport, {
   async execute(ctx, _inputs, config) {
     const deadline = Date.now() + config.max_wait_s * 1000;
     const { client, name } = await fhirClientOf(ctx, config.connector, config.timeout_ms);
-    const release = await takeSlot(ctx.services.tenant, config.on_limit, ctx.signal, deadline);
+    const release = await takeSlot(ctx, config.on_limit, deadline);
     let statusUrl: string | undefined;
     try {
       const request = { level: config.level, groupId: config.group_id, types: config.types, ...(config.since ? { since: config.since } : {}) };
@@ -89,7 +55,8 @@ export const fhirBulkExportNode = implementNode(fhirBulkExport, {
     } catch (e) {
       throw asNodeError(e);
     } finally {
-      release();
+      // a slot the database could not free now frees itself when its lease runs out
+      await release().catch((e: unknown) => ctx.log('warn', `the bulk export slot was not released at once: ${e instanceof Error ? e.message : String(e)}`));
       // the files are read (or no longer wanted): the server may delete them
       if (statusUrl) await cancelExport(client, statusUrl);
     }

@@ -8,6 +8,30 @@ export type TestContext = NodeContext & { logs: LogEntry[] };
 
 let seq = 0;
 
+/**
+ * Slots for node tests, counted in this process (the server counts them in the database, see
+ * src/server/services/executions/org-slots.ts): a waiting taker gets a slot as soon as one is released.
+ */
+const memorySlots = {
+  held: new Map<string, number>(),
+  async acquire(name: string, limit: number, options: { signal: AbortSignal; waitUntil?: number }): Promise<(() => Promise<void>) | null> {
+    for (;;) {
+      const n = this.held.get(name) ?? 0;
+      if (n < limit) {
+        this.held.set(name, n + 1);
+        let released = false;
+        return async () => {
+          if (released) return;
+          released = true;
+          this.held.set(name, (this.held.get(name) ?? 1) - 1);
+        };
+      }
+      if ((options.waitUntil ?? 0) <= Date.now() || options.signal.aborted) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  },
+};
+
 /** Node services for tests: no network unless a `fetch` is given; one fixed key per purpose, as an organization has. */
 export function testServices(overrides: Partial<NodeServices> = {}): NodeServices {
   return {
@@ -20,6 +44,7 @@ export function testServices(overrides: Partial<NodeServices> = {}): NodeService
     },
     agent: (id) => Promise.reject(new NodeError('AGENT_NOT_FOUND', `No agent "${id}" in this test (pass one in testServices({agent}))`)),
     modelCall: () => {},
+    slot: (name, limit, options) => memorySlots.acquire(`${name}`, limit, options),
     connect: ({ host, port }) => Promise.reject(new NodeError('OUTBOUND_FAILED', `No network in node tests: ${host}:${port} (pass a connect in testServices({connect}))`)),
     ...overrides,
   };

@@ -6,3 +6,4 @@ export * from './executions';
 export * from './connectors';
 export * from './agents';
 export * from './copilot';
+export * from './slots';

@@ -9,6 +9,7 @@ import { outbound, outboundFetch } from '@/server/net/outbound';
 import { connectorHandle } from '@/server/services/connectors/handle';
 import { orgKey } from '@/server/services/orgs/org-keys';
 import { recordModelCall } from '@/server/services/agents/model-calls';
+import { acquireOrgSlot } from './org-slots';
 
 /**
  * What the host lends a running node (DESIGN.md §4: everything outside the process comes in through
@@ -27,6 +28,7 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     connect: outboundConnect,
     languageModel,
     agent: (id, input, options) => runAgent(db, orgId, id, input, options.testMode),
+    slot: (name, limit, options) => acquireOrgSlot(db, orgId, name, limit, options),
     modelCall: (u) => {
       // not awaited: a node does not wait on bookkeeping (recordModelCall never throws)
       void recordModelCall({ db, principal: { kind: 'api-key', orgId, scopes: [] } }, { source: 'pipeline', model: u.model, usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens }, latencyMs: u.latency_ms });
