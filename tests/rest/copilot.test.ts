@@ -259,7 +259,7 @@ describe.each(inject('targets'))('copilot code generation over REST on $name', (
     expectError(vague, 400, 'REQUEST_NOT_UNDERSTOOD');
     const unclear = await api.post('/api/copilot/generate/code', { description: 'sort them by shoe size', sample_input: patients });
     expect(unclear.status).toBe(400);
-    expect(unclear.body.error.details).toMatchObject({ understood: ['No field matches "shoe size" in the sample: the records were not sorted.'], examples: expect.arrayContaining(["list each patient's name and age"]) });
+    expect(unclear.body.error.details).toMatchObject([{ understood: ['No field matches "shoe size" in the sample: the records were not sorted.'], examples: expect.arrayContaining(["list each patient's name and age"]) }]);
 
     expectError(await api.post('/api/copilot/generate/code', {}), 400, 'VALIDATION_FAILED');
     expectError(await api.post('/api/copilot/generate/code', { description: 'count patients by gender', language: 'python' }), 400, 'VALIDATION_FAILED');

@@ -162,13 +162,13 @@ describe('request edge', () => {
       const res = await apiEdge(async () => away)('key', handler)(request());
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', status: 503 } });
-      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('retry-after')).toBe('2');
       expectRateHeaders(res);
       expect(handler).not.toHaveBeenCalled();
       // not started at all: nothing could count it, but the answer is the same
       const starting = await apiEdge(() => Promise.reject(new Error('connect ECONNREFUSED')))('public', handler)(request());
       expect(starting.status).toBe(503);
-      expect(starting.headers.get('retry-after')).toBe('5');
+      expect(starting.headers.get('retry-after')).toBe('2');
     } finally {
       logged.mockRestore();
     }
