@@ -3,7 +3,7 @@ import { env } from '@/env';
 import { getDatabase, type Database, type Db } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { authSecret, createAuth, type Auth } from '@/server/auth/better-auth';
-import { KeyCache } from '@/server/auth/key-cache';
+import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '@/server/auth/key-cache';
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { startJobs } from '@/server/jobs';
@@ -22,7 +22,7 @@ export interface Runtime {
   chatLimiter: RateLimiter;
   /** Copilot requests, per user or API key. */
   copilotLimiter: RateLimiter;
-  /** API key lookups, cached only where that is exact (embedded: one process owns the database). */
+  /** API key lookups, cached (see KeyCache for how revocations reach every process). */
   keyCache?: KeyCache;
   /** The execution queue (pg-boss); absent where nothing may run asynchronously (some tests). */
   queue?: Queue;
@@ -38,6 +38,8 @@ export interface RuntimeOptions {
 /** Builds a runtime over an open database (tests call this directly with an in-memory PGlite). */
 export async function createRuntime(database: Database, opts: RuntimeOptions = {}): Promise<Runtime> {
   const secret = await authSecret(database.db);
+  const keyCache = new KeyCache(database.kind === 'pglite' ? Infinity : KEY_CACHE_TTL_MS);
+  if (database.kind === 'postgres') await listenForRevocations(database.url!, keyCache);
   return {
     database,
     db: database.db,
@@ -45,7 +47,7 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
       byAddress: createRateLimiter(database, { name: 'sign-in-address', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
       byAccount: createRateLimiter(database, { name: 'sign-in-account', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
     }),
-    keyCache: database.kind === 'pglite' ? new KeyCache() : undefined,
+    keyCache,
     queue: opts.queue,
     apiLimiter: createRateLimiter(database, {
       name: 'api',

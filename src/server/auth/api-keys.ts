@@ -36,9 +36,8 @@ const findKey = preparedPerDb((db) =>
 );
 
 /**
- * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. With a `cache` (embedded
- * mode, where every revocation happens in this process and clears it) a key is looked up once; without
- * one (Postgres) on every request, so a key revoked by any process stops working at once everywhere.
+ * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. With a `cache` a key is looked up
+ * once (and, on Postgres, again after at most KEY_CACHE_TTL_MS: see KeyCache); without one on every request.
  */
 export async function authenticateApiKey(
   db: Db,

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { generateApiKey, hashApiKey, keyPrefix } from '@/server/auth/api-keys';
+import { KEYS_CHANNEL } from '@/server/auth/key-cache';
 import { apiKeys } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
@@ -48,7 +49,7 @@ export async function createApiKey(
   return { ...toKey(row), key };
 }
 
-/** Revocation takes effect on the next request: keys are looked up on every request. */
+/** Revocation takes effect at once in this process, and in every other one within KEY_CACHE_TTL_MS (see KeyCache). */
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKeyInfo> {
   const notFound = new AppError('API_KEY_NOT_FOUND', `API key ${id} was not found.`);
   if (!isUuid(id)) throw notFound;
@@ -60,6 +61,8 @@ export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<Api
     .returning();
   if (row) {
     ctx.keyCache?.clear();
+    // the other processes drop their cached keys too (Postgres; see KeyCache)
+    await ctx.db.execute(sql`select pg_notify(${KEYS_CHANNEL}, ${row.id})`);
     return toKey(row);
   }
   const [existing] = await ctx.db.select().from(apiKeys).where(mine);
