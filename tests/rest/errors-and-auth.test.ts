@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey, trpc } from '../support/accounts';
 import { client, expectError, type Client } from '../support/client';
@@ -77,6 +78,22 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect((await api.get('/api/pipelines')).body.total_count).toBe(before);
   });
 
+  it('answers TRACE and broken percent-encoding in paths in the error shape, never 500', async () => {
+    const headers = { authorization: `Bearer ${org.key}`, 'x-organization-id': org.id };
+    for (const path of ['/api/pipelines', '/api/webhooks/x', '/', '/pipelines']) {
+      // fetch refuses to send TRACE: a raw request shows what the server answers
+      const raw = await rawRequest(target.url, 'TRACE', path, headers);
+      expect(raw.status, path).toBe(405);
+      expect(JSON.parse(raw.body).error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    for (const path of ['/api/node-catalog/search/%ff', '/api/pipelines/%ff', '/api/pipelines/%ff/versions', '/api/agents/%E0%A4%A', '/api/%ff']) {
+      const res = await fetch(`${target.url}${path}`, { headers });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect((await res.json()).error.status).toBe(res.status);
+    }
+  });
+
   it('gives field errors as details on validation failures', async () => {
     const res = await api.post('/api/pipelines', { name: '', definition: { nodes: [{ type: 'x' }], connections: [] } });
     expectError(res, 400, 'VALIDATION_FAILED');
@@ -148,3 +165,17 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     ).resolves.toMatchObject({ scopes: ['agent/00000000-0000-4000-8000-000000000000:execute'] });
   });
 });
+
+/** A request sent as written, for methods fetch will not send (TRACE). */
+function rawRequest(base: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

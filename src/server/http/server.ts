@@ -28,10 +28,21 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<http.Se
   return http.createServer((req, res) => {
     pinClientAddress(req, trust);
     const method = req.method ?? 'GET';
+    if (REFUSED_METHODS.has(method)) return refuse(res, method);
     const own = ownHandler(method, pathOf(req.url));
     if (own) void serveOwn(own, req, res, method);
     else void nextHandle(req, res);
   });
+}
+
+/** Methods no part of the app answers (the Fetch API cannot even represent them): 405 in the spec's shape, for every path. */
+const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
+function refuse(res: http.ServerResponse, method: string): void {
+  res.statusCode = 405;
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('allow', 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
+  res.end(JSON.stringify(new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed.`).toBody()));
 }
 
 async function serveOwn(handler: (req: Request) => Promise<Response>, req: http.IncomingMessage, res: http.ServerResponse, method: string) {
