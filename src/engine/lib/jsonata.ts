@@ -43,7 +43,10 @@ export function compileJsonata(expression: string): jsonata.Expression {
   }
 }
 
-/** A config field holding a JSONata expression, checked when the config is parsed (so the validator reports it). */
+/**
+ * A config field holding a JSONata expression, checked when the config is parsed (so the validator reports it).
+ * Its JSON Schema carries `x-widget: expression` wherever it sits (a switch's cases too): the editor's JSONata editor.
+ */
 export function jsonataField(description: string) {
   return z
     .string()
@@ -56,7 +59,8 @@ export function jsonataField(description: string) {
         ctx.addIssue({ code: 'custom', message: (e as Error).message });
       }
     })
-    .describe(description);
+    .describe(description)
+    .meta({ 'x-widget': 'expression' });
 }
 
 /** Evaluates a compiled expression; any failure becomes NodeError(code) with JSONata's message. */

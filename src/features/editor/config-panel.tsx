@@ -11,6 +11,7 @@ import { Markdown } from './markdown';
 import { NodeActions } from './node-actions';
 import { NodeSettingsForm } from './node-settings';
 import { nodePorts } from './ports';
+import { ExpressionInputContext, useNodeInput } from './expression-input';
 import { ExpressionPreview, expressionField } from './expression-preview';
 import { SchemaForm } from './schema-form';
 import { TriggerInfo } from './trigger-info';
@@ -76,6 +77,7 @@ function NodeConfig({ node }: { node: FlowNode }) {
   const look = lookOf(entry?.category, entry?.trigger);
   const Icon = look.icon;
   const ports = nodePorts(entry, node.data.config);
+  const sample = useNodeInput(node, entry);
 
   return (
     <div className="flex h-full flex-col" aria-label="Node configuration" role="region">
@@ -124,19 +126,21 @@ function NodeConfig({ node }: { node: FlowNode }) {
         </div>
         <Section title="Configuration">
           {entry ? (
-            <SchemaForm
-              idPrefix={`cfg-${node.id}`}
-              schema={entry.config_schema}
-              value={node.data.config}
-              onChange={(config, field) => {
-                if (canonical(config) !== canonical(node.data.config)) updateNode(node.id, { config }, `config:${field ?? ''}`);
-              }}
-            />
+            <ExpressionInputContext value={sample}>
+              <SchemaForm
+                idPrefix={`cfg-${node.id}`}
+                schema={entry.config_schema}
+                value={node.data.config}
+                onChange={(config, field) => {
+                  if (canonical(config) !== canonical(node.data.config)) updateNode(node.id, { config }, `config:${field ?? ''}`);
+                }}
+              />
+            </ExpressionInputContext>
           ) : null}
         </Section>
         {entry && expressionField(entry) ? (
           <Section title="Preview">
-            <ExpressionPreview node={node} entry={entry} field={expressionField(entry)!} />
+            <ExpressionPreview node={node} field={expressionField(entry)!} sample={sample} />
           </Section>
         ) : null}
         {node.data.nodeType === 'webhook-trigger' || node.data.nodeType === 'schedule-trigger' ? (

@@ -1,11 +1,11 @@
 'use client';
 
+import { EditorView } from '@uiw/react-codemirror';
 import jsonata from 'jsonata';
 import { useEffect, useMemo, useState } from 'react';
 import { HL7_JSONATA_BINDINGS } from '@/clinical/hl7v2/access';
-import { api } from '@/trpc/react';
+import type { NodeInput } from './expression-input';
 import { pathsOf } from './json-paths';
-import { nodePorts } from './ports';
 import { useEditor } from './store-provider';
 import type { CatalogEntry, FlowNode } from './types';
 
@@ -40,39 +40,41 @@ function useEvaluation(expression: string, input: unknown, has: boolean): Outcom
 
 /**
  * Data-aware configuration of an expression field (a config field whose widget is `expression`): the node's
- * input from the last run shown in the drawer, its fields as paths that click into the expression at the
- * cursor, and the expression's result on that input, live as it is typed.
+ * sample input (from the last run shown in the drawer, or the upstream pinned output), its fields as paths
+ * that click into the expression editor at the cursor, and the expression's result on that input, live as
+ * it is typed.
  */
-export function ExpressionPreview({ node, entry, field }: { node: FlowNode; entry: CatalogEntry; field: string }) {
-  const { executionId, updateNode } = useEditor((s) => ({ executionId: s.executionId, updateNode: s.updateNode }));
-  const detail = api.executions.get.useQuery({ id: executionId ?? '' }, { enabled: !!executionId, refetchOnWindowFocus: false });
-  const record = detail.data?.nodes.find((n) => n.node_id === node.id);
-  const port = nodePorts(entry, node.data.config).inputs[0]?.name;
-  const inputs = record?.inputs as Record<string, unknown> | null | undefined;
-  const has = !!inputs && !!port && port in inputs;
-  const input = has ? inputs![port!] : undefined;
+export function ExpressionPreview({ node, field, sample }: { node: FlowNode; field: string; sample: NodeInput }) {
+  const updateNode = useEditor((s) => s.updateNode);
+  const { has, input } = sample;
   const expression = typeof node.data.config[field] === 'string' ? (node.data.config[field] as string) : '';
   const outcome = useEvaluation(expression, input, has);
   const paths = useMemo(() => (has ? pathsOf(input) : []), [has, input]);
 
+  /** Into the expression editor at its cursor (at the end when it does not have the focus). */
   function insert(path: string) {
-    const area = document.getElementById(`cfg-${node.id}_${field}`) as HTMLTextAreaElement | null;
-    const at = area && document.activeElement === area ? [area.selectionStart, area.selectionEnd] : [expression.length, expression.length];
-    const next = `${expression.slice(0, at[0])}${path}${expression.slice(at[1])}`;
-    updateNode(node.id, { config: { ...node.data.config, [field]: next } }, `config:${field}`);
+    const content = document.getElementById(`cfg-${node.id}_${field}`);
+    const view = content ? EditorView.findFromDOM(content) : null;
+    if (!view) return updateNode(node.id, { config: { ...node.data.config, [field]: `${expression}${path}` } }, `config:${field}`);
+    const { from, to } = view.hasFocus ? view.state.selection.main : { from: view.state.doc.length, to: view.state.doc.length };
+    view.dispatch({ changes: { from, to, insert: path }, selection: { anchor: from + path.length }, scrollIntoView: true });
+    view.focus();
   }
 
   if (!has) {
     return (
       <p className="text-xs text-slate-500">
-        Run the pipeline (Test run) and this node’s input from that run appears here, with its fields to pick from and the expression’s result on it.
+        Run the pipeline (Test run) and this node’s input from that run appears here, with its fields to pick from and the expression’s result on it
+        (pinned outputs of the node before it serve too).
       </p>
     );
   }
   return (
     <div className="space-y-3" aria-label="Expression preview">
       <div>
-        <p className="mb-1 text-xs font-medium text-slate-600">Fields of the last input — click to insert</p>
+        <p className="mb-1 text-xs font-medium text-slate-600">
+          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — click to insert, or type and pick from the list
+        </p>
         <ul className="flex max-h-40 flex-wrap gap-1 overflow-y-auto" aria-label="Input fields">
           {paths.map((p) => (
             <li key={p.path}>
@@ -91,7 +93,7 @@ export function ExpressionPreview({ node, entry, field }: { node: FlowNode; entr
         </ul>
       </div>
       <div>
-        <p className="mb-1 text-xs font-medium text-slate-600">Result on the last input</p>
+        <p className="mb-1 text-xs font-medium text-slate-600">Result on {sample.source === 'pinned' ? 'the pinned input' : 'the last input'}</p>
         <pre
           aria-label="Expression result"
           className={`max-h-56 overflow-auto rounded-md px-2.5 py-2 font-mono text-[11px] ${outcome && !outcome.ok ? 'bg-red-50 text-red-700' : 'bg-slate-900 text-slate-100'}`}

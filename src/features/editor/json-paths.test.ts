@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathsOf } from './json-paths';
+import { fieldsAt, pathsOf } from './json-paths';
 
 describe('pathsOf', () => {
   it('lists the JSONata path of every leaf, arrays by their first item, odd keys quoted', () => {
@@ -18,5 +18,19 @@ describe('pathsOf', () => {
     const deep = { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } };
     expect(pathsOf(deep)).toEqual([]);
     expect(pathsOf('text')).toEqual([]);
+  });
+});
+
+describe('fieldsAt', () => {
+  it('merges the keys found under a path, arrays flattened as JSONata steps do, with kind and sample', () => {
+    const bundle = { entry: [{ resource: { id: 'a', name: [{ family: 'K' }] } }, { resource: { id: 'b', code: null } }] };
+    expect(fieldsAt(bundle, ['entry', 'resource'])).toEqual([
+      { key: 'id', kind: 'string', sample: '"a"' },
+      { key: 'name', kind: 'array(1)', sample: '[{"family":"K"}]' },
+      { key: 'code', kind: 'null', sample: 'null' },
+    ]);
+    expect(fieldsAt(bundle, ['entry', 'resource', 'name'])).toEqual([{ key: 'family', kind: 'string', sample: '"K"' }]);
+    expect(fieldsAt(bundle, ['nothing'])).toEqual([]);
+    expect(fieldsAt('text', [])).toEqual([]);
   });
 });

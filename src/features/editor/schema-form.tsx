@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { AgentWidget } from './agent-widget';
 import { ConnectorWidget } from './connector-widget';
 import { JsonObjectField } from './json-field';
+import { JsonataWidget } from './jsonata-editor';
 import './schema-form.css';
 
 function iconButton(Icon: typeof Plus, label: string, danger = false) {
@@ -39,7 +40,7 @@ function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
 }
 
 const fields = { json: JsonObjectField };
-const widgets = { connector: ConnectorWidget, agent: AgentWidget };
+const widgets = { connector: ConnectorWidget, agent: AgentWidget, jsonata: JsonataWidget };
 
 const templates = {
   ButtonTemplates: {
@@ -52,27 +53,47 @@ const templates = {
   },
 };
 
-/**
- * The form's look from the node descriptor's hints, carried in the JSON Schema (`x-widget` on a field,
- * `x-order` on the schema): JSON fields get a JSON editor, code and expressions a monospace text area.
- * A long string field without a hint gets the text area too.
- */
-function uiSchemaFor(schema: RJSFSchema): UiSchema {
-  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
-  const order = (schema as { 'x-order'?: string[] })['x-order'];
-  if (order) ui['ui:order'] = [...order, '*'];
+/** One field's look from its hints; the fields of a list's items or of a nested object get theirs too. */
+function fieldUi(p: RJSFSchema): UiSchema | undefined {
+  const widget = p['x-widget'];
+  let ui: UiSchema | undefined;
+  if (widget === 'json') ui = { 'ui:field': 'json' };
+  else if (widget === 'connector') ui = { 'ui:widget': 'connector', 'ui:options': { connectorType: p['x-connector-type'] } };
+  else if (widget === 'agent') ui = { 'ui:widget': 'agent' };
+  else if (widget === 'expression') ui = { 'ui:widget': 'jsonata' };
+  else if (widget === 'code' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
+    ui = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
+  } else if (p.type === 'array' && p.items && typeof p.items === 'object' && !Array.isArray(p.items)) {
+    const items = propertiesUi(p.items as RJSFSchema);
+    if (Object.keys(items).length) ui = { items };
+  } else if (p.type === 'object' && p.properties) {
+    const inner = propertiesUi(p);
+    if (Object.keys(inner).length) ui = inner;
+  }
+  if (typeof p['x-placeholder'] === 'string') ui = { ...ui, 'ui:placeholder': p['x-placeholder'] };
+  return ui;
+}
+
+function propertiesUi(schema: RJSFSchema): UiSchema {
+  const ui: UiSchema = {};
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if (typeof prop !== 'object' || prop === null) continue;
-    const p = prop as RJSFSchema;
-    const widget = p['x-widget'];
-    if (widget === 'json') ui[name] = { 'ui:field': 'json' };
-    else if (widget === 'connector') ui[name] = { 'ui:widget': 'connector', 'ui:options': { connectorType: p['x-connector-type'] } };
-    else if (widget === 'agent') ui[name] = { 'ui:widget': 'agent' };
-    else if (widget === 'code' || widget === 'expression' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
-      ui[name] = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
-    }
-    if (typeof p['x-placeholder'] === 'string') ui[name] = { ...(ui[name] as object), 'ui:placeholder': p['x-placeholder'] };
+    const field = fieldUi(prop as RJSFSchema);
+    if (field) ui[name] = field;
   }
+  return ui;
+}
+
+/**
+ * The form's look from the node descriptor's hints, carried in the JSON Schema (`x-widget` on a field,
+ * `x-order` on the schema): JSON fields get a JSON editor, JSONata expressions the JSONata editor (in a
+ * list's items too, as a switch's cases), code a monospace text area. A long string field without a hint
+ * gets the text area too.
+ */
+function uiSchemaFor(schema: RJSFSchema): UiSchema {
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...propertiesUi(schema) };
+  const order = (schema as { 'x-order'?: string[] })['x-order'];
+  if (order) ui['ui:order'] = [...order, '*'];
   return ui;
 }
 
