@@ -77,7 +77,7 @@ function announce(result: BootstrapResult): void {
   if (result.setupToken) {
     // a new token on every start until someone joins; only its hash is stored
     lines.push('', '  To join that organization as its admin in the browser, sign up once at:');
-    lines.push(`    ${env.APP_URL ?? ''}/sign-up?setup=${result.setupToken}`, '  (anyone signing up without it gets an organization of their own)');
+    lines.push(`    ${env.APP_URL ?? `http://localhost:${env.PORT}`}/sign-up?setup=${result.setupToken}`, '  (anyone signing up without it gets an organization of their own)');
   }
   if (lines.length) process.stdout.write([...lines, ''].join('\n') + '\n');
 }
