@@ -86,6 +86,11 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
       expect(raw.status, path).toBe(405);
       expect(JSON.parse(raw.body).error.code).toBe('METHOD_NOT_ALLOWED');
     }
+    // a method Node's parser does not know, and a malformed header: the error shape and the headers, not an empty 400
+    const unknown = await rawRequest(target.url, 'FOO', '/api/pipelines', headers);
+    expect(unknown.status).toBe(405);
+    expect(JSON.parse(unknown.body).error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(unknown.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
     for (const path of ['/api/node-catalog/search/%ff', '/api/pipelines/%ff', '/api/pipelines/%ff/versions', '/api/agents/%E0%A4%A', '/api/%ff']) {
       const res = await fetch(`${target.url}${path}`, { headers });
       expect(res.status, path).toBeGreaterThanOrEqual(400);
@@ -167,13 +172,13 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
 });
 
 /** A request sent as written, for methods fetch will not send (TRACE). */
-function rawRequest(base: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawRequest(base: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', reject);
     req.end();

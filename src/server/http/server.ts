@@ -1,8 +1,11 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import next from 'next';
 import { env } from '@/env';
 import { AppError } from '@/server/errors';
+import { rateLimitHeaders } from '@/server/auth/rate-limit';
 import { errorForLog, logger } from '@/server/logger';
+import { getRuntime, type Runtime } from '@/server/runtime';
 import { clientAddress, compileTrust, pinClientAddress } from './client-address';
 import { ownHandler } from './own-routes';
 import { sendResponse, toRequest } from './web-bridge';
@@ -25,7 +28,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<http.Se
   const app = next({ dev: false, dir: opts.dir, hostname: opts.hostname, port: opts.port });
   const nextHandle = app.getRequestHandler();
   await app.prepare();
-  return http.createServer((req, res) => {
+  const rt = await getRuntime();
+  const server = http.createServer((req, res) => {
     pinClientAddress(req, trust);
     const method = req.method ?? 'GET';
     if (REFUSED_METHODS.has(method)) return refuse(res, method);
@@ -33,6 +37,33 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<http.Se
     if (own) void serveOwn(own, req, res, method);
     else void nextHandle(req, res);
   });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { remoteAddress?: string }) => void unreadable(rt, err, socket));
+  return server;
+}
+
+/**
+ * A request Node's parser could not read (an unknown method, a malformed line or header): answered in the spec's
+ * error shape with the rate-limit headers, counted against the client's address as any anonymous request is,
+ * instead of Node's empty 400.
+ */
+async function unreadable(rt: Runtime, err: NodeJS.ErrnoException, socket: Duplex & { remoteAddress?: string }): Promise<void> {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const method = err.code === 'HPE_INVALID_METHOD';
+  const error = method
+    ? new AppError('METHOD_NOT_ALLOWED', 'That HTTP method is not supported.')
+    : new AppError('VALIDATION_FAILED', `The request could not be read as HTTP (${err.code === 'HPE_HEADER_OVERFLOW' ? 'its headers are too large' : 'malformed request line or headers'}).`);
+  const rate = await rt.apiLimiter.consume(`ip:${socket.remoteAddress ?? 'unknown'}`).catch(() => undefined);
+  const body = JSON.stringify(error.toBody());
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+    ...(rate ? rateLimitHeaders(rate) : {}),
+    ...(method ? { Allow: 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS' } : {}),
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  if (socket.writable) socket.end(`HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
+  else socket.destroy();
 }
 
 /** Methods no part of the app answers (the Fetch API cannot even represent them): 405 in the spec's shape, for every path. */
