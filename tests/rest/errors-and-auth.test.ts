@@ -78,7 +78,7 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect((await api.get('/api/pipelines')).body.total_count).toBe(before);
   });
 
-  it('answers TRACE and broken percent-encoding in paths in the error shape, never 500', async () => {
+  it('answers TRACE, unknown methods, RSC and dot segments, and broken percent-encoding in paths in the error shape or normally, never 500', async () => {
     const headers = { authorization: `Bearer ${org.key}`, 'x-organization-id': org.id };
     for (const path of ['/api/pipelines', '/api/webhooks/x', '/', '/pipelines']) {
       // fetch refuses to send TRACE: a raw request shows what the server answers
@@ -91,6 +91,13 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect(unknown.status).toBe(405);
     expect(JSON.parse(unknown.body).error.code).toBe('METHOD_NOT_ALLOWED');
     expect(unknown.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+    // Next's page conventions do not reach the API: `RSC: 1` and `..` segments are answered as any request is
+    const rsc = await rawRequest(target.url, 'GET', '/api/pipelines', { ...headers, RSC: '1' });
+    expect(rsc.status).toBe(200);
+    expect(rsc.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+    const dots = await rawRequest(target.url, 'GET', '/api/../api/pipelines', headers);
+    expect(dots.status).toBe(200);
+    expect(JSON.parse(dots.body).pipelines).toBeInstanceOf(Array);
     for (const path of ['/api/node-catalog/search/%ff', '/api/pipelines/%ff', '/api/pipelines/%ff/versions', '/api/agents/%E0%A4%A', '/api/%ff']) {
       const res = await fetch(`${target.url}${path}`, { headers });
       expect(res.status, path).toBeGreaterThanOrEqual(400);
