@@ -102,10 +102,12 @@ test('build, save, run, step through and retry a pipeline in the editor', async 
     .poll(async () => ((await card(page, 'manual-trigger-1').boundingBox())?.x ?? 0) < ((await card(page, 'jsonata-transform-1').boundingBox())?.x ?? 0))
     .toBe(true);
 
-  // configure the transform
-  await card(page, 'jsonata-transform-1').click();
+  // configure the transform (clicked again should the view still be moving from the layout: the click then lands elsewhere)
   const config = page.getByRole('region', { name: 'Node configuration' });
-  await expect(config).toContainText('JSONata transform');
+  await expect(async () => {
+    await card(page, 'jsonata-transform-1').click();
+    await expect(config).toContainText('JSONata transform', { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
   await config.getByLabel('expression').fill('{"greeting": "Hello " & name}');
   await expect(page.getByTestId('validation-status')).toHaveText(/Valid/);
   await expect(page.getByTestId('unsaved')).toBeVisible();
