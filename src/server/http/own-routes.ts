@@ -1,15 +1,12 @@
 import { handleRest } from '@/server/api/rest/handler';
 import { handleWebhook } from '@/server/api/rest/webhook';
-import { withApi } from '@/server/api/edge';
-import { openApiDocument } from '@/server/api/openapi';
+import { handleOpenApiDocument } from '@/server/api/rest/openapi-document';
 
 type WebHandler = (req: Request) => Promise<Response>;
 
 /** Paths under /api that stay with Next: tRPC (the UI's), better-auth, the reference page, and the liveness probe. */
 const NEXT_PREFIXES = ['/api/trpc/', '/api/auth/', '/api/docs'];
 const NEXT_PATHS = new Set(['/api/trpc', '/api/auth', '/api/health']);
-
-const openApi = withApi('public', () => Response.json(openApiDocument()));
 
 /**
  * The handler our own server answers a request with, or undefined for Next's: the REST API, webhooks and
@@ -18,7 +15,7 @@ const openApi = withApi('public', () => Response.json(openApiDocument()));
 export function ownHandler(method: string, pathname: string): WebHandler | undefined {
   if (pathname !== '/api' && !pathname.startsWith('/api/')) return undefined;
   if (NEXT_PATHS.has(pathname) || NEXT_PREFIXES.some((p) => pathname.startsWith(p))) return undefined;
-  if (pathname === '/api/openapi.json') return method === 'GET' || method === 'HEAD' ? openApi : undefined;
+  if (pathname === '/api/openapi.json') return method === 'GET' || method === 'HEAD' ? handleOpenApiDocument : undefined;
   const webhook = /^\/api\/webhooks\/([^/]+)\/?$/.exec(pathname);
   if (webhook) {
     const pipelineId = decoded(webhook[1]!);

@@ -59,7 +59,7 @@ async function unreadable(rt: Runtime, err: NodeJS.ErrnoException, socket: Duple
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
     ...(rate ? rateLimitHeaders(rate) : {}),
-    ...(method ? { Allow: 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS' } : {}),
+    ...(method ? { Allow: ALLOWED_METHODS } : {}),
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   if (socket.writable) socket.end(`HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
@@ -68,11 +68,12 @@ async function unreadable(rt: Runtime, err: NodeJS.ErrnoException, socket: Duple
 
 /** Methods no part of the app answers (the Fetch API cannot even represent them): 405 in the spec's shape, for every path. */
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 
 function refuse(res: http.ServerResponse, method: string): void {
   res.statusCode = 405;
   res.setHeader('content-type', 'application/json');
-  res.setHeader('allow', 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
+  res.setHeader('allow', ALLOWED_METHODS);
   res.end(JSON.stringify(new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed.`).toBody()));
 }
 

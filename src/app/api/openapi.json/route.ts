@@ -1,7 +1,5 @@
-import { withApi } from '@/server/api/edge';
-import { openApiDocument } from '@/server/api/openapi';
+import { handleOpenApiDocument } from '@/server/api/rest/openapi-document';
 
 export const dynamic = 'force-dynamic';
 
-/** The REST reference, readable without a key (it holds no organization data). */
-export const GET = withApi('public', () => Response.json(openApiDocument()));
+export const GET = handleOpenApiDocument;
