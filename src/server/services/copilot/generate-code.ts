@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { getNodeType } from '@/engine/nodes';
-import { runPipeline } from '@/engine/run';
 import { EXAMPLE_REQUESTS, generateCode as generateOffline, RequestNotUnderstood } from '@/server/copilot/code/generate';
 import { syntaxProblem } from '@/server/copilot/code/syntax';
 import { AppError } from '@/server/errors';
 import { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
-import { nodeServices } from '../executions/node-services';
+import { runUnstored } from './test-run';
 
 /** The code node's time limit in the proposal (its default), and what the dry run is allowed as a whole. */
 const TIMEOUT_MS = 1000;
@@ -32,14 +29,7 @@ function harness(source: string): PipelineDefinition {
  * sandbox (the code node's own path: config checked, time and memory limits, fair share). Nothing is stored.
  */
 async function dryRun(ctx: ServiceContext, source: string, sample: unknown) {
-  const r = await runPipeline(harness(source), {
-    executionId: `copilot-code-${randomUUID()}`,
-    inputs: { sample },
-    testMode: true,
-    registry: getNodeType,
-    services: nodeServices(ctx.db, ctx.principal.orgId),
-    signal: AbortSignal.timeout(DRY_RUN_LIMIT_MS),
-  });
+  const r = await runUnstored(ctx, harness(source), { sample }, { label: 'copilot-code', limitMs: DRY_RUN_LIMIT_MS });
   const node = r.nodes.code;
   const logs = (node?.logs ?? []).map((l) => ({ level: l.level, message: l.message }));
   if (r.status === 'completed') return { ok: true as const, output: r.outputs.out ?? null, logs };

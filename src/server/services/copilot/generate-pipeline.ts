@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { buildGraph, triggerInputs, triggerOf } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
-import { runPipeline } from '@/engine/run';
 import { connectors } from '@/server/db/schema';
 import { planPipeline } from '@/server/copilot/planner';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
-import { nodeServices } from '../executions/node-services';
 import { nodeResults } from '../executions/execution-views';
+import { runUnstored } from './test-run';
 import { validateForCopilot } from './validate';
 
 const DRY_RUN_LIMIT_MS = 30_000;
@@ -27,14 +25,7 @@ function sampleInputs(def: PipelineDefinition, sample: unknown): Record<string, 
 
 /** Runs a proposal in test mode on the organization's services (writes simulated), without storing an execution. */
 async function dryRun(ctx: ServiceContext, def: PipelineDefinition, sample: unknown) {
-  const r = await runPipeline(def, {
-    executionId: `copilot-dry-run-${randomUUID()}`,
-    inputs: sampleInputs(def, sample),
-    testMode: true,
-    registry: getNodeType,
-    services: nodeServices(ctx.db, ctx.principal.orgId),
-    signal: AbortSignal.timeout(DRY_RUN_LIMIT_MS),
-  });
+  const r = await runUnstored(ctx, def, sampleInputs(def, sample), { label: 'copilot-dry-run', limitMs: DRY_RUN_LIMIT_MS });
   return {
     status: r.status,
     outputs: r.outputs,
