@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
 import { FHIR_CONNECTION_ERRORS, fhirConnectorField } from './fhir-query';
 
-/** The Bulk Data limit of exports running at once per organization (per process, see the docs). */
+/** The Bulk Data limit of exports running at once per organization, counted across every server and worker process. */
 export const BULK_EXPORTS_PER_ORG = 5;
 
 const Config = z
@@ -48,7 +48,7 @@ export const fhirBulkExport = describeNode({
     '',
     `**At most ${BULK_EXPORTS_PER_ORG} exports run at once per organization** (the spec's bulk export limit). A sixth`,
     'waits for a free slot (`on_limit` `wait`, within `max_wait_s`) or fails at once with `BULK_EXPORT_LIMIT`',
-    '(`fail`). The count is kept per server process: several worker processes each allow five.',
+    '(`fail`). The five are counted in the database, across every server and worker process.',
     '',
     'Past `max_wait_s` the node cancels the export on the server (`DELETE` on the status URL) and fails',
     '(`FHIR_EXPORT_TIMEOUT`). An export reads only: test mode runs it too.',
