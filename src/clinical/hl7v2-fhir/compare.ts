@@ -85,8 +85,13 @@ function names(list: unknown): string[] {
   return ((list as { family?: string; given?: string[] }[] | undefined) ?? []).map((n) => `${(n.family ?? '').trim()}|${(n.given?.[0] ?? '').trim()}`);
 }
 
+/**
+ * Identifier values, each up to its first `&`: the Microsoft converter writes an EI that sits inside an EIP (ORC-4
+ * placer group number `9adf…&L^4737…&L`) undivided, HL7 sub-component separator and namespace included
+ * (`9adf…&L`), where the identifier itself is the first sub-component (`9adf…`).
+ */
 function identifiers(list: unknown): string[] {
-  return ((list as { value?: string }[] | undefined) ?? []).map((i) => (i.value ?? '').trim()).filter(Boolean);
+  return ((list as { value?: string }[] | undefined) ?? []).map((i) => (i.value ?? '').split('&')[0]!.trim()).filter(Boolean);
 }
 
 /** `Observation.subject→Patient` for every reference of a key-type resource to a key-type resource of the bundle. */

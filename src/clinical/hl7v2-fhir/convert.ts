@@ -54,6 +54,7 @@ const HANDLED = new Set(['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1',
 export function convertMessage(message: Hl7v2Message, options: ConvertOptions = {}): ConversionResult {
   const type = message.message_type.toUpperCase();
   if (!(SUPPORTED_TYPES as readonly string[]).includes(type)) throw new UnsupportedMessageError(type);
+  const event = `${type}^${message.trigger_event.toUpperCase()}`;
   const opts = { ...DEFAULTS, ...options };
   const ctx = new Ctx(`${message.sending_application}|${message.sending_facility}|${message.control_id}|${message.sent_at}`, message.sending_facility, opts);
   const all = segs(message);
@@ -77,6 +78,12 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   let sch: Seg | undefined;
   let insured: { in1: Seg; coverage: Coverage } | undefined;
   const schResources: Seg[] = [];
+  // OMG: a PV1 after an order opens its prior results (PRIOR_RESULT): their orders, documents and observations
+  // support it (ServiceRequest.supportingInfo, as in the FHIR-Converter templates)
+  let supported: ServiceRequest | undefined;
+  const support = (r: Resource | undefined) => {
+    if (supported && r && r !== supported && !supported.supportingInfo?.some((x) => x.reference === `${r.resourceType}/${r.id}`)) (supported.supportingInfo ??= []).push(ctx.ref(r));
+  };
   const next = (i: number, id: string) => (all[i + 1]?.id === id ? all[i + 1] : undefined);
   // segments that come before PID (RF1 of REF, SCH of SIU) are about the message's patient too
   const firstPid = all.findIndex((x) => x.id === 'PID');
@@ -107,6 +114,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         merged(s, ctx);
         break;
       case 'PV1':
+        // (the order before the first prior results: the templates give every prior result to it)
+        if (type === 'OMG' && order) supported ??= order;
         encounter(s, ctx, all.slice(i + 1, i + 4).find((x) => x.id === 'PV2'));
         break;
       case 'NK1':
@@ -152,7 +161,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const previous = all.slice(0, i).reverse().find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
           // the order group's ORC after its OBR: the same order
-          lateOrderControl(s, order, ctx);
+          lateOrderControl(s, order, ctx, report);
           break;
         }
         orc = s;
@@ -164,12 +173,14 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         // an ORC alone (no OBR, RXA or pharmacy detail before the next ORC) is an order of its own
         const detail = all.slice(i + 1).find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (!detail || detail.id === 'ORC' || detail.id === 'RXA') order = serviceRequest(s, undefined, ctx);
+        support(order);
         break;
       }
       case 'OBR': {
         const spm = all.slice(i + 1).find((x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
         specimenRef = spm?.id === 'SPM' ? (specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!)) : undefined;
         order = serviceRequest(orc, s, ctx, specimenRef);
+        support(order);
         report = RESULT_TYPES.has(type) || (s.v(25) && !ORDER_TYPES.has(type)) ? diagnosticReport(orc, s, ctx, order && ctx.ref(order)) : undefined;
         if (report && specimenRef) report.specimen = [specimenRef];
         orc = undefined;
@@ -200,9 +211,10 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       }
       case 'OBX': {
         if (txa) txaBody.push(s);
-        const basedOn = order && !specimenPart ? ctx.ref(order) : undefined;
+        // the OBX of a document message are the document's content, not results of its orders (as in the FHIR-Converter templates)
+        const basedOn = order && !specimenPart && type !== 'MDM' ? ctx.ref(order) : undefined;
         if (['ED', 'RP'].includes(s.v(2).toUpperCase())) {
-          documentResult(s, ctx, basedOn);
+          support(documentResult(s, ctx, basedOn));
           break;
         }
         // immunization funding source and program eligibility are facts of the Immunization (v2-to-FHIR IG)
@@ -219,6 +231,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const obs = observation(s, ctx, basedOn, specimenRef);
         if (obs && immunizationRef) obs.partOf = [immunizationRef];
         if (obs && report && !specimenPart) (report.result ??= []).push(ctx.ref(obs));
+        support(obs);
         break;
       }
       case 'TXA':
@@ -245,7 +258,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
     if (doc) for (const r of ctx.resources) if (r.resourceType === 'ServiceRequest' && !parents.has(`ServiceRequest/${r.id}`)) (r.reasonReference ??= []).push(ctx.ref(doc));
   }
   if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
-  linkToVisit(ctx.resources, `${type}^${message.trigger_event.toUpperCase()}`);
+  linkToVisit(ctx.resources, event);
   if (opts.provenance) {
     const targets = ctx.resources.filter((r) => !['MessageHeader', 'Provenance', 'Device'].includes(r.resourceType)).map((r) => ctx.ref(r));
     provenances(msh, evn, sendingDevice(msh, sft, ctx), ctx, targets);

@@ -1,4 +1,4 @@
-import type { Bundle, ChargeItem, Consent, Coverage, DiagnosticReport, Encounter, MedicationRequest, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type { Bundle, ChargeItem, Consent, Coverage, DiagnosticReport, DocumentReference, Encounter, MedicationRequest, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { hl7Sample } from '@/clinical/hl7v2/test-support';
@@ -88,5 +88,53 @@ describe('links between records', () => {
     const scan = orders.find((o) => o.code?.coding?.[0]?.code === 'SCAN')!;
     expect(scan.basedOn).toEqual([{ reference: ref(parent) }]);
     expect([parent.encounter, parent.reasonReference]).toEqual([undefined, undefined]);
+  });
+
+  it('gives the report of an OBR the placer group number (ORC-4) of the ORC that follows it, as its order has', () => {
+    const bundle = convert('OUL-R22-01.hl7');
+    const scan = (type: 'ServiceRequest' | 'DiagnosticReport') => all<ServiceRequest | DiagnosticReport>(bundle, type).find((r) => r.code?.coding?.[0]?.code === 'SCAN')!;
+    for (const r of [scan('ServiceRequest'), scan('DiagnosticReport')]) {
+      expect(r.identifier!.map((i) => [i.value, i.type?.coding?.[0]?.code])).toEqual([
+        ['5ca95f51971d414bbcb4be9ca88e9846', 'PLAC'],
+        ['40bcbe96bcbf8cda8b07403263b92cb4', 'FILL'],
+        ['9adf2339de714c6698063e3ddf5d0167', 'PGN'],
+      ]);
+    }
+  });
+
+  it('ties the orders, their reports and the documents of results and document messages to the visit (US Core Must Support)', () => {
+    for (const name of ['ORU-R01-01.hl7', 'MDM-T02-01.hl7']) {
+      const bundle = convert(name);
+      const visits = all<Encounter>(bundle, 'Encounter');
+      expect(visits).toHaveLength(1);
+      const visit = ref(visits[0]!);
+      // (a parent order known only by its numbers, ORC-8, is not tied: nothing says it was made in this visit)
+      const ordered = all<ServiceRequest>(bundle, 'ServiceRequest').filter((s) => s.code);
+      expect(ordered.length).toBeGreaterThan(0);
+      expect(ordered.map((s) => s.encounter?.reference)).toEqual(ordered.map(() => visit));
+      // the reports of orders (an OBR's); a document result of an OBX stands apart, as in the templates
+      const reports = all<DiagnosticReport>(bundle, 'DiagnosticReport').filter((r) => r.basedOn);
+      expect(reports.map((r) => r.encounter?.reference)).toEqual(reports.map(() => visit));
+      expect(all<DocumentReference>(bundle, 'DocumentReference').map((d) => d.context?.encounter?.[0]?.reference)).toEqual(all<DocumentReference>(bundle, 'DocumentReference').map(() => visit));
+    }
+  });
+
+  it('keeps the OBX of a document message (MDM^T02) out of the results of its order, which the document is the reason for', () => {
+    const bundle = convert('MDM-T02-01.hl7');
+    const [order] = all<ServiceRequest>(bundle, 'ServiceRequest');
+    const [doc] = all<DocumentReference>(bundle, 'DocumentReference');
+    expect(order!.reasonReference).toEqual([{ reference: ref(doc!) }]);
+    expect([...all<Observation>(bundle, 'Observation'), ...all<DiagnosticReport>(bundle, 'DiagnosticReport')].map((r) => r.basedOn)).toEqual([undefined, undefined]);
+  });
+
+  it('makes the prior results of an OMG order (the PV1 group after it) the order’s supporting information', () => {
+    const bundle = convert('OMG-O19-01.hl7');
+    const [order, prior] = all<ServiceRequest>(bundle, 'ServiceRequest');
+    const [firstVisit, priorVisit] = all<Encounter>(bundle, 'Encounter');
+    const document = all<DiagnosticReport>(bundle, 'DiagnosticReport').find((r) => r.code.coding?.[0]?.code === '3DHISTECH_SD')!;
+    const value = all<Observation>(bundle, 'Observation').find((o) => o.code.coding?.[0]?.code === '3DHISTECH_SD')!;
+    expect(order!.supportingInfo).toEqual([prior, document, value].map((r) => ({ reference: ref(r!) })));
+    expect([order!.encounter?.reference, prior!.encounter?.reference]).toEqual([ref(firstVisit!), ref(priorVisit!)]);
+    expect(prior!.supportingInfo).toBeUndefined();
   });
 });

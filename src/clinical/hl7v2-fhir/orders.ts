@@ -32,12 +32,21 @@ export function parentOrders(resources: Resource[]): Set<string> {
   return new Set(resources.flatMap((r) => (r.resourceType === 'ServiceRequest' ? (r.basedOn ?? []).map((b) => b.reference ?? '') : [])));
 }
 
-/** An ORC that follows its OBR (OUL^R22 and the like): its status, numbers and parent order complete the order the OBR made. */
-export function lateOrderControl(orc: Seg, order: ServiceRequest, ctx: Ctx): void {
+/**
+ * An ORC that follows its OBR (OUL^R22 and the like): its status, numbers and parent order complete the order the
+ * OBR made, and its numbers the report of that OBR (the FHIR-Converter templates give a DiagnosticReport the
+ * placer group number ORC-4 too, and ORC-2/ORC-3 where OBR-2/OBR-3 are empty).
+ */
+export function lateOrderControl(orc: Seg, order: ServiceRequest, ctx: Ctx, report?: DiagnosticReport): void {
   const status = ORDER_STATUS[orc.v(5)] ?? ORDER_CONTROL[orc.v(1)];
   if (status) order.status = status;
-  const have = new Set((order.identifier ?? []).map((i) => i.value));
-  for (const id of orderIds(orc, undefined)) if (!have.has(id.value)) (order.identifier ??= []).push(id);
+  for (const r of [order, report]) {
+    if (!r) continue;
+    // a number of a kind the OBR already gave (its placer or filler number) is not replaced
+    const kinds = new Set((r.identifier ?? []).map((i) => i.type?.coding?.[0]?.code));
+    const values = new Set((r.identifier ?? []).map((i) => i.value));
+    for (const id of orderIds(orc, undefined)) if (!kinds.has(id.type?.coding?.[0]?.code) && !values.has(id.value)) (r.identifier ??= []).push(id);
+  }
   const parent = parentOrder(orc, ctx);
   if (parent && !order.basedOn?.some((r) => r.reference === parent.reference)) (order.basedOn ??= []).push(parent);
 }

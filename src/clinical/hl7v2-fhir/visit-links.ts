@@ -4,7 +4,11 @@ import { parentOrders } from './orders';
 /**
  * Records the Microsoft FHIR-Converter templates tie to the visit (`encounter`) in some events only: observations
  * of a patient update (ADT^A06/A07/A09/A10) and of an account (BAR^P01), allergies of BAR^P01, diagnoses of a
- * financial transaction (DFT) or an OMG order, a document result of BAR^P12. Orders are tied to it in every event.
+ * financial transaction (DFT) or an OMG order, reports of a financial transaction (DFT), a document result of
+ * BAR^P12. Orders, the reports of OBRs and documents (TXA) are tied to it in every event: the templates leave them
+ * out in results (ORU), documents (MDM) and immunizations (VXU), but US Core marks ServiceRequest.encounter,
+ * DiagnosticReport.encounter and DocumentReference.context.encounter Must Support, and a result without its visit
+ * loses what a clinician reads it by (a deliberate difference, counted against us by the comparison).
  */
 const BY_EVENT: Record<string, string[]> = {
   'ADT^A06': ['Observation'],
@@ -13,8 +17,8 @@ const BY_EVENT: Record<string, string[]> = {
   'ADT^A10': ['Observation'],
   'BAR^P01': ['Observation', 'AllergyIntolerance'],
   'BAR^P12': ['DiagnosticReport'],
-  'DFT^P03': ['Condition'],
-  'DFT^P11': ['Condition'],
+  'DFT^P03': ['Condition', 'DiagnosticReport'],
+  'DFT^P11': ['Condition', 'DiagnosticReport'],
   'OMG^O19': ['Condition'],
 };
 
