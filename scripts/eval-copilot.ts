@@ -3,9 +3,11 @@
  * each plan with the engine's validator and the request's checks, and dry-runs it in test mode with its
  * sample. Prints, per planner: valid rate, checks passed, dry-run success rate (a node that fails only
  * for want of a connector or an agent is counted apart, not as a failure). Exits with 1 when the offline
- * planner misses its targets (90% valid, 80% of checks).
+ * planner misses its targets (90% valid, 80% of checks). Every language model configured in the environment
+ * (GET /api/llm-models: OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_*) is evaluated after it, through the
+ * LLM planner; `--model <id>` evaluates only that one (and skips the offline planner).
  *
- *   npx tsx scripts/eval-copilot.ts [--verbose] [request-id…]
+ *   npx tsx scripts/eval-copilot.ts [--verbose] [--model <id>] [request-id…]
  */
 import { getNodeType } from '@/engine/nodes';
 import { validateDefinition } from '@/engine/validate';
@@ -13,15 +15,29 @@ import { runChecks } from '@/server/copilot/eval/check';
 import { dryRun, type DryRunStatus } from '@/server/copilot/eval/dry-run';
 import { EVAL_REQUESTS } from '@/server/copilot/eval/requests';
 import { planPipeline, type Plan, type PlanOptions } from '@/server/copilot/planner';
+import { planWithModel } from '@/server/copilot/llm/plan';
+import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
+import { OFFLINE_ENTRY } from '@/server/ai/catalog';
 
-/** The planners evaluated; one with an LLM joins this list with its own name. */
-const PLANNERS: { name: string; target?: { valid: number; checks: number }; plan(description: string, options: PlanOptions): Plan | Promise<Plan> }[] = [
-  { name: 'offline planner', target: { valid: 0.9, checks: 0.8 }, plan: planPipeline },
-];
+interface Planner {
+  name: string;
+  target?: { valid: number; checks: number };
+  plan(description: string, options: PlanOptions): Plan | Promise<Plan>;
+}
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
-const only = args.filter((a) => !a.startsWith('--'));
+const modelArg = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
+const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--model');
+
+const llmPlanner = (id: string): Planner => {
+  const model = getLanguageModel(id);
+  return { name: `LLM planner (${id})`, plan: (description, options) => planWithModel(model, id, description, options) };
+};
+const models = modelArg ? [modelArg] : listLanguageModels().filter((m) => m.available && m.id !== OFFLINE_ENTRY.id).map((m) => m.id);
+/** The offline planner (unless one model is asked for), then the LLM planner on each configured model. */
+const PLANNERS: Planner[] = [...(modelArg ? [] : [{ name: 'offline planner', target: { valid: 0.9, checks: 0.8 }, plan: planPipeline }]), ...models.map(llmPlanner)];
+if (!models.length) console.log('No language model is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_*): the LLM planner is not evaluated.\n');
 const requests = only.length ? EVAL_REQUESTS.filter((r) => only.includes(r.id)) : EVAL_REQUESTS;
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);

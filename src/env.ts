@@ -111,6 +111,11 @@ const schema = z.object({
   OPENAI_COMPATIBLE_MODELS: z.string().default('').transform((v) => list(v)),
   /** Its label: model ids read `<name>/<model>` (e.g. ollama/llama3.1). */
   OPENAI_COMPATIBLE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'OPENAI_COMPATIBLE_NAME must be lowercase letters, digits and dashes').default('openai-compatible'),
+  /**
+   * The language model the copilot plans pipelines with when a request names none (`model` in the body): any id of
+   * GET /api/llm-models. The default, clinflow/offline, is the rule-based planner that needs no model.
+   */
+  COPILOT_MODEL: z.string().min(1).default('clinflow/offline'),
   /** Time limit of every outbound call (connect, send, whole answer), in milliseconds. */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** The largest response body an outbound call reads, in bytes (10 MiB). */

@@ -100,3 +100,23 @@ export function nodeDocumentation(d: NodeDescriptor): string {
   ];
   return sections.join('\n\n');
 }
+
+/**
+ * A node in a few lines, for a language model's prompt (the copilot's LLM planner): what it does, its ports
+ * with their types, its config fields and an example config. The same facts as the documentation, without
+ * the prose.
+ */
+export function nodeBrief(d: NodeDescriptor): string {
+  const ports = catalogPorts(d);
+  return [
+    `### ${d.id} (${d.category}${d.trigger ? ', trigger' : ''}${d.side_effect === 'write' ? ', writes' : ''})`,
+    d.description,
+    'Ports:',
+    ...(ports.inputs.length || ports.outputs.length ? [...ports.inputs.map((p) => portLine('in', p)), ...ports.outputs.map((p) => portLine('out', p))] : ['None.']),
+    ...(d.portsNote ? [d.portsNote] : []),
+    'Config:',
+    ...configLines(d),
+    `Example config: ${JSON.stringify(d.example)}`,
+  ].join('\n');
+}
+

@@ -4,21 +4,39 @@ import type { AddressInfo } from 'node:net';
 /** A chat completions request as the server received it. */
 export interface SeenRequest {
   authorization?: string;
-  body: { model: string; stream?: boolean; messages: Array<{ role: string; content?: unknown; tool_calls?: unknown }>; tools?: Array<{ function: { name: string } }> };
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: Array<{ role: string; content?: unknown; tool_calls?: unknown }>;
+    tools?: Array<{ function: { name: string } }>;
+    response_format?: { type: string; json_schema?: { name?: string; strict?: boolean; schema: Record<string, unknown> } };
+  };
 }
+
+/** How the server answers a request for structured output (response_format json_schema): the message content to send. */
+export type StructuredAnswer = (body: SeenRequest['body'], nth: number) => string;
 
 /**
  * A small OpenAI-compatible chat completions server on loopback (what Ollama or vLLM speak): it calls the first
  * offered tool with `{"patient_id":"12345"}` when the last message is the user's, and answers in words once a tool
- * result came back (or when no tool is offered). Streams chunks as server-sent events when asked.
+ * result came back (or when no tool is offered). Streams chunks as server-sent events when asked. A request for
+ * structured output is answered by `structured` (the test plays the model's part: what it would write).
  */
-export async function startOpenAiServer(): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
+export async function startOpenAiServer(structured?: StructuredAnswer): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
+  let structuredCalls = 0;
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse(await read(req)) as SeenRequest['body'];
     seen.push({ authorization: req.headers.authorization, body });
     if (req.url !== '/v1/chat/completions' || req.method !== 'POST') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    if (body.response_format?.type === 'json_schema' && structured && !body.stream) {
+      const content = structured(body, ++structuredCalls);
+      const message = { role: 'assistant', content };
+      const completion = { id: `chatcmpl-s${structuredCalls}`, object: 'chat.completion', created: 1_700_000_000, model: body.model, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
       return;
     }
     const last = body.messages.at(-1)!;

@@ -1,4 +1,5 @@
 import { AppError } from '@/server/errors';
+import { getLanguageModel } from '@/server/ai/models';
 import type { CopilotEvent, CopilotReport as Report } from '@/shared/copilot-events';
 import type { ServiceContext } from '../context';
 import { EventChannel } from '../agents/event-channel';
@@ -14,6 +15,8 @@ export interface CopilotChatInput {
   /** The pipeline the message is about: saved (pipeline_id), or as the editor shows it (definition, unsaved edits and all). */
   context?: { pipeline_id?: string; definition?: unknown };
   sample_input?: unknown;
+  /** The language model to design a new pipeline with (default COPILOT_MODEL). */
+  model?: string;
 }
 
 const ASKS_REVIEW = /\b(check|validate|review|analy[sz]e|what'?s wrong|wrong|why|problems?|issues?|is it (ok|valid|safe))\b/i;
@@ -49,7 +52,7 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
     return;
   }
   yield { event: 'thinking', data: { content: 'Designing a new pipeline from the description, over the node catalog.' } };
-  const g = await generatePipeline(ctx, { description: input.message, sample_input: input.sample_input });
+  const g = await generatePipeline(ctx, { description: input.message, sample_input: input.sample_input, model: input.model });
   for (const step of g.reasoning) yield { event: 'thinking', data: { content: step } };
   yield { event: 'pipeline', data: g.pipeline };
   yield { event: 'validation', data: g.validation };
@@ -62,6 +65,7 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
 /** POST /api/copilot/chat with stream: true — the events of one turn, each sent as it is made. What can be checked first (the pipeline in context) answers as an ordinary error. */
 export async function copilotChatEvents(ctx: ServiceContext, input: CopilotChatInput): Promise<AsyncIterable<CopilotEvent>> {
   if (input.context?.pipeline_id) await findPipelineRow(ctx, input.context.pipeline_id);
+  if (input.model) getLanguageModel(input.model); // an unavailable model is a 400 before the stream opens
   const channel = new EventChannel<CopilotEvent>();
   void (async () => {
     try {

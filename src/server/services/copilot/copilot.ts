@@ -1,6 +1,7 @@
 import { env } from '@/env';
 import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 import { listLanguageModels } from '@/server/ai/models';
+import { OFFLINE_ENTRY } from '@/server/ai/catalog';
 import { AppError } from '@/server/errors';
 import { planFhirQueries } from '@/server/copilot/fhir-queries';
 import { proposeAgent } from '@/server/copilot/agent-proposal';
@@ -87,10 +88,17 @@ export function copilotHealth() {
   const models = listLanguageModels().filter((m) => m.available && m.id !== 'clinflow/offline');
   return {
     status: 'ok' as const,
-    planner: 'offline' as const,
+    planner: env.COPILOT_MODEL === OFFLINE_ENTRY.id ? ('offline' as const) : ('llm' as const),
+    default_model: env.COPILOT_MODEL,
     planners: [
       { id: 'offline', available: true, detail: 'Rule-based and deterministic: catalog search and port types; works without any model.' },
-      { id: 'llm', available: false, detail: 'Not built yet: requests are planned offline even when a language model is configured.' },
+      {
+        id: 'llm',
+        available: models.length > 0,
+        detail: models.length
+          ? `Structured output constrained to the catalog, checked by the validator and sent back with its errors: pipelines are designed with ${env.COPILOT_MODEL === OFFLINE_ENTRY.id ? 'a model named in the request (model)' : env.COPILOT_MODEL}.`
+          : 'No language model is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_*): the offline planner answers.',
+      },
     ],
     catalog: { node_types: NODE_DESCRIPTORS.length },
     models: models.map((m) => m.id),

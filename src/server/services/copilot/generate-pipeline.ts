@@ -2,7 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { buildGraph, triggerInputs, triggerOf } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { connectors } from '@/server/db/schema';
-import { planPipeline } from '@/server/copilot/planner';
+import { planPipeline, type Plan } from '@/server/copilot/planner';
+import { planWithModel } from '@/server/copilot/llm/plan';
+import { getLanguageModel } from '@/server/ai/models';
+import { OFFLINE_ENTRY } from '@/server/ai/catalog';
+import { env } from '@/env';
+import { errorForLog, logger } from '@/server/logger';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
 import { nodeResults } from '../executions/execution-views';
@@ -34,23 +39,54 @@ async function dryRun(ctx: ServiceContext, def: PipelineDefinition, sample: unkn
   };
 }
 
+/** The planner's answer before the checks: which planner made it, and with a model, what it cost. */
+interface Planned extends Plan {
+  planner: 'offline' | 'llm';
+  model: string;
+  attempts?: number;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
 /**
- * POST /api/copilot/generate/pipeline: the offline planner's proposal for a description, checked by the validator
- * (and the copilot's checks) and, with a sample input, dry-run in test mode. The answer says what was checked; a
- * proposal that is not valid comes back with its errors, never as if it were fine.
+ * Plans with the model the request names (or COPILOT_MODEL): the LLM planner for a language model, the offline
+ * planner for clinflow/offline. A model that is not available is the caller's mistake (400 MODEL_UNAVAILABLE /
+ * MODEL_NOT_FOUND, before any work). A model call that fails falls back to the offline planner, saying so.
  */
-export async function generatePipeline(ctx: ServiceContext, input: { description: string; sample_input?: unknown }) {
+async function plan(description: string, own: { name: string; type: string }[], modelId: string): Promise<Planned> {
+  if (modelId === OFFLINE_ENTRY.id) return { ...planPipeline(description, { connectors: own }), planner: 'offline', model: modelId };
+  const model = getLanguageModel(modelId);
+  try {
+    const p = await planWithModel(model, modelId, description, { connectors: own });
+    return { ...p, planner: 'llm', model: modelId };
+  } catch (e) {
+    logger.warn('copilot planner: model call failed', { model: modelId, error: errorForLog(e) });
+    const why = `The language model call failed (${modelId}: ${String((e as Error)?.message ?? e).slice(0, 300)}).`;
+    const offline = planPipeline(description, { connectors: own });
+    return { ...offline, reasoning: [`${why} The offline planner answered instead.`, ...offline.reasoning], planner: 'offline', model: OFFLINE_ENTRY.id };
+  }
+}
+
+/**
+ * POST /api/copilot/generate/pipeline: a proposal for a description — by the LLM planner when a language model is
+ * named (body `model`, else COPILOT_MODEL), by the offline planner otherwise — checked by the validator (and the
+ * copilot's checks) and, with a sample input, dry-run in test mode. The answer says what was checked; a proposal
+ * that is not valid comes back with its errors, never as if it were fine.
+ */
+export async function generatePipeline(ctx: ServiceContext, input: { description: string; sample_input?: unknown; model?: string }) {
   const own = await ctx.db.select({ name: connectors.name, type: connectors.type }).from(connectors).where(and(eq(connectors.orgId, ctx.principal.orgId)));
-  const plan = planPipeline(input.description, { connectors: own });
-  const definition = { nodes: plan.pipeline.nodes, connections: plan.pipeline.connections };
+  const p = await plan(input.description, own, input.model ?? env.COPILOT_MODEL);
+  const definition = { nodes: p.pipeline.nodes, connections: p.pipeline.connections };
   const validation = validateForCopilot(definition);
   const run = validation.valid && input.sample_input !== undefined ? await dryRun(ctx, definition, input.sample_input) : null;
   return {
-    pipeline: plan.pipeline,
+    pipeline: p.pipeline,
     validation,
     dry_run: run,
-    reasoning: plan.reasoning,
-    unresolved: plan.unresolved,
-    planner: 'offline' as const,
+    reasoning: p.reasoning,
+    unresolved: p.unresolved,
+    planner: p.planner,
+    model: p.model,
+    ...(p.attempts !== undefined ? { attempts: p.attempts } : {}),
+    ...(p.usage ? { usage: p.usage } : {}),
   };
 }

@@ -12,6 +12,7 @@ export const CopilotChatInput = z.object({
     })
     .default({}),
   sample_input: z.unknown().optional().describe('A sample for a new pipeline\'s trigger: the design is dry-run on it'),
+  model: z.string().min(1).max(200).optional().describe('A language model id from GET /api/llm-models to design a new pipeline with (the LLM planner); default: the server\'s COPILOT_MODEL'),
 });
 
 export const GenerateCodeInput = z.object({

@@ -30,9 +30,18 @@ function limited<P extends typeof readProcedure | typeof writeProcedure | typeof
 const Node = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), config: z.record(z.string(), z.unknown()), position: z.object({ x: z.number(), y: z.number() }) }).loose();
 const Connection = z.object({ source: z.string(), source_port: z.string(), target: z.string(), target_port: z.string() }).loose();
 
+/** The model to plan with: any id of GET /api/llm-models; without it COPILOT_MODEL (default clinflow/offline). */
+const PlannerModel = z.string().min(1).max(200).optional().describe('A language model id from GET /api/llm-models to design with (the LLM planner); default: the server\'s COPILOT_MODEL, clinflow/offline unless set — the rule-based planner');
+
 const generate = limited(executeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/generate/pipeline', tags: TAGS, summary: 'Design a pipeline from a description: planned over the node catalog, validated, and dry-run in test mode on sample_input', description: 'The offline planner finds nodes by catalog search and chains them by port types from a trigger to an output, filling configs from node defaults and values read in the request (cron expressions, FHIR resource types, connector names, fields, thresholds). validation is the validator\'s report on the proposal; dry_run (when sample_input is given and the proposal is valid) is a test-mode run that writes nothing and stores no execution. A proposal that could not be made valid is returned with its errors.', protect: true } })
-  .input(z.object({ description: Description, sample_input: z.unknown().optional().describe('A sample for the trigger (an HL7 message, a JSON body, a resource…): the proposal is dry-run on it') }))
+  .meta({ openapi: { method: 'POST', path: '/copilot/generate/pipeline', tags: TAGS, summary: 'Design a pipeline from a description: planned over the node catalog, validated, and dry-run in test mode on sample_input', description: 'With a language model (model, or the server\'s COPILOT_MODEL) the LLM planner puts the catalog entries relevant to the request in the prompt and constrains the answer to the catalog (structured output: node types as an enum); the engine\'s validator checks it and, while it finds errors, the model is asked again with them (up to 3 answers). Without one, the offline planner finds nodes by catalog search and chains them by port types from a trigger to an output, filling configs from node defaults and values read in the request (cron expressions, FHIR resource types, connector names, fields, thresholds). A model that is not available is 400 MODEL_UNAVAILABLE or MODEL_NOT_FOUND; a model call that fails falls back to the offline planner (planner: offline, reasoning says why). validation is the validator\'s report on the proposal; dry_run (when sample_input is given and the proposal is valid) is a test-mode run that writes nothing and stores no execution. A proposal that could not be made valid is returned with its errors.', protect: true }, errors: ['MODEL_UNAVAILABLE', 'MODEL_NOT_FOUND'] })
+  .input(
+    z.object({
+      description: Description,
+      sample_input: z.unknown().optional().describe('A sample for the trigger (an HL7 message, a JSON body, a resource…): the proposal is dry-run on it'),
+      model: PlannerModel,
+    }),
+  )
   .output(
     z.object({
       pipeline: z.object({ name: z.string(), nodes: z.array(Node), connections: z.array(Connection) }),
@@ -40,7 +49,10 @@ const generate = limited(executeProcedure)
       dry_run: z.object({ status: z.enum(['completed', 'failed']), outputs: z.record(z.string(), z.unknown()), node_results: NodeResults, error: z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() }).optional() }).nullable(),
       reasoning: z.array(z.string()),
       unresolved: z.array(z.string()).describe('What the planner could not fill or connect: for the user to finish'),
-      planner: z.literal('offline'),
+      planner: z.enum(['offline', 'llm']).describe('llm: a language model designed it (model names it); offline: the rule-based planner'),
+      model: z.string().describe('The model that planned: clinflow/offline for the offline planner (also when the named model failed: reasoning says why)'),
+      attempts: z.number().int().optional().describe('LLM planner: how many answers the model gave (a second or third when the validator sent the first back)'),
+      usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).optional().describe('LLM planner: tokens over all its answers'),
     }),
   )
   .mutation(({ ctx, input }) => generatePipeline(ctx, input));
@@ -141,7 +153,7 @@ const hl7Mapping = limited(readProcedure)
 const health = readProcedure
   .meta({ openapi: { method: 'GET', path: '/copilot/health', tags: TAGS, summary: 'Which copilot planner answers, what it plans over, and the language models configured', protect: true } })
   .input(z.object({}))
-  .output(z.object({ status: z.literal('ok'), planner: z.literal('offline'), planners: z.array(z.object({ id: z.string(), available: z.boolean(), detail: z.string() })), catalog: z.object({ node_types: z.number().int() }), models: z.array(z.string()), limit_per_minute: z.number().int() }))
+  .output(z.object({ status: z.literal('ok'), planner: z.enum(['offline', 'llm']).describe('The planner generate/pipeline and chat use when a request names no model'), default_model: z.string().describe('COPILOT_MODEL'), planners: z.array(z.object({ id: z.string(), available: z.boolean(), detail: z.string() })), catalog: z.object({ node_types: z.number().int() }), models: z.array(z.string()), limit_per_minute: z.number().int() }))
   .query(() => copilotHealth());
 
 const validatePipeline = limited(readProcedure)
