@@ -4,6 +4,7 @@ import { Sparkles, X } from 'lucide-react';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { CopilotModelPicker } from './copilot-model';
 import { useEditor } from './store-provider';
 import { useCopilot } from './use-copilot';
 
@@ -78,6 +79,7 @@ export function CopilotBox({ empty }: { empty: boolean }) {
           </button>
         ))}
       </div>
+      <CopilotModelPicker />
       {designError ? <Alert>{designError}</Alert> : null}
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-400">{empty ? 'Or drag a trigger from the palette to build it yourself.' : 'Ctrl+Enter designs it.'}</p>

@@ -9,6 +9,7 @@ import { FindingRow } from './copilot-preview';
 import { Markdown } from './markdown';
 import type { ChatStep, ChatTurn } from './store/chat';
 import { useEditor } from './store-provider';
+import { CopilotModelPicker } from './copilot-model';
 import { useCopilotChat, useCopilotFix } from './use-copilot-chat';
 
 const EXAMPLES = ['Add a de-identification step before the FHIR write', 'Why does this fail?', 'Add retries to the writes'];
@@ -158,6 +159,11 @@ export function CopilotChat({ onClose }: { onClose: () => void }) {
           placeholder={empty ? 'Describe a pipeline…' : 'e.g. Add a de-identification step before the FHIR write'}
           className="block w-full resize-none rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
         />
+        {empty ? (
+          <div className="mt-1.5">
+            <CopilotModelPicker />
+          </div>
+        ) : null}
         <div className="mt-1.5 flex items-center justify-between gap-2">
           <p className="text-[11px] text-slate-400">Enter sends · Shift+Enter for a new line</p>
           <Button type="submit" size="sm" icon={<Send className="size-3.5" aria-hidden />} loading={pending} disabled={text.trim().length < 3}>

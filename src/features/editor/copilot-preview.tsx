@@ -98,6 +98,12 @@ export function CopilotPreview() {
               ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed · drawn on the canvas, not made yet`
               : `${result.pipeline.nodes.length} nodes, ${result.pipeline.connections.length} connections · drawn dashed on the canvas, not added yet`}
           </p>
+          {result.planner === 'llm' && result.model ? (
+            <p className="text-xs text-slate-500" data-testid="proposal-planner">
+              Designed by {result.model}
+              {result.attempts && result.attempts > 1 ? ` · corrected after the validator's findings (${result.attempts} answers)` : ''}
+            </p>
+          ) : null}
         </div>
       </header>
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-3">

@@ -52,7 +52,7 @@ export function useCopilotChat() {
         } else if (e.event === 'pipeline') pipeline = e.data;
         else if (e.event === 'message') update(id, (t) => ({ message: t.message ? `${t.message}\n${e.data.content}` : e.data.content }));
         else if (e.event === 'error') update(id, () => ({ error: e.data.error.message }));
-      });
+      }, { model: s.copilotModel });
     } catch (e) {
       update(id, () => ({ error: (e as Error).message, pending: false }));
       return;

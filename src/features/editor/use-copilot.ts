@@ -17,7 +17,8 @@ export function useCopilot() {
   const validate = api.copilot.validatePipeline.useMutation();
 
   async function design(description: string): Promise<boolean> {
-    const result = await generate.mutateAsync({ description }).catch(() => null);
+    const model = store.getState().copilotModel;
+    const result = await generate.mutateAsync({ description, ...(model ? { model } : {}) }).catch(() => null);
     if (!result) return false;
     await store.getState().propose(result, autoLayout);
     return true;

@@ -29,6 +29,9 @@ export interface ChatSlice {
   startTurn(request: string): number;
   updateTurn(id: number, update: (turn: ChatTurn) => Partial<ChatTurn>): void;
   clearChat(): void;
+  /** The language model new designs are made with; null: the server's default (COPILOT_MODEL). */
+  copilotModel: string | null;
+  setCopilotModel(model: string | null): void;
 }
 
 export const chatSlice: EditorSlice<ChatSlice> = (set, get) => ({
@@ -47,5 +50,9 @@ export const chatSlice: EditorSlice<ChatSlice> = (set, get) => ({
   },
   clearChat() {
     set({ chat: get().chat.filter((t) => t.pending) });
+  },
+  copilotModel: null,
+  setCopilotModel(copilotModel) {
+    set({ copilotModel });
   },
 });

@@ -5,7 +5,8 @@ import { connectionId, toFlow, uniqueNodeId, type Definition } from '../definiti
 import type { FlowEdge, FlowNode } from '../types';
 import type { EditorSlice } from './index';
 
-export type CopilotProposal = RouterOutputs['copilot']['generate'];
+/** A proposal to preview: generate/pipeline's answer, or one the chat or a change made (which planner and model, when known). */
+export type CopilotProposal = Omit<RouterOutputs['copilot']['generate'], 'model'> & { model?: string };
 export type CopilotReport = RouterOutputs['copilot']['validatePipeline'];
 
 /** Ids of the proposal's nodes on the canvas: apart from the document's, so nothing of the document applies to them. */
