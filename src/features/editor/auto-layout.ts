@@ -1,6 +1,7 @@
 import type { ElkNode } from 'elkjs/lib/elk-api';
 import { GRID } from './constants';
-import type { FlowEdge, FlowNode } from './types';
+import { notesAfterLayout } from './notes-layout';
+import type { FlowEdge, FlowNode, NoteNode } from './types';
 
 /**
  * Layered left→right layout (ELK), the way data flows: triggers left, outputs right. Ports keep their
@@ -35,4 +36,10 @@ export async function autoLayout(nodes: FlowNode[], edges: FlowEdge[]): Promise<
     if (c?.x === undefined || c.y === undefined) return n;
     return { ...n, position: { x: Math.round(c.x / GRID) * GRID, y: Math.round(c.y / GRID) * GRID } };
   });
+}
+
+/** The document laid out: the nodes by `autoLayout`, the sticky notes after them (see notesAfterLayout for the rule). */
+export async function layoutDocument(nodes: FlowNode[], edges: FlowEdge[], notes: NoteNode[]): Promise<{ nodes: FlowNode[]; notes: NoteNode[] }> {
+  const laidOut = await autoLayout(nodes, edges);
+  return { nodes: laidOut, notes: notesAfterLayout(notes, nodes, laidOut) };
 }

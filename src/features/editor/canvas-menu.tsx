@@ -51,8 +51,13 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
   const s = store.getState();
 
   if (menu.kind === 'note') {
+    // the note is part of the selection (the canvas made it so): copy and duplicate take the whole selection
+    const count = s.nodes.filter((n) => n.selected).length + s.notes.filter((n) => n.selected).length;
+    const several = count > 1 ? ` (${count})` : '';
     return [
       { label: 'Edit text', icon: <Pencil />, shortcut: 'Double-click', onSelect: () => s.setEditingNote(menu.id) },
+      { label: `Copy${several}`, icon: <Copy />, shortcut: `${MOD}+C`, separated: true, onSelect: () => void s.copy() },
+      { label: `Duplicate${several}`, icon: <CopyPlus />, shortcut: `${MOD}+D`, onSelect: () => void s.duplicate() },
       { label: 'Delete note', icon: <Trash2 />, shortcut: 'Del', danger: true, separated: true, onSelect: () => void flow.deleteElements({ nodes: [{ id: menu.id }] }) },
     ];
   }
@@ -71,7 +76,7 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
         },
       },
       { label: 'Add a sticky note here', icon: <StickyNote />, onSelect: () => s.addNote(spot) },
-      { label: 'Paste', icon: <ClipboardPaste />, shortcut: `${MOD}+V`, disabled: !s.clipboard?.nodes.length, onSelect: () => s.paste(spot) },
+      { label: 'Paste', icon: <ClipboardPaste />, shortcut: `${MOD}+V`, disabled: !s.clipboard || s.clipboard.nodes.length + s.clipboard.notes.length === 0, onSelect: () => s.paste(spot) },
       { label: 'Select all', icon: <BoxSelect />, shortcut: `${MOD}+A`, separated: true, onSelect: () => s.selectAll() },
       { label: 'Auto-layout', icon: <Network />, disabled: s.nodes.length === 0, onSelect: () => void layout() },
       { label: 'Fit view', icon: <Maximize />, onSelect: fit },
@@ -85,6 +90,9 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
   const shown = s.executionId ? utils.executions.get.getData({ id: s.executionId }) : undefined;
   const result = one ? shown?.nodes.find((n) => n.node_id === one.id && n.status === 'completed') : undefined;
   const several = picked.length > 1 ? ` (${picked.length})` : '';
+  // copy and duplicate take the selected notes along
+  const copied = picked.length + s.notes.filter((n) => n.selected).length;
+  const withNotes = copied > 1 ? ` (${copied})` : '';
 
   const items: MenuItem[] = [];
   if (one) {
@@ -112,8 +120,8 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
     items.push({ label: 'Pin outputs of the shown run', icon: <Pin />, onSelect: () => s.updateNode(one.id, { pinned: result.outputs as Record<string, unknown> }, 'pinned') });
   }
   items.push(
-    { label: `Copy${several}`, icon: <Copy />, shortcut: `${MOD}+C`, separated: true, onSelect: () => void s.copy() },
-    { label: `Duplicate${several}`, icon: <CopyPlus />, shortcut: `${MOD}+D`, onSelect: () => void s.duplicate() },
+    { label: `Copy${withNotes}`, icon: <Copy />, shortcut: `${MOD}+C`, separated: true, onSelect: () => void s.copy() },
+    { label: `Duplicate${withNotes}`, icon: <CopyPlus />, shortcut: `${MOD}+D`, onSelect: () => void s.duplicate() },
     {
       label: `Delete${several}`,
       icon: <Trash2 />,

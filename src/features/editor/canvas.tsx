@@ -16,7 +16,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
-import { autoLayout } from './auto-layout';
+import { layoutDocument } from './auto-layout';
 import { CanvasMenu, type CanvasMenuState } from './canvas-menu';
 import { FIT, GRID, NODE_DRAG_TYPE } from './constants';
 import { CopilotBox } from './copilot-box';
@@ -127,9 +127,9 @@ export function Canvas() {
     const t = setTimeout(async () => {
       const s = store.getState();
       if (stacked(s.nodes)) {
-        const laidOut = await autoLayout(s.nodes, s.edges).catch(() => null);
+        const laidOut = await layoutDocument(s.nodes, s.edges, s.notes).catch(() => null);
         if (cancelled || !laidOut) return;
-        s.setGraph(laidOut, s.edges);
+        s.setGraph(laidOut.nodes, s.edges, laidOut.notes);
         toast.info('Laid out automatically: nodes of this version sat on top of each other. Save to keep the layout.');
       }
       void flow.fitView(FIT);
@@ -228,8 +228,8 @@ export function Canvas() {
         onNodeContextMenu={(e, node) => {
           e.preventDefault();
           if (isProposed(node.id)) return;
-          // a node outside the selection becomes the selection; one inside keeps it (the menu acts on all)
-          if (!isNote(node.id) && !node.selected) select(node.id);
+          // a node or note outside the selection becomes the selection; one inside keeps it (the menu acts on all)
+          if (!node.selected) select(node.id);
           setMenu({ kind: isNote(node.id) ? 'note' : 'node', id: node.id, ...menuPoint(e) });
         }}
         onSelectionContextMenu={(e, picked) => {

@@ -17,9 +17,9 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
   {
     group: 'Nodes',
     items: [
-      [[MOD, 'C'], 'Copy the selected nodes'],
+      [[MOD, 'C'], 'Copy the selected nodes and notes'],
       [[MOD, 'V'], 'Paste them'],
-      [[MOD, 'D'], 'Duplicate the selected nodes'],
+      [[MOD, 'D'], 'Duplicate the selected nodes and notes'],
       [['D'], 'Disable or enable the selected nodes'],
       [['Shift', 'R'], 'Test run up to the selected node'],
       [['Delete'], 'Delete the selection (also Backspace)'],

@@ -92,6 +92,54 @@ describe('editor store', () => {
     expect(currentDefinition(s.getState()).nodes).toHaveLength(2);
   });
 
+  it('copies, pastes and duplicates selected sticky notes with the nodes: new ids, offset like the nodes, one undo step', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().addNote({ x: 0, y: 200 });
+    s.getState().updateNote('note:note-1', { text: 'Explains the trigger', color: 'blue' });
+    s.getState().addNote({ x: 600, y: 600 }); // not selected below: not copied
+    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: true })), notes: s.getState().notes.map((n) => ({ ...n, selected: n.id === 'note:note-1' })) });
+    expect(s.getState().copy()).toBe(2);
+    expect(s.getState().paste()).toBe(2);
+    let def = currentDefinition(s.getState());
+    expect(def.nodes.map((n) => [n.id, n.position])).toEqual([
+      ['manual-trigger-1', { x: 0, y: 0 }],
+      ['manual-trigger-2', { x: 40, y: 40 }],
+    ]);
+    expect(def.notes!.map((n) => [n.id, n.text, n.color, n.position])).toEqual([
+      ['note-1', 'Explains the trigger', 'blue', { x: 0, y: 200 }],
+      ['note-2', '', 'yellow', { x: 600, y: 600 }],
+      ['note-3', 'Explains the trigger', 'blue', { x: 40, y: 240 }],
+    ]);
+    // the pasted copies are the selection: duplicating them copies them again
+    expect(s.getState().notes.filter((n) => n.selected).map((n) => n.id)).toEqual(['note:note-3']);
+    expect(s.getState().duplicate()).toBe(2);
+    def = currentDefinition(s.getState());
+    expect(def.notes!.at(-1)).toMatchObject({ id: 'note-4', text: 'Explains the trigger', position: { x: 80, y: 280 } });
+    // pasted at a point: the copied group's top-left corner goes there
+    expect(s.getState().paste({ x: 1000, y: 1000 })).toBe(2);
+    def = currentDefinition(s.getState());
+    expect(def.nodes.at(-1)!.position).toEqual({ x: 1000, y: 1000 });
+    expect(def.notes!.at(-1)!.position).toEqual({ x: 1000, y: 1200 });
+    s.getState().undo();
+    s.getState().undo();
+    s.getState().undo();
+    expect(currentDefinition(s.getState()).notes!.map((n) => n.id)).toEqual(['note-1', 'note-2']);
+  });
+
+  it('copies notes alone; selecting a note (a right-click) makes it the only thing selected', () => {
+    const s = makeStore();
+    s.getState().addNote({ x: 0, y: 0 });
+    expect(s.getState().copy()).toBe(1);
+    expect(s.getState().paste()).toBe(1);
+    expect(currentDefinition(s.getState()).notes!.map((n) => n.id)).toEqual(['note-1', 'note-2']);
+    s.getState().addNode('pipeline-output', { x: 400, y: 0 });
+    s.getState().select('note:note-1');
+    expect([...s.getState().nodes, ...s.getState().notes].filter((n) => n.selected).map((n) => n.id)).toEqual(['note:note-1']);
+    expect(s.getState().duplicate()).toBe(1);
+    expect(currentDefinition(s.getState()).notes!.map((n) => n.id)).toEqual(['note-1', 'note-2', 'note-3']);
+  });
+
   it('disables the selected nodes, enables them when all are disabled, each toggle one undo step', () => {
     const s = makeStore();
     s.getState().addNode('csv-parse', { x: 0, y: 0 });

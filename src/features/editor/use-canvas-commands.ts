@@ -2,11 +2,11 @@
 
 import { useReactFlow } from '@xyflow/react';
 import { toast } from 'sonner';
-import { autoLayout } from './auto-layout';
+import { layoutDocument } from './auto-layout';
 import { FIT } from './constants';
 import { useEditorStoreApi } from './store-provider';
 
-/** Canvas commands shared by the toolbar and the canvas menu: auto-layout (one undo step) and fit view. */
+/** Canvas commands shared by the toolbar and the canvas menu: auto-layout (one undo step, sticky notes moved along) and fit view. */
 export function useCanvasCommands() {
   const store = useEditorStoreApi();
   const flow = useReactFlow();
@@ -14,7 +14,8 @@ export function useCanvasCommands() {
   async function layout() {
     const s = store.getState();
     try {
-      s.setGraph(await autoLayout(s.nodes, s.edges), s.edges);
+      const laidOut = await layoutDocument(s.nodes, s.edges, s.notes);
+      s.setGraph(laidOut.nodes, s.edges, laidOut.notes);
       window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
     } catch (e) {
       toast.error(`Auto-layout failed: ${(e as Error).message}`);

@@ -11,7 +11,7 @@ function typingIn(target: EventTarget | null): boolean {
 
 /**
  * Canvas shortcuts (listed for users in shortcuts-sheet.tsx): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo,
- * Ctrl/⌘+C/V copy/paste nodes, Ctrl/⌘+D duplicate, Ctrl/⌘+A selects every node and note, D disables/enables the selected nodes, Shift+R test-runs up
+ * Ctrl/⌘+C/V copy/paste the selected nodes and notes, Ctrl/⌘+D duplicate, Ctrl/⌘+A selects every node and note, D disables/enables the selected nodes, Shift+R test-runs up
  * to the selected node, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens the shortcut sheet.
  * Delete/Backspace is React Flow's own.
  */
@@ -45,8 +45,7 @@ export function useShortcuts(onSave: () => void, onHelp: () => void, onRunTo: (n
         s.redo();
       } else if (mod && key === 'c') {
         if (window.getSelection()?.toString()) return;
-        const n = s.copy();
-        if (n) toast.success(`Copied ${n} node${n === 1 ? '' : 's'}`, { duration: 1500 });
+        if (s.copy()) toast.success(`Copied ${copied(store.getState().clipboard!)}`, { duration: 1500 });
       } else if (mod && key === 'v') {
         e.preventDefault();
         s.paste();
@@ -74,4 +73,10 @@ export function useShortcuts(onSave: () => void, onHelp: () => void, onRunTo: (n
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);
+}
+
+/** "2 nodes and 1 note": what a copy took. */
+function copied(c: { nodes: unknown[]; notes: unknown[] }): string {
+  const count = (n: number, what: string) => (n ? `${n} ${what}${n === 1 ? '' : 's'}` : '');
+  return [count(c.nodes.length, 'node'), count(c.notes.length, 'note')].filter(Boolean).join(' and ');
 }

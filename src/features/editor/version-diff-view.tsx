@@ -3,7 +3,7 @@
 import { ArrowRight, Minus, Pencil, Plus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { JsonView } from '@/components/json-view';
-import { changedKeys, diffDefinitions } from './version-diff';
+import { changedKeys, diffDefinitions, noteTitle, onlyLayout } from './version-diff';
 import type { Definition } from './definition';
 
 function Row({ tone, icon, children }: { tone: 'add' | 'remove' | 'change'; icon: ReactNode; children: ReactNode }) {
@@ -16,13 +16,15 @@ function Row({ tone, icon, children }: { tone: 'add' | 'remove' | 'change'; icon
   );
 }
 
-/** Added, removed and changed nodes and connections between two definitions. */
+/** Added, removed and changed nodes, connections and sticky notes between two definitions. */
 export function VersionDiffView({ before, after }: { before: Definition; after: Definition }) {
   const d = diffDefinitions(before, after);
-  const moved = d.nodes.changed.filter((c) => c.fields.length === 1 && c.fields[0] === 'position');
+  const moved = d.nodes.changed.filter(onlyLayout);
   const changed = d.nodes.changed.filter((c) => !moved.includes(c));
+  const notesMoved = d.notes.changed.filter(onlyLayout);
   if (d.empty) {
-    return <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-500">No differences{moved.length ? ` but ${moved.length} node(s) moved` : ''}.</p>;
+    const what = [moved.length ? `${moved.length} node(s)` : '', notesMoved.length ? `${notesMoved.length} note(s)` : ''].filter(Boolean).join(' and ');
+    return <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-500">No differences{what ? ` but ${what} moved` : ''}.</p>;
   }
   return (
     <div className="space-y-4" data-testid="version-diff">
@@ -73,7 +75,46 @@ export function VersionDiffView({ before, after }: { before: Definition; after: 
           {d.connections.added.length + d.connections.removed.length === 0 ? <li className="text-xs text-slate-400">No connection changes.</li> : null}
         </ul>
       </section>
+      {before.notes?.length || after.notes?.length ? <NotesDiff notes={d.notes} /> : null}
     </div>
+  );
+}
+
+/** Sticky notes added, removed, rewritten or recoloured; notes that only moved or were resized are counted. */
+function NotesDiff({ notes }: { notes: ReturnType<typeof diffDefinitions>['notes'] }) {
+  const moved = notes.changed.filter(onlyLayout);
+  const changed = notes.changed.filter((c) => !moved.includes(c));
+  return (
+    <section data-testid="version-diff-notes">
+      <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Sticky notes</h3>
+      <ul className="space-y-1.5">
+        {notes.added.map((n) => (
+          <Row key={`na-${n.id}`} tone="add" icon={<Plus className="size-3.5" aria-hidden />}>
+            Added note <span className="font-semibold">“{noteTitle(n)}”</span>
+          </Row>
+        ))}
+        {notes.removed.map((n) => (
+          <Row key={`nr-${n.id}`} tone="remove" icon={<Minus className="size-3.5" aria-hidden />}>
+            Removed note <span className="font-semibold">“{noteTitle(n)}”</span>
+          </Row>
+        ))}
+        {changed.map((c) => (
+          <Row key={`nc-${c.id}`} tone="change" icon={<Pencil className="size-3.5" aria-hidden />}>
+            <details>
+              <summary className="cursor-pointer">
+                Changed note <span className="font-semibold">“{noteTitle(c.after)}”</span>: {c.fields.filter((f) => f !== 'position' && f !== 'size').join(', ')}
+              </summary>
+              <div className="mt-2 grid gap-2 sm:grid-cols-2">
+                <JsonView value={{ text: c.before.text, color: c.before.color }} label="Before" />
+                <JsonView value={{ text: c.after.text, color: c.after.color }} label="After" />
+              </div>
+            </details>
+          </Row>
+        ))}
+        {notes.added.length + notes.removed.length + changed.length === 0 ? <li className="text-xs text-slate-400">No note changes.</li> : null}
+        {moved.length ? <li className="text-xs text-slate-500">{moved.length} note(s) only moved or resized.</li> : null}
+      </ul>
+    </section>
   );
 }
 

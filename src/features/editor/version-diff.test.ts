@@ -45,3 +45,31 @@ describe('diffDefinitions', () => {
     expect(diffDefinitions(v1, changed).nodes.changed).toMatchObject([{ id: 't', fields: ['config'] }]);
   });
 });
+
+describe('diffDefinitions on sticky notes', () => {
+  const note = (id: string, text: string, extra: object = {}) => ({ id, text, position: { x: 0, y: 0 }, width: 240, height: 160, color: 'yellow' as const, ...extra });
+  const base = { nodes: [node('in', 'manual-trigger')], connections: [] };
+
+  it('lists notes added, removed and whose text or colour changed, like nodes', () => {
+    const a = { ...base, notes: [note('note-1', 'Keep'), note('note-2', 'Old text'), note('note-3', 'Gone')] };
+    const b = { ...base, notes: [note('note-1', 'Keep', { color: 'pink' }), note('note-2', 'New text'), note('note-4', '## Added\nbody')] };
+    const d = diffDefinitions(a, b);
+    expect(d.notes.added.map((n) => n.id)).toEqual(['note-4']);
+    expect(d.notes.removed.map((n) => n.id)).toEqual(['note-3']);
+    expect(d.notes.changed.map((c) => [c.id, c.fields])).toEqual([
+      ['note-1', ['color']],
+      ['note-2', ['text']],
+    ]);
+    expect(d.empty).toBe(false);
+  });
+
+  it('counts a note that only moved or was resized as no difference, and a definition without notes as none', () => {
+    const a = { ...base, notes: [note('note-1', 'Keep')] };
+    const moved = { ...base, notes: [note('note-1', 'Keep', { position: { x: 80, y: 40 }, width: 300 })] };
+    const d = diffDefinitions(a, moved);
+    expect(d.notes.changed.map((c) => c.fields)).toEqual([['size', 'position']]);
+    expect(d.empty).toBe(true);
+    expect(diffDefinitions(base, base).notes).toEqual({ added: [], removed: [], changed: [] });
+    expect(diffDefinitions(base, a).empty).toBe(false);
+  });
+});

@@ -1,19 +1,18 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { connectionId, defaultConfig, NOTE_PREFIX, NOTE_SIZE, savedKeyOf, toFlow, uniqueNodeId, uniqueNoteId, type Definition } from '../definition';
+import { connectionId, defaultConfig, isNote, NOTE_PREFIX, NOTE_SIZE, savedKeyOf, toFlow, uniqueNodeId, uniqueNoteId, type Definition } from '../definition';
 import { connectionProblem } from '../ports';
 import type { CatalogEntry, FlowEdge, FlowNode, NoteData, NoteNode, PipelineNodeData } from '../types';
 import type { EditorInit, EditorSlice } from './index';
 import { freeSpot } from '../placement';
 
+/** The graph and the sticky notes: one undo step, or what copy put on the clipboard. */
 interface Snapshot {
   nodes: FlowNode[];
   edges: FlowEdge[];
-}
-
-/** One undo step: the graph and the sticky notes. */
-interface HistoryEntry extends Snapshot {
   notes: NoteNode[];
 }
+
+type HistoryEntry = Snapshot;
 
 const HISTORY_LIMIT = 100;
 
@@ -50,7 +49,7 @@ export interface DocumentSlice {
   addNote(position: { x: number; y: number }): string;
   updateNote(id: string, patch: Partial<NoteData>, editKey?: string): void;
   removeNote(id: string): void;
-  /** Marks the selection (the only node selected; null clears it, notes included). */
+  /** Marks the selection (the only node or note selected; null clears it, notes included). */
   select(id: string | null): void;
   /** Selects every node and note. */
   selectAll(): void;
@@ -58,14 +57,16 @@ export interface DocumentSlice {
   checkpoint(editKey?: string): void;
   undo(): void;
   redo(): void;
+  /** Puts the selected nodes and notes (and the connections between those nodes) on the clipboard; how many. */
   copy(): number;
-  /** Pastes the clipboard: beside the copied nodes, or with its top-left corner at `at` (flow coordinates). */
+  /** Pastes the clipboard (new ids): beside the copied nodes and notes, or with its top-left corner at `at` (flow coordinates). */
   paste(at?: { x: number; y: number }): number;
-  /** Copies the selected nodes (and the connections between them) beside them, leaving the clipboard alone. */
+  /** Copies the selected nodes and notes (and the connections between those nodes) beside them, leaving the clipboard alone. */
   duplicate(): number;
   /** Disables the selected nodes, or enables them when all are disabled (one undo step); how many changed. */
   toggleDisabled(): number;
-  setGraph(nodes: FlowNode[], edges: FlowEdge[]): void;
+  /** Replaces the graph (and the notes, when given) as one undo step. */
+  setGraph(nodes: FlowNode[], edges: FlowEdge[], notes?: NoteNode[]): void;
   load(def: Definition, baseVersion: number, saved?: Definition): void;
   markSaved(def: Definition, version: number): void;
 }
@@ -85,28 +86,45 @@ export const documentSlice =
       set({ past: [...past, { nodes, edges, notes }].slice(-HISTORY_LIMIT), future: [], lastEdit: editKey ? { key: editKey, at: now } : null });
     }
 
-    /** Places copies of `snapshot`'s nodes (new ids, selected) and the connections between them, `offset` px away. */
+    /**
+     * Places copies of `snapshot`'s nodes and notes (new ids, selected, the rest unselected) and the connections
+     * between its nodes, `offset` px away; how many nodes and notes it placed.
+     */
     function place(snapshot: Snapshot, offset: { x: number; y: number }): number {
       const { nodes, edges, notes } = get();
       remember();
       const taken = new Set(nodes.map((n) => n.id));
       const rename = new Map<string, string>();
+      const moved = (p: { x: number; y: number }) => ({ x: p.x + offset.x, y: p.y + offset.y });
       const pasted = snapshot.nodes.map((n) => {
         const id = uniqueNodeId(n.data.nodeType, taken);
         taken.add(id);
         rename.set(n.id, id);
-        return { ...n, id, selected: true, position: { x: n.position.x + offset.x, y: n.position.y + offset.y }, data: structuredClone(n.data) };
+        return { ...n, id, selected: true, position: moved(n.position), data: structuredClone(n.data) };
       });
       const pastedEdges = snapshot.edges.map((e) => {
         const c = { source: rename.get(e.source)!, source_port: e.sourceHandle ?? '', target: rename.get(e.target)!, target_port: e.targetHandle ?? '' };
         return { ...e, id: connectionId(c), source: c.source, target: c.target, selected: false };
       });
+      const pastedNotes: NoteNode[] = [];
+      for (const n of snapshot.notes) {
+        const id = NOTE_PREFIX + uniqueNoteId([...notes, ...pastedNotes]);
+        pastedNotes.push({ ...n, id, selected: true, position: moved(n.position), data: structuredClone(n.data) });
+      }
       set({
         nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
         edges: [...edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pastedEdges],
-        notes: unselected(notes),
+        notes: [...unselected(notes), ...pastedNotes],
       });
-      return pasted.length;
+      return pasted.length + pastedNotes.length;
+    }
+
+    /** The selected nodes and notes, and the connections between those nodes. */
+    function selection(): Snapshot {
+      const { nodes, edges, notes } = get();
+      const picked = nodes.filter((n) => n.selected);
+      const ids = new Set(picked.map((n) => n.id));
+      return { nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)), notes: notes.filter((n) => n.selected) };
     }
 
     return {
@@ -185,9 +203,9 @@ export const documentSlice =
         set({
           nodes: get().nodes.map((n) => (n.selected !== (n.id === id) ? { ...n, selected: n.id === id } : n)),
           edges: get().edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
-          notes: unselected(get().notes),
+          notes: id && isNote(id) ? get().notes.map((n) => (n.selected !== (n.id === id) ? { ...n, selected: n.id === id } : n)) : unselected(get().notes),
         });
-        if (id) get().setPanel('node');
+        if (id && !isNote(id)) get().setPanel('node');
       },
       selectAll() {
         set({
@@ -219,18 +237,17 @@ export const documentSlice =
         set({ ...next, past: [...past, { nodes, edges, notes }], future: future.slice(1), lastEdit: null });
       },
       copy() {
-        const { nodes, edges } = get();
-        const picked = nodes.filter((n) => n.selected);
-        const ids = new Set(picked.map((n) => n.id));
-        set({ clipboard: { nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, pasteCount: 0 });
-        return picked.length;
+        const picked = selection();
+        set({ clipboard: picked, pasteCount: 0 });
+        return picked.nodes.length + picked.notes.length;
       },
       paste(at) {
         const { clipboard, pasteCount } = get();
-        if (!clipboard?.nodes.length) return 0;
+        if (!clipboard || clipboard.nodes.length + clipboard.notes.length === 0) return 0;
         if (at) {
-          const left = Math.min(...clipboard.nodes.map((n) => n.position.x));
-          const top = Math.min(...clipboard.nodes.map((n) => n.position.y));
+          const corners = [...clipboard.nodes, ...clipboard.notes].map((n) => n.position);
+          const left = Math.min(...corners.map((p) => p.x));
+          const top = Math.min(...corners.map((p) => p.y));
           return place(clipboard, { x: at.x - left, y: at.y - top });
         }
         const step = 40 * (pasteCount + 1);
@@ -239,14 +256,12 @@ export const documentSlice =
         return n;
       },
       duplicate() {
-        const { nodes, edges } = get();
-        const picked = nodes.filter((n) => n.selected);
-        const ids = new Set(picked.map((n) => n.id));
-        return picked.length ? place({ nodes: picked, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)) }, { x: 40, y: 40 }) : 0;
+        const picked = selection();
+        return picked.nodes.length + picked.notes.length ? place(picked, { x: 40, y: 40 }) : 0;
       },
-      setGraph(nodes, edges) {
+      setGraph(nodes, edges, notes) {
         remember();
-        set({ nodes, edges });
+        set({ nodes, edges, ...(notes && { notes }) });
       },
       /** A whole other definition (a version, a reload): history starts over, the run state goes, the view fits it. */
       load(def, baseVersion, saved) {
