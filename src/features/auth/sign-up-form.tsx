@@ -56,8 +56,8 @@ export function SignUpForm({ setupToken, inviteToken, invitation }: { setupToken
       footer={
         <>
           Already have an account?{' '}
-          <Link href="/sign-in" className="font-medium text-teal-700 hover:underline">
-            Sign in
+          <Link href={inviteToken ? `/sign-in?invite=${encodeURIComponent(inviteToken)}` : '/sign-in'} className="font-medium text-teal-700 hover:underline">
+            {offer ? 'Sign in to join' : 'Sign in'}
           </Link>
         </>
       }

@@ -10,13 +10,19 @@ export function useAuthSubmit() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  async function send(call: () => Promise<{ error: unknown }>) {
+  /** `then`: a step after a successful call (accepting an invitation); what it returns is shown as the error. */
+  async function send(call: () => Promise<{ error: unknown }>, then?: () => Promise<string | null>) {
     setPending(true);
     setError(null);
     try {
       const { error: failure } = await call();
       if (failure) {
         setError(authErrorMessage(failure as never));
+        return;
+      }
+      const problem = then ? await then() : null;
+      if (problem) {
+        setError(problem);
         return;
       }
       router.replace('/pipelines');

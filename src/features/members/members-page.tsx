@@ -41,7 +41,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
       open={open}
       onClose={close}
       title="Invite a member"
-      description="They sign up with the link and join this organization with the role you choose. The link works only for that email, for 7 days."
+      description="They sign up (or sign in, if they have an account) with the link and join this organization with the role you choose, keeping any other. The link works only for that email, for 7 days."
       footer={
         link ? (
           <Button onClick={close}>Done</Button>
@@ -60,7 +60,10 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
       {link ? (
         <div className="space-y-3">
           <CopyField label={`Invitation link for ${invite.data!.email}`} value={link} />
-          <p className="text-xs text-slate-500">Send it to them yourself: Clinflow sends no email. It expires {new Date(invite.data!.expires_at).toLocaleDateString()}.</p>
+          <p className="text-xs text-slate-500">
+            {invite.data!.existing_account ? `${invite.data!.email} already has a Clinflow account: they sign in with the link and switch to this organization from the navigation. ` : ''}
+            Send it to them yourself: Clinflow sends no email. It expires {new Date(invite.data!.expires_at).toLocaleDateString()}.
+          </p>
         </div>
       ) : (
         <form

@@ -10,13 +10,12 @@ import { Spinner } from '@/components/ui/spinner';
 import { authClient } from '@/features/auth/auth-client';
 import { errorMessage, isUnauthenticated } from '@/trpc/errors';
 import { api } from '@/trpc/react';
-import { NavLink } from './nav-link';
+import { NavLink, WHEN_EXPANDED } from './nav-link';
+import { OrgSwitcher } from './org-switcher';
 import { SignOutButton } from './sign-out-button';
 import { useNavCollapsed } from './use-nav-collapsed';
 
 const GROUP_LABEL = 'hidden px-2.5 pb-1 text-xs font-semibold tracking-wider text-slate-500 uppercase md:block md:group-data-[nav=collapsed]/shell:hidden';
-/** Shown only while the navigation is expanded (on wide screens). */
-export const WHEN_EXPANDED = 'md:group-data-[nav=collapsed]/shell:hidden';
 
 /** Sidebar + content for every signed-in page; sends visitors without a valid session to /sign-in. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -46,6 +45,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <SignOutButton compact />
           </div>
         </div>
+        <OrgSwitcher />
         <nav
           aria-label="Main"
           className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2"

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { members } from '@/server/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { members, sessions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Runtime } from '@/server/runtime';
 import { authenticateApiKey } from './api-keys';
@@ -62,21 +62,28 @@ async function authenticate(rt: Runtime, req: Request): Promise<Principal | null
   }
   if (req.headers.get('cookie')?.includes('better-auth')) {
     const session = await rt.auth.api.getSession({ headers: req.headers });
-    if (session) return sessionPrincipal(rt, session.user.id, orgHeader);
+    if (session) return sessionPrincipal(rt, session.session.id, session.user.id, orgHeader);
   }
   throw new AppError('UNAUTHENTICATED', 'Authentication is required: send "Authorization: Bearer <API key>".');
 }
 
-async function sessionPrincipal(rt: Runtime, userId: string, orgHeader: string | null): Promise<Principal> {
+/**
+ * The organization a browser session acts in, resolved here and nowhere else: the one named by X-Organization-ID
+ * when sent, else the session's active organization (switchOrganization sets it), else the first one joined.
+ * Membership is read on every request, so a person removed from the active organization falls back to another
+ * of theirs at once, and naming one they are not a member of is refused.
+ */
+async function sessionPrincipal(rt: Runtime, sessionId: string, userId: string, orgHeader: string | null): Promise<Principal> {
+  const active = sql`coalesce(${members.orgId} = (select ${sessions.activeOrgId} from ${sessions} where ${sessions.id} = ${sessionId}), false)`;
   const rows = await rt.db
     .select({ orgId: members.orgId, role: members.role })
     .from(members)
     .where(orgHeader ? and(eq(members.userId, userId), eq(members.orgId, orgHeader)) : eq(members.userId, userId))
-    .orderBy(members.createdAt)
+    .orderBy(sql`${active} desc`, members.createdAt)
     .limit(1);
   const m = rows[0];
   if (!m) throw new AppError('FORBIDDEN', 'You are not a member of that organization.');
-  return { kind: 'session', orgId: m.orgId, userId, scopes: ROLE_SCOPES[m.role as MemberRole] ?? ROLE_SCOPES.viewer };
+  return { kind: 'session', orgId: m.orgId, userId, sessionId, scopes: ROLE_SCOPES[m.role as MemberRole] ?? ROLE_SCOPES.viewer };
 }
 
 function clientAddress(req: Request): string {

@@ -5,4 +5,6 @@ export interface Principal {
   scopes: string[];
   keyId?: string;
   userId?: string;
+  /** The browser session (kind `session`): where its active organization is kept. */
+  sessionId?: string;
 }

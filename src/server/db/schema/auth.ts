@@ -24,6 +24,11 @@ export const sessions = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The organization this browser session acts in (ours, not better-auth's): set by switching organization,
+     * null until then (the first one joined). Only a hint: membership is checked on every request (guard.ts).
+     */
+    activeOrgId: text('active_org_id'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

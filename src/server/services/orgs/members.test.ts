@@ -33,6 +33,9 @@ describe('members, roles and invitations', () => {
       ['grace', 'viewer'],
     ]);
     await expect(a.members.invite({ email: 'grace@hospital.org', role: 'member' })).rejects.toMatchObject({ cause: { code: 'ALREADY_MEMBER' } });
+    // someone with an account in another organization is invited to sign in and join as well
+    const existing = await a.members.invite({ email: 'mallory@example.org', role: 'member' });
+    expect(existing).toMatchObject({ path: `/sign-in?invite=${existing.token}`, existing_account: true });
   });
 
   it('refuses forged and expired links', async () => {

@@ -49,21 +49,20 @@ export async function removeMember(ctx: ServiceContext, input: { user_id: string
   return listMembers(ctx);
 }
 
-/** A link that lets the person with `email` sign up into this organization with `role`. */
+/**
+ * A link that lets the person with `email` join this organization with `role`: by signing up, or, when they
+ * already have an account (in another organization), by signing in; they keep their other organizations.
+ */
 export async function inviteMember(ctx: ServiceContext, input: { email: string; role: MemberRole }) {
   const email = input.email.trim().toLowerCase();
-  const [existing] = await ctx.db
-    .select({ orgId: members.orgId })
+  const [account] = await ctx.db
+    .select({ id: users.id, orgId: members.orgId })
     .from(users)
-    .innerJoin(members, eq(members.userId, users.id))
-    .where(and(eq(users.email, email), eq(members.orgId, ctx.principal.orgId)));
-  if (existing) throw new AppError('ALREADY_MEMBER', `${email} is already a member of this organization.`);
-  const [account] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (account) {
-    throw new AppError('ALREADY_MEMBER', `${email} already has a Clinflow account, in another organization; an account belongs to the organization it joined at sign-up.`);
-  }
+    .leftJoin(members, and(eq(members.userId, users.id), eq(members.orgId, ctx.principal.orgId)))
+    .where(eq(users.email, email));
+  if (account?.orgId) throw new AppError('ALREADY_MEMBER', `${email} is already a member of this organization.`);
   const { token, expiresAt } = await signInvitation(ctx.db, { orgId: ctx.principal.orgId, role: input.role, email });
-  return { token, path: `/sign-up?invite=${token}`, email, role: input.role, expires_at: expiresAt.toISOString() };
+  return { token, path: `${account ? '/sign-in' : '/sign-up'}?invite=${token}`, email, role: input.role, existing_account: !!account, expires_at: expiresAt.toISOString() };
 }
 
 /** What an invitation link offers, for the sign-up page: the organization, role and email, or why it does not work. */
