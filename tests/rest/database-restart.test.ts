@@ -79,11 +79,11 @@ describe('a Postgres restart under load', () => {
     // how soon it was back is reported, not asserted (a benchmark's business): bench/README.md has the figure
     const late = failures.filter((f) => f.at > backAt);
     console.log(`database restart: ${failures.length} answers were 503; the last ${late.length ? Math.max(...late.map((f) => f.at)) - backAt : 0} ms after the database was back`);
-    // …and it does come back: 5 s after the database, requests succeed again (a pooled connection the restart ended
-    // can still fail one statement now and then: a 503, never a 500, see docs/decisions.md)
+    // …and it does come back: 5 s after the database (the issue's bound), every request succeeds again — the pool
+    // reconnects within half a second instead of postgres.js's backoff, which had grown to 20 s during the outage
     const after = answers.filter((a) => a.at > backAt + 5000);
     expect(after.length).toBeGreaterThan(20);
-    expect(after.filter((a) => a.status === 200).length / after.length).toBeGreaterThan(0.9);
+    expect(after.filter((a) => a.status !== 200)).toEqual([]);
 
     // every execution answered 200 is stored, completed
     const acknowledged = answers.filter((a) => a.status === 200 && a.executionId);

@@ -25,13 +25,20 @@ export interface OpenOptions {
   max?: number;
 }
 
+/** Seconds before a pooled connection that failed connects again: 50 ms doubling to 0.5 s (postgres.js's default reaches 20 s). */
+export function reconnectDelay(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 0.5);
+}
+
 /** Opens a database without any process-wide state (tests open as many as they like). */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    // a database that does not answer is an error within 5 s (a 503 to the caller), not a 30 s wait (postgres.js's default)
-    const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 5 });
+    // a database that does not answer is an error within 5 s (a 503 to the caller), not a 30 s wait (postgres.js's
+    // default); a connection that failed is tried again within half a second, not after postgres.js's backoff, which
+    // grows with every failure of the pool to 20 s — after a restart of a few seconds, requests waited that long
+    const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 5, backoff: reconnectDelay });
     const db = drizzle(client, { schema }) as unknown as Db;
     return { db, kind: 'postgres', url: opts.url, close: () => client.end({ timeout: 5 }) };
   }
