@@ -23,4 +23,10 @@ describe('errorForLog', () => {
     expect(errorForLog(new Error('boom'))).toMatch(/^Error: boom\n/);
     expect(errorForLog('plain')).toBe('plain');
   });
+
+  it('reads a plain object a library threw (pg-boss) instead of writing [object Object]', () => {
+    expect(errorForLog({ message: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' })).toBe('connect ECONNREFUSED 127.0.0.1:5432 [ECONNREFUSED]');
+    // any other object: its fields, never their values (a job's data may be patient data)
+    expect(errorForLog({ state: 'failed', data: { mrn: 'MRN-123' } })).toBe('[object Object] with state, data');
+  });
 });

@@ -41,5 +41,13 @@ export function errorForLog(e: unknown): string {
     const frames = e instanceof Error && e.stack ? e.stack.slice(e.stack.indexOf('\n    at ')) : '';
     return `database statement failed: ${reason} — in: ${statement}${frames}`;
   }
-  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+  if (e instanceof Error) return e.stack ?? e.message;
+  // a plain object thrown by a library (pg-boss): its message and code, not "[object Object]"
+  if (e && typeof e === 'object') {
+    const { message, code } = e as { message?: unknown; code?: unknown };
+    if (typeof message === 'string') return `${message}${typeof code === 'string' ? ` [${code}]` : ''}`;
+    // its values could be a job's data (patient data): only what it has is said
+    return `${Object.prototype.toString.call(e)} with ${Object.keys(e).slice(0, 20).join(', ') || 'no fields'}`;
+  }
+  return String(e);
 }

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { TriggerHost } from '@/engine/node-type';
 import type { Database, Db } from '@/server/db/client';
-import { logger } from '@/server/logger';
+import { errorForLog, logger } from '@/server/logger';
+import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { ExecutionLoops } from './loops';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
@@ -74,6 +75,23 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
+/** How often an outage of the database is logged by the queue (its loops fail every second meanwhile). */
+const OUTAGE_LOG_MS = 30_000;
+
+/**
+ * pg-boss's errors, readable (they are often plain objects): while the database is away its polling fails every
+ * second in every loop, said once per OUTAGE_LOG_MS as a warning instead of a flood of errors.
+ */
+function queueErrorLogger(): (e: unknown) => void {
+  let quietUntil = 0;
+  return (e) => {
+    if (!isDatabaseUnavailable(e)) return logger.error('queue error', { error: errorForLog(e) });
+    if (Date.now() < quietUntil) return;
+    quietUntil = Date.now() + OUTAGE_LOG_MS;
+    logger.warn('queue: the database is unavailable; jobs wait until it is back', { error: errorForLog(e) });
+  };
+}
+
 /**
  * pg-boss on our database: inside the embedded process on PGlite, shared by every web and worker
  * process on Postgres. Jobs of a killed worker are retried once their heartbeat stops.
@@ -84,7 +102,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   const boss = postgres
     ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
-  boss.on('error', (e) => logger.error('queue error', { error: String(e) }));
+  boss.on('error', queueErrorLogger());
   await boss.start();
   await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: EXECUTE_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60 });
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
