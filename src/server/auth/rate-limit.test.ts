@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { openDatabase, type Database } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { createRateLimiter } from './rate-limit';
+
+// Two connection pools to one Postgres database, as two server processes have: one budget between them.
+describe('rate limits shared between processes (Postgres)', () => {
+  let test: Awaited<ReturnType<typeof createTestDatabase>>;
+  let a: Database;
+  let b: Database;
+  beforeAll(async () => {
+    test = await createTestDatabase('ratelimit');
+    a = await openDatabase({ url: test.url });
+    await migrateDatabase(a, test.url);
+    b = await openDatabase({ url: test.url });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await test?.drop();
+  });
+
+  it('spends exactly the window\'s points across both, counts down, and starts a new window when it ends', async () => {
+    const opts = { points: 5, durationSeconds: 1, name: 'test' };
+    const [one, two] = [createRateLimiter(a, opts), createRateLimiter(b, opts)];
+    const results = [];
+    for (let i = 0; i < 7; i++) results.push(await (i % 2 ? two : one).consume('org:1'));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, true, true, false, false]);
+    expect(results.slice(0, 5).map((r) => r.remaining)).toEqual([4, 3, 2, 1, 0]);
+    expect(results[5]!.retryAfter).toBe(1);
+    // another key has its own budget
+    expect((await one.consume('org:2')).remaining).toBe(4);
+    expect((await two.peek('org:1')).allowed).toBe(false);
+    await new Promise((r) => setTimeout(r, 1100));
+    const fresh = await two.consume('org:1');
+    expect(fresh).toMatchObject({ allowed: true, remaining: 4 });
+  });
+});
