@@ -1,19 +1,7 @@
-import { GRID } from './constants';
 import { NOTE_SIZE } from './definition';
+import { type Box, boxOf as nodeBox, clearBelow } from './placement';
 import type { FlowNode, NoteNode } from './types';
 
-/** A node card's width (w-60) and the height assumed for one not measured yet (as auto-layout assumes). */
-const NODE_SIZE = { width: 240, height: 110 };
-const GAP = GRID;
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const nodeBox = (n: FlowNode): Box => ({ ...n.position, width: n.measured?.width ?? NODE_SIZE.width, height: n.measured?.height ?? NODE_SIZE.height });
 const noteBox = (n: NoteNode): Box => ({
   ...n.position,
   width: n.width ?? n.measured?.width ?? NOTE_SIZE.width,
@@ -26,8 +14,6 @@ function gap(a: Box, b: Box): number {
   const dy = Math.max(0, a.y - (b.y + b.height), b.y - (a.y + a.height));
   return Math.hypot(dx, dy);
 }
-
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP;
 
 /**
  * Where sticky notes go when the nodes are laid out again (auto-layout). The rule: a note belongs to the node
@@ -50,13 +36,7 @@ export function notesAfterLayout(notes: NoteNode[], before: FlowNode[], after: F
       if (d < best) [best, nearest] = [d, n];
     }
     const to = moved.get(nearest.id)?.position ?? nearest.position;
-    const spot = { ...box, x: to.x + (box.x - nearest.position.x), y: to.y + (box.y - nearest.position.y) };
-    const others = [...nodeBoxes, ...placed];
-    for (let i = 0; i <= others.length; i++) {
-      const hit = others.find((o) => overlaps(spot, o));
-      if (!hit) break;
-      spot.y = Math.ceil((hit.y + hit.height + GAP) / GRID) * GRID;
-    }
+    const spot = clearBelow({ ...box, x: to.x + (box.x - nearest.position.x), y: to.y + (box.y - nearest.position.y) }, [...nodeBoxes, ...placed]);
     placed.push(spot);
     return spot.x === note.position.x && spot.y === note.position.y ? note : { ...note, position: { x: spot.x, y: spot.y } };
   });
