@@ -85,6 +85,12 @@ describe('a Postgres restart under load', () => {
     expect(after.length).toBeGreaterThan(20);
     expect(after.filter((a) => a.status !== 200)).toEqual([]);
 
+    // the log says the database is away, not once per refused request (a line each buried it)
+    const outageLines = server.output().split('\n').filter((l) => l.includes('request refused'));
+    expect(outageLines.length).toBeGreaterThan(0);
+    expect(outageLines.length).toBeLessThanOrEqual(2);
+    expect(failures.length).toBeGreaterThan(outageLines.length);
+
     // every execution answered 200 is stored, completed
     const acknowledged = answers.filter((a) => a.status === 200 && a.executionId);
     expect(acknowledged.length).toBeGreaterThan(10);

@@ -5,6 +5,7 @@ import { AppError } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import { getRuntime, type Runtime } from '@/server/runtime';
 import { databaseUnavailable, isDatabaseUnavailable, retryOnStaleConnection } from '@/server/db/unavailable';
+import { logOutage } from '@/server/db/outage-log';
 import { limitBody } from './body';
 
 /**
@@ -78,7 +79,7 @@ async function handle(
     const g = await retryOnStaleConnection(() => guard(open, req));
     edge = { rt, principal: g.principal, authError: g.error, headers: rateLimitHeaders(g.rate) };
   } catch (e) {
-    logger.error('request refused: the service is unavailable', { error: errorText(e) });
+    logOutage('request refused: the service is unavailable', { error: errorText(e) });
     // counted by address where the limiter still works (in memory, or Postgres's in-memory insurance)
     const rate = rt && (await countByAddress(rt, req).catch(() => undefined));
     return errorResponse(databaseUnavailable(), rate ? rateLimitHeaders(rate) : {});
@@ -100,7 +101,7 @@ async function handle(
   } catch (e) {
     if (e instanceof AppError) return errorResponse(e, headers());
     if (isDatabaseUnavailable(e)) {
-      logger.error('request refused: the database is unavailable', { method: req.method, path: new URL(req.url).pathname, error: errorText(e) });
+      logOutage('request refused: the database is unavailable', { method: req.method, path: new URL(req.url).pathname, error: errorText(e) });
       return errorResponse(databaseUnavailable(), headers());
     }
     logger.error('request failed', { method: req.method, path: new URL(req.url).pathname, error: errorText(e) });

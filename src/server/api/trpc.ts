@@ -7,6 +7,7 @@ import type { Queue } from '@/server/queue/queue';
 import { hasScope, type BaseScope } from '@/server/auth/scopes';
 import type { Db } from '@/server/db/client';
 import { databaseUnavailable, isDatabaseUnavailable } from '@/server/db/unavailable';
+import { logOutage } from '@/server/db/outage-log';
 import { AppError, type ErrorCode } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
@@ -87,7 +88,7 @@ export function toAppError(error: TRPCError): AppError {
       return new AppError('RATE_LIMITED', error.message);
     default:
       if (isDatabaseUnavailable(cause)) {
-        logger.error('request refused: the database is unavailable', { error: errorForLog(cause) });
+        logOutage('request refused: the database is unavailable', { error: errorForLog(cause) });
         return databaseUnavailable();
       }
       logger.error('unhandled error', { error: errorForLog(cause ?? error) });

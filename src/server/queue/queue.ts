@@ -4,6 +4,7 @@ import type { TriggerHost } from '@/engine/node-type';
 import type { Database, Db } from '@/server/db/client';
 import { errorForLog, logger } from '@/server/logger';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
+import { logOutage } from '@/server/db/outage-log';
 import { ExecutionLoops } from './loops';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
@@ -75,21 +76,9 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
-/** How often an outage of the database is logged by the queue (its loops fail every second meanwhile). */
-const OUTAGE_LOG_MS = 30_000;
-
-/**
- * pg-boss's errors, readable (they are often plain objects): while the database is away its polling fails every
- * second in every loop, said once per OUTAGE_LOG_MS as a warning instead of a flood of errors.
- */
+/** pg-boss's errors, readable (they are often plain objects); while the database is away, said as an outage is. */
 function queueErrorLogger(): (e: unknown) => void {
-  let quietUntil = 0;
-  return (e) => {
-    if (!isDatabaseUnavailable(e)) return logger.error('queue error', { error: errorForLog(e) });
-    if (Date.now() < quietUntil) return;
-    quietUntil = Date.now() + OUTAGE_LOG_MS;
-    logger.warn('queue: the database is unavailable; jobs wait until it is back', { error: errorForLog(e) });
-  };
+  return (e) => (isDatabaseUnavailable(e) ? logOutage('queue: the database is unavailable; jobs wait until it is back', { error: errorForLog(e) }) : logger.error('queue error', { error: errorForLog(e) }));
 }
 
 /**
