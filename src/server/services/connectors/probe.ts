@@ -7,6 +7,7 @@ import { NodeError } from '@/engine/node-error';
 import type { ConnectorHandle } from '@/engine/node-type';
 import { connectorHeaders } from '@/engine/lib/http-connector';
 import { poolOf } from '@/engine/lib/postgres';
+import { logger } from '@/server/logger';
 import { describeTls } from '@/server/net/connect';
 import { mllpExchange } from '@/server/net/mllp';
 import { outbound, outboundFetch } from '@/server/net/outbound';
@@ -167,5 +168,10 @@ export async function testConnector(ctx: ServiceContext, id: string) {
       throw e instanceof NodeError ? new Error(e.message) : e;
     }
   }]));
+  if (!result.ok) {
+    // for whoever runs the server: which connector of which organization failed, and why (the same words as the answer)
+    const failed = result.checks.at(-1)!;
+    logger.warn(`connector test failed: "${view.name}" (${view.type}) at ${failed.name}`, { orgId: ctx.principal.orgId, connectorId: view.id, detail: failed.detail });
+  }
   return { connector_id: view.id, tested_at: new Date().toISOString(), ...result };
 }
