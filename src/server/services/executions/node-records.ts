@@ -77,10 +77,13 @@ export async function failExecution(db: Db, executionId: string, error: { node_i
  * Live node records of an execution run by a worker: changes are gathered and written together at most
  * every `intervalMs` (the editor and the runs page show progress from them), and at once, before the run
  * goes on, after a node wrote to an outside system — so a run resumed after a crash keeps that node
- * instead of writing again. Everything is written once more with the result.
+ * instead of writing again. The result's write then needs only the records that changed since: a node's
+ * final record already written (its inputs and outputs are the bulk of a run's data) is not written again.
  */
 export class NodeProgress {
-  private pending = new Map<string, NodeRecord>();
+  private pending = new Map<string, { record: NodeRecord; run?: NodeRun }>();
+  /** The run object each node's stored record was made of (only runs written, and landed, as they are). */
+  private readonly stored = new Map<string, NodeRun>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -91,10 +94,15 @@ export class NodeProgress {
     private readonly intervalMs: number | null,
     /** Set when the execution is still queued: the first write also marks it running. */
     private runningSince: Date | null = null,
-  ) {}
+    /** Records already stored for this execution (kept from an interrupted attempt). */
+    already: Record<string, NodeRun> = {},
+  ) {
+    for (const [id, run] of Object.entries(already)) this.stored.set(id, run);
+  }
 
-  note(record: NodeRecord): void {
-    this.pending.set(record.node_id, record);
+  /** A node's record to write; `run`, when the record is that run as it stays (a node's final run). */
+  note(record: NodeRecord, run?: NodeRun): void {
+    this.pending.set(record.node_id, { record, run });
     if (this.intervalMs !== null) this.timer ??= setTimeout(() => void this.flush().catch((e: unknown) => logger.warn('node progress not written', { error: String(e) })), this.intervalMs);
   }
 
@@ -108,8 +116,21 @@ export class NodeProgress {
     // one write at a time, in order: a later state of a node never lands before an earlier one
     const runningSince = this.runningSince;
     this.runningSince = null;
-    this.writing = this.writing.catch(() => {}).then(() => saveNodeRecords(this.db, this.executionId, batch, runningSince));
+    this.writing = this.writing
+      .catch(() => {})
+      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince))
+      .then(() => {
+        for (const b of batch) {
+          if (b.run) this.stored.set(b.record.node_id, b.run);
+          else this.stored.delete(b.record.node_id);
+        }
+      });
     return this.writing;
+  }
+
+  /** Whether this node's stored record is this run already (the result's write can leave it out). */
+  holds(nodeId: string, run: NodeRun): boolean {
+    return this.stored.get(nodeId) === run;
   }
 
   /** Stops writing (the result's write takes over) once any write under way has landed. */

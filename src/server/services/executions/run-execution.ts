@@ -107,17 +107,19 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
 async function run(db: Db, executionId: string, opts: RunExecutionOptions): Promise<RunResult | null> {
   let job = opts.inline;
   let carried = opts.carried;
+  /** Node records this execution has stored already (an interrupted attempt's finished nodes). */
+  let stored: Record<string, NodeRun> = {};
   let runningSince: Date | null = null;
   if (!job) {
     const row = await take(db, executionId, opts.firstDelivery ?? false);
     if (!row) return null;
     job = { orgId: row.orgId, definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
-    carried ??= row.previousStart ? await finishedNodes(db, executionId) : {};
+    if (!carried) carried = stored = row.previousStart ? await finishedNodes(db, executionId) : {};
     if (row.markRunning) runningSince = row.startedAt;
   }
   const { graph } = planOf(job.definition, getNodeType);
   const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';
-  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince);
+  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince, stored);
   let result: RunResult;
   try {
     result = await runPipeline(job.definition, {
@@ -133,7 +135,7 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
       // a run inside its request has no live view: "running" records would only be built to be dropped
       onNodeStart: opts.inline ? undefined : (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
       onNodeEnd: (id, run) => {
-        progress.note(nodeRecord(id, typeOf(id), run));
+        progress.note(nodeRecord(id, typeOf(id), run), run);
         // a write to an outside system is recorded before anything else happens
         if (run.status === 'completed' && graph.nodes.get(id)?.type?.side_effect === 'write') return progress.flush();
       },
@@ -141,7 +143,10 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
   } finally {
     await progress.close();
   }
-  const records = Object.entries(result.nodes).map(([id, run]) => nodeRecord(id, typeOf(id), run));
+  // records a progress write stored as they end are not sent again (a node's inputs and outputs are most of the bytes)
+  const records = Object.entries(result.nodes)
+    .filter(([id, run]) => !progress.holds(id, run))
+    .map(([id, run]) => nodeRecord(id, typeOf(id), run));
   try {
     await saveResult(db, executionId, records, result, job.startedAt);
   } catch (e) {
