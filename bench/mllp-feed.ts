@@ -18,8 +18,22 @@ const { api, build, startServer } = lib;
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+/** The server's HTTP port; the listener takes the next one. */
+const PORT = Number(process.env.BENCH_PORT ?? 3431);
+/** BENCH_PROFILE=<folder>: the server writes a CPU profile (.cpuprofile) there when it stops. */
+const PROFILE: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
 const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
+
+/** CPU time (user + system, ms) the process has used so far, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
 
 /** Sends N messages over `connections` MLLP connections at once; each connection waits for an ACK before its next. */
 async function drive(port: number): Promise<{ perSecond: number; p50: number; p99: number; acks: Record<string, number>; ms: number }> {
@@ -60,10 +74,10 @@ const baseline = await drive(echoPort);
 await echo.stop();
 
 const fhir = await startFhirServer({ auth: 'none' });
-const server = await startServer({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-mllp-')), OUTBOUND_ALLOW: 'loopback' }, 3431);
+const server = await startServer({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-mllp-')), OUTBOUND_ALLOW: 'loopback', ...PROFILE }, PORT);
 try {
   await api(server.url, 'POST', '/api/connectors', { name: 'Research FHIR', type: 'fhir', endpoint: fhir.baseUrl });
-  const port = 3432;
+  const port = PORT + 1;
   const edge = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
   const definition = {
     nodes: [
@@ -79,6 +93,8 @@ try {
   const p = await api(server.url, 'POST', '/api/pipelines', { name: 'ADT feed', definition });
   await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
   const started = performance.now();
+  const cpuBefore = cpuMs(server.pid);
+  const benchBefore = process.cpuUsage();
   const ours = await drive(port);
   // processed: until the last execution has finished
   let finished = 0;
@@ -93,6 +109,11 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const processed = (N * 1000) / (performance.now() - started);
+  // the server's own CPU per message (robust to other load on the machine, unlike the rates)
+  const cpuPerMessage = (cpuMs(server.pid) - cpuBefore) / N;
+  // … and this process's: the FHIR server (an in-memory @medplum/fhir-router, whose searches scan) and the MLLP clients
+  const benchUsage = process.cpuUsage(benchBefore);
+  const peerCpuPerMessage = (benchUsage.user + benchUsage.system) / 1000 / N;
   const f = (x: number) => x.toFixed(0).padStart(7);
   const g = (x: number) => x.toFixed(1).padStart(7);
   console.log(`\nMLLP, ${N} ADT messages (the ${ADT.length} samples in turn), ${CONNECTIONS} connections, PGlite, one machine`);
@@ -100,9 +121,11 @@ try {
   console.log(`@medplum/hl7 echo (ACK only)                       | ${f(baseline.perSecond)} ${g(baseline.p50)} ${g(baseline.p99)}      | 1.00`);
   console.log(`Clinflow listener, ACK once stored                 | ${f(ours.perSecond)} ${g(ours.p50)} ${g(ours.p99)}      | ${(ours.perSecond / baseline.perSecond).toFixed(3)}`);
   console.log(`… processed to the FHIR server (parse, FHIR, validate, de-identify, write) | ${f(processed)} msgs/s`);
+  console.log(`server CPU per message (ACK and processing, the status polls included): ${cpuPerMessage.toFixed(1)} ms`);
+  console.log(`this process's CPU per message (the FHIR server and the MLLP clients): ${peerCpuPerMessage.toFixed(1)} ms`);
   console.log(`ACK codes: ${JSON.stringify(ours.acks)}`);
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify({ at: new Date().toISOString(), messages: N, connections: CONNECTIONS, baseline, ours, processedPerSecond: processed }, null, 2));
+  fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify({ at: new Date().toISOString(), messages: N, connections: CONNECTIONS, baseline, ours, processedPerSecond: processed, serverCpuMsPerMessage: cpuPerMessage, peerCpuMsPerMessage: peerCpuPerMessage }, null, 2));
 } finally {
   server.stop();
   await fhir.close();

@@ -95,6 +95,29 @@ function exchange(port: number, text: string): Promise<string> {
   });
 }
 
+/** Sends every message at once on one connection, without waiting for ACKs (pipelining), and returns the ACKs as they came. */
+function sendWithoutWaiting(port: number, texts: string[]): Promise<Hl7Message[]> {
+  return new Promise((resolve, reject) => {
+    let data = Buffer.alloc(0);
+    const acks: Hl7Message[] = [];
+    const frames = texts.map((t) => Buffer.concat([Buffer.from([0x0b]), Buffer.from(t.replace(/\r?\n/g, '\r')), Buffer.from([0x1c, 0x0d])]));
+    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(Buffer.concat(frames)));
+    socket.on('data', (d) => {
+      data = Buffer.concat([data, d]);
+      for (let end = data.indexOf(0x1c); end >= 0; end = data.indexOf(0x1c)) {
+        acks.push(Hl7Message.parse(data.subarray(data.indexOf(0x0b) + 1, end).toString()));
+        data = data.subarray(end + 2);
+      }
+      if (acks.length === texts.length) {
+        socket.end();
+        resolve(acks);
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(30_000, () => reject(new Error(`${acks.length} of ${texts.length} ACKs came`)));
+  });
+}
+
 /** Whether something accepts connections on the port. */
 function reachable(port: number): Promise<boolean> {
   const c = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 2000 });
@@ -148,6 +171,15 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
       expect(field(ack, 'MSA', 2)).toBe(field(Hl7Message.parse(ADT[i]!), 'MSH', 10));
     }
     expect(await executionCount(api, pipeline)).toBe(before + 3);
+  });
+
+  it('takes messages sent without waiting for each ACK, storing every one and answering them in the order sent', async () => {
+    const before = await executionCount(api, pipeline);
+    const texts = ADT.slice(0, 12);
+    const acks = await sendWithoutWaiting(port, texts);
+    expect(acks.map((a) => field(a, 'MSA', 1))).toEqual(texts.map(() => 'AA'));
+    expect(acks.map((a) => field(a, 'MSA', 2))).toEqual(texts.map((t) => field(Hl7Message.parse(t), 'MSH', 10)));
+    expect(await executionCount(api, pipeline)).toBe(before + texts.length);
   });
 
   it('answers AR to what is not HL7 v2, and stores nothing', async () => {

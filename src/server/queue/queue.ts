@@ -54,6 +54,8 @@ export interface Queue {
   boss: PgBoss;
   /** Puts an execution on the queue inside `tx`, the transaction that wrote its row. */
   enqueue(tx: Db, executionId: string): Promise<void>;
+  /** The same for several executions written in one transaction: their jobs in one statement. */
+  enqueueAll(tx: Db, executionIds: string[]): Promise<void>;
   /**
    * After the commit of an enqueue: wakes an idle loop of this process (embedded). On Postgres the commit's
    * NOTIFY does that in every process that works the queue, this one included.
@@ -95,6 +97,9 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   await boss.start();
   await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: EXECUTE_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60 });
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
+  // createQueue drops pg-boss's cached queue settings, which a send reads back on pg-boss's own connection: on
+  // PGlite, a first enqueue inside our transaction (which holds the one connection) would wait for itself
+  await boss.findJobs(EXECUTE_QUEUE, { id: '00000000-0000-4000-8000-000000000000' });
   const loops = new ExecutionLoops(boss);
   let unlisten: (() => Promise<void>) | undefined;
   let inbound: InboundListeners | undefined;
@@ -136,6 +141,11 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     },
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
+    },
+    async enqueueAll(tx, executionIds) {
+      if (executionIds.length === 0) return;
+      const jobs = executionIds.map((executionId) => ({ data: { executionId } satisfies ExecuteJob }));
+      await boss.insert(EXECUTE_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
     },
     wake() {
       if (!postgres) loops.wakeOne();

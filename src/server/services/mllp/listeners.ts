@@ -10,6 +10,8 @@ import { MllpReceiver } from './receive';
 
 /** The largest message a sender may send (a big ORU with embedded PDFs stays well below). */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+/** Messages of one connection taken in before their ACKs went out; past it the connection is not read. */
+const MAX_IN_FLIGHT = 64;
 
 interface Listener {
   server: net.Server;
@@ -45,8 +47,9 @@ function listenError(e: NodeJS.ErrnoException, port: number): AppError {
 
 /**
  * The MLLP ports of deployed pipelines in this process: one TCP server per pipeline, opened on deploy
- * and closed on undeploy (the `listen`/`unlisten` of the TriggerHost). Messages of one connection are
- * handled one after the other, in order, as MLLP senders expect.
+ * and closed on undeploy (the `listen`/`unlisten` of the TriggerHost). A sender that sends the next message
+ * before the ACK of the last (pipelining) has them stored in the order sent and gets the ACKs in that order;
+ * one that waits for each ACK, as most do, sees the same.
  */
 export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
   private readonly listeners = new Map<string, Listener>();
@@ -104,7 +107,9 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
     listener.sockets.add(socket);
     socket.setKeepAlive(true, 60_000);
     const deframer = new MllpDeframer(MAX_MESSAGE_BYTES);
+    // ACKs go out in the order the messages came; each message is handed to the receiver as it arrives
     let chain = Promise.resolve();
+    let inFlight = 0;
     socket.on('data', (chunk) => {
       let frames: Buffer[];
       try {
@@ -117,10 +122,14 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       for (const frame of frames) {
         const { encoding } = listener.options;
         const received = { text: frame.toString(encoding), remoteAddress: remote, receivedAt: new Date().toISOString() };
+        const answer = this.receiver.receive(target, listener.options, received);
+        answer.catch(() => undefined); // handled in turn below; not an unhandled rejection meanwhile
+        if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
         chain = chain
-          .then(() => this.receiver.receive(target, listener.options, received))
-          .then((answer) => {
-            if (!socket.destroyed) socket.write(mllpFrame(answer, encoding));
+          .then(() => answer)
+          .then((text) => {
+            if (!socket.destroyed) socket.write(mllpFrame(text, encoding));
+            if (--inFlight < MAX_IN_FLIGHT && socket.isPaused()) socket.resume();
           })
           .catch((e: unknown) => {
             logger.error('MLLP message not answered', { pipelineId: target.pipelineId, error: String(e) });

@@ -1,0 +1,66 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { executions } from '@/server/db/schema';
+import { createQueue, EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
+import { createRuntime, type Runtime } from '@/server/runtime';
+import { orgCaller } from '@/server/testing';
+import { MessageStore } from './store-messages';
+
+/*
+ * in (mllp-listener-trigger) ──message──▶ parse (hl7v2-parse)
+ */
+const definition = {
+  nodes: [
+    { id: 'in', type: 'mllp-listener-trigger', config: { port: 2575 }, position: { x: 0, y: 0 } },
+    { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 0, y: 0 } },
+  ],
+  connections: [{ source: 'in', source_port: 'message', target: 'parse', target_port: 'text' }],
+};
+
+const adt = (i: number) => `MSH|^~\\&|LAB|GHH|EHR|GHR|20240105083000||ADT^A08^ADT_A01|CTRL-${i}|P|2.5.1\rPID|1||PATID${i}^^^GHH^MR||DOE^JANE`;
+const received = (i: number) => ({ text: adt(i), remoteAddress: '10.1.2.3', receivedAt: new Date().toISOString() });
+
+describe('MLLP messages stored together (group commit)', () => {
+  let rt: Runtime;
+  let queue: Queue;
+  beforeAll(async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    await migrateDatabase(database);
+    // a queue nobody works: the jobs stay as written; the ports a deploy would open are not opened here
+    queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
+    await queue.attachListeners({ listen: async () => {}, unlisten: async () => {}, closeAll: async () => {} }, async () => {});
+    rt = await createRuntime(database, { rateLimitPerWindow: 1_000_000, queue });
+  }, 60_000);
+  afterAll(async () => {
+    await queue.boss.stop({ graceful: false });
+    await rt.database.close();
+  });
+
+  it('stores messages that arrive together as queued executions with their jobs, refusing only those of a pipeline not deployed', async () => {
+    const a = await orgCaller(rt, 'org-feed');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const idle = await a.pipelines.create({ name: 'not deployed', description: '', definition });
+    const store = new MessageStore(rt.db, queue);
+    const feedTarget = { pipelineId: feed.id, orgId: 'org-feed' };
+    // the first goes alone (nothing waits); the others queue up behind it and are committed together
+    const sent = [0, 1, 2, 3, 4].map((i) => store.store(feedTarget, received(i)));
+    const refused = store.store({ pipelineId: idle.id, orgId: 'org-feed' }, received(5));
+    const another = store.store({ pipelineId: feed.id, orgId: 'org-other' }, received(6)); // not this organization's
+    const ids = await Promise.all(sent);
+    await expect(refused).rejects.toMatchObject({ code: 'PIPELINE_NOT_DEPLOYED' });
+    await expect(another).rejects.toMatchObject({ code: 'PIPELINE_NOT_DEPLOYED' });
+
+    const rows = await rt.db.select().from(executions).where(inArray(executions.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(ids.map((id) => byId.get(id))).toEqual(
+      [0, 1, 2, 3, 4].map((i) => expect.objectContaining({ pipelineId: feed.id, status: 'queued', trigger: 'mllp', inputs: expect.objectContaining({ message: adt(i), remote_address: '10.1.2.3' }) })),
+    );
+    expect(await rt.db.select().from(executions).where(eq(executions.pipelineId, idle.id))).toEqual([]);
+    // each stored execution has its queue job, so a worker runs it
+    const jobs = await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE);
+    expect(jobs.map((j) => j.data.executionId).filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+  });
+});

@@ -1,0 +1,126 @@
+import { inArray } from 'drizzle-orm';
+import { buildGraph, triggerInputs, type Graph } from '@/engine/graph';
+import type { TriggerTarget } from '@/engine/node-type';
+import { getNodeType } from '@/engine/nodes';
+import type { Db } from '@/server/db/client';
+import { pipelines } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import type { Queue } from '@/server/queue/queue';
+import { loadDefinition } from '../executions/runnable-pipeline';
+import { startExecution } from '../executions/start-execution';
+
+/** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
+const MAX_BATCH = 100;
+
+export interface Received {
+  text: string;
+  remoteAddress: string;
+  receivedAt: string;
+}
+
+interface Waiting {
+  target: TriggerTarget;
+  m: Received;
+  resolve(id: string): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * Stores received MLLP messages as queued executions, committing together the messages that arrive while
+ * a commit is under way (group commit): one transaction, one read of the pipelines' state and one queue
+ * insert for the lot, instead of a transaction per message. The first message of a quiet spell is stored
+ * at once, alone. Messages are stored in the order `store` is called (a connection's order is kept).
+ * Each promise resolves to the execution's id once its transaction has committed, or rejects: an
+ * AppError for that message alone (pipeline not deployed, no free execution slot), any other error for
+ * every message of the transaction (nothing of it was stored).
+ */
+export class MessageStore {
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
+  /** Graphs by pipeline version: the trigger's inputs are made from it. */
+  private readonly graphs = new Map<string, { version: number; graph: Graph }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly queue: Queue,
+  ) {}
+
+  store(target: TriggerTarget, m: Received): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ target, m, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  forget(pipelineId: string): void {
+    this.graphs.delete(pipelineId);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        let outcomes: (string | AppError)[];
+        try {
+          outcomes = await this.commit(batch);
+        } catch (e) {
+          for (const w of batch) w.reject(e);
+          continue;
+        }
+        for (const [i, w] of batch.entries()) {
+          const outcome = outcomes[i]!;
+          if (outcome instanceof AppError) w.reject(outcome);
+          else {
+            w.resolve(outcome);
+            this.queue.wake();
+          }
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One transaction for the batch: each message's execution id, or why that message was refused. */
+  private commit(batch: Waiting[]): Promise<(string | AppError)[]> {
+    return this.db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const ids = [...new Set(batch.map((w) => w.target.pipelineId))];
+      const rows = await tx.select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.version, status: pipelines.status }).from(pipelines).where(inArray(pipelines.id, ids));
+      const state = new Map(rows.map((r) => [r.id, r]));
+      const outcomes: (string | AppError)[] = [];
+      for (const { target, m } of batch) {
+        const { pipelineId, orgId } = target;
+        const row = state.get(pipelineId);
+        if (row?.orgId !== orgId || row.status !== 'deployed') {
+          outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`));
+          continue;
+        }
+        const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), { kind: 'mllp', message: m.text, remoteAddress: m.remoteAddress, receivedAt: m.receivedAt });
+        if (!inputs) {
+          outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`));
+          continue;
+        }
+        try {
+          const started = await startExecution(tx, { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', testMode: false, inputs, status: 'queued' });
+          outcomes.push(started.id);
+        } catch (e) {
+          // no free execution slot: this message is refused, the others are stored
+          if (!(e instanceof AppError)) throw e;
+          outcomes.push(e);
+        }
+      }
+      await this.queue.enqueueAll(tx, outcomes.filter((o): o is string => typeof o === 'string'));
+      return outcomes;
+    });
+  }
+
+  private async graph(tx: Db, pipelineId: string, version: number): Promise<Graph> {
+    const cached = this.graphs.get(pipelineId);
+    if (cached?.version === version) return cached.graph;
+    const graph = buildGraph(await loadDefinition(tx, pipelineId, version), getNodeType);
+    this.graphs.set(pipelineId, { version, graph });
+    return graph;
+  }
+}
