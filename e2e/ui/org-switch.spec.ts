@@ -60,8 +60,12 @@ test('accept an invitation with an existing account, switch organization in the 
   // on a pipeline of one organization, a switch goes to the other's list
   await mary.getByText(`Lab results ${stamp}`).click();
   await expect(mary).toHaveURL(/\/pipelines\/[^/]+$/);
-  // the editor collapses the navigation to icons: expanded, it shows the switcher
-  await mary.getByRole('button', { name: 'Expand navigation' }).click();
+  // the editor folds the navigation to icons: the organization's icon says which is active and unfolds it to switch
+  const folded = mary.getByRole('button', { name: "Organization: Mary Seacole's organization. Unfold the navigation to switch" });
+  await expect(folded).toBeVisible();
+  await shot(mary, 'folded');
+  await folded.click();
+  await expect(mary.getByRole('combobox', { name: 'Organization' })).toBeFocused();
   await mary.getByRole('combobox', { name: 'Organization' }).selectOption({ label: "Florence Nightingale's organization" });
   await expect(mary).toHaveURL(/\/pipelines$/);
   await expect(mary.getByText(`Ward admissions ${stamp}`)).toBeVisible();

@@ -45,7 +45,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <SignOutButton compact />
           </div>
         </div>
-        <OrgSwitcher />
+        <OrgSwitcher onExpand={() => setCollapsed(false)} />
         <nav
           aria-label="Main"
           className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2"

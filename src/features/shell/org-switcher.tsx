@@ -13,9 +13,10 @@ const ITEM_PAGE = /^\/(pipelines|executions|agents)\/[^/]+/;
 /**
  * Which organization this browser session acts in, for a person who belongs to more than one (shown only
  * then). Switching is stored on the session by the server, which checks membership on every request; every
- * query is then asked again, in the new organization.
+ * query is then asked again, in the new organization. With the navigation folded to icons (the editor), an icon
+ * says which organization is active and unfolds the navigation to switch.
  */
-export function OrgSwitcher() {
+export function OrgSwitcher({ onExpand }: { onExpand: () => void }) {
   const utils = api.useUtils();
   const router = useRouter();
   const pathname = usePathname();
@@ -35,29 +36,47 @@ export function OrgSwitcher() {
   const list = orgs.data?.organizations ?? [];
   if (list.length < 2) return null;
   const active = list.find((o) => o.active);
+  const unfold = () => {
+    onExpand();
+    // the select is there once the navigation has unfolded
+    requestAnimationFrame(() => document.getElementById('org-switcher')?.focus());
+  };
   return (
-    <div className={`px-3 pb-2 ${WHEN_EXPANDED}`}>
-      <label htmlFor="org-switcher" className="mb-1 block px-1 text-xs font-semibold tracking-wider text-slate-500 uppercase">
-        Organization
-      </label>
-      <div className="relative">
-        <Building2 className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-        <select
-          id="org-switcher"
-          title={active?.name}
-          value={active?.id ?? ''}
-          disabled={switchOrg.isPending}
-          onChange={(e) => switchOrg.mutate({ org_id: e.target.value })}
-          className="h-9 w-full appearance-none truncate rounded-md border border-white/10 bg-white/5 pr-8 pl-8 text-sm font-medium text-white transition-colors hover:bg-white/10 focus:border-teal-400 focus:ring-2 focus:ring-teal-400/40 focus:outline-none disabled:opacity-60"
+    <>
+      <div className="hidden justify-center pb-2 md:group-data-[nav=collapsed]/shell:flex">
+        <button
+          type="button"
+          onClick={unfold}
+          aria-label={`Organization: ${active?.name ?? ''}. Unfold the navigation to switch`}
+          title={`${active?.name ?? ''} — unfold the navigation to switch organization`}
+          className="flex size-9 items-center justify-center rounded-md border border-white/10 bg-white/5 text-slate-300 transition-colors hover:bg-white/10 hover:text-white"
         >
-          {list.map((o) => (
-            <option key={o.id} value={o.id} className="bg-slate-900 text-white">
-              {o.name}
-            </option>
-          ))}
-        </select>
-        <ChevronsUpDown className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
+          <Building2 className="size-4" aria-hidden />
+        </button>
       </div>
-    </div>
+      <div className={`px-3 pb-2 ${WHEN_EXPANDED}`}>
+        <label htmlFor="org-switcher" className="mb-1 block px-1 text-xs font-semibold tracking-wider text-slate-500 uppercase">
+          Organization
+        </label>
+        <div className="relative">
+          <Building2 className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
+          <select
+            id="org-switcher"
+            title={active?.name}
+            value={active?.id ?? ''}
+            disabled={switchOrg.isPending}
+            onChange={(e) => switchOrg.mutate({ org_id: e.target.value })}
+            className="h-9 w-full appearance-none truncate rounded-md border border-white/10 bg-white/5 pr-8 pl-8 text-sm font-medium text-white transition-colors hover:bg-white/10 focus:border-teal-400 focus:ring-2 focus:ring-teal-400/40 focus:outline-none disabled:opacity-60"
+          >
+            {list.map((o) => (
+              <option key={o.id} value={o.id} className="bg-slate-900 text-white">
+                {o.name}
+              </option>
+            ))}
+          </select>
+          <ChevronsUpDown className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
+        </div>
+      </div>
+    </>
   );
 }
