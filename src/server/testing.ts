@@ -4,6 +4,7 @@ import type { Principal } from '@/server/auth/principal';
 import { openDatabase } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { organizations } from '@/server/db/schema';
+import { createQueue, type Queue } from '@/server/queue/queue';
 import { createRuntime, type Runtime } from '@/server/runtime';
 
 /** A runtime over a fresh in-memory PGlite with migrations applied (service tests). */
@@ -11,6 +12,25 @@ export async function memoryRuntime(): Promise<Runtime> {
   const database = await openDatabase({ dataDir: 'memory://' });
   await migrateDatabase(database);
   return createRuntime(database, { rateLimitPerWindow: 1_000_000 });
+}
+
+/**
+ * A runtime over a fresh in-memory PGlite with a queue nobody works: jobs stay as they are written until the test
+ * changes them. `close` stops both.
+ */
+export async function idleQueueRuntime(): Promise<{ rt: Runtime; queue: Queue; close(): Promise<void> }> {
+  const database = await openDatabase({ dataDir: 'memory://' });
+  await migrateDatabase(database);
+  const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
+  const rt = await createRuntime(database, { rateLimitPerWindow: 1_000_000, queue });
+  return {
+    rt,
+    queue,
+    async close() {
+      await queue.boss.stop({ graceful: false });
+      await rt.database.close();
+    },
+  };
 }
 
 /** An organization and a tRPC caller acting in it with the given scopes. */

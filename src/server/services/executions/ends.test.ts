@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
-import { createQueue, EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
-import { createRuntime, type Runtime } from '@/server/runtime';
-import { orgCaller } from '@/server/testing';
+import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
+import type { Runtime } from '@/server/runtime';
+import { idleQueueRuntime, orgCaller } from '@/server/testing';
 import { startExecution } from './start-execution';
 import { sweep } from './sweep';
 
@@ -26,17 +24,11 @@ const definition = {
 describe('every run ends, and frees its slot', () => {
   let rt: Runtime;
   let queue: Queue;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    await migrateDatabase(database);
-    // a queue nobody works: jobs stay as they are written until the test changes them
-    queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
-    rt = await createRuntime(database, { rateLimitPerWindow: 1_000_000, queue });
+    ({ rt, queue, close } = await idleQueueRuntime());
   }, 60_000);
-  afterAll(async () => {
-    await queue.boss.stop({ graceful: false });
-    await rt.database.close();
-  });
+  afterAll(() => close());
 
   it('stores outputs holding NUL characters and lone surrogates (as U+FFFD) instead of failing the final write', async () => {
     const a = await orgCaller(rt, 'org-nul');

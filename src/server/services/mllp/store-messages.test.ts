@@ -1,11 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
 import { executions } from '@/server/db/schema';
-import { createQueue, EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
-import { createRuntime, type Runtime } from '@/server/runtime';
-import { orgCaller } from '@/server/testing';
+import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
+import type { Runtime } from '@/server/runtime';
+import { idleQueueRuntime, orgCaller } from '@/server/testing';
 import { MessageStore } from './store-messages';
 
 /*
@@ -25,18 +23,13 @@ const received = (i: number) => ({ text: adt(i), remoteAddress: '10.1.2.3', rece
 describe('MLLP messages stored together (group commit)', () => {
   let rt: Runtime;
   let queue: Queue;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    await migrateDatabase(database);
-    // a queue nobody works: the jobs stay as written; the ports a deploy would open are not opened here
-    queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
+    // the jobs stay as written; the ports a deploy would open are not opened here
+    ({ rt, queue, close } = await idleQueueRuntime());
     await queue.attachListeners({ listen: async () => {}, unlisten: async () => {}, closeAll: async () => {} }, async () => {});
-    rt = await createRuntime(database, { rateLimitPerWindow: 1_000_000, queue });
   }, 60_000);
-  afterAll(async () => {
-    await queue.boss.stop({ graceful: false });
-    await rt.database.close();
-  });
+  afterAll(() => close());
 
   it('stores messages that arrive together as queued executions with their jobs, refusing only those of a pipeline not deployed', async () => {
     const a = await orgCaller(rt, 'org-feed');
