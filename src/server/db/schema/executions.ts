@@ -6,6 +6,14 @@ import type { ExecutionStatus, SkipReason } from '@/shared/statuses';
 
 export type { ExecutionStatus };
 
+/** Where a slot's value is stored instead: `[node id, 'inputs' | 'outputs', port]` of the same execution. */
+export type SlotRef = [string, 'inputs' | 'outputs', string];
+/** A node record's values stored elsewhere, by side and port. */
+export interface RecordRefs {
+  inputs?: Record<string, SlotRef>;
+  outputs?: Record<string, SlotRef>;
+}
+
 /**
  * One run of a pipeline version. Pipelines may be deleted later; their executions stay as history, so
  * pipeline_id carries no foreign key.
@@ -61,6 +69,11 @@ export const executionNodes = pgTable(
     emit: jsonb('emit').$type<{ key: string; value: unknown }>(),
     /** A skipped node: why it did not run (branch_not_taken, upstream_failed, execution_stopped). */
     reason: text('reason').$type<SkipReason>(),
+    /**
+     * Inputs and outputs stored once: a value that is another slot's (a node's input is its upstream's output,
+     * a pass-through output is the node's own input) is left out here and named instead — see record-refs.ts.
+     */
+    refs: jsonb('refs').$type<RecordRefs>(),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.nodeId] })],
 );

@@ -2,10 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { topologicalOrder } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
-import { executionNodes, executions } from '@/server/db/schema';
+import { executions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
 import { toDetail } from './execution-views';
+import { readNodeRecords } from './node-records';
 import { loadDefinition } from './runnable-pipeline';
 
 export async function findExecutionRow(ctx: ServiceContext, id: string) {
@@ -25,7 +26,7 @@ export async function findExecutionRow(ctx: ServiceContext, id: string) {
  */
 export async function getExecution(ctx: ServiceContext, id: string) {
   const row = await findExecutionRow(ctx, id);
-  const nodes = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, row.id));
+  const nodes = await readNodeRecords(ctx.db, row.id);
   const rank = await topologicalRanks(ctx, row.pipelineId, row.pipelineVersion);
   const reused = (n: (typeof nodes)[number]) => (row.startedAt && n.startedAt && n.startedAt < row.startedAt ? 0 : 1);
   const started = (n: (typeof nodes)[number]) => n.startedAt?.getTime() ?? Infinity;

@@ -1,10 +1,12 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import type { RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
 import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
+import { executionNodes } from '@/server/db/schema';
 import { logger } from '@/server/logger';
+import { resolveRefs, SlotRegistry } from './record-refs';
 
 /** A node's run as stored: the engine's record plus the node's type. */
 export interface NodeRecord extends NodeRun {
@@ -18,47 +20,62 @@ export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): Node
 
 const RECORD_COLUMNS = sql.raw(
   'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
-    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text',
+    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text, refs jsonb',
 );
-const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms', 'emit', 'reason'];
+const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms', 'emit', 'reason', 'refs'];
 /** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
 const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
 const UPSERT = sql.raw(
   `on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
 );
 
-/** `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. */
-function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``): SQL {
-  const json = jsonText(records);
-  return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
+/**
+ * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
+ * met twice are stored once (`registry`: the slots earlier writes of this run stored; by default only this one's).
+ */
+function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``, registry = new SlotRegistry()): { statement: SQL; commit: () => void } {
+  const compacted = registry.compact(records);
+  const json = jsonText(compacted.records);
+  const statement = sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
     select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
     from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
+  return { statement, commit: compacted.commit };
+}
+
+/** An execution's node records as stored, each value in place (references resolved). */
+export async function readNodeRecords(db: Db, executionId: string) {
+  return resolveRefs(await db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId)));
 }
 
 /**
  * Writes (or rewrites) node records of an execution in one statement; with `runningSince`, the same
  * statement marks a queued execution running (a worker's first progress write).
  */
-export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[], runningSince: Date | null = null): Promise<void> {
+export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[], runningSince: Date | null = null, registry?: SlotRegistry): Promise<void> {
   if (records.length === 0) return;
-  const upsert = upsertNodes(sql`${executionId}::uuid`, records);
-  if (!runningSince) return void (await db.execute(upsert));
-  const running = sql`update executions set status = 'running', started_at = coalesce(started_at, ${runningSince.toISOString()}::timestamptz)
-    where id = ${executionId}::uuid and status = 'queued'`;
-  await db.execute(sql`with s as (${running}) ${upsert}`);
+  const upsert = upsertNodes(sql`${executionId}::uuid`, records, sql``, registry);
+  if (!runningSince) await db.execute(upsert.statement);
+  else {
+    const running = sql`update executions set status = 'running', started_at = coalesce(started_at, ${runningSince.toISOString()}::timestamptz)
+      where id = ${executionId}::uuid and status = 'queued'`;
+    await db.execute(sql`with s as (${running}) ${upsert.statement}`);
+  }
+  upsert.commit();
 }
 
 /**
  * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as
  * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all.
  */
-export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date): Promise<void> {
+export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date, registry?: SlotRegistry): Promise<void> {
   const finishedAt = new Date();
   const update = sql`update executions set status = ${result.status}, outputs = ${jsonText(result.outputs)}::jsonb,
     error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
-  await db.execute(sql`with e as (${update}) ${upsertNodes(sql`e.id`, records, sql`e,`)}`);
+  const upsert = upsertNodes(sql`e.id`, records, sql`e,`, registry);
+  await db.execute(sql`with e as (${update}) ${upsert.statement}`);
+  upsert.commit();
 }
 
 /**
@@ -86,6 +103,8 @@ export class NodeProgress {
   private readonly stored = new Map<string, NodeRun>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The slots this run's writes stored in full, for the result's write to refer to as well. */
+  readonly slots = new SlotRegistry();
 
   constructor(
     private readonly db: Db,
@@ -118,7 +137,7 @@ export class NodeProgress {
     this.runningSince = null;
     this.writing = this.writing
       .catch(() => {})
-      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince))
+      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince, this.slots))
       .then(() => {
         for (const b of batch) {
           if (b.run) this.stored.set(b.record.node_id, b.run);

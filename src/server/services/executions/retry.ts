@@ -1,16 +1,15 @@
-import { eq } from 'drizzle-orm';
 import type { NodeRun } from '@/engine/execute-node';
 import { descendants } from '@/engine/graph';
 import type { PortSpec } from '@/engine/node-descriptor';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
-import { executionNodes } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { findPipelineState } from '../pipelines/find';
 import { loadDefinition } from './runnable-pipeline';
 import { toSyncResult } from './execute';
 import { findExecutionRow } from './get-execution';
+import { readNodeRecords } from './node-records';
 import { runExecution } from './run-execution';
 import { toNodeRun } from './execution-views';
 import { startExecution } from './start-execution';
@@ -38,7 +37,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
   if (input.inputs && !target.type?.trigger) refuseInputs(input.node_id, target.inputs, input.inputs);
   const redo = descendants(graph, input.node_id);
-  const stored = await ctx.db.select().from(executionNodes).where(eq(executionNodes.executionId, original.id));
+  const stored = await readNodeRecords(ctx.db, original.id);
   const carried: Record<string, NodeRun> = {};
   for (const row of stored) if (!redo.has(row.nodeId)) carried[row.nodeId] = toNodeRun(row);
 

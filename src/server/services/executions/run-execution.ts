@@ -6,11 +6,11 @@ import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
 import { errorForLog, logger } from '@/server/logger';
 import { preparedPerDb } from '@/server/db/prepared';
-import { executionNodes, executions } from '@/server/db/schema';
+import { executions } from '@/server/db/schema';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { loadDefinition } from './runnable-pipeline';
 import { nodeServices } from './node-services';
-import { failExecution, NodeProgress, nodeRecord, saveResult } from './node-records';
+import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
 import { toNodeRun } from './execution-views';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
@@ -83,7 +83,7 @@ async function claim(db: Db, executionId: string) {
 
 /** Nodes of an interrupted run that finished: kept, so nothing they wrote is written again. */
 async function finishedNodes(db: Db, executionId: string): Promise<Record<string, NodeRun>> {
-  const rows = await db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId));
+  const rows = await readNodeRecords(db, executionId);
   return Object.fromEntries(rows.filter((n) => n.status === 'completed' || n.status === 'simulated').map((n) => [n.nodeId, toNodeRun(n)]));
 }
 
@@ -148,7 +148,7 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
     .filter(([id, run]) => !progress.holds(id, run))
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));
   try {
-    await saveResult(db, executionId, records, result, job.startedAt);
+    await saveResult(db, executionId, records, result, job.startedAt, progress.slots);
   } catch (e) {
     // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
     logger.error('execution result not stored', { executionId, error: errorForLog(e) });

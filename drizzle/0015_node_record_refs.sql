@@ -1,0 +1,1 @@
+ALTER TABLE "execution_nodes" ADD COLUMN "refs" jsonb;
