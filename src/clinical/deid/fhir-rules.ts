@@ -1,5 +1,6 @@
 import r4 from 'fhirpath/fhir-context/r4';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
+import { type Element, type ElementIndex, typesOf } from './fhir-elements';
 
 /**
  * What a rule does to the elements its FHIRPath selects:
@@ -162,8 +163,9 @@ function fieldsHolding(type: string): Set<string> | null {
 export function fieldNames(value: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) fieldNames(v, into);
   else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
+    for (const k in value) {
       into.add(k);
+      const v = (value as Record<string, unknown>)[k];
       if (v && typeof v === 'object') fieldNames(v, into);
     }
   }
@@ -178,15 +180,80 @@ const RESOURCE_TYPES = new Set(Object.keys(model.path2Type).filter((p) => !p.inc
  * running most rules' FHIRPath (descendants() is the costly part) on resources they cannot concern.
  */
 export function mayReach(path: string, resourceType: unknown, fields: Set<string>): boolean {
-  const head = /^([A-Z][A-Za-z]+)\./.exec(path)?.[1];
-  if (head && head !== resourceType && head !== 'Resource' && head !== 'DomainResource' && RESOURCE_TYPES.has(head)) return false;
-  if (path.startsWith('descendants().where(url') && !fields.has('url')) return false;
-  const ofType = /^descendants\(\)\.ofType\(([A-Z][A-Za-z]+)\)/.exec(path)?.[1];
-  if (ofType) {
-    const holders = fieldsHolding(ofType);
-    if (holders && ![...holders].some((f) => fields.has(f))) return false;
-  }
+  const need = needs(path);
+  if (need.resourceType && need.resourceType !== resourceType) return false;
+  if (need.url && !fields.has('url')) return false;
+  if (need.ofType && !holds(fields, need.ofType)) return false;
   return true;
+}
+
+/** Whether two sets have a name in common (looking the smaller one's names up in the other). */
+function shareOne(a: Set<string>, b: Set<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const x of small) if (large.has(x)) return true;
+  return false;
+}
+
+// per set of field names (one resource's), whether a field that holds a type is among them
+const holding = new WeakMap<Set<string>, Map<string, boolean>>();
+
+function holds(fields: Set<string>, type: string): boolean {
+  let known = holding.get(fields);
+  if (!known) holding.set(fields, (known = new Map()));
+  let yes = known.get(type);
+  if (yes === undefined) {
+    const holders = fieldsHolding(type);
+    yes = !holders || shareOne(holders, fields);
+    known.set(type, yes);
+  }
+  return yes;
+}
+
+/** What `mayReach` checks for a path, worked out once per path. */
+interface Needs {
+  resourceType?: string;
+  url: boolean;
+  /** a type one of the resource's fields must be able to hold (`descendants().ofType(T)`) */
+  ofType?: string;
+}
+const needed = new Map<string, Needs>();
+
+function needs(path: string): Needs {
+  let need = needed.get(path);
+  if (need) return need;
+  const head = /^([A-Z][A-Za-z]+)\./.exec(path)?.[1];
+  const ofType = /^descendants\(\)\.ofType\(([A-Z][A-Za-z]+)\)/.exec(path)?.[1];
+  need = {
+    ...(head && head !== 'Resource' && head !== 'DomainResource' && RESOURCE_TYPES.has(head) ? { resourceType: head } : {}),
+    url: path.startsWith('descendants().where(url'),
+    ...(ofType ? { ofType } : {}),
+  };
+  needed.set(path, need);
+  return need;
+}
+
+/** The preset's shapes of path, answered from an ElementIndex without fhirpath.js. */
+type Shape = { resource: true } | { ofType: string } | { url: string };
+const shapes = new Map<string, Shape | null>();
+
+function shapeOf(path: string): Shape | null {
+  let shape = shapes.get(path);
+  if (shape !== undefined) return shape;
+  let ofType = /^descendants\(\)\.ofType\(([A-Z][A-Za-z]*)\)$/.exec(path)?.[1];
+  if (ofType && !typesOf(ofType)) ofType = undefined; // not a complex type of the model: fhirpath.js answers
+  const url = /^descendants\(\)\.where\(url = '([^'\\]*)'\)$/.exec(path)?.[1];
+  shape = path === '$this' || RESOURCE_TYPES.has(path) ? { resource: true } : ofType ? { ofType } : url !== undefined ? { url } : null;
+  shapes.set(path, shape);
+  return shape;
+}
+
+/** What fhirpath.js's `path` gives on `resource`, from the index; undefined when it is not a shape the index knows. */
+function indexed(path: string, resource: Record<string, unknown>, index: ElementIndex | undefined): Element[] | 'resource' | undefined {
+  const shape = index && shapeOf(path);
+  if (!shape) return undefined;
+  // `Patient` on a Patient is the resource; on anything else fhirpath.js decides
+  if ('resource' in shape) return path === '$this' || path === resource.resourceType ? 'resource' : undefined;
+  return 'ofType' in shape ? index.ofType(shape.ofType) : index.withUrl(shape.url);
 }
 
 /**
@@ -194,27 +261,50 @@ export function mayReach(path: string, resourceType: unknown, fields: Set<string
  * it (a choice field such as `deceased` reaches `deceasedDateTime`); other paths reach the elements they select.
  * The resource itself (`$this`) comes back with an empty key. Primitive results of other paths (`(a | b)`,
  * `descendants().ofType(string)`) cannot be placed and are refused by `ruleProblem`'s caller at run time.
+ * With `index` (the resource's elements, as they were when no rule had removed any), the preset's shapes of path
+ * are answered from it: the same places fhirpath.js finds, plus ones inside what rules removed since, where
+ * changes no longer reach the output.
  */
-export function targets(path: string, resource: Record<string, unknown>, fields?: Set<string>): Target[] {
+export function targets(path: string, resource: Record<string, unknown>, fields?: Set<string>, index?: ElementIndex): Target[] {
   const l = locate(path);
+  // no element of the type in the resource: nothing to reach (mayReach would only add that a field is missing)
+  const shape = index && shapeOf(l.fromResults ? path : l.parent!);
+  if (shape && 'ofType' in shape && index!.ofType(shape.ofType).length === 0) return [];
   if (fields && !mayReach(path, resource.resourceType, fields)) return [];
   const out: Target[] = [];
   if (l.fromResults) {
+    const found = indexed(path, resource, index);
+    if (found === 'resource') return [{ obj: resource, key: '' }];
+    if (found) {
+      for (const e of found) {
+        if (e.data == null) continue;
+        if (typeof e.data !== 'object') throw cannotPlace(path);
+        const parent = e.parent?.data;
+        if (parent && typeof parent === 'object' && e.prop) out.push({ obj: parent as Record<string, unknown>, key: e.prop, ...(typeof e.index === 'number' ? { index: e.index } : {}) });
+      }
+      return out;
+    }
     for (const r of fhirPath(path)(resource)) {
       if (r === resource) out.push({ obj: resource, key: '' });
       else if (r && typeof r === 'object') {
         const p = (r as { __path__?: PathInfo }).__path__;
         const parent = p?.parentResNode?.data;
         if (parent && typeof parent === 'object' && p?.propName) out.push({ obj: parent as Record<string, unknown>, key: p.propName, ...(typeof p.index === 'number' ? { index: p.index } : {}) });
-      } else throw new Error(`rule "${path}" selects values it cannot place: end it with a field name (e.g. ".value")`);
+      } else throw cannotPlace(path);
     }
     return out;
   }
-  for (const holder of fhirPath(l.parent!)(resource)) {
+  const found = indexed(l.parent!, resource, index);
+  const holders = found === 'resource' ? [resource] : found ? found.map((e) => e.data) : fhirPath(l.parent!)(resource);
+  for (const holder of holders) {
     if (!holder || typeof holder !== 'object' || Array.isArray(holder)) continue;
     const obj = holder as Record<string, unknown>;
     if (l.field! in obj) out.push({ obj, key: l.field! });
     else for (const k of Object.keys(obj)) if (k.length > l.field!.length && k.startsWith(l.field!) && /^[A-Z]/.test(k[l.field!.length]!)) out.push({ obj, key: k });
   }
   return out;
+}
+
+function cannotPlace(path: string): Error {
+  return new Error(`rule "${path}" selects values it cannot place: end it with a field name (e.g. ".value")`);
 }

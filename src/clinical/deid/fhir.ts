@@ -1,7 +1,9 @@
 import { fhirPath, fhirPath as evaluate } from '@/clinical/fhir/fhirpath';
+import { ElementIndex } from './fhir-elements';
 import { type FhirRule, fieldNames, mayReach, SAFE_HARBOR_RULES, type Target, targets } from './fhir-rules';
 import { type BirthDatePolicy, birthDateOutcome, checkKey, pseudonym, shiftDays, shiftFhirDate } from './keyed';
 import { KnownIdentifiers, Scrubber } from './scrub';
+import { jsonCopy } from './json-copy';
 import { zip3 } from './zip3';
 
 export interface FhirDeidOptions {
@@ -38,7 +40,7 @@ export function deidentifyFhir<T>(input: T, options: FhirDeidOptions): FhirDeidR
   const key = checkKey(options.key);
   // a JSON copy, not structuredClone: an object the input shares between resources (one reference object used
   // as two resources' subject) must become two, or de-identifying one would change, or hash twice, the other
-  const copy = JSON.parse(JSON.stringify(input)) as Json;
+  const copy = jsonCopy(input) as Json;
   const all = resourcesOf(copy);
   const run = new Run(options, key, all);
   for (const r of all) run.resource(r);
@@ -63,6 +65,8 @@ const NOT_TEXT = new Set(['system', 'code', 'url', 'reference', 'id', 'resourceT
 
 class Run {
   private readonly rules: readonly FhirRule[];
+  /** Each resource as it was before any rule ran: its field names, its elements (none when fhirpath.js must be asked) */
+  private readonly before = new Map<Json, { fields: Set<string>; index: ElementIndex | undefined }>();
   private readonly handled = new WeakMap<object, Set<string>>();
   private readonly identities = new Map<string, { identity: string; deceased?: string }>();
   private readonly known = new KnownIdentifiers();
@@ -79,7 +83,9 @@ class Run {
     this.policy = { keepYear: options.birthDate?.keepYear ?? true, over89: options.birthDate?.over89 ?? 'boundary' };
     this.maxDays = options.maxShiftDays ?? 365;
     for (const r of resources) {
-      collectKnown(r, this.known);
+      const before = { fields: fieldNames(r), index: ElementIndex.of(r) };
+      this.before.set(r, before);
+      collectKnown(r, this.known, before);
       if (r.resourceType === 'Patient' && typeof r.id === 'string') {
         const mrn = options.patientIdentity === 'id' ? undefined : medicalRecordNumber(r);
         this.identities.set(r.id, { identity: mrn ?? r.id, ...(typeof r.deceasedDateTime === 'string' ? { deceased: r.deceasedDateTime } : {}) });
@@ -88,22 +94,28 @@ class Run {
   }
 
   /** The identity (MRN or id) of the patient a resource is about, '' when it is about no patient. */
-  private patientOf(r: Json): { identity: string; deceased?: string } {
+  private patientOf(r: Json, index: ElementIndex | undefined): { identity: string; deceased?: string } {
     if (r.resourceType === 'Patient' && typeof r.id === 'string') return this.identities.get(r.id)!;
-    const id = patientReference(r);
+    const id = patientReference(r, index);
     if (id === undefined) return { identity: '' };
     return this.identities.get(id) ?? { identity: id };
   }
 
   resource(r: Json): void {
     if (r.resourceType === 'Bundle') return; // its entries are processed on their own, its shell at the end
-    const patient = this.patientOf(r);
+    const { fields, index: first } = this.before.get(r)!;
+    const patient = this.patientOf(r, first);
     const days = shiftDays(this.key, patient.identity, this.maxDays);
     const ctx = { days, scrubber: this.scrubber(days), birthAt: patient.deceased ? new Date(patient.deceased) : (this.options.now ?? new Date()) };
-    const fields = fieldNames(r);
-    for (const rule of this.rules) {
-      for (const t of targets(rule.path, r, fields)) this.apply(rule, t, ctx);
-    }
+    // the preset's rules find their elements in the index; the user's rules (any FHIRPath) run before them
+    // through fhirpath.js, and the index is made again after them when there are any
+    const userRules = this.options.rules?.length ?? 0;
+    let index = userRules === 0 ? first : undefined;
+    this.rules.forEach((rule, i) => {
+      if (i === userRules && i > 0) index = ElementIndex.of(r);
+      for (const t of targets(rule.path, r, fields, index)) this.apply(rule, t, ctx);
+    });
+    this.before.delete(r);
     compact(r);
   }
 
@@ -301,13 +313,14 @@ export function medicalRecordNumber(p: Json): string | undefined {
 const PATIENT_FIELDS = ['subject', 'patient', 'beneficiary', 'individual', 'who'];
 
 /** The id of the Patient a resource refers to (subject, patient, beneficiary…, else any reference to a Patient). */
-function patientReference(r: Json): string | undefined {
+function patientReference(r: Json, index: ElementIndex | undefined): string | undefined {
   for (const f of PATIENT_FIELDS) {
     const ref = (r[f] as Json | undefined)?.reference;
     const id = typeof ref === 'string' ? patientId(ref) : undefined;
     if (id) return id;
   }
-  for (const ref of fhirPath('descendants().ofType(Reference).reference')(r)) {
+  const refs = index ? ElementIndex.values(index.ofType('Reference'), ['reference']) : fhirPath('descendants().ofType(Reference).reference')(r);
+  for (const ref of refs) {
     const id = typeof ref === 'string' ? patientId(ref) : undefined;
     if (id) return id;
   }
@@ -323,20 +336,34 @@ const PERSON_REFERENCE = /(?:^|\/)(?:Patient|Practitioner|RelatedPerson|Person)[
 const PLACE_REFERENCE = /(?:^|\/)(?:PractitionerRole|Organization|Location|Group|HealthcareService)[/?]/;
 
 /** What a resource says that identifies someone, for scrubbing its (and its bundle's) free text. */
-function collectKnown(r: Json, known: KnownIdentifiers): void {
-  const fields = fieldNames(r);
-  const fhirPath = (expr: string) => (mayReach(expr, r.resourceType, fields) ? evaluate(expr) : () => []);
-  for (const v of fhirPath('descendants().ofType(HumanName).select(family | given | text)')(r)) known.add('NAME', v);
-  for (const v of fhirPath('descendants().ofType(Identifier).value')(r)) known.add('ID', v);
-  for (const v of fhirPath('descendants().ofType(ContactPoint)')(r) as Json[]) known.add(v.system === 'email' ? 'EMAIL' : 'PHONE', v.value);
-  for (const v of fhirPath('descendants().ofType(Address).select(line | city | district | text)')(r)) known.add('ADDRESS', v);
-  for (const ref of fhirPath('descendants().ofType(Reference)')(r) as Json[]) {
+function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }: { fields: Set<string>; index: ElementIndex | undefined }): void {
+  const reach = (expr: string) => mayReach(expr, r.resourceType, fields);
+  const fhirPath = (expr: string) => (reach(expr) ? evaluate(expr) : () => []);
+  // with the index, the same values in the same order as these FHIRPaths give (select's union drops repeats,
+  // which `add` ignores anyway)
+  const none = (type: string) => index?.ofType(type).length === 0;
+  const select = (type: string, fields: string[], expr: string) =>
+    none(type) || !reach(expr) ? [] : index ? ElementIndex.values(index.ofType(type), fields) : evaluate(expr)(r);
+  const objects = (type: string) => {
+    const expr = `descendants().ofType(${type})`;
+    if (none(type)) return [];
+    const found = index && reach(expr) ? index.ofType(type).map((e) => e.data) : undefined;
+    // fhirpath.js leaves out empty elements: when there are any (never in valid FHIR), it answers
+    return (found?.every((v) => v !== null && typeof v === 'object') ? found : fhirPath(expr)(r)) as Json[];
+  };
+  for (const v of select('HumanName', ['family', 'given', 'text'], 'descendants().ofType(HumanName).select(family | given | text)')) known.add('NAME', v);
+  for (const v of select('Identifier', ['value'], 'descendants().ofType(Identifier).value')) known.add('ID', v);
+  for (const v of objects('ContactPoint')) known.add(v.system === 'email' ? 'EMAIL' : 'PHONE', v.value);
+  for (const v of select('Address', ['line', 'city', 'district', 'text'], 'descendants().ofType(Address).select(line | city | district | text)')) known.add('ADDRESS', v);
+  for (const ref of objects('Reference')) {
     if (typeof ref.display !== 'string') continue;
     // a person's display also counts word by word; a place's ("Newman Regional Health") only as a whole
     if (typeof ref.reference === 'string' && PERSON_REFERENCE.test(ref.reference)) known.add('NAME', ref.display);
     else if (typeof ref.reference !== 'string' || PLACE_REFERENCE.test(ref.reference)) known.add('NAME', ref.display, false);
   }
-  for (const v of fhirPath("descendants().where(url = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName').value")(r)) known.add('NAME', v);
+  const maiden = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName';
+  const maidenNames = !reach(`descendants().where(url = '${maiden}').value`) ? [] : index ? ElementIndex.values(index.withUrl(maiden), ['value']) : evaluate(`descendants().where(url = '${maiden}').value`)(r);
+  for (const v of maidenNames) known.add('NAME', v);
   if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
     known.add('NAME', r.name, false);
     for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);

@@ -21,6 +21,8 @@ export function checkKey(key: Uint8Array): Uint8Array {
 // already computed under it: one patient's id recurs in every reference of every resource
 const keyObjects = new WeakMap<Uint8Array, KeyObject>();
 const pseudonyms = new WeakMap<Uint8Array, Map<string, string>>();
+// and the date shifts (by limit and identity): every resource of a message asks for its patient's
+const shifts = new WeakMap<Uint8Array, Map<string, number>>();
 
 function hmac(key: Uint8Array, purpose: string, value: string): Buffer {
   let k = keyObjects.get(key);
@@ -52,9 +54,17 @@ export function pseudonym(key: Uint8Array, value: string): string {
  */
 export function shiftDays(key: Uint8Array, identity: string, maxDays: number): number {
   const max = Math.max(1, Math.floor(maxDays));
+  let known = shifts.get(key);
+  if (!known) shifts.set(key, (known = new Map()));
+  const k = `${max}\u0000${identity}`;
+  const cached = known.get(k);
+  if (cached !== undefined) return cached;
   const n = hmac(key, 'date-shift', identity.trim()).readUInt32BE(0);
   const magnitude = 1 + (n % max);
-  return n & 0x80000000 ? -magnitude : magnitude;
+  const days = n & 0x80000000 ? -magnitude : magnitude;
+  if (known.size >= 100_000) known.clear();
+  known.set(k, days);
+  return days;
 }
 
 const DAY = 86_400_000;

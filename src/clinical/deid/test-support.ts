@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
+import { parseMessage } from '@/clinical/hl7v2';
+import { convertMessage } from '@/clinical/hl7v2-fhir';
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +30,15 @@ export function syntheaRecords(resources = syntheaResources()): Json[] {
   }
   const bundles = [...byPatient.values()].map((rs) => ({ resourceType: 'Bundle', type: 'collection', entry: rs.map((resource) => ({ fullUrl: `urn:uuid:${resource.id as string}`, resource })) }));
   return [...bundles, ...alone];
+}
+
+/** The ADT sample messages (../shared/data/hl7v2/messages/ADT*) as the hl7v2-to-fhir node makes them: transaction Bundles. */
+export function adtBundles(root = process.env.BENCH_ROOT ?? process.cwd()): Json[] {
+  const dir = path.resolve(root, '../shared/data/hl7v2/messages');
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('ADT') && f.endsWith('.hl7'))
+    .sort()
+    .map((f) => convertMessage(parseMessage(readFileSync(path.join(dir, f), 'utf8')), { bundleType: 'transaction' }).bundle as unknown as Json);
 }
 
 const PHI = {
