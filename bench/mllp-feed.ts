@@ -28,21 +28,45 @@ const PROFILE: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIO
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
 const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
 
-/** CPU time (user + system, ms) a process and its children (a cluster's server processes) have used so far, from /proc (Linux; clock ticks of 10 ms). */
+/** CPU time (user + system, ms) one process has used so far, from /proc (Linux; clock ticks of 10 ms); 0 when it is gone. */
+function ownCpuMs(pid: number | string): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The same for a process and its children (a cluster's server processes). */
 function cpuMs(pid: number | undefined): number {
-  const own = (p: number | string) => {
-    try {
-      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return 0;
-    }
-  };
+  const own = ownCpuMs;
   let children: string[] = [];
   try {
     children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   } catch {}
   return own(pid!) + children.reduce((n, c) => n + own(c), 0);
+}
+
+/**
+ * CPU time of the machine's Postgres processes (its server and the connections' backends, which live as long as
+ * the server's pools); per process, since a backend that ends takes its count with it.
+ */
+function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') out.set(pid, ownCpuMs(pid));
+    } catch {}
+  }
+  return out;
+}
+
+/** What the Postgres processes of `before` and those started since used from then until now. */
+function postgresCpuSince(before: Map<string, number>): number {
+  let ms = 0;
+  for (const [pid, now] of postgresCpu()) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }
 
 /** Sends `n` messages over `connections` MLLP connections at once; each connection waits for an ACK before its next. */
@@ -120,6 +144,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     await finished(server.url, p.id, WARM_UP);
     const started = performance.now();
     const cpuBefore = cpuMs(server.pid);
+    const postgresBefore = postgresCpu();
     const benchBefore = process.cpuUsage();
     const ours = await drive(port);
     // processed: until the last execution has finished
@@ -127,10 +152,12 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const processed = (N * 1000) / (performance.now() - started);
     // the server's own CPU per message (robust to other load on the machine, unlike the rates)
     const serverCpuMsPerMessage = (cpuMs(server.pid) - cpuBefore) / N;
+    // … and the database's, on Postgres (with PGlite it is in the server's)
+    const postgresCpuMsPerMessage = serverEnv.DATABASE_URL ? postgresCpuSince(postgresBefore) / N : null;
     // … and this process's: the FHIR server (an in-memory @medplum/fhir-router, whose searches scan) and the MLLP clients
     const benchUsage = process.cpuUsage(benchBefore);
     const peerCpuMsPerMessage = (benchUsage.user + benchUsage.system) / 1000 / N;
-    return { label, ours, processedPerSecond: processed, failed, serverCpuMsPerMessage, peerCpuMsPerMessage };
+    return { label, ours, processedPerSecond: processed, failed, serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage };
   } finally {
     server.stop();
     await fhir.close();
@@ -148,11 +175,11 @@ const f = (x: number) => x.toFixed(0).padStart(7);
 const g = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\nMLLP, ${N} ADT messages (the ${ADT.length} samples in turn), ${CONNECTIONS} connections, one machine (${os.availableParallelism()} cores)`);
 console.log('ACK once stored; processed: parse, FHIR, validate, de-identify, write to the FHIR server; CPU per message: the');
-console.log("server's processes (with PGlite, the database too), the bench's (FHIR server and MLLP clients)");
-console.log('                            | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | bench CPU ms');
-console.log(`@medplum/hl7 echo (ACK only) | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |`);
+console.log("server's processes (with PGlite, the database too), Postgres's, the bench's (FHIR server and MLLP clients)");
+console.log('                            | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | Postgres CPU ms | bench CPU ms');
+console.log(`@medplum/hl7 echo (ACK only) | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |                 |`);
 for (const r of runs) {
-  console.log(`${r.label.padEnd(27)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${g(r.peerCpuMsPerMessage)}`);
+  console.log(`${r.label.padEnd(27)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`);
   if (r.failed) console.log(`  ${r.failed} executions failed`);
   console.log(`  ACK codes: ${JSON.stringify(r.ours.acks)}`);
 }
