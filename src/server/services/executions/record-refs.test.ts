@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '@/server/db/rows';
 import type { Runtime } from '@/server/runtime';
 import { idleQueueRuntime, orgCaller } from '@/server/testing';
+import { resolveRefs } from './record-refs';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
 
@@ -97,5 +98,26 @@ describe('node records store each value once', () => {
     const again = await a.executions.get({ id: retried.execution_id });
     expectValuesInPlace(again);
     expect(again.outputs).toEqual(detail.outputs);
+  });
+});
+
+describe('reading references', () => {
+  type Row = Parameters<typeof resolveRefs>[0][number];
+  const row = (nodeId: string, inputs: Record<string, unknown>, refs: Row['refs'] = null) => ({ nodeId, inputs, outputs: {}, refs }) as unknown as Row;
+
+  it('follows a reference whose slot a later run rewrote as a reference, and gives up on a circle', () => {
+    // a resumed run kept c (whose input names a's), and wrote a again naming b's equal input
+    const bundle = { resourceType: 'Bundle', entry: [] };
+    const rows = [
+      row('b', { q: bundle }),
+      row('a', {}, { inputs: { p: ['b', 'inputs', 'q'] } }),
+      row('c', {}, { inputs: { r: ['a', 'inputs', 'p'] } }),
+      row('x', {}, { inputs: { s: ['y', 'inputs', 't'] } }),
+      row('y', {}, { inputs: { t: ['x', 'inputs', 's'] } }),
+    ];
+    const read = new Map(resolveRefs(rows).map((r) => [r.nodeId, r.inputs]));
+    expect(read.get('c')).toEqual({ r: bundle });
+    expect(read.get('a')).toEqual({ p: bundle });
+    expect(read.get('x')).toEqual({ s: undefined });
   });
 });

@@ -6,7 +6,7 @@ import type { NodeRecord } from './node-records';
  * engine passes it on), and a node that lets its input through (fhir-validate's `valid`) gives it back as an
  * output: stored in full at every slot, 1 MB through five nodes became about 12 MB of JSON per execution.
  * A value met again is stored as a reference to the slot where it was first stored in full (by identity for
- * objects, by content for long strings), so references are one hop: the slot a reference names holds the value.
+ * objects, by content for long strings), so within a run a reference is one hop: the slot it names holds the value.
  */
 
 type Side = 'inputs' | 'outputs';
@@ -62,11 +62,23 @@ export class SlotRegistry {
 
 type NodeRow = typeof executionNodes.$inferSelect;
 
-/** An execution's node rows with every reference replaced by the value it names (rows without any unchanged). */
+/**
+ * An execution's node rows with every reference replaced by the value it names (rows without any unchanged). A
+ * reference written by one run names a slot stored in full then; a later run (a resumed one) may have rewritten
+ * that slot as a reference in turn, so references are followed until a value (never round in a circle).
+ */
 export function resolveRefs(rows: NodeRow[]): NodeRow[] {
   if (!rows.some((r) => r.refs)) return rows;
   const byNode = new Map(rows.map((r) => [r.nodeId, r]));
-  const valueAt = ([node, side, port]: SlotRef): unknown => byNode.get(node)?.[side]?.[port];
+  const valueAt = ([node, side, port]: SlotRef, seen = new Set<string>()): unknown => {
+    const row = byNode.get(node);
+    const further = row?.refs?.[side]?.[port];
+    const at = `${node}\u0000${side}\u0000${port}`;
+    if (!further) return row?.[side]?.[port];
+    if (seen.has(at)) return undefined;
+    seen.add(at);
+    return valueAt(further, seen);
+  };
   return rows.map((row) => {
     if (!row.refs) return row;
     const resolved = { ...row, inputs: { ...row.inputs }, outputs: { ...row.outputs }, refs: null };
