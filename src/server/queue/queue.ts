@@ -6,6 +6,7 @@ import { errorForLog, logger } from '@/server/logger';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { logOutage } from '@/server/db/outage-log';
 import { ExecutionLoops } from './loops';
+import { prepareRepeatedStatements } from './prepared-statements';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
 /** Deliveries of an execution job after the first, before it is given up (its execution then ends failed). */
@@ -93,6 +94,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   const boss = postgres
     ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
+  if (postgres) prepareRepeatedStatements(boss);
   boss.on('error', queueErrorLogger());
   await boss.start();
   await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: EXECUTE_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60 });
