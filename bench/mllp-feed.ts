@@ -40,12 +40,11 @@ function ownCpuMs(pid: number | string): number {
 
 /** The same for a process and its children (a cluster's server processes). */
 function cpuMs(pid: number | undefined): number {
-  const own = ownCpuMs;
   let children: string[] = [];
   try {
     children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   } catch {}
-  return own(pid!) + children.reduce((n, c) => n + own(c), 0);
+  return ownCpuMs(pid!) + children.reduce((n, c) => n + ownCpuMs(c), 0);
 }
 
 /**

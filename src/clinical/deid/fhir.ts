@@ -1,4 +1,4 @@
-import { fhirPath, fhirPath as evaluate } from '@/clinical/fhir/fhirpath';
+import { fhirPath } from '@/clinical/fhir/fhirpath';
 import { ElementIndex } from './fhir-elements';
 import { type FhirRule, fieldNames, mayReach, SAFE_HARBOR_RULES, type Target, targets } from './fhir-rules';
 import { type BirthDatePolicy, birthDateOutcome, checkKey, pseudonym, shiftDays, shiftFhirDate } from './keyed';
@@ -338,18 +338,17 @@ const PLACE_REFERENCE = /(?:^|\/)(?:PractitionerRole|Organization|Location|Group
 /** What a resource says that identifies someone, for scrubbing its (and its bundle's) free text. */
 function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }: { fields: Set<string>; index: ElementIndex | undefined }): void {
   const reach = (expr: string) => mayReach(expr, r.resourceType, fields);
-  const fhirPath = (expr: string) => (reach(expr) ? evaluate(expr) : () => []);
   // with the index, the same values in the same order as these FHIRPaths give (select's union drops repeats,
   // which `add` ignores anyway)
   const none = (type: string) => index?.ofType(type).length === 0;
-  const select = (type: string, fields: string[], expr: string) =>
-    none(type) || !reach(expr) ? [] : index ? ElementIndex.values(index.ofType(type), fields) : evaluate(expr)(r);
+  const select = (type: string, names: string[], expr: string) =>
+    none(type) || !reach(expr) ? [] : index ? ElementIndex.values(index.ofType(type), names) : fhirPath(expr)(r);
   const objects = (type: string) => {
     const expr = `descendants().ofType(${type})`;
     if (none(type)) return [];
     const found = index && reach(expr) ? index.ofType(type).map((e) => e.data) : undefined;
     // fhirpath.js leaves out empty elements: when there are any (never in valid FHIR), it answers
-    return (found?.every((v) => v !== null && typeof v === 'object') ? found : fhirPath(expr)(r)) as Json[];
+    return (found?.every((v) => v !== null && typeof v === 'object') ? found : reach(expr) ? fhirPath(expr)(r) : []) as Json[];
   };
   for (const v of select('HumanName', ['family', 'given', 'text'], 'descendants().ofType(HumanName).select(family | given | text)')) known.add('NAME', v);
   for (const v of select('Identifier', ['value'], 'descendants().ofType(Identifier).value')) known.add('ID', v);
@@ -362,7 +361,8 @@ function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }: { fie
     else if (typeof ref.reference !== 'string' || PLACE_REFERENCE.test(ref.reference)) known.add('NAME', ref.display, false);
   }
   const maiden = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName';
-  const maidenNames = !reach(`descendants().where(url = '${maiden}').value`) ? [] : index ? ElementIndex.values(index.withUrl(maiden), ['value']) : evaluate(`descendants().where(url = '${maiden}').value`)(r);
+  const maidenExpr = `descendants().where(url = '${maiden}').value`;
+  const maidenNames = !reach(maidenExpr) ? [] : index ? ElementIndex.values(index.withUrl(maiden), ['value']) : fhirPath(maidenExpr)(r);
   for (const v of maidenNames) known.add('NAME', v);
   if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
     known.add('NAME', r.name, false);
