@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { openDatabase, type Database } from './client';
+import { migrateDatabase } from './migrate';
+import { rowsOf } from './rows';
+
+/** A node record's input of ~200 KB, as a converted bundle is: compressible, stored out of line (TOAST). */
+const bigInput = { bundle: { entry: Array.from({ length: 2_000 }, (_, i) => ({ resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } } })) } };
+
+async function storeRecord(database: Database) {
+  const [run] = rowsOf<{ id: string }>(
+    await database.db.execute(sql`
+      with o as (insert into organizations (id, name) values ('org-lz4', 'lz4') returning id),
+      p as (insert into pipelines (org_id, name, definition) select id, 'p', '{"nodes":[],"connections":[]}' from o returning id, org_id)
+      insert into executions (org_id, pipeline_id, pipeline_version, status, trigger, inputs) select org_id, id, 1, 'completed', 'api', '{}' from p returning id`),
+  );
+  await database.db.execute(sql`
+    insert into execution_nodes (execution_id, node_id, node_type, status, inputs, outputs, logs)
+    values (${run!.id}::uuid, 'n', 'pipeline-output', 'completed', ${JSON.stringify(bigInput)}::jsonb, '{}', '[]')`);
+  const [row] = rowsOf<{ inputs: unknown; method: string | null }>(
+    await database.db.execute(sql`select inputs, pg_column_compression(inputs) as method from execution_nodes where execution_id = ${run!.id}::uuid`),
+  );
+  return row!;
+}
+
+describe('migrations on Postgres', () => {
+  let test: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: Database;
+  beforeAll(async () => {
+    test = await createTestDatabase('migrate');
+    database = await openDatabase({ url: test.url, max: 2 });
+    await migrateDatabase(database, test.url);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await test?.drop();
+  });
+
+  it('run records are compressed with lz4, and read back whole', async () => {
+    const row = await storeRecord(database);
+    expect(row.method).toBe('lz4');
+    expect(row.inputs).toEqual(bigInput);
+  });
+
+  it('a second start finds nothing left to apply', async () => {
+    await expect(migrateDatabase(database, test.url)).resolves.toBeUndefined();
+  });
+});
+
+describe('migrations on PGlite (built without lz4)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+    await migrateDatabase(database);
+  });
+  afterAll(() => database?.close());
+
+  it('keep pglz, and records read back whole', async () => {
+    const row = await storeRecord(database);
+    expect(row.method).toBe('pglz');
+    expect(row.inputs).toEqual(bigInput);
+  });
+});
