@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { env } from '@/env';
+import { preparingHotStatements } from './hot-statements';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,7 +40,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // default); a connection that failed is tried again within half a second, not after postgres.js's backoff, which
     // grows with every failure of the pool to 20 s — after a restart of a few seconds, requests waited that long
     const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 5, backoff: reconnectDelay });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db = drizzle(preparingHotStatements(client), { schema }) as unknown as Db;
     return { db, kind: 'postgres', url: opts.url, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
