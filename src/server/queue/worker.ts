@@ -17,12 +17,13 @@ export async function startWorkers(
   queue: Queue,
   concurrency: number,
   run: (executionId: string, opts: { firstDelivery: boolean; lastDelivery: boolean }) => Promise<unknown>,
+  idlePollSeconds = IDLE_POLL_SECONDS,
 ): Promise<void> {
   for (let i = 0; i < concurrency; i++) {
     let loop = '';
     loop = await queue.boss.work<ExecuteJob>(
       EXECUTE_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: IDLE_POLL_SECONDS, notifyPollingIntervalSeconds: IDLE_POLL_SECONDS },
+      { batchSize: 1, pollingIntervalSeconds: idlePollSeconds, notifyPollingIntervalSeconds: idlePollSeconds },
       async ([job]) => {
         queue.loops.started(loop);
         try {

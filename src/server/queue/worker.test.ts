@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { openDatabase, type Database } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { organizations, pipelines } from '@/server/db/schema';
+import { startExecution } from '@/server/services/executions/start-execution';
+import { createQueue, type Queue } from './queue';
+import { startWorkers } from './worker';
+
+/** Long enough that a job reached only by a poll would outlast the test: every start below came from a wake or a loop's own fetching. */
+const NO_POLL_SECONDS = 600;
+const LOOPS = 3;
+
+/** A database (a fresh Postgres one, or an in-memory PGlite) with an organization, a pipeline and a queue. */
+async function setUp(kind: 'postgres' | 'pglite') {
+  const test = kind === 'postgres' ? await createTestDatabase('loops') : undefined;
+  const database = await openDatabase(test ? { url: test.url, max: 10 } : { dataDir: 'memory://' });
+  await migrateDatabase(database, test?.url);
+  await database.db.insert(organizations).values({ id: 'org-loops', name: 'loops' });
+  const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
+  const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
+  const ran: string[] = [];
+  let gate = Promise.resolve();
+  return {
+    database,
+    queue,
+    ran,
+    /** Holds every run until the returned function is called. */
+    hold: () => {
+      let release = () => {};
+      gate = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+    start: () => startWorkers(queue, LOOPS, async (id) => (await gate, ran.push(id)), NO_POLL_SECONDS),
+    /** Queues an execution as the services do; `wake` after the commit as they do (on Postgres the commit notifies). */
+    queued: (db: Database['db'] = database.db, wake = true) =>
+      startExecution(db, { orgId: 'org-loops', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' }, (tx, id) => queue.enqueue(tx, id)).then((r) => {
+        if (wake && db === database.db) queue.wake();
+        return r.id;
+      }),
+    async close() {
+      await queue.stop();
+      await database.close();
+      await test?.drop();
+    },
+  };
+}
+
+const allRun = (ran: string[], ids: string[]) => expect.poll(() => ids.filter((id) => !ran.includes(id)), { timeout: 20_000, interval: 50 }).toEqual([]);
+
+// Jobs reach the execution loops without their idle poll: by a wake (a NOTIFY on Postgres, one per transaction,
+// queue.wake() after each commit embedded), or by a loop fetching again after each job it ran.
+describe.each(['postgres', 'pglite'] as const)('execution loops on %s', (kind) => {
+  let env: Awaited<ReturnType<typeof setUp>> | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it('run each of several executions queued in one transaction', async () => {
+    env = await setUp(kind);
+    await env.start();
+    const e = env;
+    const ids = await e.database.db.transaction(async (tx) => {
+      const out: string[] = [];
+      for (let i = 0; i < 5; i++) out.push(await e.queued(tx as never));
+      return out;
+    });
+    for (const _ of ids) e.queue.wake();
+    await allRun(e.ran, ids);
+  });
+
+  it('run every one of more executions than loops, queued while all the loops are busy', async () => {
+    env = await setUp(kind);
+    await env.start();
+    const release = env.hold();
+    const ids = await Promise.all(Array.from({ length: 12 }, () => env!.queued()));
+    await new Promise((r) => setTimeout(r, 300)); // the loops have taken their first jobs and wait
+    release();
+    await allRun(env.ran, ids);
+    expect(new Set(env.ran).size).toBe(env.ran.length);
+  });
+
+  it('run every one of a backlog queued before they started (no wake for any of it)', async () => {
+    env = await setUp(kind);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await env.queued(undefined, false));
+    await env.start(); // their first fetches find 3; each fetches again when it finishes, until none is left
+    await allRun(env.ran, ids);
+  });
+});
