@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { AUTH, api, build, load, root, startServer, startWorker, withDatabase } from './lib.mjs';
+import { AUTH, api, build, cpuMs, load, ownCpuMs, postgresCpu, postgresCpuSince, root, startServer, startWorker, withDatabase } from './lib.mjs';
 
 // in ──▶ a ──▶ b ──▶ c (jsonata-transform) ──▶ out
 const definition = {
@@ -73,11 +73,19 @@ async function asyncOnPostgres() {
       await drained();
       const quiet = await db`select extract(epoch from started_at - created_at) * 1000 as l from executions order by l`;
       await db`delete from executions`;
+      const cpuBefore = { web: cpuMs(server.pid), workers: workers.map((w) => ownCpuMs(w.pid)), postgres: postgresCpu() };
       const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
       await new Promise((r) => setTimeout(r, 1000)); // answers autocannon stopped waiting for
       await drained();
       const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
       const done = rows.filter((r) => r.status === 'completed');
+      // CPU per execution of the load: the web process's, the workers', Postgres's (the rest of the machine is autocannon's)
+      const per = (ms) => ms / Math.max(rows.length, 1);
+      const cpu = {
+        web_ms: per(cpuMs(server.pid) - cpuBefore.web),
+        workers_ms: per(workers.reduce((n, w, i) => n + ownCpuMs(w.pid) - cpuBefore.workers[i], 0)),
+        postgres_ms: per(postgresCpuSince(cpuBefore.postgres)),
+      };
       const other = await db`select status, error, count(*)::int as n from executions where status <> 'completed' group by 1, 2`;
       if (other.length) console.log('not completed:', JSON.stringify(other));
       const first = Math.min(...done.map((r) => Number(r.c)));
@@ -92,6 +100,7 @@ async function asyncOnPostgres() {
         enqueue_to_start_p99_ms: percentile(lat, 99),
         one_at_a_time_p50_ms: percentile(quiet.map((r) => Number(r.l)), 50),
         one_at_a_time_p99_ms: percentile(quiet.map((r) => Number(r.l)), 99),
+        cpu_ms_per_execution: cpu,
       };
     } finally {
       await db.end();
@@ -123,5 +132,9 @@ if (asyncResult) console.log(
     `one at a time: p50 ${asyncResult.one_at_a_time_p50_ms.toFixed(1)} ms, p99 ${asyncResult.one_at_a_time_p99_ms.toFixed(1)} ms` +
     (syncResults[1] ? `; ratio to sync on Postgres ${(asyncResult.completed_per_s / syncResults[1].rps).toFixed(2)}` : ''),
 );
+if (asyncResult) {
+  const c = asyncResult.cpu_ms_per_execution;
+  console.log(`CPU per execution under load: web process ${c.web_ms.toFixed(2)} ms, workers ${c.workers_ms.toFixed(2)} ms, Postgres ${c.postgres_ms.toFixed(2)} ms`);
+}
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResult }, null, 2));

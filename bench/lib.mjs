@@ -1,5 +1,6 @@
 // Shared by the benchmarks: build once into .next-bench, start servers and workers, run autocannon.
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
@@ -42,7 +43,7 @@ export async function startServer(extraEnv, port) {
 export async function startWorker(extraEnv) {
   const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
-  return { stop: () => child.kill('SIGTERM') };
+  return { pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 export function load(opts) {
@@ -72,4 +73,44 @@ export async function withDatabase(label, f) {
 export async function api(url, method, path, body) {
   const r = await fetch(`${url}${path}`, { method, headers: AUTH, body: body === undefined ? undefined : JSON.stringify(body) });
   return r.json();
+}
+
+/** CPU time (user + system, ms) one process has used so far, from /proc (Linux; clock ticks of 10 ms); 0 when it is gone. */
+export function ownCpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The same for a process and its children (a cluster's server processes). */
+export function cpuMs(pid) {
+  let children = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {}
+  return ownCpuMs(pid) + children.reduce((n, c) => n + ownCpuMs(c), 0);
+}
+
+/**
+ * CPU time of the machine's Postgres processes (its server and the connections' backends, which live as long as
+ * the server's pools); per process, since a backend that ends takes its count with it.
+ */
+export function postgresCpu() {
+  const out = new Map();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') out.set(pid, ownCpuMs(pid));
+    } catch {}
+  }
+  return out;
+}
+
+/** What the Postgres processes of `before` and those started since used from then until now. */
+export function postgresCpuSince(before) {
+  let ms = 0;
+  for (const [pid, now] of postgresCpu()) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }

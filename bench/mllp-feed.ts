@@ -15,7 +15,7 @@ import { startFhirServer } from '../tests/support/fhir-server';
 // bench/lib.mjs is loaded from the checkout at run time (bundled, it would look for the app beside the bundle)
 const root = path.resolve(process.env.BENCH_ROOT ?? process.cwd());
 const lib = (await import(path.join(root, 'bench/lib.mjs'))) as typeof import('./lib.mjs');
-const { api, build, startServer, withDatabase } = lib;
+const { api, build, cpuMs, ownCpuMs, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -27,46 +27,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 3431);
 const PROFILE: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
 const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
-
-/** CPU time (user + system, ms) one process has used so far, from /proc (Linux; clock ticks of 10 ms); 0 when it is gone. */
-function ownCpuMs(pid: number | string): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-/** The same for a process and its children (a cluster's server processes). */
-function cpuMs(pid: number | undefined): number {
-  let children: string[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-  } catch {}
-  return ownCpuMs(pid!) + children.reduce((n, c) => n + ownCpuMs(c), 0);
-}
-
-/**
- * CPU time of the machine's Postgres processes (its server and the connections' backends, which live as long as
- * the server's pools); per process, since a backend that ends takes its count with it.
- */
-function postgresCpu(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') out.set(pid, ownCpuMs(pid));
-    } catch {}
-  }
-  return out;
-}
-
-/** What the Postgres processes of `before` and those started since used from then until now. */
-function postgresCpuSince(before: Map<string, number>): number {
-  let ms = 0;
-  for (const [pid, now] of postgresCpu()) ms += now - (before.get(pid) ?? 0);
-  return ms;
-}
 
 /** Sends `n` messages over `connections` MLLP connections at once; each connection waits for an ACK before its next. */
 async function drive(port: number, n = N, label = 'BENCH'): Promise<{ perSecond: number; p50: number; p99: number; acks: Record<string, number>; ms: number }> {
