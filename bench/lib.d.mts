@@ -6,8 +6,16 @@ export const env: Record<string, string | undefined>;
 export function build(): void;
 export function startServer(extraEnv: Record<string, string>, port: number): Promise<{ url: string; pid: number; stop: () => void }>;
 export function program(which: 'server' | 'worker'): string;
-export function startWorker(extraEnv: Record<string, string>): Promise<{ stop: () => void }>;
+export function startWorker(extraEnv: Record<string, string>): Promise<{ pid: number; stop: () => void }>;
 export function load(opts: Record<string, unknown>): Promise<{ rps: number; p50: number; p99: number; non2xx: number; total: number }>;
 export function withDatabase<T>(label: string, f: (url: string) => Promise<T>): Promise<T>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function api(url: string, method: string, path: string, body?: unknown): Promise<any>;
+/** CPU time (user + system, ms) one process has used so far (/proc); 0 when it is gone. */
+export function ownCpuMs(pid: number | string): number;
+/** The same for a process and its children (a cluster's server processes). */
+export function cpuMs(pid: number | undefined): number;
+/** CPU time of each of the machine's Postgres processes, by pid. */
+export function postgresCpu(): Map<string, number>;
+/** What the Postgres processes of `before` and those started since used from then until now. */
+export function postgresCpuSince(before: Map<string, number>): number;
