@@ -32,8 +32,25 @@ describe('rate limits shared between processes (Postgres)', () => {
     // another key has its own budget
     expect((await one.consume('org:2')).remaining).toBe(4);
     expect((await two.peek('org:1')).allowed).toBe(false);
+    // peek tells whether one more may be spent: not once the last point is gone
+    for (let i = 0; i < 4; i++) await one.consume('org:3');
+    expect((await two.peek('org:3')).allowed).toBe(true);
+    await two.consume('org:3');
+    expect((await one.peek('org:3')).allowed).toBe(false);
     await new Promise((r) => setTimeout(r, 1100));
     const fresh = await two.consume('org:1');
     expect(fresh).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('spends exactly the window\'s points when many requests of both come at once', async () => {
+    const opts = { points: 25, durationSeconds: 60, name: 'burst' };
+    const [one, two] = [createRateLimiter(a, opts), createRateLimiter(b, opts)];
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? two : one).consume('org:burst')));
+    const allowed = results.filter((r) => r.allowed);
+    expect(allowed).toHaveLength(25);
+    // each allowed request saw its own place in the window: 24 left, 23 left… 0 left, each once
+    expect(allowed.map((r) => r.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(results.filter((r) => !r.allowed).every((r) => r.remaining === 0 && r.retryAfter > 0)).toBe(true);
+    expect((await one.peek('org:burst')).allowed).toBe(false);
   });
 });

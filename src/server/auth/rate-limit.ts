@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database, Db } from '@/server/db/client';
 import { preparedPerDb } from '@/server/db/prepared';
 import { rateLimits } from '@/server/db/schema';
@@ -28,10 +28,9 @@ export interface RateLimitOptions {
 }
 
 /**
- * RateLimiterDrizzle's upsert (a point spent: a new window, or one more point in the current one) as a statement
+ * RateLimiterDrizzle's upsert (points spent: a new window, or more points in the current one) as a statement
  * prepared once: the library builds it with drizzle's query builder on every request, which was 8% of the CPU of
- * an authenticated GET. The same SQL and semantics as the library's `_upsert` (rate-limiter-flexible 11), which
- * still makes the rare forced expiry (`block`) itself.
+ * an authenticated GET. The same SQL and semantics as the library's `_upsert` (rate-limiter-flexible 11).
  */
 const upsertPoint = preparedPerDb((db: Db) => {
   const expired = sql`${rateLimits.expire} <= ${sql.placeholder('now')}::timestamptz`;
@@ -49,68 +48,103 @@ const upsertPoint = preparedPerDb((db: Db) => {
     .prepare('rate_limit_upsert');
 });
 
-/** The library's own `_upsert` (not in its type declarations). */
-const libraryUpsert = (RateLimiterDrizzle.prototype as unknown as { _upsert(this: RateLimiterDrizzle, key: string, points: number, msDuration: number, forceExpire: boolean): Promise<unknown> })._upsert;
+/** What a request's point leaves: the points spent in the window counting it, and the time left in the window. */
+interface Spent {
+  consumed: number;
+  msBeforeNext: number;
+}
 
-class PreparedRateLimiterDrizzle extends RateLimiterDrizzle {
-  constructor(
-    private readonly db: Db,
-    opts: ConstructorParameters<typeof RateLimiterDrizzle>[0],
-  ) {
-    super(opts);
+/**
+ * One key's points spent in one upsert for all the requests that come while one is on its way (Postgres). Every
+ * request of a process spends from the organization's one row, and each upsert holds that row's lock until it
+ * commits: under load the requests of all processes queued on it (the main wait of Postgres under GET load,
+ * `Lock:transactionid`). A batch of n takes n points at once, and the k-th of them counts as the window's total
+ * after the upsert less n, plus k — what n upserts one after the other would have given, so the limit stays exact
+ * across processes. The first request goes at once; only those arriving meanwhile wait, for one round trip.
+ */
+class SpendInBatches {
+  private readonly queued = new Map<string, { resolve(s: Spent): void; reject(e: unknown): void }[]>();
+
+  constructor(private readonly spend: (key: string, points: number) => Promise<{ points: number; expire: Date | string | null }>) {}
+
+  consume(key: string): Promise<Spent> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.queued.get(key);
+      if (waiting) return void waiting.push({ resolve, reject });
+      this.queued.set(key, []);
+      void this.send(key, [{ resolve, reject }]);
+    });
   }
 
-  async _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<unknown> {
-    if (forceExpire || msDuration <= 0) return libraryUpsert.call(this, key, points, msDuration, forceExpire);
-    const now = new Date();
-    const [row] = await upsertPoint(this.db).execute({ key, points, now: now.toISOString(), expire: new Date(now.getTime() + msDuration).toISOString() });
-    return row;
+  private async send(key: string, batch: { resolve(s: Spent): void; reject(e: unknown): void }[]): Promise<void> {
+    try {
+      const row = await this.spend(key, batch.length);
+      const msBeforeNext = row.expire === null ? 0 : Math.max(new Date(row.expire).getTime() - Date.now(), 0);
+      batch.forEach((w, k) => w.resolve({ consumed: row.points - batch.length + k + 1, msBeforeNext }));
+    } catch (e) {
+      for (const w of batch) w.reject(e);
+    }
+    const next = this.queued.get(key)!;
+    if (next.length === 0) return void this.queued.delete(key);
+    this.queued.set(key, []);
+    await this.send(key, next);
   }
 }
 
 /**
  * Fixed-window counters by rate-limiter-flexible: in memory for the embedded single process, in the
- * shared Postgres table on Postgres so that every server process counts against the same budget.
+ * shared Postgres table on Postgres so that every server process counts against the same budget (spent in
+ * batches, see SpendInBatches; the library reads them back for `peek`).
  */
 export function createRateLimiter(database: Database, opts: RateLimitOptions): RateLimiter {
   const memory = new RateLimiterMemory({ points: opts.points, duration: opts.durationSeconds, keyPrefix: opts.name });
-  const limiter: RateLimiterAbstract =
+  const shared =
     database.kind === 'postgres'
-      ? new PreparedRateLimiterDrizzle(database.db, {
-          storeClient: database.db,
-          schema: rateLimits,
-          points: opts.points,
-          duration: opts.durationSeconds,
-          keyPrefix: opts.name,
-          // if Postgres does not answer, keep limiting per process rather than failing every request
-          insuranceLimiter: memory,
-        })
-      : memory;
+      ? new RateLimiterDrizzle({ storeClient: database.db, schema: rateLimits, points: opts.points, duration: opts.durationSeconds, keyPrefix: opts.name })
+      : undefined;
+  const batches =
+    shared &&
+    new SpendInBatches(async (key, points) => {
+      const now = new Date();
+      const [row] = await upsertPoint(database.db).execute({ key, points, now: now.toISOString(), expire: new Date(now.getTime() + opts.durationSeconds * 1000).toISOString() });
+      return row!;
+    });
 
-  const toResult = (res: RateLimiterRes, allowed: boolean): RateLimitResult => {
-    const ms = Math.max(res.msBeforeNext, 0);
+  /** A point spent is allowed while the window's count, with it, is within the limit (`peek`: while one more would be). */
+  const result = (spent: Spent, allowed = spent.consumed <= opts.points): RateLimitResult => {
+    const ms = Math.max(spent.msBeforeNext, 0);
     return {
       allowed,
       limit: opts.points,
-      remaining: Math.max(res.remainingPoints, 0),
+      remaining: Math.max(opts.points - spent.consumed, 0),
       reset: Math.ceil((Date.now() + ms) / 1000),
       retryAfter: Math.max(Math.ceil(ms / 1000), 1),
     };
   };
+  const fromLibrary = (res: RateLimiterRes): Spent => ({ consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext });
+  const inMemory = (key: string) =>
+    memory.consume(key).then(
+      (res) => result(fromLibrary(res)),
+      (e: unknown) => {
+        if (e instanceof RateLimiterRes) return result(fromLibrary(e));
+        throw e;
+      },
+    );
 
   return {
     async consume(key) {
+      if (!batches) return inMemory(key);
       try {
-        return toResult(await limiter.consume(key), true);
-      } catch (e) {
-        if (e instanceof RateLimiterRes) return toResult(e, false);
-        throw e;
+        return result(await batches.consume(shared!.getKey(key)));
+      } catch {
+        // if Postgres does not answer, keep limiting per process rather than failing every request
+        return inMemory(key);
       }
     },
     async peek(key) {
-      const res = await limiter.get(key);
+      const res = await (shared ?? memory).get(key);
       if (!res) return { allowed: true, limit: opts.points, remaining: opts.points, reset: Math.ceil(Date.now() / 1000) + opts.durationSeconds, retryAfter: 0 };
-      return toResult(res, res.consumedPoints < opts.points);
+      return result(fromLibrary(res), res.consumedPoints < opts.points);
     },
   };
 }
