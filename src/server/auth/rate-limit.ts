@@ -76,18 +76,20 @@ class SpendInBatches {
     });
   }
 
+  /** Sends `batch`, then what queued meanwhile, until nothing has (a loop: under steady load it never ends). */
   private async send(key: string, batch: { resolve(s: Spent): void; reject(e: unknown): void }[]): Promise<void> {
-    try {
-      const row = await this.spend(key, batch.length);
-      const msBeforeNext = row.expire === null ? 0 : Math.max(new Date(row.expire).getTime() - Date.now(), 0);
-      batch.forEach((w, k) => w.resolve({ consumed: row.points - batch.length + k + 1, msBeforeNext }));
-    } catch (e) {
-      for (const w of batch) w.reject(e);
+    while (batch.length > 0) {
+      try {
+        const row = await this.spend(key, batch.length);
+        const msBeforeNext = row.expire === null ? 0 : Math.max(new Date(row.expire).getTime() - Date.now(), 0);
+        batch.forEach((w, k) => w.resolve({ consumed: row.points - batch.length + k + 1, msBeforeNext }));
+      } catch (e) {
+        for (const w of batch) w.reject(e);
+      }
+      batch = this.queued.get(key)!;
+      this.queued.set(key, []);
     }
-    const next = this.queued.get(key)!;
-    if (next.length === 0) return void this.queued.delete(key);
-    this.queued.set(key, []);
-    await this.send(key, next);
+    this.queued.delete(key);
   }
 }
 
