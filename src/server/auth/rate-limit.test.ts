@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../tests/support/postgres';
 import { openDatabase, type Database } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
+import { migratedPostgres } from '@/server/db/test-support';
 import { createRateLimiter } from './rate-limit';
 
 // Two connection pools to one Postgres database, as two server processes have: one budget between them.
 describe('rate limits shared between processes (Postgres)', () => {
-  let test: Awaited<ReturnType<typeof createTestDatabase>>;
   let a: Database;
   let b: Database;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    test = await createTestDatabase('ratelimit');
-    a = await openDatabase({ url: test.url });
-    await migrateDatabase(a, test.url);
+    const test = await migratedPostgres('ratelimit');
+    ({ database: a, close } = test);
     b = await openDatabase({ url: test.url });
   });
   afterAll(async () => {
-    await a?.close();
     await b?.close();
-    await test?.drop();
+    await close?.();
   });
 
   it('spends exactly the window\'s points across both, counts down, and starts a new window when it ends', async () => {

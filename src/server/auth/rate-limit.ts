@@ -62,8 +62,10 @@ interface Spent {
  * after the upsert less n, plus k — what n upserts one after the other would have given, so the limit stays exact
  * across processes. The first request goes at once; only those arriving meanwhile wait, for one round trip.
  */
+type Waiter = { resolve(s: Spent): void; reject(e: unknown): void };
+
 class SpendInBatches {
-  private readonly queued = new Map<string, { resolve(s: Spent): void; reject(e: unknown): void }[]>();
+  private readonly queued = new Map<string, Waiter[]>();
 
   constructor(private readonly spend: (key: string, points: number) => Promise<{ points: number; expire: Date | string | null }>) {}
 
@@ -77,7 +79,7 @@ class SpendInBatches {
   }
 
   /** Sends `batch`, then what queued meanwhile, until nothing has (a loop: under steady load it never ends). */
-  private async send(key: string, batch: { resolve(s: Spent): void; reject(e: unknown): void }[]): Promise<void> {
+  private async send(key: string, batch: Waiter[]): Promise<void> {
     while (batch.length > 0) {
       try {
         const row = await this.spend(key, batch.length);
@@ -108,7 +110,7 @@ export function createRateLimiter(database: Database, opts: RateLimitOptions): R
     shared &&
     new SpendInBatches(async (key, points) => {
       const now = new Date();
-      const [row] = await upsertPoint(database.db).execute({ key, points, now: now.toISOString(), expire: new Date(now.getTime() + opts.durationSeconds * 1000).toISOString() });
+      const [row] = await upsertPoint(database.db).execute({ key: shared.getKey(key), points, now: now.toISOString(), expire: new Date(now.getTime() + opts.durationSeconds * 1000).toISOString() });
       return row!;
     });
 
@@ -137,7 +139,7 @@ export function createRateLimiter(database: Database, opts: RateLimitOptions): R
     async consume(key) {
       if (!batches) return inMemory(key);
       try {
-        return result(await batches.consume(shared!.getKey(key)));
+        return result(await batches.consume(key));
       } catch {
         // if Postgres does not answer, keep limiting per process rather than failing every request
         return inMemory(key);

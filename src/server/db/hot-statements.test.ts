@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../tests/support/postgres';
-import { openDatabase, type Database } from './client';
+import type { Database } from './client';
 import { rowsOf } from './rows';
+import { migratedPostgres } from './test-support';
 
 /** The texts of the statements prepared on the connection that runs this (pg_prepared_statements is per session). */
 async function preparedTexts(db: Database['db']): Promise<string[]> {
@@ -10,17 +10,13 @@ async function preparedTexts(db: Database['db']): Promise<string[]> {
 }
 
 describe('statements sent again and again are prepared (Postgres)', () => {
-  let test: Awaited<ReturnType<typeof createTestDatabase>>;
   let database: Database;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    test = await createTestDatabase('hot');
     // one connection, so every statement and pg_prepared_statements share a session
-    database = await openDatabase({ url: test.url, max: 1 });
+    ({ database, close } = await migratedPostgres('hot', 1));
   });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  afterAll(() => close?.());
 
   it('from its third time a text is prepared, and answers as before', async () => {
     const sums: number[] = [];

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../tests/support/postgres';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
 import { rowsOf } from './rows';
+import { migratedPostgres } from './test-support';
 
 /** A node record's input of ~200 KB, as a converted bundle is: compressible, stored out of line (TOAST). */
 const bigInput = { bundle: { entry: Array.from({ length: 2_000 }, (_, i) => ({ resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } } })) } };
@@ -25,17 +25,13 @@ async function storeRecord(database: Database) {
 }
 
 describe('migrations on Postgres', () => {
-  let test: Awaited<ReturnType<typeof createTestDatabase>>;
+  let url: string;
   let database: Database;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    test = await createTestDatabase('migrate');
-    database = await openDatabase({ url: test.url, max: 2 });
-    await migrateDatabase(database, test.url);
+    ({ url, database, close } = await migratedPostgres('migrate', 2));
   });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  afterAll(() => close?.());
 
   it('run records are compressed with lz4, and read back whole', async () => {
     const row = await storeRecord(database);
@@ -44,7 +40,7 @@ describe('migrations on Postgres', () => {
   });
 
   it('a second start finds nothing left to apply', async () => {
-    await expect(migrateDatabase(database, test.url)).resolves.toBeUndefined();
+    await expect(migrateDatabase(database, url)).resolves.toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../tests/support/postgres';
 import { openDatabase, type Database } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
+import { migratedPostgres } from '@/server/db/test-support';
 import { organizations, pipelines } from '@/server/db/schema';
 import { startExecution } from '@/server/services/executions/start-execution';
 import { createQueue, type Queue } from './queue';
@@ -13,9 +13,9 @@ const LOOPS = 3;
 
 /** A database (a fresh Postgres one, or an in-memory PGlite) with an organization, a pipeline and a queue. */
 async function setUp(kind: 'postgres' | 'pglite') {
-  const test = kind === 'postgres' ? await createTestDatabase('loops') : undefined;
-  const database = await openDatabase(test ? { url: test.url, max: 10 } : { dataDir: 'memory://' });
-  await migrateDatabase(database, test?.url);
+  const postgres = kind === 'postgres' ? await migratedPostgres('loops', 10) : undefined;
+  const database = postgres?.database ?? (await openDatabase({ dataDir: 'memory://' }));
+  if (!postgres) await migrateDatabase(database);
   await database.db.insert(organizations).values({ id: 'org-loops', name: 'loops' });
   const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
   const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
@@ -40,8 +40,7 @@ async function setUp(kind: 'postgres' | 'pglite') {
       }),
     async close() {
       await queue.stop();
-      await database.close();
-      await test?.drop();
+      await (postgres ? postgres.close() : database.close());
     },
   };
 }

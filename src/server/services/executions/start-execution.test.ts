@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../../tests/support/postgres';
-import { openDatabase, type Database } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
+import type { Database } from '@/server/db/client';
+import { migratedPostgres } from '@/server/db/test-support';
 import { organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { startExecution } from './start-execution';
@@ -9,17 +8,12 @@ import { startExecution } from './start-execution';
 // Admissions on Postgres, many at once, as two server processes make them: an organization's first ones make its
 // slot rows while the others look for a free one.
 describe('admitting executions (Postgres)', () => {
-  let test: Awaited<ReturnType<typeof createTestDatabase>>;
   let database: Database;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    test = await createTestDatabase('admit');
-    database = await openDatabase({ url: test.url, max: 20 });
-    await migrateDatabase(database, test.url);
+    ({ database, close } = await migratedPostgres('admit', 20));
   });
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  afterAll(() => close?.());
 
   it('admits every one of a new organization\'s first 40 concurrent executions (100 slots), in each of 10 organizations', async () => {
     const refused: string[] = [];
