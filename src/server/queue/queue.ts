@@ -5,7 +5,7 @@ import type { Database, Db } from '@/server/db/client';
 import { errorForLog, logger } from '@/server/logger';
 import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { logOutage } from '@/server/db/outage-log';
-import { ExecutionLoops } from './loops';
+import type { Dispatcher } from './dispatcher';
 import { prepareRepeatedStatements } from './prepared-statements';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
@@ -15,7 +15,7 @@ export const EXECUTE_RETRY_LIMIT = 5;
 export const SCHEDULE_QUEUE = 'pipeline-schedule';
 /**
  * NOTIFY channel of new execution jobs on Postgres: the start_execution SQL function notifies it when it
- * queues an execution; each process with execution loops LISTENs and wakes one idle loop.
+ * queues an execution; each process that works the queue LISTENs and fetches for its free slots.
  */
 const JOBS_CHANNEL = 'clinflow_execution_jobs';
 /** NOTIFY channel of inbound listeners opened or closed by one server process, for the others to follow. */
@@ -62,7 +62,10 @@ export interface Queue {
    * NOTIFY does that in every process that works the queue, this one included.
    */
   wake(): void;
-  loops: ExecutionLoops;
+  /** The execution queue's heartbeat (see QueueOptions). */
+  heartbeatSeconds: number;
+  /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
+  work(dispatcher: Dispatcher<ExecuteJob>): Promise<void>;
   /**
    * What trigger nodes use while their pipeline is deployed: cron schedules (one per pipeline, keyed by its
    * id) and, in a process that attached them, inbound listeners (MLLP ports).
@@ -74,9 +77,8 @@ export interface Queue {
    * when another process announces one, so every server process listens for exactly the deployed pipelines.
    */
   attachListeners(listeners: InboundListeners, resync: (pipelineId: string) => Promise<void>): Promise<void>;
-  /** Starts waking this process's loops on other processes' jobs (Postgres LISTEN); call once loops exist. */
-  listen(): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops, waiting up to `graceMs` for running executions; those still running then are failed, to be delivered again. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** pg-boss's errors, readable (they are often plain objects); while the database is away, said as an outage is. */
@@ -90,7 +92,7 @@ function queueErrorLogger(): (e: unknown) => void {
  */
 export async function createQueue(database: Database, opts: QueueOptions): Promise<Queue> {
   const postgres = database.kind === 'postgres';
-  // pg-boss's own LISTEN would wake every loop of every process on each job; ours (below) wakes one idle loop
+  // pg-boss's own LISTEN wakes its own workers, which we do not use for executions (see Dispatcher); ours is in work()
   const boss = postgres
     ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
@@ -102,13 +104,13 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   // createQueue drops pg-boss's cached queue settings, which a send reads back on pg-boss's own connection: on
   // PGlite, a first enqueue inside our transaction (which holds the one connection) would wait for itself
   await boss.findJobs(EXECUTE_QUEUE, { id: '00000000-0000-4000-8000-000000000000' });
-  const loops = new ExecutionLoops(boss);
+  let dispatcher: Dispatcher<ExecuteJob> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let inbound: InboundListeners | undefined;
   let peers: { announce(pipelineId: string): Promise<void>; end(): Promise<void> } | undefined;
   return {
     boss,
-    loops,
+    heartbeatSeconds: opts.heartbeatSeconds,
     triggers: {
       async schedule(target, cron, timezone) {
         const job: ScheduleJob = { pipelineId: target.pipelineId, orgId: target.orgId };
@@ -150,20 +152,25 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       await boss.insert(EXECUTE_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
     },
     wake() {
-      if (!postgres) loops.wakeOne();
+      if (!postgres) dispatcher?.wake();
     },
-    async listen() {
-      if (!postgres || unlisten) return;
-      const { default: pg } = await import('postgres');
-      const listener = pg(database.url!, { max: 1, onnotice: () => {} });
-      await listener.listen(JOBS_CHANNEL, () => loops.wakeOne());
-      unlisten = () => listener.end({ timeout: 5 });
+    async work(d) {
+      if (dispatcher) throw new Error('This process already works the execution queue.');
+      dispatcher = d;
+      if (postgres) {
+        const { default: pg } = await import('postgres');
+        const listener = pg(database.url!, { max: 1, onnotice: () => {} });
+        await listener.listen(JOBS_CHANNEL, () => d.wake());
+        unlisten = () => listener.end({ timeout: 5 });
+      }
+      d.start();
     },
-    async stop() {
+    async stop(graceMs = 30_000) {
       await inbound?.closeAll();
       await peers?.end();
       await unlisten?.();
-      await boss.stop({ graceful: true, timeout: 30_000, close: postgres });
+      await dispatcher?.stop(graceMs);
+      await boss.stop({ graceful: true, timeout: graceMs, close: postgres });
     },
   };
 }

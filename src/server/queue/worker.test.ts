@@ -1,10 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { migratedPostgres } from '@/server/db/test-support';
 import { organizations, pipelines } from '@/server/db/schema';
 import { startExecution } from '@/server/services/executions/start-execution';
-import { createQueue, type Queue } from './queue';
+import { createQueue, EXECUTE_QUEUE, type Queue } from './queue';
 import { startWorkers } from './worker';
 
 /** Long enough that a job reached only by a poll would outlast the test: every start below came from a wake or a loop's own fetching. */
@@ -20,6 +21,9 @@ async function setUp(kind: 'postgres' | 'pglite') {
   const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
   const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
   const ran: string[] = [];
+  const deliveries: { id: string; firstDelivery: boolean }[] = [];
+  /** Executions whose first delivery throws. */
+  const failOnce = new Set<string>();
   let gate = Promise.resolve();
   return {
     database,
@@ -31,7 +35,22 @@ async function setUp(kind: 'postgres' | 'pglite') {
       gate = new Promise((resolve) => (release = resolve));
       return release;
     },
-    start: () => startWorkers(queue, LOOPS, async (id) => (await gate, ran.push(id)), NO_POLL_SECONDS),
+    deliveries,
+    failOnce,
+    start: (pollSeconds = NO_POLL_SECONDS) =>
+      startWorkers(
+        queue,
+        LOOPS,
+        async (id, { firstDelivery }) => {
+          deliveries.push({ id, firstDelivery });
+          await gate;
+          if (firstDelivery && failOnce.has(id)) throw new Error('the run failed');
+          ran.push(id);
+        },
+        pollSeconds,
+      ),
+    /** pg-boss's state of each execution's job. */
+    jobStates: async (ids: string[]) => Promise.all(ids.map(async (executionId) => (await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId } })).map((j) => j.state).join())),
     /** Queues an execution as the services do; `wake` after the commit as they do (on Postgres the commit notifies). */
     queued: (db: Database['db'] = database.db, wake = true) =>
       startExecution(db, { orgId: 'org-loops', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' }, (tx, id) => queue.enqueue(tx, id)).then((r) => {
@@ -39,7 +58,7 @@ async function setUp(kind: 'postgres' | 'pglite') {
         return r.id;
       }),
     async close() {
-      await queue.stop();
+      await queue.stop(); // a second stop after a test's own does nothing
       await (postgres ? postgres.close() : database.close());
     },
   };
@@ -47,9 +66,9 @@ async function setUp(kind: 'postgres' | 'pglite') {
 
 const allRun = (ran: string[], ids: string[]) => expect.poll(() => ids.filter((id) => !ran.includes(id)), { timeout: 20_000, interval: 50 }).toEqual([]);
 
-// Jobs reach the execution loops without their idle poll: by a wake (a NOTIFY on Postgres, one per transaction,
-// queue.wake() after each commit embedded), or by a loop fetching again after each job it ran.
-describe.each(['postgres', 'pglite'] as const)('execution loops on %s', (kind) => {
+// Jobs reach the dispatcher without its idle poll: by a wake (a NOTIFY on Postgres, one per transaction,
+// queue.wake() after each commit embedded), or by a fetch when a slot frees.
+describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s', (kind) => {
   let env: Awaited<ReturnType<typeof setUp>> | undefined;
   afterEach(async () => {
     await env?.close();
@@ -86,5 +105,40 @@ describe.each(['postgres', 'pglite'] as const)('execution loops on %s', (kind) =
     for (let i = 0; i < 12; i++) ids.push(await env.queued(undefined, false));
     await env.start(); // their first fetches find 3; each fetches again when it finishes, until none is left
     await allRun(env.ran, ids);
+  });
+
+  it('complete each job once its run is done, and none before', async () => {
+    env = await setUp(kind);
+    await env.start();
+    const release = env.hold();
+    const ids = await Promise.all(Array.from({ length: 6 }, () => env!.queued()));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await env.jobStates(ids.filter((id) => env!.deliveries.some((d) => d.id === id)))).toEqual(Array(LOOPS).fill('active'));
+    release();
+    await allRun(env.ran, ids);
+    const e = env;
+    await expect.poll(() => e.jobStates(ids), { timeout: 10_000, interval: 50 }).toEqual(Array(ids.length).fill('completed'));
+  });
+
+  it('deliver again a job whose run threw, and only that one', async () => {
+    env = await setUp(kind);
+    const [failing, fine] = [await env.queued(undefined, false), await env.queued(undefined, false)];
+    env.failOnce.add(failing);
+    await env.start(1); // a retry is queued a second later, without a wake: the idle poll finds it
+    await allRun(env.ran, [fine, failing]);
+    expect(env.deliveries.filter((d) => d.id === failing).map((d) => d.firstDelivery)).toEqual([true, false]);
+    expect(env.deliveries.filter((d) => d.id === fine)).toHaveLength(1);
+  });
+
+  it('when stopped, give back the jobs still running, to be delivered again', async () => {
+    env = await setUp(kind);
+    await env.start();
+    env.hold();
+    const id = await env.queued();
+    await expect.poll(() => env!.deliveries.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    await env.queue.stop(200);
+    // pg-boss's pool is closed on Postgres: the job is read through our own connection
+    const rows = await env.database.db.execute(sql`select state from pgboss.job where data->>'executionId' = ${id}`);
+    expect(Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).toEqual([{ state: 'retry' }]);
   });
 });

@@ -1,0 +1,151 @@
+import type { Job, PgBoss } from 'pg-boss';
+import { errorForLog, logger } from '@/server/logger';
+import { isDatabaseUnavailable } from '@/server/db/unavailable';
+import { logOutage } from '@/server/db/outage-log';
+
+export interface DispatcherOptions {
+  /** Jobs run at once in this process. */
+  slots: number;
+  /** How often an idle dispatcher looks for work it was not woken for (jobs retried after a delay). */
+  idlePollSeconds: number;
+  /** The queue's heartbeat: claims held here are refreshed twice within it. */
+  heartbeatSeconds: number;
+}
+
+type Run<T> = (job: Job<T>) => Promise<unknown>;
+type Claim = { id: string; retryCount: number };
+const claimOf = (job: Job<unknown>): Claim => ({ id: job.id, retryCount: job.retryCount });
+
+/**
+ * Works one pg-boss queue in this process with `slots` jobs at a time, a slow job never holding up the others.
+ *
+ * Jobs are claimed and settled in batches: at most one fetch is on its way, asking for as many jobs as there are
+ * free slots, and at most one completion, carrying every job that finished while the previous one was on its way.
+ * Under load a fetch and a completion each serve several jobs (one statement and one commit for all of them)
+ * where pg-boss's own workers fetch and complete one job at a time.
+ *
+ * A fetch is made when a slot frees (the queue may hold more), when a full fetch comes back, on `wake()` (a job
+ * was queued), and every `idlePollSeconds`. A job that throws is failed at once (pg-boss retries it per the
+ * queue's policy). Claims held here — running, or finished and not yet completed — are refreshed on the queue's
+ * heartbeat, so the supervisor hands another process the jobs of a process that died, not of a live one.
+ */
+export class Dispatcher<T extends object> {
+  private readonly running = new Map<string, Claim>();
+  private finished: Claim[] = [];
+  /** The fetch on its way, if any. */
+  private fetching: Promise<void> | undefined;
+  private fetchAgain = false;
+  private completing: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly settled = new Set<Promise<void>>();
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly queue: string,
+    private readonly run: Run<T>,
+    private readonly opts: DispatcherOptions,
+  ) {}
+
+  start(): void {
+    this.timers.push(setInterval(() => this.wake(), this.opts.idlePollSeconds * 1000).unref());
+    this.timers.push(setInterval(() => void this.refreshClaims(), (this.opts.heartbeatSeconds * 1000) / 2).unref());
+    this.wake();
+  }
+
+  /** A job may be waiting: fetch for the free slots, now or as soon as the fetch on its way is back. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.fetching) {
+      this.fetchAgain = true;
+      return;
+    }
+    const free = this.opts.slots - this.running.size;
+    if (free <= 0) return;
+    this.fetchAgain = false;
+    this.fetching = this.boss
+      .fetch<T>(this.queue, { batchSize: free })
+      .then(
+        (jobs) => {
+          for (const job of jobs) this.begin(job);
+          return jobs.length === free;
+        },
+        (e: unknown) => (this.report('fetch', e), false),
+      )
+      .then((full) => {
+        this.fetching = undefined;
+        if (full || this.fetchAgain) this.wake();
+      });
+  }
+
+  /**
+   * Stops taking jobs, waits up to `timeoutMs` for the running ones, completes what finished, and fails what is
+   * still running (pg-boss retries it elsewhere, as it does for its own workers at shutdown).
+   */
+  stop(timeoutMs: number): Promise<void> {
+    return (this.stopped ??= this.drain(timeoutMs));
+  }
+
+  private async drain(timeoutMs: number): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    await this.fetching; // the jobs it brings run within the grace too
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.allSettled([...this.settled]), timeout]);
+    clearTimeout(timer);
+    await this.completing;
+    if (this.finished.length) await this.complete(); // once: if the database is away, their claims lapse and a redelivery finds them finished
+    const left = [...this.running.values()];
+    if (left.length) await this.boss.fail(this.queue, left, { message: 'the worker stopped while the job ran' }).catch((e: unknown) => this.report('fail', e));
+  }
+
+  private begin(job: Job<T>): void {
+    const claim = claimOf(job as Job<unknown>);
+    this.running.set(job.id, claim);
+    const done: Promise<void> = this.run(job).then(
+      () => {
+        this.running.delete(job.id);
+        this.finished.push(claim);
+        this.completing ??= this.complete();
+      },
+      (e: unknown) => {
+        this.running.delete(job.id);
+        return this.boss.fail(this.queue, claim, { message: e instanceof Error ? e.message : String(e) }).then(
+          () => undefined,
+          (err: unknown) => this.report('fail', err),
+        );
+      },
+    ).finally(() => {
+      this.settled.delete(done);
+      this.wake();
+    });
+    this.settled.add(done);
+  }
+
+  /** Completes every finished job in one statement; those finishing meanwhile go in the next. */
+  private async complete(): Promise<void> {
+    while (this.finished.length) {
+      const batch = this.finished;
+      this.finished = [];
+      try {
+        await this.boss.complete(this.queue, batch);
+      } catch (e) {
+        this.report('complete', e);
+        this.finished.unshift(...batch); // still claimed; retried with the next batch, or at the next heartbeat
+        break;
+      }
+    }
+    this.completing = undefined;
+  }
+
+  private async refreshClaims(): Promise<void> {
+    if (this.finished.length && !this.completing) this.completing = this.complete();
+    const held = [...this.running.values(), ...this.finished];
+    if (held.length) await this.boss.touch(this.queue, held).catch((e: unknown) => this.report('heartbeat', e));
+  }
+
+  private report(what: string, e: unknown): void {
+    if (isDatabaseUnavailable(e)) logOutage(`queue: the database is unavailable (${what}); jobs wait until it is back`, { error: errorForLog(e) });
+    else logger.error(`queue ${this.queue}: ${what} failed`, { error: errorForLog(e) });
+  }
+}
