@@ -11,15 +11,17 @@ import { startWorkers } from './worker';
 /** Long enough that a job reached only by a poll would outlast the test: every start below came from a wake or a loop's own fetching. */
 const NO_POLL_SECONDS = 600;
 const LOOPS = 3;
+/** pg-boss's least. */
+const HEARTBEAT_SECONDS = 10;
 
 /** A database (a fresh Postgres one, or an in-memory PGlite) with an organization, a pipeline and a queue. */
-async function setUp(kind: 'postgres' | 'pglite') {
+async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30) {
   const postgres = kind === 'postgres' ? await migratedPostgres('loops', 10) : undefined;
   const database = postgres?.database ?? (await openDatabase({ dataDir: 'memory://' }));
   if (!postgres) await migrateDatabase(database);
   await database.db.insert(organizations).values({ id: 'org-loops', name: 'loops' });
   const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
-  const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
+  const queue = await createQueue(database, { heartbeatSeconds: HEARTBEAT_SECONDS, superviseIntervalSeconds, cronSeconds: 30 });
   const ran: string[] = [];
   const deliveries: { id: string; firstDelivery: boolean }[] = [];
   /** Executions whose first delivery throws. */
@@ -129,6 +131,20 @@ describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s
     expect(env.deliveries.filter((d) => d.id === failing).map((d) => d.firstDelivery)).toEqual([true, false]);
     expect(env.deliveries.filter((d) => d.id === fine)).toHaveLength(1);
   });
+
+  it('keep the claim of a run that outlasts the heartbeat: delivered once, completed after it', async () => {
+    env = await setUp(kind, 1); // the supervisor looks every second for jobs whose heartbeat stopped
+    await env.start();
+    const release = env.hold();
+    const id = await env.queued();
+    await new Promise((r) => setTimeout(r, (HEARTBEAT_SECONDS + 3) * 1000));
+    expect(await env.jobStates([id])).toEqual(['active']);
+    release();
+    await allRun(env.ran, [id]);
+    const e = env;
+    await expect.poll(() => e.jobStates([id]), { timeout: 10_000, interval: 50 }).toEqual(['completed']);
+    expect(env.deliveries).toHaveLength(1);
+  }, 40_000);
 
   it('when stopped, give back the jobs still running, to be delivered again', async () => {
     env = await setUp(kind);
