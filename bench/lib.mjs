@@ -10,6 +10,8 @@ export const ORG = { id: 'bench-org', key: 'cfk_benchmark_admin_key_0123456789' 
 export const AUTH = { authorization: `Bearer ${ORG.key}`, 'x-organization-id': ORG.id, 'content-type': 'application/json' };
 const PG_ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const env = { ...process.env, CLINFLOW_DIST_DIR: process.env.BENCH_DIST_DIR ?? '.next-bench', NODE_ENV: 'production', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' };
+/** BENCH_PROFILE=<folder>: each server and worker process writes a CPU profile (.cpuprofile) there when it stops. */
+const profiled = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
 
 export function build() {
   if (process.env.BENCH_SKIP_BUILD) return;
@@ -26,7 +28,7 @@ export const program = (which) => path.join(root, env.CLINFLOW_DIST_DIR, 'clinfl
 export async function startServer(extraEnv, port) {
   const child = spawn(process.execPath, [program('server')], {
     cwd: root,
-    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', WEB_CONCURRENCY: '1', BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...extraEnv },
+    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', WEB_CONCURRENCY: '1', BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...profiled, ...extraEnv },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -41,7 +43,7 @@ export async function startServer(extraEnv, port) {
 }
 
 export async function startWorker(extraEnv) {
-  const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...profiled, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
   return { pid: child.pid, stop: () => child.kill('SIGTERM') };
 }

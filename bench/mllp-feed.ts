@@ -23,8 +23,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const WARM_UP = 56;
 /** The server's HTTP port; the listener takes the next one. */
 const PORT = Number(process.env.BENCH_PORT ?? 3431);
-/** BENCH_PROFILE=<folder>: the server writes a CPU profile (.cpuprofile) there when it stops. */
-const PROFILE: Record<string, string> = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
 const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
 
@@ -79,7 +77,7 @@ async function finished(url: string, pipelineId: string, n: number): Promise<num
 /** The feed on one server setup: messages/s acknowledged and processed, ACK latency, CPU per message. */
 async function feed(label: string, serverEnv: Record<string, string>, httpPort: number) {
   const fhir = await startFhirServer({ auth: 'none' });
-  const server = await startServer({ OUTBOUND_ALLOW: 'loopback', ...serverEnv, ...PROFILE }, httpPort);
+  const server = await startServer({ OUTBOUND_ALLOW: 'loopback', ...serverEnv }, httpPort);
   try {
     await api(server.url, 'POST', '/api/connectors', { name: 'Research FHIR', type: 'fhir', endpoint: fhir.baseUrl });
     const port = httpPort + 1;
