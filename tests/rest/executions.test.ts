@@ -62,6 +62,31 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expect((await api.get(`/api/executions/${t.body.execution_id}`)).body.test_mode).toBe(true);
   });
 
+  it('runs the version current at each call, sync and async, and refuses once undeployed or deleted', async () => {
+    const id = (await api.post('/api/pipelines', { name: 'changing', definition: definition() })).body.id;
+    await api.post(`/api/pipelines/${id}/deploy`);
+    const sync = () => api.post('/api/execute', { pipeline_id: id, inputs: { patient } });
+    const asyncRun = async () => (await poll(api, (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, async: true })).body.execution_id)).body;
+    expect((await sync()).body.outputs).toEqual({ family: 'Kshlerin' });
+    expect(await asyncRun()).toMatchObject({ pipeline_version: 1, outputs: { family: 'Kshlerin' } });
+    const updated = await api.put(`/api/pipelines/${id}`, { definition: definition('name[0].given[0]') });
+    expect(updated.body.version).toBe(2);
+    await api.post(`/api/pipelines/${id}/deploy`);
+    const second = await sync();
+    expect(second.body.outputs).toEqual({ family: 'Aaron' });
+    expect((await api.get(`/api/executions/${second.body.execution_id}`)).body.pipeline_version).toBe(2);
+    expect(await asyncRun()).toMatchObject({ pipeline_version: 2, outputs: { family: 'Aaron' } });
+    await api.post(`/api/pipelines/${id}/undeploy`);
+    const count = async () => (await api.get(`/api/executions?pipeline_id=${id}`)).body.total_count;
+    const before = await count();
+    expectError(await sync(), 409, 'PIPELINE_NOT_DEPLOYED');
+    expectError(await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, async: true }), 409, 'PIPELINE_NOT_DEPLOYED');
+    expect(await count()).toBe(before);
+    expect((await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, test_mode: true })).body.outputs).toEqual({ family: 'Aaron' });
+    await api.del(`/api/pipelines/${id}`);
+    expectError(await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, test_mode: true }), 404, 'PIPELINE_NOT_FOUND');
+  });
+
   it('refuses bad requests without creating an execution', async () => {
     const before = (await api.get('/api/executions')).body.total_count;
     expectError(await api.post('/api/execute', { inputs: {} }), 400, 'VALIDATION_FAILED');
@@ -288,6 +313,8 @@ describe.each(inject('targets'))('webhooks on $name', (target) => {
     expectError(await api.post('/api/webhooks/00000000-0000-4000-8000-000000000000', {}), 404, 'PIPELINE_NOT_FOUND');
     const other = await orgWithKey(target.url, `hook-other-${target.name}-${Date.now()}@example.org`);
     expectError(await client(target.url, other).post(`/api/webhooks/${id}`, {}), 404, 'PIPELINE_NOT_FOUND');
+    await api.post(`/api/pipelines/${id}/undeploy`); // after calls that were accepted: the server has seen it deployed
+    expectError(await api.post(`/api/webhooks/${id}`, { a: 1 }), 409, 'PIPELINE_NOT_DEPLOYED');
   });
 });
 

@@ -1,10 +1,10 @@
 import type { RunResult } from '@/engine/run';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { currentPipeline, refuseInvalid } from './runnable-pipeline';
+import { refuseInvalid } from './runnable-pipeline';
 import { nodeResults } from './execution-views';
 import { runExecution } from './run-execution';
-import { startExecution } from './start-execution';
+import { startOnCurrent } from './start-on-current';
 
 export interface ExecuteInput {
   pipeline_id: string;
@@ -30,29 +30,27 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
     const message = 'run_to_node runs a test run synchronously: set test_mode: true and async: false (or leave run_to_node out).';
     throw new AppError('VALIDATION_FAILED', message, [{ path: field, message: `must be ${field === 'async' ? 'false' : 'true'} with run_to_node` }]);
   }
-  const pipeline = await currentPipeline(ctx, input.pipeline_id);
-  if (input.run_to_node !== undefined && !pipeline.graph.nodes.has(input.run_to_node)) {
-    throw new AppError('NODE_NOT_FOUND', `Pipeline ${pipeline.id} (version ${pipeline.version}) has no node "${input.run_to_node}" to run to.`);
-  }
-  if (!input.test_mode && pipeline.status !== 'deployed') {
-    throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: deploy it, or run it with test_mode.`);
-  }
-  refuseInvalid(pipeline);
-  const base = {
-    orgId: ctx.principal.orgId,
-    pipelineId: pipeline.id,
-    pipelineVersion: pipeline.version,
-    testMode: input.test_mode,
-    inputs: input.inputs,
-  };
-  if (input.async) {
-    if (!deps.enqueue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
-    const started = await startExecution(ctx.db, { ...base, trigger: 'async', status: 'queued' }, deps.enqueue);
-    return { execution_id: started.id, status: 'running' as const };
-  }
   // a person running it in the web app's editor, or an API client
-  const trigger = ctx.channel === 'app' ? 'editor' : 'api';
-  const started = await startExecution(ctx.db, { ...base, trigger, status: 'running' });
+  const trigger = input.async ? 'async' : ctx.channel === 'app' ? 'editor' : 'api';
+  if (input.async && !deps.enqueue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
+  const { pipeline, started } = await startOnCurrent(ctx, input.pipeline_id, {
+    requireDeployed: !input.test_mode,
+    execution: (p) =>
+      input.run_to_node === undefined || p.graph.nodes.has(input.run_to_node)
+        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running' }
+        : undefined,
+    refuse: (p) => {
+      if (input.run_to_node !== undefined && !p.graph.nodes.has(input.run_to_node)) {
+        throw new AppError('NODE_NOT_FOUND', `Pipeline ${p.id} (version ${p.version}) has no node "${input.run_to_node}" to run to.`);
+      }
+      if (!input.test_mode && p.status !== 'deployed') {
+        throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${p.id} is not deployed: deploy it, or run it with test_mode.`);
+      }
+      refuseInvalid(p);
+    },
+    before: input.async ? deps.enqueue : undefined,
+  });
+  if (input.async) return { execution_id: started.id, status: 'running' as const };
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
     runTo: input.run_to_node,

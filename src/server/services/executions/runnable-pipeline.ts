@@ -31,12 +31,32 @@ export async function loadDefinition(db: Db, pipelineId: string, version: number
   return v.definition;
 }
 
+/**
+ * The version of each pipeline (by organization) this process last read as current. A guess, never trusted alone:
+ * a run started on it is admitted only if the version is still current (see startIfCurrent).
+ */
+const lastSeenVersions = new LRUCache<string, number>({ max: 5_000 });
+const seenKey = (ctx: ServiceContext, pipelineId: string) => `${ctx.principal.orgId}:${pipelineId}`;
+
 /** The caller's pipeline as it would run now: status, current version, and that version's definition and plan. */
 export async function currentPipeline(ctx: ServiceContext, pipelineId: string) {
   const state = await findPipelineState(ctx, pipelineId);
   const definition = await loadDefinition(ctx.db, state.id, state.version);
+  lastSeenVersions.set(seenKey(ctx, pipelineId), state.version);
   const { report, graph } = planOf(definition, getNodeType);
   return { ...state, definition, graph, report };
+}
+
+/**
+ * The caller's pipeline as this process last saw it current, without reading the database: its version, that
+ * version's definition and plan. Undefined when this process has not read it, or no longer holds its definition.
+ */
+export function lastSeenPipeline(ctx: ServiceContext, pipelineId: string) {
+  const version = lastSeenVersions.get(seenKey(ctx, pipelineId));
+  const definition = version === undefined ? undefined : definitions.get(`${pipelineId}:${version}`);
+  if (!definition) return undefined;
+  const { report, graph } = planOf(definition, getNodeType);
+  return { id: pipelineId, version: version!, definition, graph, report };
 }
 
 /** 400 PIPELINE_INVALID, the validator's findings as details, for a pipeline that cannot run. */

@@ -1,9 +1,11 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/client';
+import { openDatabase, type Database, type Db } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
 import { migratedPostgres } from '@/server/db/test-support';
-import { organizations, pipelines } from '@/server/db/schema';
+import { executions, organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { startExecution } from './start-execution';
+import { MAX_CONCURRENT_EXECUTIONS, startExecution, startIfCurrent, type NewExecution } from './start-execution';
 
 // Admissions on Postgres, many at once, as two server processes make them: an organization's first ones make its
 // slot rows while the others look for a free one.
@@ -30,5 +32,62 @@ describe('admitting executions (Postgres)', () => {
       await Promise.all(runs);
     }
     expect(refused).toEqual([]);
+  });
+});
+
+// A start on the version a process saw last: admitted only while that version is current (and deployed, if asked),
+// else nothing is written, not even what the start's own transaction wrote first (the async path's queue job).
+describe.each(['postgres', 'pglite'] as const)('starting on a version seen before (%s)', (kind) => {
+  let database: Database;
+  let close: (() => Promise<void>) | undefined;
+  const orgId = 'seen-org';
+  let pipelineId = '';
+  const run = (version: number, status: NewExecution['status'] = 'running'): NewExecution => ({ orgId, pipelineId, pipelineVersion: version, trigger: 'api', testMode: false, inputs: { n: 1 }, status });
+  const count = async () => (await database.db.select({ id: executions.id }).from(executions).where(eq(executions.pipelineId, pipelineId))).length;
+  beforeAll(async () => {
+    if (kind === 'postgres') ({ database, close } = await migratedPostgres('seen', 5));
+    else {
+      database = await openDatabase({ dataDir: 'memory://' });
+      await migrateDatabase(database);
+      close = () => database.close();
+    }
+    await database.db.insert(organizations).values({ id: orgId, name: orgId });
+    const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2 }).returning({ id: pipelines.id });
+    pipelineId = p!.id;
+  });
+  afterAll(() => close?.());
+
+  it('starts while the version is current and deployed, and writes the execution of that version', async () => {
+    const started = await startIfCurrent(database.db, run(2), true);
+    expect(started?.id).toBeDefined();
+    const [row] = await database.db.select().from(executions).where(eq(executions.id, started!.id));
+    expect(row).toMatchObject({ pipelineVersion: 2, status: 'running', inputs: { n: 1 } });
+  });
+
+  it('writes nothing once the pipeline has a newer version, or is no longer deployed for a real run', async () => {
+    const before = await count();
+    expect(await startIfCurrent(database.db, run(1), true)).toBeNull();
+    await database.db.update(pipelines).set({ status: 'active' }).where(eq(pipelines.id, pipelineId));
+    expect(await startIfCurrent(database.db, run(2), true)).toBeNull();
+    expect(await startIfCurrent(database.db, run(2), false)).not.toBeNull(); // a test run needs no deploy
+    expect(await count()).toBe(before + 1);
+    await database.db.update(pipelines).set({ status: 'deployed' }).where(eq(pipelines.id, pipelineId));
+  });
+
+  it('rolls back what the transaction wrote before the admission when the version changed', async () => {
+    await database.db.execute(sql`create table if not exists seen_jobs (execution_id uuid)`);
+    const job = (tx: Db, executionId: string) => tx.execute(sql`insert into seen_jobs values (${executionId}::uuid)`).then(() => executionId);
+    expect(await startIfCurrent(database.db, run(1, 'queued'), true, job)).toBeNull();
+    const ok = await startIfCurrent(database.db, run(2, 'queued'), true, job);
+    const jobs = await database.db.execute(sql`select execution_id from seen_jobs`);
+    expect((Array.isArray(jobs) ? jobs : (jobs as { rows: unknown[] }).rows).map((r) => (r as { execution_id: string }).execution_id)).toEqual([ok!.extra]);
+  });
+
+  it('refuses with CONCURRENCY_LIMIT when every slot is taken, as startExecution does', async () => {
+    const running = await database.db.select({ id: executions.id }).from(executions).where(eq(executions.status, 'running'));
+    const queued = await database.db.select({ id: executions.id }).from(executions).where(eq(executions.status, 'queued'));
+    for (let i = running.length + queued.length; i < MAX_CONCURRENT_EXECUTIONS; i++) await startExecution(database.db, run(2));
+    await expect(startIfCurrent(database.db, run(2), true)).rejects.toMatchObject({ code: 'CONCURRENCY_LIMIT' });
+    await expect(startIfCurrent(database.db, run(1), true)).resolves.toBeNull(); // the version is checked first
   });
 });

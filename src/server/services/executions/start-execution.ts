@@ -29,25 +29,59 @@ export async function startExecution<T = void>(
   db: Db,
   e: NewExecution,
   before?: (tx: Db, executionId: string) => Promise<T>,
-): Promise<{ id: string; startedAt: Date | null; extra: T | undefined }> {
+): Promise<Started<T>> {
+  return (await start(db, e, before))!;
+}
+
+/**
+ * The same, if `e.pipelineVersion` is still the pipeline's current version (and the pipeline deployed, when
+ * `requireDeployed`), checked in the same statement; else null, and nothing is written. For a caller that planned
+ * the run on the version it saw last, so it need not read the pipeline first.
+ */
+export function startIfCurrent<T = void>(
+  db: Db,
+  e: NewExecution,
+  requireDeployed: boolean,
+  before?: (tx: Db, executionId: string) => Promise<T>,
+): Promise<Started<T> | null> {
+  return start(db, e, before, { requireDeployed });
+}
+
+export interface Started<T = void> {
+  id: string;
+  startedAt: Date | null;
+  extra: T | undefined;
+}
+
+/** Thrown inside the transaction of an admission guarded by the pipeline's version, to roll back what `before` wrote. */
+class PipelineChanged extends Error {}
+
+async function start<T>(db: Db, e: NewExecution, before?: (tx: Db, executionId: string) => Promise<T>, guard?: { requireDeployed: boolean }): Promise<Started<T> | null> {
   const id = randomUUID();
   const startedAt = e.status === 'running' ? new Date() : null;
+  const args = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}`;
   const admit = async (q: Db) => {
-    const result = await q.execute(
-      sql`select id from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${e.status}, ${e.trigger}, ${e.testMode},
-        ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS})`,
-    );
-    if (!rowsOf<{ id: string }>(result)[0]) {
+    const result = guard
+      ? await q.execute(sql`select outcome from start_execution_if_current(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${guard.requireDeployed}, ${args})`)
+      : await q.execute(sql`select 'started' as outcome from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${args})`);
+    const outcome = rowsOf<{ outcome: string }>(result)[0]?.outcome ?? 'full';
+    if (outcome === 'changed') throw new PipelineChanged();
+    if (outcome !== 'started') {
       throw new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);
     }
   };
-  if (!before) {
-    await admit(db);
-    return { id, startedAt, extra: undefined };
+  try {
+    if (!before) {
+      await admit(db);
+      return { id, startedAt, extra: undefined };
+    }
+    return await db.transaction(async (tx) => {
+      const extra = await before(tx as unknown as Db, id);
+      await admit(tx as unknown as Db);
+      return { id, startedAt, extra };
+    });
+  } catch (err) {
+    if (err instanceof PipelineChanged) return null;
+    throw err;
   }
-  return db.transaction(async (tx) => {
-    const extra = await before(tx as unknown as Db, id);
-    await admit(tx as unknown as Db);
-    return { id, startedAt, extra };
-  });
 }

@@ -1,8 +1,8 @@
 import { triggerInputs } from '@/engine/graph';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { currentPipeline, refuseInvalid } from './runnable-pipeline';
-import { startExecution } from './start-execution';
+import { refuseInvalid } from './runnable-pipeline';
+import { startOnCurrent } from './start-on-current';
 
 export interface WebhookCall {
   pipelineId: string;
@@ -16,27 +16,23 @@ export interface WebhookCall {
  * its webhook trigger makes of the call (`{body, headers, query}`) on the queue and answers at once (the caller polls, or does not care).
  */
 export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
-  const pipeline = await currentPipeline(ctx, call.pipelineId);
-  const inputs = triggerInputs(pipeline.graph, { kind: 'webhook', body: call.body, headers: call.headers, query: call.query });
-  if (!inputs) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${pipeline.id} is not started by a webhook trigger.`);
-  if (pipeline.status !== 'deployed') {
-    throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipeline.id} is not deployed: its webhook accepts calls once it is.`);
-  }
-  refuseInvalid(pipeline);
   if (!ctx.queue) throw new AppError('INTERNAL', 'No queue is configured.');
-  const started = await startExecution(
-    ctx.db,
-    {
-      orgId: ctx.principal.orgId,
-      pipelineId: pipeline.id,
-      pipelineVersion: pipeline.version,
-      trigger: 'webhook',
-      testMode: false,
-      inputs,
-      status: 'queued',
+  const made = { kind: 'webhook', body: call.body, headers: call.headers, query: call.query } as const;
+  const { started } = await startOnCurrent(ctx, call.pipelineId, {
+    requireDeployed: true,
+    execution: (p) => {
+      const inputs = triggerInputs(p.graph, made);
+      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued' } : undefined;
     },
-    ctx.queue.enqueue,
-  );
+    refuse: (p) => {
+      if (!triggerInputs(p.graph, made)) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${p.id} is not started by a webhook trigger.`);
+      if (p.status !== 'deployed') {
+        throw new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${p.id} is not deployed: its webhook accepts calls once it is.`);
+      }
+      refuseInvalid(p);
+    },
+    before: ctx.queue.enqueue,
+  });
   ctx.queue.wake();
   return { execution_id: started.id, status: 'running' as const };
 }

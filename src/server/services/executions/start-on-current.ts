@@ -1,0 +1,38 @@
+import { AppError } from '@/server/errors';
+import type { ServiceContext } from '../context';
+import { currentPipeline, lastSeenPipeline } from './runnable-pipeline';
+import { startExecution, startIfCurrent, type NewExecution, type Started } from './start-execution';
+
+/** A pipeline version with its definition and plan. */
+export type PlannedPipeline = NonNullable<ReturnType<typeof lastSeenPipeline>>;
+/** The same as read now, with its status. */
+export type CurrentPipeline = Awaited<ReturnType<typeof currentPipeline>>;
+
+export interface StartHow<T> {
+  /** A real run needs the pipeline deployed. */
+  requireDeployed: boolean;
+  /** The execution to start on `pipeline`, or undefined when its definition does not allow the run (`refuse` says why). */
+  execution(pipeline: PlannedPipeline): NewExecution | undefined;
+  /** Throws what refuses the run on the pipeline as read now, in the order a client meets them (its validity included). */
+  refuse(pipeline: CurrentPipeline): void;
+  /** Runs first in the admission's transaction (the async paths enqueue there). */
+  before?: (tx: ServiceContext['db'], executionId: string) => Promise<T>;
+}
+
+/**
+ * Starts an execution on the caller's pipeline as it is now. Where this process has run the pipeline before, in one
+ * statement: on the version it saw then, if that is still current (and deployed, when required) — see
+ * startIfCurrent. Otherwise, or when the pipeline changed, it is read, `refuse` throws what stops the run, and the
+ * execution starts on the version read.
+ */
+export async function startOnCurrent<T = void>(ctx: ServiceContext, pipelineId: string, how: StartHow<T>): Promise<{ pipeline: PlannedPipeline; started: Started<T> }> {
+  const seen = lastSeenPipeline(ctx, pipelineId);
+  const guess = seen?.report.valid ? how.execution(seen) : undefined;
+  const started = guess && (await startIfCurrent(ctx.db, guess, how.requireDeployed, how.before));
+  if (started) return { pipeline: seen!, started };
+  const current = await currentPipeline(ctx, pipelineId);
+  how.refuse(current);
+  const execution = how.execution(current);
+  if (!execution) throw new AppError('INTERNAL', `Pipeline ${pipelineId} passed its checks but gave no execution to start.`);
+  return { pipeline: current, started: await startExecution(ctx.db, execution, how.before) };
+}
