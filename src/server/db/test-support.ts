@@ -24,3 +24,11 @@ export async function migratedPostgres(label: string, max?: number): Promise<{ u
     },
   };
 }
+
+/** A migrated database for one test file: a fresh one on the machine's Postgres, or an in-memory PGlite; `close` drops or closes it. */
+export async function migratedDatabase(kind: 'postgres' | 'pglite', label: string, max?: number): Promise<{ database: Database; close(): Promise<void> }> {
+  if (kind === 'postgres') return migratedPostgres(label, max);
+  const database = await openDatabase({ dataDir: 'memory://' });
+  await migrateDatabase(database);
+  return { database, close: () => database.close() };
+}

@@ -14,7 +14,6 @@ export interface DispatcherOptions {
 
 type Run<T> = (job: Job<T>) => Promise<unknown>;
 type Claim = { id: string; retryCount: number };
-const claimOf = (job: Job<unknown>): Claim => ({ id: job.id, retryCount: job.retryCount });
 
 /**
  * Works one pg-boss queue in this process with `slots` jobs at a time, a slow job never holding up the others.
@@ -100,13 +99,13 @@ export class Dispatcher<T extends object> {
   }
 
   private begin(job: Job<T>): void {
-    const claim = claimOf(job as Job<unknown>);
+    const claim: Claim = { id: job.id, retryCount: job.retryCount };
     this.running.set(job.id, claim);
     const done: Promise<void> = this.run(job).then(
       () => {
         this.running.delete(job.id);
         this.finished.push(claim);
-        this.completing ??= this.complete();
+        this.completeFinished();
       },
       (e: unknown) => {
         this.running.delete(job.id);
@@ -120,6 +119,11 @@ export class Dispatcher<T extends object> {
       this.wake();
     });
     this.settled.add(done);
+  }
+
+  /** Starts completing the finished jobs, unless a completion is on its way (it takes them up when it is back). */
+  private completeFinished(): void {
+    if (this.finished.length) this.completing ??= this.complete();
   }
 
   /** Completes every finished job in one statement; those finishing meanwhile go in the next. */
@@ -139,7 +143,7 @@ export class Dispatcher<T extends object> {
   }
 
   private async refreshClaims(): Promise<void> {
-    if (this.finished.length && !this.completing) this.completing = this.complete();
+    this.completeFinished();
     const held = [...this.running.values(), ...this.finished];
     if (held.length) await this.boss.touch(this.queue, held).catch((e: unknown) => this.report('heartbeat', e));
   }

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
-import { migratedPostgres } from '@/server/db/test-support';
+import type { Database } from '@/server/db/client';
+import { migratedDatabase } from '@/server/db/test-support';
 import { organizations, pipelines } from '@/server/db/schema';
 import { startExecution } from '@/server/services/executions/start-execution';
 import { createQueue, EXECUTE_QUEUE, type Queue } from './queue';
@@ -16,9 +15,7 @@ const HEARTBEAT_SECONDS = 10;
 
 /** A database (a fresh Postgres one, or an in-memory PGlite) with an organization, a pipeline and a queue. */
 async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30) {
-  const postgres = kind === 'postgres' ? await migratedPostgres('loops', 10) : undefined;
-  const database = postgres?.database ?? (await openDatabase({ dataDir: 'memory://' }));
-  if (!postgres) await migrateDatabase(database);
+  const { database, close } = await migratedDatabase(kind, 'loops', 10);
   await database.db.insert(organizations).values({ id: 'org-loops', name: 'loops' });
   const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
   const queue = await createQueue(database, { heartbeatSeconds: HEARTBEAT_SECONDS, superviseIntervalSeconds, cronSeconds: 30 });
@@ -61,11 +58,13 @@ async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30)
       }),
     async close() {
       await queue.stop(); // a second stop after a test's own does nothing
-      await (postgres ? postgres.close() : database.close());
+      await close();
     },
   };
 }
 
+const allCompleted = (env: { jobStates(ids: string[]): Promise<string[]> }, ids: string[]) =>
+  expect.poll(() => env.jobStates(ids), { timeout: 10_000, interval: 50 }).toEqual(ids.map(() => 'completed'));
 const allRun = (ran: string[], ids: string[]) => expect.poll(() => ids.filter((id) => !ran.includes(id)), { timeout: 20_000, interval: 50 }).toEqual([]);
 
 // Jobs reach the dispatcher without its idle poll: by a wake (a NOTIFY on Postgres, one per transaction,
@@ -118,8 +117,7 @@ describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s
     expect(await env.jobStates(ids.filter((id) => env!.deliveries.some((d) => d.id === id)))).toEqual(Array(LOOPS).fill('active'));
     release();
     await allRun(env.ran, ids);
-    const e = env;
-    await expect.poll(() => e.jobStates(ids), { timeout: 10_000, interval: 50 }).toEqual(Array(ids.length).fill('completed'));
+    await allCompleted(env, ids);
   });
 
   it('deliver again a job whose run threw, and only that one', async () => {
@@ -141,8 +139,7 @@ describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s
     expect(await env.jobStates([id])).toEqual(['active']);
     release();
     await allRun(env.ran, [id]);
-    const e = env;
-    await expect.poll(() => e.jobStates([id]), { timeout: 10_000, interval: 50 }).toEqual(['completed']);
+    await allCompleted(env, [id]);
     expect(env.deliveries).toHaveLength(1);
   }, 40_000);
 

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type Db } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
-import { migratedPostgres } from '@/server/db/test-support';
+import type { Database, Db } from '@/server/db/client';
+import { migratedDatabase, migratedPostgres } from '@/server/db/test-support';
 import { executions, organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { MAX_CONCURRENT_EXECUTIONS, startExecution, startIfCurrent, type NewExecution } from './start-execution';
@@ -45,12 +44,7 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
   const run = (version: number, status: NewExecution['status'] = 'running'): NewExecution => ({ orgId, pipelineId, pipelineVersion: version, trigger: 'api', testMode: false, inputs: { n: 1 }, status });
   const count = async () => (await database.db.select({ id: executions.id }).from(executions).where(eq(executions.pipelineId, pipelineId))).length;
   beforeAll(async () => {
-    if (kind === 'postgres') ({ database, close } = await migratedPostgres('seen', 5));
-    else {
-      database = await openDatabase({ dataDir: 'memory://' });
-      await migrateDatabase(database);
-      close = () => database.close();
-    }
+    ({ database, close } = await migratedDatabase(kind, 'seen', 5));
     await database.db.insert(organizations).values({ id: orgId, name: orgId });
     const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2 }).returning({ id: pipelines.id });
     pipelineId = p!.id;
