@@ -66,7 +66,10 @@ export function accident(acc: Seg, ctx: Ctx): void {
 /** RF1-1, HL7 table 0283 → ServiceRequest.status. */
 const REFERRAL_STATUS: Record<string, ServiceRequest['status']> = { A: 'active', P: 'on-hold', R: 'revoked', E: 'revoked' };
 
-/** RF1 (referral) → a ServiceRequest of category referral. */
+/**
+ * RF1 (referral) → a ServiceRequest of category referral, with RF1-3's referral type (table 0281: Lab, Rad, Med…)
+ * as a second category. Not `orderDetail`: R4's prr-1 allows orderDetail only beside a `code`, which RF1 lacks.
+ */
 export function referral(rf1: Seg, ctx: Ctx): void {
   if (!ctx.patient) return;
   const subject = ctx.patient;
@@ -76,11 +79,10 @@ export function referral(rf1: Seg, ctx: Ctx): void {
     status: REFERRAL_STATUS[rf1.v(1).toUpperCase()] ?? 'unknown',
     intent: 'order',
     subject,
-    category: [{ coding: [{ code: '3457005', display: 'Patient referral', system: 'http://snomed.info/sct' }] }],
+    category: [{ coding: [{ code: '3457005', display: 'Patient referral', system: 'http://snomed.info/sct' }] }, tableConcept(rf1.v(3), '0281')].filter((x) => !!x),
     ...clean<Partial<ServiceRequest>>({
       identifier: [entityIdentifier(rf1.f(6)), entityIdentifier(rf1.f(11))].filter((x) => !!x),
       priority: ({ S: 'stat', A: 'asap', R: 'routine' } as const)[rf1.v(2).toUpperCase() as 'S'],
-      orderDetail: [tableConcept(rf1.v(3), '0281')].filter((x) => !!x),
       encounter: ctx.encounter,
       authoredOn: ctx.dt(rf1.v(9)),
       occurrencePeriod: clean({ end: ctx.dt(rf1.v(8)) }),
