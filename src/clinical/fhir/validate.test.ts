@@ -59,6 +59,17 @@ describe('validateFhir on broken resources', () => {
     expect(at(validateFhir(bundle))).toEqual(['Bundle.entry[2].resource.subject: Missing required property']);
   });
 
+  it('checks the resource-level invariants of resources inside a bundle and of contained ones, as of a resource alone', () => {
+    const request = { resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject: { reference: 'Patient/1' }, orderDetail: [{ text: 'fasting' }] };
+    const prr1 = 'Constraint prr-1 not met: orderDetail SHALL only be present if code is present';
+    expect(at(validateFhir(request))).toEqual([`ServiceRequest: ${prr1}`]);
+    const bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ fullUrl: 'urn:uuid:a', resource: patient() }, { fullUrl: 'urn:uuid:b', resource: request }] };
+    expect(at(validateFhir(bundle))).toEqual([`Bundle.entry[1].resource: ${prr1}`]);
+    expect(validateFhir({ ...bundle, entry: [bundle.entry[0]!, { ...bundle.entry[1]!, resource: { ...request, code: { text: 'lipid panel' } } }] })).toEqual([]);
+    const contained = { ...patient(), contained: [{ ...request, id: 'r1' }], generalPractitioner: [{ reference: '#r1' }] };
+    expect(at(validateFhir(contained))).toContain(`Patient.contained[0]: ${prr1}`);
+  });
+
   it('can leave required codes unchecked', () => {
     expect(validateFhir({ ...patient(), gender: 'F' }, { bindings: false })).toEqual([]);
   });
