@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { formatIssue, validateFhir } from '@/clinical/fhir/validate';
+import { parseMessage } from '@/clinical/hl7v2';
+import { hl7Samples } from '@/clinical/hl7v2/test-support';
+import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir, hashReference } from './fhir';
 import { ruleProblem } from './fhir-rules';
 import { pseudonym } from './keyed';
@@ -32,6 +36,29 @@ describe('FHIR de-identification rules', () => {
     expect([...values.keys()].filter((v) => text.includes(v.toLowerCase())).length).toBe(values.size);
     const safe = readable(deidentifyFhir(record, { key, now }).value);
     expect([...values.keys()].filter((v) => safe.includes(v.toLowerCase()))).toEqual([]);
+  });
+
+  it('keeps an Organization known by its name alone valid FHIR: the name removed is marked withheld (org-1)', () => {
+    const masked = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'masked' }] };
+    const byName = { resourceType: 'Organization', id: 'o1', name: 'Acme Employer Inc' };
+    const out = deidentifyFhir(byName, { key, now }).value as Record<string, unknown>;
+    expect(out.name).toBeUndefined();
+    expect(out._name).toEqual(masked);
+    expect(validateFhir(out)).toEqual([]);
+    // without the mark, the same output breaks org-1: what a FHIR server would refuse
+    expect(validateFhir({ ...out, _name: undefined }).map((i) => i.message)).toEqual([expect.stringContaining('org-1')]);
+    const withId = deidentifyFhir({ ...byName, identifier: [{ system: 'urn:ein', value: '12-3456789' }] }, { key, now }).value as Record<string, unknown>;
+    expect(withId._name).toBeUndefined();
+    expect(validateFhir(withId)).toEqual([]);
+  });
+
+  it('gives valid FHIR for every sample message converted (what a feed writes after de-identifying)', () => {
+    const messages = hl7Samples().map((s) => parseMessage(s.text)).filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
+    expect(messages.length).toBeGreaterThan(60);
+    for (const m of messages) {
+      const out = deidentifyFhir(convertMessage(m).bundle, { key, now }).value;
+      expect(validateFhir(out).map(formatIssue), `${m.message_type}^${m.trigger_event} ${m.control_id}`).toEqual([]);
+    }
   });
 
   it('leaves the input untouched and removes binary attachments it cannot scrub', () => {

@@ -104,6 +104,7 @@ class Run {
   resource(r: Json): void {
     if (r.resourceType === 'Bundle') return; // its entries are processed on their own, its shell at the end
     const { fields, index: first } = this.before.get(r)!;
+    const named = r.resourceType === 'Organization' && r.name !== undefined;
     const patient = this.patientOf(r, first);
     const days = shiftDays(this.key, patient.identity, this.maxDays);
     const ctx = { days, scrubber: this.scrubber(days), birthAt: patient.deceased ? new Date(patient.deceased) : (this.options.now ?? new Date()) };
@@ -117,6 +118,7 @@ class Run {
     });
     this.before.delete(r);
     compact(r);
+    if (named) keepOrganizationValid(r);
   }
 
   /** The Bundle's own fields: id, identifier, fullUrls, request and response urls, timestamp; links dropped. */
@@ -237,6 +239,17 @@ function set(t: Target, next: unknown): void {
       delete t.obj[`_${t.key}`];
     } else t.obj[t.key] = next;
   } else (t.obj[t.key] as unknown[])[t.index] = next;
+}
+
+/** FHIR's code for a value withheld for privacy (data-absent-reason `masked`). */
+const MASKED = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'masked' }] };
+
+/**
+ * An Organization needs a name or an identifier (R4's org-1). One known by its name alone, which Safe Harbor
+ * removes, keeps a name marked as withheld instead of becoming invalid FHIR that a FHIR server refuses.
+ */
+function keepOrganizationValid(org: Json): void {
+  if (org.name === undefined && org._name === undefined && !Array.isArray(org.identifier)) org._name = MASKED;
 }
 
 /** Drops removed array elements, then empty arrays and objects (FHIR allows neither), bottom up. */

@@ -43,7 +43,8 @@ export const fhirDeidentify = describeNode({
   documentation: [
     'Applies rules written in FHIRPath to each resource (each entry of a Bundle). With the `safe-harbor` preset:',
     '- **names** (every HumanName, mother\'s maiden name, Organization and Location names) are removed, and the',
-    '  `display` of references scrubbed, so `"Dr. Liane379 Kunze215"` becomes `"Dr. [NAME] [NAME]"`;',
+    '  `display` of references scrubbed, so `"Dr. Liane379 Kunze215"` becomes `"Dr. [NAME] [NAME]"`; an Organization',
+    '  known by its name alone keeps a name marked withheld (data-absent-reason `masked`), as R4 requires one;',
     '- **addresses** keep only state and country, with `postalCode` cut to 3 digits (`66801` → `668`; the 17',
     '  three-digit areas of 20,000 people or fewer → `000`); geolocation and `Location.position` are removed;',
     '- **telecom** (phones, faxes, emails, URLs) is removed;',
