@@ -117,10 +117,10 @@ function dedupe(issues: FhirIssue[]): FhirIssue[] {
 /**
  * Every issue of `value` as a FHIR R4 resource or bundle (empty when valid). With a profile, resources of its
  * type (the value itself, or each bundle entry) are also checked against the profile; with `declaredProfiles`,
- * each against the profiles it declares. The resource-level invariants of resources inside the value (bundle entries,
- * contained resources), and org-1, are checked too, which @medplum/core leaves out (resource-invariants.ts). A
- * profile check costs ~10 ms a resource: @medplum/core 5.0.10 parses
- * the StructureDefinition again on every call (~9 ms), against ~1–3 ms for the base R4 check.
+ * each against the profiles it declares. The resource-level invariants of the resources inside the value (bundle
+ * entries, contained resources), and org-1, are checked too: @medplum/core leaves them out (resource-invariants.ts).
+ * A profile check costs ~10 ms a resource: @medplum/core 5.0.10 parses the StructureDefinition again on every call
+ * (~9 ms), against ~1–3 ms for the base R4 check.
  */
 export function validateFhir(value: unknown, options: FhirValidateOptions = {}): FhirIssue[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
