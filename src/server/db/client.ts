@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { env } from '@/env';
 import { preparingHotStatements } from './hot-statements';
+import { shareParsers } from './pglite-parsers';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -53,11 +54,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const client = new PGlite(dataDir.startsWith('memory://') ? undefined : dataDir);
   await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const { forDrizzle, forOthers } = shareParsers(client);
+  const db = drizzle(forDrizzle, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
-    pglite: client,
+    pglite: forOthers,
     close: async () => {
       await client.close();
       releaseLock();
