@@ -48,5 +48,9 @@ describe('result parsing on PGlite, set once on the instance', () => {
     expect(ours.inf).toBe(Infinity);
     const [first] = await database.pglite!.exec(`${QUERY}; select 1`);
     expect(shape(first!.rows[0] as Record<string, unknown>)).toEqual(shape(theirs));
+    // rows as arrays too
+    const asArrays = (await database.pglite!.query<unknown[]>(QUERY, [], { rowMode: 'array' })).rows[0]!;
+    expect(asArrays[0]).toBeInstanceOf(Date);
+    expect((asArrays[5] as unknown[])[0]).toBeInstanceOf(Date);
   });
 });

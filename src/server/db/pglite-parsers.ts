@@ -19,32 +19,39 @@ const ARRAY_OF: Record<number, number> = { 1115: types.TIMESTAMP, 1185: types.TI
 type Options = { parsers?: unknown } | undefined;
 type Parser = (value: string, typeId: number) => unknown;
 interface Results {
-  rows: Record<string, unknown>[];
+  rows: Record<string, unknown>[] | unknown[][];
   fields: { name: string; dataTypeID: number }[];
 }
+interface Querying {
+  query(query: string, params?: unknown[], options?: Options): Promise<Results>;
+  exec(query: string, options?: Options): Promise<Results[]>;
+}
 
-/** `target` with its `query` given other options; everything else as it is, on the target itself. */
-function withOptions<T extends object>(target: T, options: (given: Options) => Options, transaction?: unknown): T {
+/** `target` with some of its methods replaced; everything else as it is, on the target itself. */
+function overriding<T extends object>(target: T, methods: Record<string, unknown>): T {
   return new Proxy(target, {
     get(t, prop) {
-      if (prop === 'query') return (query: string, params?: unknown[], given?: Options) => (t as unknown as Querying).query(query, params, options(given));
-      if (prop === 'transaction' && transaction) return transaction;
+      if (typeof prop === 'string' && prop in methods) return methods[prop];
       const value = Reflect.get(t, prop, t) as unknown;
       return typeof value === 'function' ? value.bind(t) : value;
     },
   });
 }
 
-interface Querying {
-  query(query: string, params?: unknown[], options?: Options): Promise<Results>;
-  exec(query: string, options?: Options): Promise<Results[]>;
+/** `query` of `q` without the parsers a statement brings. */
+function withoutParsers(q: Querying): Querying['query'] {
+  return (query, params, given) => q.query(query, params, given?.parsers ? { ...given, parsers: undefined } : given);
 }
 
 /** A result's values of drizzle's text types made as PGlite's default parsers make them (in place). */
 function withDefaults(result: Results, defaults: Record<number, Parser | undefined>): Results {
-  const converted = result.fields.filter((f) => defaults[f.dataTypeID]);
+  const converted = result.fields.flatMap((f, i) => (defaults[f.dataTypeID] ? [{ ...f, i, parse: defaults[f.dataTypeID]! }] : []));
   for (const row of converted.length ? result.rows : []) {
-    for (const f of converted) if (typeof row[f.name] === 'string') row[f.name] = defaults[f.dataTypeID]!(row[f.name] as string, f.dataTypeID);
+    for (const f of converted) {
+      const key = Array.isArray(row) ? f.i : f.name;
+      const value = (row as Record<string | number, unknown>)[key];
+      if (typeof value === 'string') (row as Record<string | number, unknown>)[key] = f.parse(value, f.dataTypeID);
+    }
   }
   return result;
 }
@@ -64,17 +71,15 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
     const element = ARRAY_OF[oid] === undefined ? undefined : scalar[ARRAY_OF[oid]];
     if (parse) defaults[oid] = element ? (value, typeId) => deep(parse(value, typeId), (v) => element(v, ARRAY_OF[oid]!)) : parse;
   }
-  const withoutParsers = (given: Options): Options => (given?.parsers ? { ...given, parsers: undefined } : given);
-  const transaction = (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => (client.transaction as (f: (tx: Transaction) => unknown, ...r: unknown[]) => unknown)((tx) => fn(withOptions(tx, withoutParsers)), ...rest);
-  const forDrizzle = withOptions(client, withoutParsers, transaction);
-  const others = client as unknown as Querying;
-  const forOthers = new Proxy(client, {
-    get(t, prop) {
-      if (prop === 'query') return async (query: string, params?: unknown[], options?: Options) => withDefaults(await others.query(query, params, options), defaults);
-      if (prop === 'exec') return async (query: string, options?: Options) => (await others.exec(query, options)).map((r) => withDefaults(r, defaults));
-      const value = Reflect.get(t, prop, t) as unknown;
-      return typeof value === 'function' ? value.bind(t) : value;
-    },
+  const own = client as unknown as Querying;
+  const transaction = client.transaction.bind(client) as (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => unknown;
+  const forDrizzle = overriding(client, {
+    query: withoutParsers(own),
+    transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => transaction((tx) => fn(overriding(tx, { query: withoutParsers(tx as unknown as Querying) })), ...rest),
+  });
+  const forOthers = overriding(client, {
+    query: async (query: string, params?: unknown[], options?: Options) => withDefaults(await own.query(query, params, options), defaults),
+    exec: async (query: string, options?: Options) => (await own.exec(query, options)).map((r) => withDefaults(r, defaults)),
   });
   return { forDrizzle, forOthers };
 }
