@@ -12,7 +12,7 @@ export type DbKind = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   kind: DbKind;
-  /** The PGlite instance (embedded) or the Postgres URL, for pg-boss. */
+  /** The PGlite instance (embedded) as everyone but drizzle sees it (see pglite-parsers.ts), or the Postgres URL: for pg-boss. */
   pglite?: import('@electric-sql/pglite').PGlite;
   url?: string;
   close(): Promise<void>;

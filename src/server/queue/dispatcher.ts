@@ -1,7 +1,5 @@
 import type { Job, PgBoss } from 'pg-boss';
-import { errorForLog, logger } from '@/server/logger';
-import { isDatabaseUnavailable } from '@/server/db/unavailable';
-import { logOutage } from '@/server/db/outage-log';
+import { reportQueueError } from './queue';
 
 export interface DispatcherOptions {
   /** Jobs run at once in this process. */
@@ -149,7 +147,6 @@ export class Dispatcher<T extends object> {
   }
 
   private report(what: string, e: unknown): void {
-    if (isDatabaseUnavailable(e)) logOutage(`queue: the database is unavailable (${what}); jobs wait until it is back`, { error: errorForLog(e) });
-    else logger.error(`queue ${this.queue}: ${what} failed`, { error: errorForLog(e) });
+    reportQueueError(`${this.queue} ${what}`, e);
   }
 }

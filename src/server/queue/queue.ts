@@ -81,9 +81,10 @@ export interface Queue {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** pg-boss's errors, readable (they are often plain objects); while the database is away, said as an outage is. */
-function queueErrorLogger(): (e: unknown) => void {
-  return (e) => (isDatabaseUnavailable(e) ? logOutage('queue: the database is unavailable; jobs wait until it is back', { error: errorForLog(e) }) : logger.error('queue error', { error: errorForLog(e) }));
+/** A failure of the queue's `what`, readable (pg-boss's errors are often plain objects); while the database is away, said as an outage is. */
+export function reportQueueError(what: string, e: unknown): void {
+  if (isDatabaseUnavailable(e)) logOutage(`queue: the database is unavailable (${what}); jobs wait until it is back`, { error: errorForLog(e) });
+  else logger.error(`queue: ${what} failed`, { error: errorForLog(e) });
 }
 
 /**
@@ -97,7 +98,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
   if (postgres) prepareRepeatedStatements(boss);
-  boss.on('error', queueErrorLogger());
+  boss.on('error', (e: unknown) => reportQueueError('pg-boss', e));
   await boss.start();
   await boss.createQueue(EXECUTE_QUEUE, { heartbeatSeconds: opts.heartbeatSeconds, retryLimit: EXECUTE_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60 });
   await boss.createQueue(SCHEDULE_QUEUE, { retryLimit: 0, expireInSeconds: 60 * 60 });
