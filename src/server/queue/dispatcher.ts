@@ -8,6 +8,13 @@ export interface DispatcherOptions {
   idlePollSeconds: number;
   /** The queue's heartbeat: claims held here are refreshed twice within it. */
   heartbeatSeconds: number;
+  /**
+   * The least time between the starts of two fetches that a wake-up asks for. A wake-up after a quiet spell
+   * fetches at once; under load the jobs queued meanwhile are claimed together by the next fetch.
+   */
+  fetchGapMs: number;
+  /** How long a finished job may wait for others to be completed with (its claim is refreshed meanwhile). */
+  completeDelayMs: number;
 }
 
 type Run<T> = (job: Job<T>) => Promise<unknown>;
@@ -22,7 +29,9 @@ type Claim = { id: string; retryCount: number };
  * where pg-boss's own workers fetch and complete one job at a time.
  *
  * A fetch is made when a slot frees (the queue may hold more), when a full fetch comes back, on `wake()` (a job
- * was queued), and every `idlePollSeconds`. A job that throws is failed at once (pg-boss retries it per the
+ * was queued), and every `idlePollSeconds`, but not within `fetchGapMs` of the last one; a finished job waits up
+ * to `completeDelayMs` for others to be completed with. Under load that makes the batches several jobs each
+ * (every process is woken for every job queued); a job queued after a quiet spell is still fetched at once. A job that throws is failed at once (pg-boss retries it per the
  * queue's policy). Claims held here — running, or finished and not yet completed — are refreshed on the queue's
  * heartbeat, so the supervisor hands another process the jobs of a process that died, not of a live one.
  */
@@ -32,6 +41,11 @@ export class Dispatcher<T extends object> {
   /** The fetch on its way, if any. */
   private fetching: Promise<void> | undefined;
   private fetchAgain = false;
+  private lastFetchAt = Number.NEGATIVE_INFINITY;
+  /** A fetch held back by `fetchGapMs`. */
+  private paced: NodeJS.Timeout | undefined;
+  /** Finished jobs waiting out `completeDelayMs`. */
+  private completeTimer: NodeJS.Timeout | undefined;
   private completing: Promise<void> | undefined;
   private stopped: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -58,8 +72,17 @@ export class Dispatcher<T extends object> {
       return;
     }
     const free = this.opts.slots - this.running.size;
-    if (free <= 0) return;
+    if (free <= 0 || this.paced) return;
+    const wait = this.lastFetchAt + this.opts.fetchGapMs - performance.now();
+    if (wait > 0) {
+      this.paced = setTimeout(() => {
+        this.paced = undefined;
+        this.wake();
+      }, wait);
+      return;
+    }
     this.fetchAgain = false;
+    this.lastFetchAt = performance.now();
     this.fetching = this.boss
       .fetch<T>(this.queue, { batchSize: free })
       .then(
@@ -85,6 +108,8 @@ export class Dispatcher<T extends object> {
 
   private async drain(timeoutMs: number): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.paced);
+    clearTimeout(this.completeTimer);
     await this.fetching; // the jobs it brings run within the grace too
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
@@ -103,7 +128,7 @@ export class Dispatcher<T extends object> {
       () => {
         this.running.delete(job.id);
         this.finished.push(claim);
-        this.completeFinished();
+        this.completeSoon();
       },
       (e: unknown) => {
         this.running.delete(job.id);
@@ -119,8 +144,17 @@ export class Dispatcher<T extends object> {
     this.settled.add(done);
   }
 
+  /** Completes the finished jobs within `completeDelayMs`, with those finishing meanwhile; at once when they fill the slots. */
+  private completeSoon(): void {
+    if (this.stopped) return; // drain() completes them
+    if (this.finished.length >= this.opts.slots) return this.completeFinished();
+    this.completeTimer ??= setTimeout(() => this.completeFinished(), this.opts.completeDelayMs);
+  }
+
   /** Starts completing the finished jobs, unless a completion is on its way (it takes them up when it is back). */
   private completeFinished(): void {
+    clearTimeout(this.completeTimer);
+    this.completeTimer = undefined;
     if (this.finished.length) this.completing ??= this.complete();
   }
 

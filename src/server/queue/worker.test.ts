@@ -143,6 +143,20 @@ describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s
     expect(env.deliveries).toHaveLength(1);
   }, 40_000);
 
+  it('when stopped, complete a job whose run ends within the grace, not deliver it again', async () => {
+    env = await setUp(kind);
+    await env.start();
+    const release = env.hold();
+    const id = await env.queued();
+    await expect.poll(() => env!.deliveries.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    const stopped = env.queue.stop(5_000);
+    release();
+    await stopped;
+    expect(env.ran).toEqual([id]);
+    const rows = await env.database.db.execute(sql`select state from pgboss.job where data->>'executionId' = ${id}`);
+    expect(Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).toEqual([{ state: 'completed' }]);
+  });
+
   it('when stopped, give back the jobs still running, to be delivered again', async () => {
     env = await setUp(kind);
     await env.start();

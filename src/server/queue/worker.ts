@@ -4,6 +4,9 @@ import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, type ExecuteJob, type Queue } from 
 
 /** How often an idle process looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
 const IDLE_POLL_SECONDS = 2;
+/** See DispatcherOptions: under load, fetches at most every 10 ms, and completions gathered for up to 50 ms. */
+const FETCH_GAP_MS = 10;
+const COMPLETE_DELAY_MS = 50;
 
 /**
  * Works the execution queue in this process, handing each job to `run` (see server/jobs.ts), `concurrency` at a
@@ -23,7 +26,7 @@ export async function startWorkers(
     queue.boss,
     EXECUTE_QUEUE,
     (job) => run(job.data.executionId, { firstDelivery: job.retryCount === 0, lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT }),
-    { slots: concurrency, idlePollSeconds, heartbeatSeconds: queue.heartbeatSeconds },
+    { slots: concurrency, idlePollSeconds, heartbeatSeconds: queue.heartbeatSeconds, fetchGapMs: FETCH_GAP_MS, completeDelayMs: COMPLETE_DELAY_MS },
   );
   await queue.work(dispatcher);
   logger.info(`working the ${EXECUTE_QUEUE} queue (${concurrency} at a time)`);
