@@ -110,31 +110,33 @@ const t = initTRPC
 export const createCallerFactory = t.createCallerFactory;
 export const router = t.router;
 
-/** AppErrors become TRPCErrors with the matching code, so tRPC's HTTP status agrees with ours. */
-const errors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const app = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
-  }
-  return result;
-});
+/** An AppError as the TRPCError of the matching code, so tRPC's HTTP status agrees with ours. */
+function trpcError(app: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
+}
 
-/** Carries a procedure's declared success status to the REST response. */
-const status = t.middleware(async ({ meta, ctx, next }) => {
+/**
+ * What every procedure's one middleware does around the procedure: carries its declared success status to the REST
+ * response, and turns the AppError it threw into the matching TRPCError. One middleware, not one per concern: tRPC
+ * copies a call's options at every level (~5% of the CPU of a GET, profiled).
+ */
+async function around<R extends { ok: boolean; error?: { cause?: unknown } }>(meta: Meta | undefined, ctx: Context, call: () => Promise<R>): Promise<R> {
   if (meta?.successStatus) ctx.response.status = meta.successStatus;
-  return next();
-});
+  const result = await call();
+  if (!result.ok && result.error?.cause instanceof AppError) throw trpcError(result.error.cause);
+  return result;
+}
 
-export const publicProcedure = t.procedure.use(errors).use(status);
+export const publicProcedure = t.procedure.use(({ meta, ctx, next }) => around(meta, ctx, () => next()));
 
 function scoped(scope: BaseScope) {
-  return publicProcedure.use(async ({ ctx, next }) => {
-    if (!ctx.principal) throw ctx.authError ?? new AppError('UNAUTHENTICATED', 'Authentication is required.');
+  return t.procedure.use(({ meta, ctx, next }) => {
+    if (!ctx.principal) throw trpcError(ctx.authError ?? new AppError('UNAUTHENTICATED', 'Authentication is required.'));
     if (!hasScope(ctx.principal.scopes, scope)) {
-      throw new AppError('FORBIDDEN', `This key lacks the "${scope}" scope needed for this operation.`);
+      throw trpcError(new AppError('FORBIDDEN', `This key lacks the "${scope}" scope needed for this operation.`));
     }
-    return next({ ctx: { ...ctx, principal: ctx.principal } });
+    const principal = ctx.principal;
+    return around(meta, ctx, () => next({ ctx: { ...ctx, principal } }));
   });
 }
 
