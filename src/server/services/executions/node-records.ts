@@ -18,13 +18,28 @@ export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): Node
   return { ...run, node_id: nodeId, node_type: nodeType };
 }
 
+const RECORD_COLUMNS = sql.raw(
+  'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
+    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text, refs jsonb',
+);
+const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms', 'emit', 'reason', 'refs'];
+/** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
+const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
+const UPSERT = sql.raw(
+  `on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+);
+
 /**
- * Node records as the SQL functions of migration 0018 take them: one JSON parameter, whatever the node count. Values
+ * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
  * met twice are stored once (`registry`: the slots earlier writes of this run stored; by default only this one's).
  */
-function recordsParam(records: NodeRecord[], registry = new SlotRegistry()): { json: SQL; commit: () => void } {
+function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``, registry = new SlotRegistry()): { statement: SQL; commit: () => void } {
   const compacted = registry.compact(records);
-  return { json: sql`${jsonText(compacted.records)}::jsonb`, commit: compacted.commit };
+  const json = jsonText(compacted.records);
+  const statement = sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
+    select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
+    from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
+  return { statement, commit: compacted.commit };
 }
 
 /** An execution's node records as stored, each value in place (references resolved). */
@@ -33,27 +48,34 @@ export async function readNodeRecords(db: Db, executionId: string) {
 }
 
 /**
- * Writes (or rewrites) node records of an execution in one statement (`save_node_records`); with `runningSince`,
- * the same statement marks a queued execution running (a worker's first progress write).
+ * Writes (or rewrites) node records of an execution in one statement; with `runningSince`, the same
+ * statement marks a queued execution running (a worker's first progress write).
  */
 export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[], runningSince: Date | null = null, registry?: SlotRegistry): Promise<void> {
   if (records.length === 0) return;
-  const param = recordsParam(records, registry);
-  await db.execute(sql`select save_node_records(${executionId}::uuid, ${param.json}, ${runningSince?.toISOString() ?? null}::timestamptz)`);
-  param.commit();
+  const upsert = upsertNodes(sql`${executionId}::uuid`, records, sql``, registry);
+  if (!runningSince) await db.execute(upsert.statement);
+  else {
+    const running = sql`update executions set status = 'running', started_at = coalesce(started_at, ${runningSince.toISOString()}::timestamptz)
+      where id = ${executionId}::uuid and status = 'queued'`;
+    await db.execute(sql`with s as (${running}) ${upsert.statement}`);
+  }
+  upsert.commit();
 }
 
 /**
- * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as one
- * statement (`save_execution_result`: the update and the records' insert), so the result is stored whole or not at all.
+ * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as
+ * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all.
  */
 export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date, registry?: SlotRegistry): Promise<void> {
   const finishedAt = new Date();
-  const param = recordsParam(records, registry);
-  await db.execute(sql`select save_execution_result(${executionId}::uuid, ${result.status}, ${jsonText(result.outputs)}::jsonb,
-    ${result.error ? jsonText(result.error) : null}::jsonb, ${finishedAt.toISOString()}::timestamptz, ${startedAt.toISOString()}::timestamptz,
-    ${finishedAt.getTime() - startedAt.getTime()}, ${param.json})`);
-  param.commit();
+  const update = sql`update executions set status = ${result.status}, outputs = ${jsonText(result.outputs)}::jsonb,
+    error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
+    started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
+    duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
+  const upsert = upsertNodes(sql`e.id`, records, sql`e,`, registry);
+  await db.execute(sql`with e as (${update}) ${upsert.statement}`);
+  upsert.commit();
 }
 
 /**
