@@ -111,14 +111,14 @@ async function asyncOnPostgres() {
 }
 
 build();
-// BENCH_ONLY=async (or sync) runs one half
+// BENCH_ONLY=async (or sync) runs one half; BENCH_ONLY=pglite only the sync figure on PGlite
 const only = process.env.BENCH_ONLY;
 const syncResults = [];
 if (only !== 'async') {
   syncResults.push(await sync('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410));
-  syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
+  if (only !== 'pglite') syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
 }
-const asyncResult = only === 'sync' ? null : await asyncOnPostgres();
+const asyncResult = only === 'sync' || only === 'pglite' ? null : await asyncOnPostgres();
 
 console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
 for (const r of syncResults) {
