@@ -1,4 +1,5 @@
 import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
+import { preparing, type Query } from './pglite-prepared';
 
 /**
  * Result parsing on PGlite, set once instead of per statement. drizzle passes PGlite its own parsers with every
@@ -6,7 +7,8 @@ import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
  * statement by copying its whole map of ~320 type parsers to merge them in: ~80 µs a statement, as much as a
  * `select 1` costs without them. Here the instance's own parsers are drizzle's, drizzle's statements go without
  * theirs, and the other user of the instance (pg-boss) gets values of those types as PGlite's defaults make them
- * (Date objects), converted in its results.
+ * (Date objects), converted in its results. drizzle's repeated statements outside transactions also go prepared
+ * (pglite-prepared.ts).
  */
 
 const asText = (value: string) => value;
@@ -38,9 +40,9 @@ function overriding<T extends object>(target: T, methods: Record<string, unknown
   });
 }
 
-/** `query` of `q` without the parsers a statement brings. */
-function withoutParsers(q: Querying): Querying['query'] {
-  return (query, params, given) => q.query(query, params, given?.parsers ? { ...given, parsers: undefined } : given);
+/** `query` without the parsers a statement brings. */
+function withoutParsers(query: Querying['query']): Querying['query'] {
+  return (text, params, given) => query(text, params, given?.parsers ? { ...given, parsers: undefined } : given);
 }
 
 /** A result's values of drizzle's text types made as PGlite's default parsers make them (in place). */
@@ -73,9 +75,12 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
   }
   const own = client as unknown as Querying;
   const transaction = client.transaction.bind(client) as (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => unknown;
+  // drizzle's repeated statements outside transactions go prepared (see pglite-prepared.ts)
+  const ownQuery = (text: string, params?: unknown[], options?: Options) => own.query(text, params, options);
   const forDrizzle = overriding(client, {
-    query: withoutParsers(own),
-    transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => transaction((tx) => fn(overriding(tx, { query: withoutParsers(tx as unknown as Querying) })), ...rest),
+    query: withoutParsers(preparing(client, ownQuery as Query) as Querying['query']),
+    transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) =>
+      transaction((tx) => fn(overriding(tx, { query: withoutParsers((text, params, options) => (tx as unknown as Querying).query(text, params, options)) })), ...rest),
   });
   const forOthers = overriding(client, {
     query: async (query: string, params?: unknown[], options?: Options) => withDefaults(await own.query(query, params, options), defaults),
