@@ -17,10 +17,13 @@ interface Internals {
   parsers: Parameters<typeof parse.parseResults>[1];
 }
 
-/** SQLSTATE of a prepared statement that is gone, and the message of one whose plan no longer fits its tables. */
+/**
+ * A prepared statement out of step with this: gone (26000), there already though not known here (42P05: its first
+ * preparing failed half-way), or with a plan that no longer fits its tables.
+ */
 const STALE = (e: unknown) => {
   const err = e as { code?: string; message?: string } | null;
-  return err?.code === '26000' || /cached plan must not change result type/.test(err?.message ?? '');
+  return err?.code === '26000' || err?.code === '42P05' || /cached plan must not change result type/.test(err?.message ?? '');
 };
 
 /**
