@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { rowsOf } from './rows';
@@ -35,7 +36,7 @@ describe('repeated statements on PGlite, prepared', () => {
     const ours = [];
     for (let n = 1; n <= 5; n++) ours.push(rowsOf<Record<string, unknown>>(await database.db.execute(statement(n)))[0]);
     expect((await preparedNames(database)).length).toBe(before.length + 1);
-    const query = database.db.dialect.sqlToQuery(statement(5));
+    const query = new PgDialect().sqlToQuery(statement(5));
     const theirs = (await plain.query<Record<string, unknown>>(query.sql, query.params, { parsers: DRIZZLE_PARSERS })).rows[0];
     expect(ours[4]).toEqual(theirs);
     expect(ours.map((r) => r!.n)).toEqual([1, 2, 3, 4, 5]);
