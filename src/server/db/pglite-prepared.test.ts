@@ -1,71 +1,60 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { rowsOf } from './rows';
+import { DRIZZLE_PARSERS, pgliteBesidePlain } from './test-support';
 
 /** A statement with parameters and values of several kinds, sent as drizzle sends it. */
 const statement = (n: number) =>
   sql`select ${n}::int as n, ${'text ' + n} as t, ${JSON.stringify({ a: n })}::jsonb as j, ${new Date(Date.UTC(2026, 0, 1)).toISOString()}::timestamptz as ts,
     ${1.5}::numeric as num, array[${n}::int, 2] as arr, null::text as nothing`;
-const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (v: string) => v]));
 
 /** Names of the statements prepared in the database's session. */
 const preparedNames = async (database: Database) =>
   rowsOf<{ name: string }>(await database.db.execute(sql`select name from pg_prepared_statements where name like ${'clinflow_%'}`)).map((r) => r.name);
 
 describe('repeated statements on PGlite, prepared', () => {
-  let database: Database;
-  let plain: PGlite;
-  beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
-    plain = new PGlite();
-    await plain.waitReady;
-  }, 60_000);
-  afterAll(async () => {
-    await database.close();
-    await plain.close();
-  });
+  const pair = pgliteBesidePlain();
 
   it('answers a statement prepared after its third time as PGlite answers it unprepared, in both row modes', async () => {
-    const before = await preparedNames(database);
+    const before = await preparedNames(pair.database);
     const ours = [];
-    for (let n = 1; n <= 5; n++) ours.push(rowsOf<Record<string, unknown>>(await database.db.execute(statement(n)))[0]);
-    expect((await preparedNames(database)).length).toBe(before.length + 1);
+    for (let n = 1; n <= 5; n++) ours.push(rowsOf<Record<string, unknown>>(await pair.database.db.execute(statement(n)))[0]);
+    expect((await preparedNames(pair.database)).length).toBe(before.length + 1);
     const query = new PgDialect().sqlToQuery(statement(5));
-    const theirs = (await plain.query<Record<string, unknown>>(query.sql, query.params, { parsers: DRIZZLE_PARSERS })).rows[0];
+    const theirs = (await pair.plain.query<Record<string, unknown>>(query.sql, query.params, { parsers: DRIZZLE_PARSERS })).rows[0];
     expect(ours[4]).toEqual(theirs);
     expect(ours.map((r) => r!.n)).toEqual([1, 2, 3, 4, 5]);
     // drizzle's selects ask for arrays of values
     const table = sql.raw('pg_catalog.pg_type');
     for (let i = 0; i < 4; i++) {
-      const rows = await database.db.execute(sql`select typname, oid::int from ${table} where typname = ${'int4'}`);
+      const rows = await pair.database.db.execute(sql`select typname, oid::int from ${table} where typname = ${'int4'}`);
       expect(rowsOf(rows)).toEqual([{ typname: 'int4', oid: 23 }]);
     }
   });
 
   it('reports a failing statement with its SQLSTATE, and goes on working', async () => {
-    await database.db.execute(sql`create table uniq (id int primary key)`);
-    for (let id = 1; id <= 3; id++) await database.db.execute(sql`insert into uniq (id) values (${id})`);
-    const error = await database.db.execute(sql`insert into uniq (id) values (${2})`).then(
+    await pair.database.db.execute(sql`create table uniq (id int primary key)`);
+    for (let id = 1; id <= 3; id++) await pair.database.db.execute(sql`insert into uniq (id) values (${id})`);
+    const error = await pair.database.db.execute(sql`insert into uniq (id) values (${2})`).then(
       () => null,
       (e: { cause?: { code?: string } }) => e,
     );
     expect(error?.cause?.code).toBe('23505');
-    await database.db.execute(sql`insert into uniq (id) values (${4})`);
-    expect(rowsOf(await database.db.execute(sql`select count(*)::int as n from uniq`))).toEqual([{ n: 4 }]);
+    await pair.database.db.execute(sql`insert into uniq (id) values (${4})`);
+    expect(rowsOf(await pair.database.db.execute(sql`select count(*)::int as n from uniq`))).toEqual([{ n: 4 }]);
   });
 
   it('answers right after a table it reads has changed', async () => {
-    await database.db.execute(sql`create table changing (id int, a text)`);
-    await database.db.execute(sql`insert into changing values (1, 'one')`);
-    const read = () => database.db.execute(sql`select * from changing where id = ${1}`).then((r) => rowsOf(r));
+    await pair.database.db.execute(sql`create table changing (id int, a text)`);
+    await pair.database.db.execute(sql`insert into changing values (1, 'one')`);
+    const read = () => pair.database.db.execute(sql`select * from changing where id = ${1}`).then((r) => rowsOf(r));
     for (let i = 0; i < 4; i++) expect(await read()).toEqual([{ id: 1, a: 'one' }]);
-    await database.db.execute(sql`alter table changing add column b text default 'bee'`);
+    await pair.database.db.execute(sql`alter table changing add column b text default 'bee'`);
     expect(await read()).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
     expect(await read()).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
   });

@@ -1,3 +1,5 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
@@ -31,4 +33,22 @@ export async function migratedDatabase(kind: 'postgres' | 'pglite', label: strin
   const database = await openDatabase({ dataDir: 'memory://' });
   await migrateDatabase(database);
   return { database, close: () => database.close() };
+}
+
+/** What drizzle passes PGlite with each statement (drizzle-orm/pglite/session.js): dates, timestamps, intervals and their arrays as text. */
+export const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (v: string) => v]));
+
+/** For one test file: our in-memory PGlite database beside a plain PGlite to compare it with, open during its tests. */
+export function pgliteBesidePlain(): { database: Database; plain: PGlite } {
+  const pair = {} as { database: Database; plain: PGlite };
+  beforeAll(async () => {
+    pair.database = await openDatabase({ dataDir: 'memory://' });
+    pair.plain = new PGlite();
+    await pair.plain.waitReady;
+  }, 60_000);
+  afterAll(async () => {
+    await pair.database?.close();
+    await pair.plain?.close();
+  });
+  return pair;
 }
