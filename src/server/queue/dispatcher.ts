@@ -30,10 +30,12 @@ type Claim = { id: string; retryCount: number };
  *
  * A fetch is made when a slot frees (the queue may hold more), when a full fetch comes back, on `wake()` (a job
  * was queued), and every `idlePollSeconds`, but not within `fetchGapMs` of the last one; a finished job waits up
- * to `completeDelayMs` for others to be completed with. Under load that makes the batches several jobs each
- * (every process is woken for every job queued); a job queued after a quiet spell is still fetched at once. A job that throws is failed at once (pg-boss retries it per the
- * queue's policy). Claims held here — running, or finished and not yet completed — are refreshed on the queue's
- * heartbeat, so the supervisor hands another process the jobs of a process that died, not of a live one.
+ * to `completeDelayMs` for others to be completed with. Under load that makes the batches several jobs each; a job
+ * queued after a quiet spell is still fetched at once. A job this process queues itself it takes on while it has a
+ * slot to spare (`reserve`/`settle`), and the others are not woken for it. A job that throws is failed at once
+ * (pg-boss retries it per the queue's policy). Claims held here — running, or finished and not yet completed — are
+ * refreshed on the queue's heartbeat, so the supervisor hands another process the jobs of a process that died, not
+ * of a live one.
  */
 export class Dispatcher<T extends object> {
   private readonly running = new Map<string, Claim>();
@@ -41,7 +43,15 @@ export class Dispatcher<T extends object> {
   /** The fetch on its way, if any. */
   private fetching: Promise<void> | undefined;
   private fetchAgain = false;
+  /** Jobs this process took on (`reserve`) that no fetch has started for since their commit. */
+  private owed = 0;
+  /** Of those, the ones committed: a fetch starting now can claim them. */
+  private committed = 0;
+  /** Tells the other processes working the queue that jobs may be waiting (Postgres: NOTIFY). */
+  private announce: () => Promise<unknown> = async () => {};
   private lastFetchAt = Number.NEGATIVE_INFINITY;
+  /** Whether the last fetch found the queue empty: a job taken on then is fetched without `fetchGapMs`. */
+  private lastFetchEmpty = true;
   /** A fetch held back by `fetchGapMs`. */
   private paced: NodeJS.Timeout | undefined;
   /** Finished jobs waiting out `completeDelayMs`. */
@@ -58,22 +68,55 @@ export class Dispatcher<T extends object> {
     private readonly opts: DispatcherOptions,
   ) {}
 
-  start(): void {
+  start(announce?: () => Promise<unknown>): void {
+    if (announce) this.announce = announce;
     this.timers.push(setInterval(() => this.wake(), this.opts.idlePollSeconds * 1000).unref());
     this.timers.push(setInterval(() => void this.refreshClaims(), (this.opts.heartbeatSeconds * 1000) / 2).unref());
     this.wake();
   }
 
-  /** A job may be waiting: fetch for the free slots, now or as soon as the fetch on its way is back. */
-  wake(): void {
-    if (this.stopped) return;
+  /**
+   * For a job this process is about to queue: takes it on if a slot is free for it and one more stays free,
+   * counting the jobs taken on and not yet fetched — then nobody else need be woken for it, and `settle` says
+   * whether it was queued. False when stopped or the slots are spoken for. So a fetch for jobs taken on asks for
+   * more than them, and comes back full only when other jobs wait in the queue too, which may have been claimed
+   * instead: the other processes are then woken (`announce`), as they are for jobs committed here that find no
+   * slot free, so none waits for a slot of this process while another has one.
+   */
+  reserve(): boolean {
+    if (this.stopped || this.running.size + this.owed + 1 >= this.opts.slots) return false;
+    this.owed++;
+    return true;
+  }
+
+  /** A job taken on by `reserve` was committed to the queue (fetched here, as a wake-up does), or not after all. */
+  settle(queued: boolean): void {
+    if (!queued) {
+      this.owed--;
+      return;
+    }
+    this.committed++;
+    this.wake(this.lastFetchEmpty);
+  }
+
+  /**
+   * A job may be waiting: fetch for the free slots, now or as soon as the fetch on its way is back (`now`: even
+   * within `fetchGapMs` of the last one).
+   */
+  wake(now = false): void {
+    if (this.stopped) return this.handOver();
     if (this.fetching) {
       this.fetchAgain = true;
       return;
     }
     const free = this.opts.slots - this.running.size;
-    if (free <= 0 || this.paced) return;
-    const wait = this.lastFetchAt + this.opts.fetchGapMs - performance.now();
+    if (free <= 0) return this.handOver();
+    if (now && this.paced) {
+      clearTimeout(this.paced);
+      this.paced = undefined;
+    }
+    if (this.paced) return;
+    const wait = now ? 0 : this.lastFetchAt + this.opts.fetchGapMs - performance.now();
     if (wait > 0) {
       this.paced = setTimeout(() => {
         this.paced = undefined;
@@ -83,19 +126,32 @@ export class Dispatcher<T extends object> {
     }
     this.fetchAgain = false;
     this.lastFetchAt = performance.now();
+    const covering = this.committed;
+    this.owed -= covering; // this fetch asks for every free slot: at least as many
+    this.committed = 0;
     this.fetching = this.boss
       .fetch<T>(this.queue, { batchSize: free })
       .then(
         (jobs) => {
           for (const job of jobs) this.begin(job);
+          this.lastFetchEmpty = jobs.length === 0;
           return jobs.length === free;
         },
         (e: unknown) => (this.report('fetch', e), false),
       )
       .then((full) => {
         this.fetching = undefined;
+        if (full && covering > 0) this.announce().catch((e: unknown) => this.report('wake-up', e));
         if (full || this.fetchAgain) this.wake();
       });
+  }
+
+  /** Jobs taken on and committed that this process has no slot for (or is stopping): the others are woken for them. */
+  private handOver(): void {
+    if (this.committed === 0) return;
+    this.owed -= this.committed;
+    this.committed = 0;
+    this.announce().catch((e: unknown) => this.report('wake-up', e));
   }
 
   /**

@@ -62,6 +62,13 @@ export interface Queue {
    * NOTIFY does that in every process that works the queue, this one included.
    */
   wake(): void;
+  /**
+   * Queues one execution with `admit` (whose transaction calls `enqueue`), the wake-up addressed: when this process
+   * works the queue and has a slot free for the job (Dispatcher.reserve), it takes the job — `admit` is told not to
+   * notify the others (NewExecution.notify) and this process fetches the job after the commit; otherwise every
+   * process working the queue is woken at commit, as for any job.
+   */
+  enqueueOne<T>(admit: (notify: boolean) => Promise<T>): Promise<T>;
   /** The execution queue's heartbeat (see QueueOptions). */
   heartbeatSeconds: number;
   /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
@@ -155,6 +162,18 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     wake() {
       if (!postgres) dispatcher?.wake();
     },
+    async enqueueOne(admit) {
+      const own = dispatcher?.reserve() ?? false;
+      let queued = false;
+      try {
+        const admitted = await admit(!own);
+        queued = true;
+        return admitted;
+      } finally {
+        if (own) dispatcher!.settle(queued);
+        else if (queued && !postgres) dispatcher?.wake();
+      }
+    },
     async work(d) {
       if (dispatcher) throw new Error('This process already works the execution queue.');
       dispatcher = d;
@@ -164,7 +183,8 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
         await listener.listen(JOBS_CHANNEL, () => d.wake());
         unlisten = () => listener.end({ timeout: 5 });
       }
-      d.start();
+      // jobs this process took on and cannot run soon are handed to the others (see Dispatcher.reserve)
+      d.start(postgres ? () => database.db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`) : undefined);
     },
     async stop(graceMs = 30_000) {
       await inbound?.closeAll();

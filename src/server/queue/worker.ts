@@ -10,8 +10,8 @@ const COMPLETE_DELAY_MS = 50;
 
 /**
  * Works the execution queue in this process, handing each job to `run` (see server/jobs.ts), `concurrency` at a
- * time (see Dispatcher). Jobs are fetched when one is queued — by this process's `queue.wake()` on enqueue, or a
- * NOTIFY on Postgres — when a slot frees, and at the idle poll.
+ * time (see Dispatcher). Jobs are fetched when one is queued — by this process after its own enqueue (`queue.wake()`,
+ * or a job it took on in `queue.enqueueOne`), or on a NOTIFY on Postgres — when a slot frees, and at the idle poll.
  *
  * A job whose execution already finished (a redelivery after a crash between finishing and acknowledging)
  * runs nothing again; one that was interrupted resumes, keeping the nodes that had finished.

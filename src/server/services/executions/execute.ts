@@ -15,16 +15,11 @@ export interface ExecuteInput {
   run_to_node?: string;
 }
 
-export interface ExecuteDeps {
-  /** Puts an execution on the queue inside the transaction that wrote its row. */
-  enqueue?: (tx: ServiceContext['db'], executionId: string) => Promise<void>;
-}
-
 /**
  * POST /api/execute. A real run needs a deployed pipeline; test mode works on any. Sync waits for the
  * result; async answers at once and a worker runs it (row and queue job written in one transaction).
  */
-export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: ExecuteDeps = {}) {
+export async function execute(ctx: ServiceContext, input: ExecuteInput) {
   if (input.run_to_node !== undefined && (!input.test_mode || input.async)) {
     const field = !input.test_mode ? 'test_mode' : 'async';
     const message = 'run_to_node runs a test run synchronously: set test_mode: true and async: false (or leave run_to_node out).';
@@ -32,12 +27,13 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
   }
   // a person running it in the web app's editor, or an API client
   const trigger = input.async ? 'async' : ctx.channel === 'app' ? 'editor' : 'api';
-  if (input.async && !deps.enqueue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
-  const { pipeline, started } = await startOnCurrent(ctx, input.pipeline_id, {
+  const queue = ctx.queue;
+  if (input.async && !queue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
+  const start = (notify: boolean) => startOnCurrent(ctx, input.pipeline_id, {
     requireDeployed: !input.test_mode,
     execution: (p) =>
       input.run_to_node === undefined || p.graph.nodes.has(input.run_to_node)
-        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running' }
+        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running', notify }
         : undefined,
     refuse: (p) => {
       if (input.run_to_node !== undefined && !p.graph.nodes.has(input.run_to_node)) {
@@ -48,8 +44,9 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput, deps: Ex
       }
       refuseInvalid(p);
     },
-    before: input.async ? deps.enqueue : undefined,
+    before: input.async ? queue!.enqueue : undefined,
   });
+  const { pipeline, started } = input.async ? await queue!.enqueueOne(start) : await start(false);
   if (input.async) return { execution_id: started.id, status: 'running' as const };
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },

@@ -16,6 +16,11 @@ export interface NewExecution {
   inputs: Record<string, unknown>;
   retryOf?: string | null;
   status: 'queued' | 'running';
+  /**
+   * For a queued execution: wake every process working the queue at commit (NOTIFY; the default), or none, when
+   * the caller's own process takes the job (see Queue.enqueueOne).
+   */
+  notify?: boolean;
 }
 
 /**
@@ -59,7 +64,7 @@ class PipelineChanged extends Error {}
 async function start<T>(db: Db, e: NewExecution, before?: (tx: Db, executionId: string) => Promise<T>, guard?: { requireDeployed: boolean }): Promise<Started<T> | null> {
   const id = randomUUID();
   const startedAt = e.status === 'running' ? new Date() : null;
-  const args = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}`;
+  const args = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
   const admit = async (q: Db) => {
     const result = guard
       ? await q.execute(sql`select outcome from start_execution_if_current(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${guard.requireDeployed}, ${args})`)

@@ -18,11 +18,12 @@ export interface WebhookCall {
 export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
   if (!ctx.queue) throw new AppError('INTERNAL', 'No queue is configured.');
   const made = { kind: 'webhook', body: call.body, headers: call.headers, query: call.query } as const;
-  const { started } = await startOnCurrent(ctx, call.pipelineId, {
+  const queue = ctx.queue;
+  const { started } = await queue.enqueueOne((notify) => startOnCurrent(ctx, call.pipelineId, {
     requireDeployed: true,
     execution: (p) => {
       const inputs = triggerInputs(p.graph, made);
-      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued' } : undefined;
+      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued', notify } : undefined;
     },
     refuse: (p) => {
       if (!triggerInputs(p.graph, made)) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${p.id} is not started by a webhook trigger.`);
@@ -31,8 +32,7 @@ export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
       }
       refuseInvalid(p);
     },
-    before: ctx.queue.enqueue,
-  });
-  ctx.queue.wake();
+    before: queue.enqueue,
+  }));
   return { execution_id: started.id, status: 'running' as const };
 }

@@ -11,8 +11,4 @@ export const execute = executeProcedure
   .meta({ openapi: { method: 'POST', path: '/execute', tags: S.TAGS, summary: 'Run a pipeline: sync (waits) or async (poll the execution)', description: RUN_TO_NODE, protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'CONCURRENCY_LIMIT', 'NODE_NOT_FOUND'] })
   .input(S.ExecuteInput)
   .output(S.ExecuteResult)
-  .mutation(async ({ ctx, input }) => {
-    const result = await runExecute(ctx, input, { enqueue: ctx.rt.queue?.enqueue });
-    if (input.async) ctx.rt.queue?.wake();
-    return result;
-  });
+  .mutation(({ ctx, input }) => runExecute(ctx, input));
