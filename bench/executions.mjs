@@ -1,7 +1,8 @@
 // Execution benchmarks (not tests): sync POST /api/execute of a 5-node pipeline over HTTP (executions/s,
 // p99) on PGlite and Postgres, each against a bare route handler (GET /api/health) on the same server in
-// the same run; and async executions on Postgres worked by 2 separate worker processes (completed/s, and
-// enqueue-to-start latency p50/p99 read from the execution rows, under full load and one at a time).
+// the same run; and async executions on Postgres worked by 2 workers (completed/s, and enqueue-to-start latency
+// p50/p99 read from the execution rows, under full load and one at a time), in both deployments: one web process
+// and 2 separate worker processes, and the default of 2 server processes that are each also a worker.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,11 +50,13 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function asyncOnPostgres() {
+/** `separate`: one web process and 2 worker processes; `servers`: 2 server processes (node:cluster), each a worker. */
+async function asyncOnPostgres(deployment) {
   return withDatabase('async', async (dbUrl) => {
     const queueEnv = { DATABASE_URL: dbUrl, WORKER_CONCURRENCY: '25' };
-    const server = await startServer({ ...queueEnv, WORKER_IN_SERVER: 'false' }, 3412);
-    const workers = [await startWorker(queueEnv), await startWorker(queueEnv)];
+    const separate = deployment === 'separate';
+    const server = await startServer(separate ? { ...queueEnv, WORKER_IN_SERVER: 'false' } : { ...queueEnv, WEB_CONCURRENCY: '2' }, 3412);
+    const workers = separate ? [await startWorker(queueEnv), await startWorker(queueEnv)] : [];
     const db = postgres(dbUrl, { max: 2, onnotice: () => {} });
     try {
       const id = await pipelineOn(server.url);
@@ -79,7 +82,8 @@ async function asyncOnPostgres() {
       await drained();
       const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
       const done = rows.filter((r) => r.status === 'completed');
-      // CPU per execution of the load: the web process's, the workers', Postgres's (the rest of the machine is autocannon's)
+      // CPU per execution of the load: the web processes', the worker processes', Postgres's (the rest of the machine is
+      // autocannon's); with `servers` the web figure is the whole of both server processes'
       const per = (ms) => ms / Math.max(rows.length, 1);
       const cpu = {
         web_ms: per(cpuMs(server.pid) - cpuBefore.web),
@@ -92,6 +96,7 @@ async function asyncOnPostgres() {
       const last = Math.max(...done.map((r) => Number(r.f)));
       const lat = done.map((r) => Number(r.s) - Number(r.c)).sort((a, b) => a - b);
       return {
+        deployment,
         accepted: rows.length,
         refused_by_concurrency_limit: sent.non2xx,
         completed: done.length,
@@ -111,30 +116,35 @@ async function asyncOnPostgres() {
 }
 
 build();
-// BENCH_ONLY=async (or sync) runs one half; BENCH_ONLY=pglite only the sync figure on PGlite
+// BENCH_ONLY=async (or sync) runs one half; BENCH_ONLY=pglite only the sync figure on PGlite; BENCH_ONLY=separate or
+// servers the async figure of one deployment
 const only = process.env.BENCH_ONLY;
 const syncResults = [];
-if (only !== 'async') {
+if (only === undefined || only === 'sync' || only === 'pglite') {
   syncResults.push(await sync('pglite', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410));
   if (only !== 'pglite') syncResults.push(await withDatabase('sync', (url) => sync('postgres', { DATABASE_URL: url }, 3411)));
 }
-const asyncResult = only === 'sync' || only === 'pglite' ? null : await asyncOnPostgres();
+const asyncResults = [];
+for (const deployment of ['separate', 'servers']) {
+  if (only === undefined || only === 'async' || only === deployment) asyncResults.push(await asyncOnPostgres(deployment));
+}
 
 console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
 for (const r of syncResults) {
   const errors = r.non2xx ? `  (${r.non2xx} non-2xx)` : '';
   console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}`);
 }
-if (asyncResult) console.log('\nAsync on Postgres, 2 worker processes (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
-if (asyncResult) console.log(
-  `${Math.round(asyncResult.completed_per_s)} completed/s (${asyncResult.completed} of ${asyncResult.accepted} accepted; ${asyncResult.refused_by_concurrency_limit} refused at the 100-execution limit)  ` +
-    `enqueue-to-start p50 ${Math.round(asyncResult.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(asyncResult.enqueue_to_start_p99_ms)} ms; ` +
-    `one at a time: p50 ${asyncResult.one_at_a_time_p50_ms.toFixed(1)} ms, p99 ${asyncResult.one_at_a_time_p99_ms.toFixed(1)} ms` +
-    (syncResults[1] ? `; ratio to sync on Postgres ${(asyncResult.completed_per_s / syncResults[1].rps).toFixed(2)}` : ''),
-);
-if (asyncResult) {
-  const c = asyncResult.cpu_ms_per_execution;
-  console.log(`CPU per execution under load: web process ${c.web_ms.toFixed(2)} ms, workers ${c.workers_ms.toFixed(2)} ms, Postgres ${c.postgres_ms.toFixed(2)} ms`);
+if (asyncResults.length) console.log('\nAsync on Postgres, 2 workers (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
+for (const a of asyncResults) {
+  const c = a.cpu_ms_per_execution;
+  console.log(
+    `${a.deployment === 'separate' ? '1 web process + 2 worker processes' : '2 server processes, each a worker'}: ` +
+      `${Math.round(a.completed_per_s)} completed/s (${a.completed} of ${a.accepted} accepted; ${a.refused_by_concurrency_limit} refused at the 100-execution limit)  ` +
+      `enqueue-to-start p50 ${Math.round(a.enqueue_to_start_p50_ms)} ms, p99 ${Math.round(a.enqueue_to_start_p99_ms)} ms; ` +
+      `one at a time: p50 ${a.one_at_a_time_p50_ms.toFixed(1)} ms, p99 ${a.one_at_a_time_p99_ms.toFixed(1)} ms` +
+      (syncResults[1] ? `; ratio to sync on Postgres ${(a.completed_per_s / syncResults[1].rps).toFixed(2)}` : ''),
+  );
+  console.log(`  CPU per execution under load: web ${c.web_ms.toFixed(2)} ms, worker processes ${c.workers_ms.toFixed(2)} ms, Postgres ${c.postgres_ms.toFixed(2)} ms`);
 }
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResult }, null, 2));
+fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResults }, null, 2));
