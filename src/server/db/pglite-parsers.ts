@@ -75,10 +75,9 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
   }
   const own = client as unknown as Querying;
   const transaction = client.transaction.bind(client) as (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => unknown;
-  // drizzle's repeated statements outside transactions go prepared (see pglite-prepared.ts)
-  const ownQuery = (text: string, params?: unknown[], options?: Options) => own.query(text, params, options);
   const forDrizzle = overriding(client, {
-    query: withoutParsers(preparing(client, ownQuery as Query) as Querying['query']),
+    // drizzle's repeated statements outside transactions go prepared (see pglite-prepared.ts)
+    query: withoutParsers(preparing(client, own.query.bind(own) as Query) as Querying['query']),
     transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) =>
       transaction((tx) => fn(overriding(tx, { query: withoutParsers((text, params, options) => (tx as unknown as Querying).query(text, params, options)) })), ...rest),
   });

@@ -43,9 +43,9 @@ export class Dispatcher<T extends object> {
   /** The fetch on its way, if any. */
   private fetching: Promise<void> | undefined;
   private fetchAgain = false;
-  /** Jobs this process took on (`reserve`) that no fetch has started for since their commit. */
-  private owed = 0;
-  /** Of those, the ones committed: a fetch starting now can claim them. */
+  /** Jobs this process took on (`reserve`) whose admission has not settled yet. */
+  private reserved = 0;
+  /** Jobs it took on that are committed and that no fetch has started for since: a fetch starting now can claim them. */
   private committed = 0;
   /** Tells the other processes working the queue that jobs may be waiting (Postgres: NOTIFY). */
   private announce: () => Promise<unknown> = async () => {};
@@ -84,17 +84,15 @@ export class Dispatcher<T extends object> {
    * slot free, so none waits for a slot of this process while another has one.
    */
   reserve(): boolean {
-    if (this.stopped || this.running.size + this.owed + 1 >= this.opts.slots) return false;
-    this.owed++;
+    if (this.stopped || this.running.size + this.reserved + this.committed + 1 >= this.opts.slots) return false;
+    this.reserved++;
     return true;
   }
 
   /** A job taken on by `reserve` was committed to the queue (fetched here, as a wake-up does), or not after all. */
   settle(queued: boolean): void {
-    if (!queued) {
-      this.owed--;
-      return;
-    }
+    this.reserved--;
+    if (!queued) return;
     this.committed++;
     this.wake(this.lastFetchEmpty);
   }
@@ -126,8 +124,7 @@ export class Dispatcher<T extends object> {
     }
     this.fetchAgain = false;
     this.lastFetchAt = performance.now();
-    const covering = this.committed;
-    this.owed -= covering; // this fetch asks for every free slot: at least as many
+    const covering = this.committed; // this fetch asks for every free slot: at least as many
     this.committed = 0;
     this.fetching = this.boss
       .fetch<T>(this.queue, { batchSize: free })
@@ -149,7 +146,6 @@ export class Dispatcher<T extends object> {
   /** Jobs taken on and committed that this process has no slot for (or is stopping): the others are woken for them. */
   private handOver(): void {
     if (this.committed === 0) return;
-    this.owed -= this.committed;
     this.committed = 0;
     this.announce().catch((e: unknown) => this.report('wake-up', e));
   }

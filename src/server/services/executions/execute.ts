@@ -27,13 +27,12 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
   }
   // a person running it in the web app's editor, or an API client
   const trigger = input.async ? 'async' : ctx.channel === 'app' ? 'editor' : 'api';
-  const queue = ctx.queue;
-  if (input.async && !queue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
-  const start = (notify: boolean) => startOnCurrent(ctx, input.pipeline_id, {
+  if (input.async && !ctx.queue) throw new AppError('INTERNAL', 'No queue is configured for asynchronous executions.');
+  const { pipeline, started } = await startOnCurrent(ctx, input.pipeline_id, {
     requireDeployed: !input.test_mode,
     execution: (p) =>
       input.run_to_node === undefined || p.graph.nodes.has(input.run_to_node)
-        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running', notify }
+        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running' }
         : undefined,
     refuse: (p) => {
       if (input.run_to_node !== undefined && !p.graph.nodes.has(input.run_to_node)) {
@@ -44,9 +43,8 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
       }
       refuseInvalid(p);
     },
-    before: input.async ? queue!.enqueue : undefined,
+    queue: input.async ? ctx.queue : undefined,
   });
-  const { pipeline, started } = input.async ? await queue!.enqueueOne(start) : await start(false);
   if (input.async) return { execution_id: started.id, status: 'running' as const };
   const result = await runExecution(ctx.db, started.id, {
     inline: { orgId: ctx.principal.orgId, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },

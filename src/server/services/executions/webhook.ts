@@ -18,12 +18,11 @@ export interface WebhookCall {
 export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
   if (!ctx.queue) throw new AppError('INTERNAL', 'No queue is configured.');
   const made = { kind: 'webhook', body: call.body, headers: call.headers, query: call.query } as const;
-  const queue = ctx.queue;
-  const { started } = await queue.enqueueOne((notify) => startOnCurrent(ctx, call.pipelineId, {
+  const { started } = await startOnCurrent(ctx, call.pipelineId, {
     requireDeployed: true,
     execution: (p) => {
       const inputs = triggerInputs(p.graph, made);
-      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued', notify } : undefined;
+      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued' } : undefined;
     },
     refuse: (p) => {
       if (!triggerInputs(p.graph, made)) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${p.id} is not started by a webhook trigger.`);
@@ -32,7 +31,7 @@ export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
       }
       refuseInvalid(p);
     },
-    before: queue.enqueue,
-  }));
+    queue: ctx.queue,
+  });
   return { execution_id: started.id, status: 'running' as const };
 }
