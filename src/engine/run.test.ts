@@ -196,6 +196,19 @@ describe('runPipeline', () => {
     expect(overridden.outputs).toEqual({ out: { n: 8 } });
   });
 
+  it('an override replaces the ports it names and keeps what upstream gives the others (retry with some inputs)', async () => {
+    // in ▶ a(inc) ─in1▶ m(merge) ◀in2─ b(inc) ◀ in ; retry m with only in2 replaced
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('m', 'merge'), n('out', 'pipeline-output')],
+      'in>a', 'in>b', 'a>m.in1', 'b>m.in2', 'm.merged>out',
+    );
+    const first = await runPipeline(def, opts());
+    expect(first.outputs).toEqual({ out: { in1: { n: 2 }, in2: { n: 2 } } });
+    const carried = { in: first.nodes.in!, a: first.nodes.a!, b: first.nodes.b! };
+    const retried = await runPipeline(def, opts({ carried, inputOverrides: { m: { in2: { n: 50 } } } }));
+    expect(retried.outputs).toEqual({ out: { in1: { n: 2 }, in2: { n: 50 } } });
+  });
+
   it('refuses an invalid definition without running anything', async () => {
     const def = pipeline([n('in', 'manual-trigger'), n('a', 'nope')], 'in>a');
     const r = await runPipeline(def, opts());

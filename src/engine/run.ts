@@ -16,7 +16,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Runs taken over as they are (retry: the nodes upstream of the retried one). */
   carried?: Record<string, NodeRun>;
-  /** Inputs that replace what upstream gives, per node, whole (retry with `inputs`). */
+  /**
+   * Inputs that replace what upstream gives, per node and port (retry with `inputs`): the ports named
+   * replace theirs; every other port keeps what upstream gives.
+   */
   inputOverrides?: Record<string, Record<string, unknown>>;
   /**
    * "Run to here": only this node and its upstream run; every other node is skipped (not_requested) from
@@ -101,7 +104,7 @@ abstract class Kernel {
     const gathered = gatherFrom(schedule.incoming[i]!, schedule.sources[i]!, runs);
     if (gathered.wait) return undefined;
     const override = opts.inputOverrides?.[id];
-    const inputs = override ?? gathered.inputs;
+    const inputs = override ? { ...gathered.inputs, ...override } : gathered.inputs;
     if (gathered.upstreamFailed) {
       this.settle(i, skippedRun('upstream_failed'));
     } else if (!override && shouldSkip(this.graph, id, inputs, schedule.nodes[i], gathered.filled)) {

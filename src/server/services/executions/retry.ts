@@ -22,8 +22,10 @@ export interface RetryInput {
 
 /**
  * A new execution linked to the original (retry_of), on the version the original ran: `node_id` and
- * everything downstream run again; every other node keeps its stored run. `inputs` replace the inputs of
- * `node_id` (of the whole execution when it is the trigger).
+ * everything downstream run again; every other node keeps its stored run. `node_id` takes the inputs it is
+ * given now (from the stored upstream runs); the ports named in `inputs` replace theirs, and absent or
+ * empty `inputs` change nothing. When `node_id` is the trigger, the keys named replace those of the
+ * execution's inputs.
  */
 export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const original = await findExecutionRow(ctx, input.execution_id);
@@ -35,44 +37,43 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const { graph } = planOf(def, getNodeType);
   const target = graph.nodes.get(input.node_id);
   if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
-  if (input.inputs && !target.type?.trigger) refuseInputs(input.node_id, target.inputs, input.inputs);
+  const given = input.inputs && Object.keys(input.inputs).length > 0 ? input.inputs : undefined;
+  if (given && !target.type?.trigger) refuseUnknownPorts(input.node_id, target.inputs, given);
   const redo = descendants(graph, input.node_id);
   const stored = await readNodeRecords(ctx.db, original.id);
   const carried: Record<string, NodeRun> = {};
   for (const row of stored) if (!redo.has(row.nodeId)) carried[row.nodeId] = toNodeRun(row);
 
   const isTrigger = Boolean(target.type?.trigger);
+  const inputs = isTrigger && given ? { ...asObject(original.inputs), ...given } : original.inputs;
   const started = await startExecution(ctx.db, {
     orgId: ctx.principal.orgId,
     pipelineId: original.pipelineId,
     pipelineVersion: original.pipelineVersion,
     trigger: 'retry',
     testMode: original.testMode,
-    inputs: isTrigger && input.inputs ? input.inputs : original.inputs,
+    inputs,
     retryOf: original.id,
     status: 'running',
   });
-  const inputs = isTrigger && input.inputs ? input.inputs : original.inputs;
   const result = await runExecution(ctx.db, started.id, {
     carried,
-    inputOverrides: !isTrigger && input.inputs ? { [input.node_id]: input.inputs } : undefined,
+    inputOverrides: !isTrigger && given ? { [input.node_id]: given } : undefined,
     inline: { orgId: ctx.principal.orgId, definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };
 }
 
-/**
- * `inputs` replace the node's inputs whole, so they must name only its input ports and give every
- * required one: `{}` for a node that needs an input cannot be meant, and is refused rather than ignored.
- */
-function refuseInputs(nodeId: string, ports: PortSpec[], inputs: Record<string, unknown>): void {
+const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** `inputs` name ports of the node: a name it does not have is a mistake, refused rather than ignored. */
+function refuseUnknownPorts(nodeId: string, ports: PortSpec[], inputs: Record<string, unknown>): void {
   const known = new Set(ports.map((p) => p.name));
-  const problems = [
-    ...Object.keys(inputs).filter((k) => !known.has(k)).map((k) => ({ path: `inputs.${k}`, message: `node "${nodeId}" has no input "${k}"` })),
-    ...ports.filter((p) => !p.optional && !(p.name in inputs)).map((p) => ({ path: `inputs.${p.name}`, message: `required input of node "${nodeId}"` })),
-  ];
+  const problems = Object.keys(inputs)
+    .filter((k) => !known.has(k))
+    .map((k) => ({ path: `inputs.${k}`, message: `node "${nodeId}" has no input "${k}"` }));
   if (problems.length) {
     const names = ports.map((p) => `"${p.name}"`).join(', ') || 'none';
-    throw new AppError('VALIDATION_FAILED', `The inputs replace node "${nodeId}"'s inputs whole; its inputs are ${names}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);
+    throw new AppError('VALIDATION_FAILED', `Node "${nodeId}" has the inputs ${names}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);
   }
 }

@@ -34,7 +34,9 @@ export const ExecuteResult = z.object({
 export const RetryInput = z.object({
   execution_id: z.string(),
   node_id: z.string().min(1),
-  inputs: Json.optional().describe('Replace the inputs of node_id (of the execution when it is the trigger)'),
+  inputs: Json.optional().describe(
+    'Inputs of node_id to replace, by port name; the other ports keep what the stored upstream runs give. Absent or {}: run node_id on its recorded inputs. When node_id is the trigger: keys of the execution inputs to replace',
+  ),
 });
 
 export const StepStartInput = z.object({
