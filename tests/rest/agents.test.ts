@@ -126,6 +126,27 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     expect((await messagesOf(r.body.conversation_id)).body.total_count).toBe(6);
   });
 
+  it("sends a conversation's message with chat's body ({message, stream}), content kept as an alias", async () => {
+    const cid = (await api.post(`/api/agents/${agentId}/conversations`, {})).body.id;
+    const sendPath = `/api/agents/${agentId}/conversations/${cid}/messages`;
+    const sent = await api.post(sendPath, { message: ASK });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body).toMatchObject({ conversation_id: cid, response: expect.any(String) });
+    const streamed = await postRaw(target.url, org, sendPath, { message: 'And the patient?', stream: true });
+    expect(streamed.status).toBe(200);
+    expect((await readEvents(streamed.body!)).events.at(-1)!.event).toBe('done');
+    expect((await api.post(sendPath, { content: 'Thanks.' })).status).toBe(200);
+    const saved = (await messagesOf(cid)).body.messages.filter((m: { role: string }) => m.role === 'user');
+    expect(saved.map((m: { content: string }) => m.content)).toEqual([ASK, 'And the patient?', 'Thanks.']);
+
+    const none = await api.post(sendPath, { stream: false });
+    expectError(none, 400, 'VALIDATION_FAILED');
+    expect(none.body.error.details).toEqual([{ path: 'message', message: 'required: the message to send' }]);
+    expectError(await api.post(sendPath, { message: 'one', content: 'another' }), 400, 'VALIDATION_FAILED');
+    expectError(await api.post(sendPath, { message: '', stream: true }), 400, 'VALIDATION_FAILED');
+    expect((await messagesOf(cid)).body.total_count).toBe(6);
+  });
+
   it('saves the turn when the client goes away after the first event', async () => {
     const abort = new AbortController();
     const res = await postRaw(target.url, org, chatPath(), { message: ASK, stream: true }, { signal: abort.signal });

@@ -8,7 +8,7 @@ import { chatTurn } from '@/server/services/agents/chat';
 import { toEventStream } from '@/server/services/agents/event-channel';
 import { serviceContext } from '@/server/services/context';
 import { copilotChatEvents } from '@/server/services/copilot/chat';
-import { ChatInput, SendMessageInput } from '../routers/agents/agent.schema';
+import { ChatInput, SendMessageInput, sentText } from '../routers/agents/agent.schema';
 import { CopilotChatInput } from '../routers/copilot/copilot.schema';
 
 const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
@@ -76,7 +76,7 @@ export async function streamedChat(rt: Runtime, principal: Principal, path: stri
       })()
     : await (async () => {
         const input = parsed(SendMessageInput, { ...body, id: decodeURIComponent(send![1]!), cid: decodeURIComponent(send![2]!) });
-        return chatTurn(ctx, input.id, { message: input.content, conversation_id: input.cid, version: input.version });
+        return chatTurn(ctx, input.id, { message: sentText(input), conversation_id: input.cid, version: input.version });
       })();
   return new Response(toEventStream(turn.events), { status: 200, headers: { ...STREAM_HEADERS, 'X-Conversation-ID': turn.conversationId } });
 }

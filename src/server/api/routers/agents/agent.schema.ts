@@ -132,11 +132,21 @@ export const MessageList = z.object({ messages: z.array(StoredMessage), total_co
 export const ListConversationsInput = AgentId.extend(Paging);
 export const CreateConversationInput = AgentId.extend({ title: Text(200).optional() });
 
+/** The message is `message`, as chat takes it (spec); `content`, the stored message's field, is accepted as an alias. */
 export const SendMessageInput = ConversationIds.extend({
-  content: Message.describe('The message'),
+  message: Message.optional().describe('The message (as chat takes it)'),
+  content: Message.optional().describe('Alias of message'),
   stream: z.boolean().default(false).describe('true: answer with Server-Sent Events, as chat does'),
   version: z.number().int().min(1).optional(),
+}).superRefine((v, ctx) => {
+  if (v.message === undefined && v.content === undefined) ctx.addIssue({ code: 'custom', path: ['message'], message: 'required: the message to send' });
+  else if (v.message !== undefined && v.content !== undefined && v.message !== v.content) {
+    ctx.addIssue({ code: 'custom', path: ['content'], message: 'give the message once: content is an alias of message, and they differ' });
+  }
 });
+
+/** The text a send-message body carries (the schema made sure it has one). */
+export const sentText = (input: { message?: string; content?: string }): string => (input.message ?? input.content)!;
 
 export const AssignedTool = Tool.extend({ config: z.record(z.string(), z.unknown()).describe('Its settings on this agent') });
 export const AssignedToolList = z.object({ tools: z.array(AssignedTool), total_count: z.number().int() });

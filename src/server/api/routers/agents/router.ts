@@ -129,7 +129,7 @@ const send = chatLimited
   .meta({ openapi: { method: 'POST', path: '/agents/{id}/conversations/{cid}/messages', tags: S.TAGS, summary: 'Send a message: the agent answers with the conversation\'s history (stream: true answers with Server-Sent Events)', description: 'Counts against the agent chat limit (60 per minute per user or API key).', protect: true }, errors: [...NOT_FOUND, ...RUN] })
   .input(S.SendMessageInput)
   .output(S.ChatOutput)
-  .mutation(({ ctx, input }) => chat(ctx, input.id, { message: input.content, conversation_id: input.cid, version: input.version }));
+  .mutation(({ ctx, input }) => chat(ctx, input.id, { message: S.sentText(input), conversation_id: input.cid, version: input.version }));
 
 const tools = readProcedure
   .meta({ openapi: { method: 'GET', path: '/agents/{id}/tools', tags: S.TAGS, summary: 'The tools assigned to the agent, with their settings', protect: true }, errors: ['AGENT_NOT_FOUND'] })
