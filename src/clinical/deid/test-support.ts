@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
-import { parseMessage } from '@/clinical/hl7v2';
+import { decode, type Hl7v2Message, parseMessage, SEGMENTS } from '@/clinical/hl7v2';
 import { convertMessage } from '@/clinical/hl7v2-fhir';
+import { childElements, type Element } from './fhir-elements';
 
 type Json = Record<string, unknown>;
 
@@ -71,4 +72,245 @@ export function readable(output: unknown): string {
   const json = JSON.stringify(output);
   const decoded = [...json.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'));
   return [json, ...decoded].join('\n').toLowerCase();
+}
+
+/**
+ * The leak scan (see leak-scan.test.ts): what a record carries that identifies a person, collected generically —
+ * by FHIR data type in every resource, and every string of the resources that describe a person — and the check
+ * that none of it is left anywhere in a de-identified output.
+ */
+export type PhiKind = 'identifier' | 'name' | 'telecom' | 'address' | 'postalCode' | 'birthDate' | 'personString' | 'personDisplay' | 'placeName' | 'id' | 'date';
+
+/** The resources that describe a person: every string they hold is the person's (an id, a name, a number). */
+export const PERSON_RESOURCES = new Set(['Patient', 'RelatedPerson', 'Person', 'Coverage', 'Account']);
+
+/**
+ * Values allowed to stay, and why: US state codes and names and country codes (Safe Harbor keeps the state);
+ * anything shorter than 4 characters (initials, "Jr", "MD", sex codes) or a bare number of up to 4 digits (a set
+ * id, a year — Safe Harbor keeps years) would match ordinary words and numbers in any output.
+ */
+export function trivial(value: string): boolean {
+  const v = value.trim();
+  if (v.length < 4 || /^\d{1,4}$/.test(v) || NULL_WORDS.has(v.toLowerCase())) return true;
+  // an OID names a system or an assigning authority, not a person
+  if (/^[0-2](?:\.\d+){3,}$/.test(v)) return true;
+  return US_STATES.has(v.toLowerCase()) || /^[A-Z]{2,3}$/.test(v);
+}
+
+const NULL_WORDS = new Set(['unknown', 'none', 'null', 'n/a', 'test']);
+const US_STATES = new Set(['alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia', 'wisconsin', 'wyoming', 'district of columbia', 'puerto rico', 'united states', 'usa']);
+
+const PERSON_REF = /(?:^|\/)(?:Patient|RelatedPerson|Person|Practitioner)\//;
+const DATE_TYPES = new Set(['date', 'dateTime', 'instant']);
+
+/** Every value of a FHIR resource or Bundle with the R4 type the model gives it, and the resource it is in. */
+export function typedValues(input: unknown, visit: (v: { value: unknown; type: string | null; prop: string; parentType: string | null; resourceType: string; element: Element }) => void): void {
+  const r = input as Json;
+  if (r?.resourceType === 'Bundle') {
+    for (const e of (r.entry as Json[] | undefined) ?? []) if (e?.resource) typedValues(e.resource, visit);
+  }
+  if (typeof r?.resourceType !== 'string') return;
+  const resourceType = r.resourceType;
+  const walk = (node: Element): void => {
+    const data = node.data;
+    if (!data || typeof data !== 'object') return;
+    for (const prop of Object.keys(data)) {
+      if (prop === 'resourceType' || prop.startsWith('_')) continue;
+      const child = (data as Json)[prop];
+      if (child && typeof child === 'object' && !Array.isArray(child) && typeof (child as Json).resourceType === 'string') {
+        if (prop !== 'resource') typedValues(child, visit); // contained resources (a Bundle's entries are walked above)
+        continue;
+      }
+      for (const c of childElements(node, prop)) {
+        if (Array.isArray(c.data) || (c.data && typeof c.data === 'object' && typeof (c.data as Json).resourceType === 'string')) continue;
+        visit({ value: c.data, type: c.type, prop, parentType: node.type, resourceType, element: c });
+        if (c.data && typeof c.data === 'object') walk(c);
+      }
+    }
+  };
+  if (r.resourceType === 'Bundle') {
+    for (const k of ['id', 'timestamp']) if (typeof r[k] === 'string') visit({ value: r[k], type: k === 'id' ? 'id' : 'instant', prop: k, parentType: 'Bundle', resourceType: 'Bundle', element: null as unknown as Element });
+    return;
+  }
+  walk({ data: r, extra: null, path: resourceType, type: resourceType, parent: null, prop: null, index: null });
+}
+
+/**
+ * What identifies a person in a FHIR input, by data type: Identifier values, HumanName parts, ContactPoint values,
+ * Address lines, cities, districts, texts and 5-digit ZIP codes, the display of references to people, birth dates
+ * (the full date: the preset keeps the year), resource ids, Organization and Location names, and every string of
+ * the resources that describe a person. Trivial values (see `trivial`) are left out.
+ */
+export function fhirPhi(input: unknown): Map<string, PhiKind> {
+  const out = new Map<string, PhiKind>();
+  const add = (v: unknown, kind: PhiKind) => {
+    if (typeof v === 'string' && !trivial(v) && !out.has(v.trim())) out.set(v.trim(), kind);
+  };
+  typedValues(input, ({ value, type, prop, parentType, resourceType, element }) => {
+    if (typeof value !== 'string') return;
+    if (parentType === 'Identifier' && prop === 'value') add(value, 'identifier');
+    else if (parentType === 'HumanName' && ['family', 'given', 'text'].includes(prop)) add(value, 'name');
+    else if (parentType === 'ContactPoint' && prop === 'value') add(value, 'telecom');
+    else if (parentType === 'Address' && ['line', 'city', 'district', 'text'].includes(prop)) add(value, 'address');
+    else if (parentType === 'Address' && prop === 'postalCode' && value.replace(/\D/g, '').length > 3) add(value, 'postalCode');
+    else if (parentType === 'Reference' && prop === 'display') {
+      const ref = (element.parent?.data as Json | undefined)?.reference;
+      if (typeof ref === 'string' && PERSON_REF.test(ref)) add(value, 'personDisplay');
+    } else if (prop === 'birthDate' && /^\d{4}-\d{2}-\d{2}/.test(value)) add(value, 'birthDate');
+    else if (prop === 'id' && parentType === resourceType) add(value, 'id');
+    else if ((resourceType === 'Organization' || resourceType === 'Location') && parentType === resourceType && (prop === 'name' || prop === 'alias')) add(value, 'placeName');
+    else if (PERSON_RESOURCES.has(resourceType) && (type === 'string' || type === 'markdown') && !inCodedOrExtension(element)) add(value, 'personString');
+  });
+  return out;
+}
+
+/**
+ * Strings of a person's resource that are not the person's: a coding's display and a concept's text (they name the
+ * code: "Medical record number", "Married"), a quantity's unit; and extension values, which the de-identifier
+ * scrubs as free text (it cannot know what an extension it has never seen holds, nor can this scan).
+ */
+function inCodedOrExtension(e: Element): boolean {
+  for (let p = e.parent; p; p = p.parent) if (/^(Coding|CodeableConcept|Quantity|Money|Extension|Age|Duration|Count|Distance|SimpleQuantity)$/.test(p.type ?? p.path ?? "")) return true;
+  return false;
+}
+
+/**
+ * The dates, dateTimes and instants (to the day) of a FHIR input left as they were in the output, at the same
+ * place: the preset shifts them all. By place, not anywhere: one date shifted can be another date of the record
+ * (a Synthea condition's abatement moved onto another resource's authoredOn).
+ */
+export function datesKept(input: unknown, output: unknown): string[] {
+  const dates = new Set<string>();
+  typedValues(input, ({ value, type }) => {
+    if (typeof value === 'string' && type !== null && DATE_TYPES.has(type) && /^\d{4}-\d{2}-\d{2}/.test(value)) dates.add(value);
+  });
+  const before = strings(input);
+  return [...strings(output)].filter(([at, v]) => dates.has(v) && before.get(at) === v).map(([at, v]) => `date: ${v} at ${at}`);
+}
+
+/** Every string of a JSON value by its place (`.entry[3].resource.birthDate`). */
+function strings(v: unknown, at = '', out = new Map<string, string>()): Map<string, string> {
+  if (typeof v === 'string') out.set(at, v);
+  else if (Array.isArray(v)) v.forEach((x, i) => strings(x, `${at}[${i}]`, out));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) strings(x, `${at}.${k}`, out);
+  return out;
+}
+
+/**
+ * A FHIR output as the scan searches it: `readable`, without the codings' code, display and system and without
+ * `system` uris — vocabulary, kept as it is by design, where a sample's "Autopsy" (a family name in PDA-9) is
+ * also the display of the code `autopsy`.
+ */
+export function searchable(output: unknown): string {
+  const strip = (v: unknown, inCoding: boolean): unknown => {
+    if (Array.isArray(v)) return v.map((x) => strip(x, inCoding));
+    if (!v || typeof v !== 'object') return v;
+    const out: Json = {};
+    for (const [k, x] of Object.entries(v as Json)) {
+      if (k === 'system' || (inCoding && (k === 'code' || k === 'display'))) continue;
+      out[k] = strip(x, k === 'coding' || k === 'valueCoding');
+    }
+    return out;
+  };
+  return readable(strip(output, false));
+}
+
+/** Whether `value` appears in `text` (lowercased) as a whole value: "MARY" inside "Primary" is not that value. */
+export function appears(text: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  let at = text.indexOf(v);
+  while (at >= 0) {
+    const before = text.charCodeAt(at - 1);
+    const after = text.charCodeAt(at + v.length);
+    if (!isAlnum(before) && !isAlnum(after)) return true;
+    at = text.indexOf(v, at + 1);
+  }
+  return false;
+}
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** The HL7 v2 segments that describe a person: every ST field of theirs is the person's (an SSN, a policy number…). */
+export const HL7_PERSON_SEGMENTS = new Set(['PID', 'PD1', 'NK1', 'GT1', 'IN1', 'IN2', 'IN3', 'MRG']);
+
+/** Segments about the sending system and the exchange (the software, the acknowledgment), not about a person. */
+const HL7_SYSTEM_SEGMENTS = new Set(['MSH', 'SFT', 'MSA', 'ERR', 'BHS', 'BTS', 'FHS', 'FTS']);
+
+/** Components that identify, by data type (1-based; [component, kind]). */
+const HL7_TYPED: Record<string, readonly [number, PhiKind][]> = {
+  XPN: [[1, 'name'], [2, 'name'], [3, 'name']],
+  XCN: [[1, 'identifier'], [2, 'name'], [3, 'name'], [4, 'name']],
+  XAD: [[1, 'address'], [2, 'address'], [3, 'address'], [5, 'postalCode'], [8, 'address']],
+  XTN: [[1, 'telecom'], [4, 'telecom'], [7, 'telecom'], [12, 'telecom']],
+  CX: [[1, 'identifier']],
+  EI: [[1, 'identifier']],
+  EIP: [[1, 'identifier']],
+  DLN: [[1, 'identifier']],
+  XON: [[1, 'placeName'], [10, 'identifier']],
+};
+
+/**
+ * What identifies a person in an HL7 v2 message, by the data type the field table gives each field: XPN, XCN
+ * (id and name), XAD (street, other designation, city, 5-digit ZIP, other geographic designation), XTN (number,
+ * email, local number), CX, EI, DLN and XON (name, id) components in every segment but MSH, every sub-component
+ * of them; birth dates (a TS/DTM field named "… Birth …", to the day); and every ST field of the segments that
+ * describe a person. Segments the table does not know (IN3, Z-segments) are not collected from.
+ */
+export function hl7Phi(m: Hl7v2Message): Map<string, PhiKind> {
+  const out = new Map<string, PhiKind>();
+  const d = m.delimiters;
+  const add = (v: string | undefined, kind: PhiKind) => {
+    const t = v === undefined ? '' : decode(v, d).trim();
+    if (t && !trivial(t) && !(kind === 'postalCode' && t.replace(/\D/g, '').length <= 3) && !out.has(t)) out.set(t, kind);
+  };
+  for (const seg of m.segments) {
+    const def = SEGMENTS[seg.id];
+    if (!def || HL7_SYSTEM_SEGMENTS.has(seg.id)) continue;
+    def.fields.forEach(([name, type], i) => {
+      const raw = seg.fields[i + 1];
+      if (!raw) return;
+      for (const rep of raw.split(d.repetition)) {
+        const comps = rep.split(d.component);
+        for (const [c, kind] of HL7_TYPED[type] ?? []) {
+          const subs = (comps[c - 1] ?? '').split(d.subcomponent);
+          // a street (SAD: "2222&HOME&STREET") as a whole; other components' parts one by one
+          if (type === 'XAD' && c === 1) add(subs.join(' ').replace(/\s+/g, ' '), kind);
+          else for (const sub of subs) add(sub, kind);
+        }
+        if (/birth/i.test(name) && /^(TS|DTM|DT)$/.test(type)) {
+          const day = /^\d{8}/.exec(decode(comps[0] ?? '', d))?.[0];
+          if (day) out.set(day, 'birthDate');
+        }
+        if (type === 'ST' && HL7_PERSON_SEGMENTS.has(seg.id)) add(rep, 'personString');
+        else if (type === 'ST' && /place|location/i.test(name)) add(rep, 'address');
+        else if (type === 'ST' && /\b(?:number|id)$/i.test(name) && !/sub-id$/i.test(name)) add(rep, 'identifier');
+      }
+    });
+  }
+  return out;
+}
+
+/** The dates (TS, DTM, DT fields, to the day) of an HL7 v2 message left as they were, at the same place in the output. */
+export function hl7DatesKept(input: Hl7v2Message, output: Hl7v2Message): string[] {
+  const out: string[] = [];
+  const d = input.delimiters;
+  input.segments.forEach((seg, s) => {
+    const def = SEGMENTS[seg.id];
+    def?.fields.forEach(([, type], i) => {
+      if (!/^(TS|DTM|DT)$/.test(type) || (seg.id === 'MSH' && i + 1 <= 2)) return;
+      const before = (seg.fields[i + 1] ?? '').split(d.repetition);
+      const after = (output.segments[s]?.fields[i + 1] ?? '').split(output.delimiters.repetition);
+      before.forEach((rep, r) => {
+        const day = rep.split(d.component)[0] ?? '';
+        if (/^\d{8}/.test(day) && after[r]?.split(output.delimiters.component)[0] === day) out.push(`date: ${day} at ${seg.id}-${i + 1}`);
+      });
+    });
+  });
+  return out;
+}
+
+/** Every leaked value: each of `values` that appears as a whole value in `text`. */
+export function leaksIn(text: string, values: Map<string, PhiKind>): string[] {
+  const hay = text.toLowerCase();
+  return [...values].filter(([v]) => appears(hay, v)).map(([v, kind]) => `${kind}: ${v}`);
 }
