@@ -11,13 +11,15 @@ import { type Element, type ElementIndex, typesOf } from './fhir-elements';
  * - `birth-date` applies the birth-date policy (year only, or shifted; people over 89 get the 90-year boundary
  *   year, or lose it);
  * - `zip3` cuts US ZIP codes to 3 digits (`000` for the small areas), removes other postal codes;
+ * - `region` keeps a state or country that reads as one (letters, spaces, dots, hyphens), removes anything else
+ *   (a ZIP code or a street a sender put there);
  * - `scrub` replaces what identifies in free text (names and identifiers known from the record, phones,
  *   emails, SSNs, MRNs, URLs; dates moved by the shift); an Attachment's `data` is decoded when it is text,
  *   scrubbed and encoded again, and removed when it is binary (images, PDFs cannot be scrubbed);
  * - `keep` leaves them as they are (a user rule before the defaults, to exempt an element).
  * Rules apply in order and the first rule that reaches a field decides it: later rules leave it alone.
  */
-export type FhirAction = 'redact' | 'hash' | 'date-shift' | 'birth-date' | 'zip3' | 'scrub' | 'keep';
+export type FhirAction = 'redact' | 'hash' | 'date-shift' | 'birth-date' | 'zip3' | 'region' | 'scrub' | 'keep';
 
 export interface FhirRule {
   /** FHIRPath from the resource (each resource of a Bundle on its own): `Patient.birthDate`, `descendants().ofType(HumanName)` */
@@ -49,6 +51,8 @@ export const SAFE_HARBOR_RULES: readonly FhirRule[] = [
   { path: 'descendants().ofType(Address).district', action: 'redact' },
   { path: 'descendants().ofType(Address).text', action: 'redact' },
   { path: 'descendants().ofType(Address).postalCode', action: 'zip3' },
+  { path: 'descendants().ofType(Address).state', action: 'region' },
+  { path: 'descendants().ofType(Address).country', action: 'region' },
   { path: "descendants().where(url = 'http://hl7.org/fhir/StructureDefinition/geolocation')", action: 'redact' },
   { path: 'Location.position', action: 'redact' },
   // D, E, F, N: phones, faxes, emails, URLs
@@ -61,6 +65,23 @@ export const SAFE_HARBOR_RULES: readonly FhirRule[] = [
   { path: 'Device.distinctIdentifier', action: 'hash' },
   { path: 'Device.serialNumber', action: 'hash' },
   { path: 'Device.lotNumber', action: 'hash' },
+  // G–K, R by construction: a resource that describes a person holds its numbers and names as plain strings too
+  // (Coverage.subscriberId — the member number —, dependent, class.value, Account.name…): every string and
+  // markdown of its own (its fields and backbone elements, by the R4 model) is hashed, whatever the model adds
+  { path: 'Patient', action: 'hash' },
+  { path: 'RelatedPerson', action: 'hash' },
+  { path: 'Person', action: 'hash' },
+  { path: 'Coverage', action: 'hash' },
+  { path: 'Account', action: 'hash' },
+  // and the numbers other resources keep as strings: prior authorizations, an agent's alternative id
+  { path: 'Claim.insurance.preAuthRef', action: 'hash' },
+  { path: 'ClaimResponse.preAuthRef', action: 'hash' },
+  { path: 'ExplanationOfBenefit.preAuthRef', action: 'hash' },
+  { path: 'ExplanationOfBenefit.insurance.preAuthRef', action: 'hash' },
+  { path: 'AuditEvent.agent.altId', action: 'hash' },
+  // lot numbers, as HL7 v2's RXA-15 and Device.lotNumber are: hashed, so they still group
+  { path: 'Immunization.lotNumber', action: 'hash' },
+  { path: 'Medication.batch.lotNumber', action: 'hash' },
   // C: dates
   { path: 'Patient.birthDate', action: 'birth-date' },
   { path: 'RelatedPerson.birthDate', action: 'birth-date' },
@@ -221,7 +242,7 @@ const needed = new Map<string, Needs>();
 function needs(path: string): Needs {
   let need = needed.get(path);
   if (need) return need;
-  const head = /^([A-Z][A-Za-z]+)\./.exec(path)?.[1];
+  const head = /^([A-Z][A-Za-z]+)(?:\.|$)/.exec(path)?.[1];
   const ofType = /^descendants\(\)\.ofType\(([A-Z][A-Za-z]+)\)/.exec(path)?.[1];
   need = {
     ...(head && head !== 'Resource' && head !== 'DomainResource' && RESOURCE_TYPES.has(head) ? { resourceType: head } : {}),

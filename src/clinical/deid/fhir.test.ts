@@ -61,6 +61,23 @@ describe('FHIR de-identification rules', () => {
     }
   });
 
+  it("hashes every string of a person's resource, by the R4 model: a Coverage's member, dependent and group numbers", () => {
+    const coverage = { resourceType: 'Coverage', id: 'c1', status: 'active', subscriberId: 'HMO-12345', dependent: '02', network: 'Blue Network', beneficiary: { reference: 'Patient/p1' }, payor: [{ reference: 'Organization/o1' }], class: [{ type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'group' }] }, value: 'Grp-12345', name: 'Acme Employees' }] };
+    const out = deidentifyFhir(coverage, { key, now }).value as typeof coverage;
+    expect(out.subscriberId).toBe(pseudonym(key, 'HMO-12345'));
+    expect([out.dependent, out.network, out.class[0]!.value, out.class[0]!.name]).toEqual(['02', 'Blue Network', 'Grp-12345', 'Acme Employees'].map((v) => pseudonym(key, v)));
+    // codes stay codes
+    expect(out.status).toBe('active');
+    expect(out.class[0]!.type).toEqual(coverage.class[0]!.type);
+    expect(validateFhir(out)).toEqual([]);
+  });
+
+  it('keeps a state or country only when it reads as one (a ZIP code put in the country goes)', () => {
+    const patient = { resourceType: 'Patient', address: [{ state: 'MI', country: '999990000' }, { state: 'New York', country: 'USA' }] };
+    const out = deidentifyFhir(patient, { key, now }).value as typeof patient;
+    expect(out.address).toEqual([{ state: 'MI' }, { state: 'New York', country: 'USA' }]);
+  });
+
   it('leaves the input untouched and removes binary attachments it cannot scrub', () => {
     const doc = { resourceType: 'DocumentReference', status: 'current', content: [{ attachment: { contentType: 'image/png', data: 'iVBORw0KGgo=' } }, { attachment: { contentType: 'text/plain', data: Buffer.from('Call 555-810-7203').toString('base64') } }] };
     const before = JSON.stringify(doc);

@@ -1,5 +1,5 @@
 import { fhirPath } from '@/clinical/fhir/fhirpath';
-import { ElementIndex } from './fhir-elements';
+import { childElements, type Element, ElementIndex } from './fhir-elements';
 import { type FhirRule, fieldNames, mayReach, SAFE_HARBOR_RULES, type Target, targets } from './fhir-rules';
 import { type BirthDatePolicy, birthDateOutcome, checkKey, pseudonym, shiftDays, shiftFhirDate } from './keyed';
 import { KnownIdentifiers, Scrubber } from './scrub';
@@ -59,6 +59,8 @@ function resourcesOf(input: Json): Json[] {
   return out;
 }
 
+/** A state or a country as people write them: letters (any script), spaces, dots, hyphens, apostrophes */
+const REGION = /^[\p{L}][\p{L} .'-]*$/u;
 const DATE_LIKE = /^\d{4}-\d{2}(?:-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?)?$/;
 /** Coded and structural strings the free-text net leaves alone */
 const NOT_TEXT = new Set(['system', 'code', 'url', 'reference', 'id', 'resourceType', 'status', 'use', 'gender', 'unit', 'contentType', 'language', 'profile', 'version', 'versionId', 'fullUrl', 'intent', 'type', 'mode', 'data']);
@@ -159,6 +161,7 @@ class Run {
   }
 
   private apply(rule: FhirRule, t: Target, ctx: Ctx): void {
+    if (t.key === '' && rule.action === 'hash') return this.hashOwnStrings(rule, t.obj, ctx);
     if (t.key === '') return this.walk(rule, t.obj, ctx);
     const value = t.obj[t.key];
     if (value === undefined) return;
@@ -192,6 +195,15 @@ class Run {
     }
   }
 
+  /**
+   * `hash` on a whole resource: every string (and markdown) it holds as its own, in its fields and backbone
+   * elements — not in data types (codings, quantities, extensions…), which have rules of their own — by the R4
+   * model's types: `Coverage.subscriberId`, `dependent`, `class.value`, `Account.name`… whatever the model adds.
+   */
+  private hashOwnStrings(rule: FhirRule, resource: Json, ctx: Ctx): void {
+    for (const t of ownStrings(resource)) this.apply(rule, t, ctx);
+  }
+
   /** Which strings an element-wide rule touches: dates for date-shift, text (not codes, ids, urls) for scrub. */
   private wants(rule: FhirRule, key: string, value: string): boolean {
     if (rule.action === 'date-shift') return DATE_LIKE.test(value);
@@ -216,6 +228,8 @@ class Run {
       }
       case 'zip3':
         return zip3(value) ?? REMOVED;
+      case 'region':
+        return REGION.test(value.trim()) ? ctx.scrubber.scrubKnown(value) : REMOVED;
       case 'scrub':
         if (t.key === 'data') return scrubBase64(value, t.obj.contentType, ctx.scrubber);
         if (t.key === 'div') return scrubXhtml(value, ctx.scrubber);
@@ -224,6 +238,24 @@ class Run {
         return REMOVED;
     }
   }
+}
+
+/** Where a resource holds a string or markdown of its own (see Run.hashOwnStrings). */
+function ownStrings(resource: Json): Target[] {
+  const out: Target[] = [];
+  const visit = (node: Element): void => {
+    const data = node.data as Json;
+    for (const prop of Object.keys(data)) {
+      if (prop === 'resourceType' || prop.startsWith('_')) continue;
+      for (const c of childElements(node, prop)) {
+        if (c.type === 'string' || c.type === 'markdown') {
+          if (typeof c.data === 'string') out.push({ obj: data, key: prop, ...(c.index !== null ? { index: c.index } : {}) });
+        } else if (c.type === 'BackboneElement' && c.data && typeof c.data === 'object' && !Array.isArray(c.data)) visit(c);
+      }
+    }
+  };
+  visit({ data: resource, extra: null, path: resource.resourceType as string, type: resource.resourceType as string, parent: null, prop: null, index: null });
+  return out;
 }
 
 interface Ctx {
@@ -381,5 +413,11 @@ function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }: { fie
     known.add('NAME', r.name, false);
     for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);
   }
+  // the numbers and names a person's resource holds as plain strings (Coverage.subscriberId…), which its rule
+  // hashes: copies of them in text anywhere in the bundle are scrubbed
+  if (PERSON_RESOURCES.has(r.resourceType as string)) for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
   if (typeof r.id === 'string') known.add('ID', r.id);
 }
+
+/** The resources that describe a person: the preset hashes every string of their own (see SAFE_HARBOR_RULES). */
+const PERSON_RESOURCES = new Set(['Patient', 'RelatedPerson', 'Person', 'Coverage', 'Account']);

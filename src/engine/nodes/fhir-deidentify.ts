@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ruleProblem } from '@/clinical/deid/fhir-rules';
 import { describeNode, type PortType } from '../node-descriptor';
 
-const ACTIONS = ['redact', 'hash', 'date-shift', 'birth-date', 'zip3', 'scrub', 'keep'] as const;
+const ACTIONS = ['redact', 'hash', 'date-shift', 'birth-date', 'zip3', 'region', 'scrub', 'keep'] as const;
 
 const Rule = z.object({
   path: z
@@ -13,7 +13,7 @@ const Rule = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .describe('FHIRPath from each resource, selecting elements or ending in a field name: "Patient.extension.where(url = \'…\')", "Observation.note.text"'),
-  action: z.enum(ACTIONS).describe('redact, hash (keyed pseudonym), date-shift, birth-date, zip3, scrub (free text), keep'),
+  action: z.enum(ACTIONS).describe('redact, hash (keyed pseudonym; on a whole resource, each string of its own), date-shift, birth-date, zip3, region (a state or country kept when it reads as one), scrub (free text), keep'),
 });
 
 const Config = z.object({
@@ -52,15 +52,27 @@ export const fhirDeidentify = describeNode({
     '  organization\'s secret key, shaped as a UUID: the same value gives the same pseudonym in every message (and in',
     '  `hl7v2-deidentify`), references still resolve (`Patient/<pseudonym>`, `urn:uuid:<pseudonym>`), and nobody',
     '  without the key can reverse or recompute them; device UDIs are removed, serial and lot numbers hashed;',
+    '- **the resources that describe a person** — Patient, RelatedPerson (next of kin, guarantors, policy holders,',
+    '  employers the HL7 converter makes), Person, Coverage, Account — are handled by construction: besides their',
+    '  names, addresses, telecom, identifiers and dates (above), every string of their own, in their fields and',
+    '  backbone elements as the R4 model types them, is hashed — `Coverage.subscriberId` (the member number, the same',
+    '  pseudonym as IN1-49 in `hl7v2-deidentify`), `dependent`, `network`, `class.value` and `class.name`,',
+    '  `Account.name`…; codes stay; prior-authorization numbers and an audit agent\'s `altId` are hashed too;',
+    '- **practitioners and organizations** are treated as the people and places they are: a Practitioner\'s names,',
+    '  telecom and address lines go and its identifiers (NPI) are hashed, like a patient\'s; an Organization or',
+    '  Location loses its name and aliases (an employer, a small practice named after its doctor, a clinic in a small',
+    '  town narrow down who the patient is), keeps its type, state and 3-digit ZIP, and its identifiers are hashed;',
+    '  `state` and `country` are kept only when they read as one (a ZIP code put in `country` goes);',
     '- **dates** move by the patient\'s shift (up to `date_shift_days`, never 0, the same for all of one patient\'s',
     '  resources, derived from the key and the patient\'s MRN); birth dates keep the year (`keep_birth_year`), and',
     '  people older than 89 get the year 90 years back (`over_89`);',
     '- **free text** — narratives (`text.div`), annotations, text attachments (`Attachment.data` decoded from base64,',
-    '  scrubbed, encoded again; binary attachments removed) and every other string — has the names, identifiers,',
+    '  scrubbed, encoded again; binary attachments removed), extension strings and every other string — has the names, identifiers,',
     '  phones and addresses found in the input replaced (`[NAME]`, `[ID]`…), and phones, emails, SSNs, MRNs and URLs',
     '  by pattern; dates in text move with the shift.',
     '',
-    'Your `rules` come first (`{"path": "Observation.note", "action": "redact"}`; `keep` exempts a field). Send a',
+    'Your `rules` come first (`{"path": "Observation.note", "action": "redact"}`; `keep` exempts a field;',
+    '`hash` on a whole resource, as in `{"path": "Coverage", "action": "hash"}`, hashes each string of its own). Send a',
     'patient\'s resources together (a Bundle) for the best scrubbing: a note is scrubbed of the names the Bundle holds.',
     'Input that is not a FHIR resource leaves by `invalid` as `{value, error}` (or fails, with `on_invalid: fail`).',
     '',
