@@ -75,6 +75,21 @@ describe('HL7 v2 de-identification', () => {
     expect(encounter.period?.start?.slice(0, 10)).toBe(`${admitted.slice(0, 4)}-${admitted.slice(4, 6)}-${admitted.slice(6, 8)}`);
   });
 
+  it("gives the member number the same pseudonym in both formats: IN1-49 and the converted Coverage.subscriberId", () => {
+    const input = parseMessage(hl7Sample('ADT-A01-01.hl7'));
+    expect(get(input, 'IN1-49.1')).toBe('HMO-12345');
+    const hl7 = deidentifyHl7v2(input, { key, now });
+    const bundle = deidentifyFhir(convertMessage(input).bundle, { key, now }).value;
+    const coverage = bundle.entry!.map((e) => e.resource!).find((r) => r.resourceType === 'Coverage') as { subscriberId?: string };
+    expect(coverage.subscriberId).toBe(pseudonym(key, 'HMO-12345'));
+    expect(get(hl7, 'IN1-49.1')).toBe(coverage.subscriberId);
+    // ST fields of a person's segment are the person's: the policy number (IN1-36) is pseudonymized too
+    expect(get(hl7, 'IN1-36')).toBe(pseudonym(key, get(input, 'IN1-36')!));
+    // an organization (XON) loses its name, keeps its type: the insurer of IN1-4, the performing lab of OBX-23
+    expect(get(hl7, 'IN1-4.1')).toBe('');
+    expect(get(hl7, 'OBX-23.1')).toBe('');
+  });
+
   it('gives other pseudonyms and shifts under another organization key', () => {
     const input = parseMessage(hl7Sample('ADT-A01-01.hl7'));
     const a = deidentifyHl7v2(input, { key, now, birthDate: { keepYear: false } });

@@ -1,4 +1,4 @@
-import { decode, encode, type Hl7v2Delimiters, type Hl7v2Message, type Hl7v2Segment } from '@/clinical/hl7v2';
+import { decode, encode, type Hl7v2Delimiters, type Hl7v2Message, type Hl7v2Segment, SEGMENTS } from '@/clinical/hl7v2';
 import { type BirthDatePolicy, birthDateOutcome, checkKey, pseudonym, shiftDays, shiftFhirDate, shiftHl7Date } from './keyed';
 import { KnownIdentifiers, Scrubber } from './scrub';
 import { zip3 } from './zip3';
@@ -13,11 +13,70 @@ import { zip3 } from './zip3';
  *   type remain;
  * - `location` (PL): only the point of care (component 1) remains;
  * - `date`: moved by the patient's shift (precision kept); `birth`: the birth-date policy;
+ * - `organization` (XON): the name (component 1) removed, its ID numbers (components 3 and 10) pseudonymized;
  * - `text`: free text scrubbed (names and identifiers known from the message, phones, emails, SSNs, URLs, dates).
  */
-export type Hl7FieldAction = 'id' | 'person' | 'name' | 'phone' | 'redact' | 'address' | 'location' | 'date' | 'birth' | 'text';
+export type Hl7FieldAction = 'id' | 'person' | 'name' | 'phone' | 'redact' | 'address' | 'location' | 'organization' | 'date' | 'birth' | 'text';
 
-/** The fields de-identified, by segment (HL7 v2.5.1 numbering; later versions add fields at the end). */
+/**
+ * What each data type gets, in every segment the field table (../hl7v2/fields) knows: by construction, a field
+ * of a person, address, phone, identifier or organization type is handled wherever it is, in every repetition.
+ */
+const BY_TYPE: Readonly<Record<string, Hl7FieldAction>> = {
+  XPN: 'name',
+  XCN: 'person',
+  XAD: 'address',
+  XTN: 'phone',
+  CX: 'id',
+  EI: 'id',
+  EIP: 'id',
+  DLN: 'id',
+  XON: 'organization',
+  PL: 'location',
+  ED: 'redact',
+  TS: 'date',
+  DTM: 'date',
+  DT: 'date',
+};
+
+/**
+ * The segments that describe a person (the patient, a relative, a guarantor, an insured): each of their ST fields
+ * (SSNs, policy and group numbers, Medicare and Medicaid numbers…) is the person's, and is pseudonymized.
+ */
+export const HL7_PERSON_SEGMENTS: ReadonlySet<string> = new Set(['PID', 'PD1', 'NK1', 'GT1', 'IN1', 'IN2', 'IN3', 'MRG']);
+
+/** Segments about the sending system and the exchange, not a person or a place of care: left as they are (but MSH-7). */
+const SYSTEM_SEGMENTS = new Set(['MSH', 'SFT', 'MSA', 'ERR', 'BHS', 'BTS', 'FHS', 'FTS']);
+
+/** The explicit table (HL7_FIELDS) over what the field table's data types give (BY_TYPE, person segments' ST, numbers and places). */
+function derived(segment: string): Readonly<Record<number, Hl7FieldAction>> {
+  const out: Record<number, Hl7FieldAction> = {};
+  const def = SYSTEM_SEGMENTS.has(segment) ? undefined : SEGMENTS[segment];
+  def?.fields.forEach(([name, type], i) => {
+    let action: Hl7FieldAction | undefined = BY_TYPE[type];
+    if (action === 'date' && /birth/i.test(name)) action = 'birth';
+    if (type === 'ST') {
+      if (/place|location/i.test(name)) action = 'redact';
+      else if (HL7_PERSON_SEGMENTS.has(segment) || (/\b(?:number|id)$/i.test(name) && !/sub-id$/i.test(name))) action = 'id';
+    }
+    if (action) out[i + 1] = action;
+  });
+  return { ...out, ...HL7_FIELDS[segment] };
+}
+
+const actionsCache = new Map<string, Readonly<Record<number, Hl7FieldAction>>>();
+
+/** The action on each field of a segment (none for segments neither table knows: their text is scrubbed of known values). */
+export function hl7FieldActions(segment: string): Readonly<Record<number, Hl7FieldAction>> {
+  let a = actionsCache.get(segment);
+  if (!a) actionsCache.set(segment, (a = derived(segment)));
+  return a;
+}
+
+/**
+ * The fields de-identified, by segment (HL7 v2.5.1 numbering; later versions add fields at the end), over what
+ * their data types give (see hl7FieldActions); and the fields of segments the field table does not know (IN3).
+ */
 export const HL7_FIELDS: Readonly<Record<string, Readonly<Record<number, Hl7FieldAction>>>> = {
   MSH: { 7: 'date' },
   EVN: { 2: 'date', 3: 'date', 5: 'person', 6: 'date' },
@@ -45,6 +104,10 @@ export const HL7_FIELDS: Readonly<Record<string, Readonly<Record<number, Hl7Fiel
   DG1: { 16: 'person' },
   AL1: { 6: 'date' },
   MRG: { 1: 'id', 2: 'id', 3: 'id', 4: 'id', 5: 'id', 6: 'id', 7: 'name' },
+  // the accident: its location and address go, its description is clinical text, scrubbed
+  ACC: { 3: 'redact', 8: 'text', 11: 'address' },
+  // certification (v2.5.1 IN3): numbers, the people who certified, reviewed or were contacted, their phones, dates
+  IN3: { 2: 'id', 3: 'person', 4: 'redact', 5: 'person', 6: 'date', 7: 'date', 8: 'person', 9: 'date', 10: 'date', 11: 'person', 12: 'name', 13: 'phone', 15: 'date', 16: 'date', 17: 'redact', 18: 'date', 19: 'person', 21: 'date', 22: 'redact', 23: 'organization', 24: 'phone', 25: 'date', 26: 'person', 27: 'redact', 28: 'organization' },
 };
 
 /** Free-text OBX value types: their OBX-5 is scrubbed; encapsulated data (ED) cannot be and is removed. */
@@ -88,7 +151,7 @@ export function deidentifyHl7v2(message: Hl7v2Message, options: Hl7DeidOptions):
   const ctx: FieldCtx = { key, d, days, scrubber, policy, birthAt };
 
   for (const seg of out.segments) {
-    const fields = HL7_FIELDS[seg.id] ?? {};
+    const fields = hl7FieldActions(seg.id);
     for (const [n, action] of Object.entries(fields)) field(seg, Number(n), action, ctx);
     if (seg.id === 'OBX') obxValue(seg, ctx);
     // every other field: the names and identifiers known from the message replaced wherever they appear
@@ -136,6 +199,14 @@ function field(seg: Hl7v2Segment, n: number, action: Hl7FieldAction, c: FieldCtx
         return trimEnd(comps, d);
       case 'person':
         return first.trim() ? encode(pseudonym(c.key, first), d) : '';
+      case 'organization': {
+        comps[0] = '';
+        for (const i of [2, 9]) {
+          const id = decode((comps[i] ?? '').split(d.subcomponent)[0]!, d);
+          if (id.trim()) comps[i] = encode(pseudonym(c.key, id), d);
+        }
+        return trimEnd(comps, d);
+      }
       case 'address': {
         const state = decode(comps[3] ?? '', d).trim();
         const country = decode(comps[5] ?? '', d).trim();
@@ -158,7 +229,28 @@ function field(seg: Hl7v2Segment, n: number, action: Hl7FieldAction, c: FieldCtx
         return encode(c.scrubber.scrub(decode(rep, d)), d);
     }
   });
-  seg.fields[n] = reps.every((r) => r === '') ? '' : reps.join(d.repetition);
+  const joined = reps.every((r) => r === '') ? '' : reps.join(d.repetition);
+  // what an action keeps (an assigning facility, a type code, the components of a value in the wrong field) is
+  // scrubbed of the names and identifiers the message holds, as every other field is
+  seg.fields[n] = KEEPS_COMPONENTS.has(action) ? scrubKept(joined, action, c) : joined;
+}
+
+const KEEPS_COMPONENTS = new Set<Hl7FieldAction>(['id', 'date', 'location', 'organization']);
+/** The components each action writes itself (0-based), left as it wrote them */
+const WRITTEN: Partial<Record<Hl7FieldAction, ReadonlySet<number>>> = { id: new Set([0, 6, 7]), date: new Set([0]), organization: new Set([2, 9]) };
+
+function scrubKept(raw: string, action: Hl7FieldAction, c: FieldCtx): string {
+  const { d } = c;
+  const written = WRITTEN[action];
+  return raw
+    .split(d.repetition)
+    .map((rep) => rep.split(d.component).map((comp, i) => (written?.has(i) || !comp ? comp : comp.split(d.subcomponent).map((sub) => {
+      if (!sub) return sub;
+      const text = decode(sub, d);
+      const scrubbed = c.scrubber.scrubKnown(text);
+      return scrubbed === text ? sub : encode(scrubbed, d);
+    }).join(d.subcomponent))).join(d.component))
+    .join(d.repetition);
 }
 
 /** A date or date-time in a field the table does not name (a timestamp is an element of a date all the same). */
@@ -204,8 +296,7 @@ function collectKnown(m: Hl7v2Message): KnownIdentifiers {
   const known = new KnownIdentifiers();
   const d = m.delimiters;
   for (const seg of m.segments) {
-    const fields = HL7_FIELDS[seg.id];
-    if (!fields) continue;
+    const fields = hl7FieldActions(seg.id);
     for (const [n, action] of Object.entries(fields)) {
       for (const rep of (seg.fields[Number(n)] ?? '').split(d.repetition)) {
         const comps = rep.split(d.component).map((x) => x.split(d.subcomponent).map((s) => decode(s, d)));
@@ -217,12 +308,23 @@ function collectKnown(m: Hl7v2Message): KnownIdentifiers {
           known.add('ID', comps[0]?.[0]);
           known.add('NAME', comps[1]?.[0]);
           known.add('NAME', comps[2]?.[0]);
+          known.add('NAME', comps[3]?.[0]);
+        } else if (action === 'redact') {
+          // a county, a birth place, an employer: each part, as a whole
+          for (const comp of comps) known.add('NAME', comp.join(' ').trim(), false);
         } else if (action === 'id') known.add('ID', comps[0]?.[0]);
+        else if (action === 'organization') {
+          known.add('NAME', comps[0]?.[0], false);
+          known.add('ID', comps[2]?.[0]);
+          known.add('ID', comps[9]?.[0]);
+        }
         else if (action === 'phone') {
           known.add('PHONE', comps[0]?.[0]);
           known.add('EMAIL', comps[3]?.[0]);
           const local = [comps[5]?.[0], comps[6]?.[0]].filter(Boolean).join('');
           if (local.length >= 7) known.add('PHONE', local);
+          known.add('PHONE', comps[6]?.[0]);
+          known.add('PHONE', comps[11]?.[0]);
         } else if (action === 'address') {
           known.add('ADDRESS', comps[0]?.[0]);
           known.add('ADDRESS', comps[0]?.join(' '));

@@ -5,7 +5,7 @@
  */
 export { deidentifyFhir, hashReference, medicalRecordNumber, type FhirDeidOptions, type FhirDeidResult } from './fhir';
 export { SAFE_HARBOR_RULES, ruleProblem, type FhirAction, type FhirRule } from './fhir-rules';
-export { deidentifyHl7v2, hl7PatientIdentity, HL7_FIELDS, type Hl7DeidOptions, type Hl7FieldAction } from './hl7v2';
+export { deidentifyHl7v2, hl7FieldActions, hl7PatientIdentity, HL7_FIELDS, HL7_PERSON_SEGMENTS, type Hl7DeidOptions, type Hl7FieldAction } from './hl7v2';
 export { pseudonym, shiftDays, shiftFhirDate, shiftHl7Date, type BirthDatePolicy } from './keyed';
 export { KnownIdentifiers, Scrubber } from './scrub';
 export { RESTRICTED_ZIP3, zip3 } from './zip3';
