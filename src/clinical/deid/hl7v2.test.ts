@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decode, get, getAll, parseMessage, serialize, type Hl7v2Message } from '@/clinical/hl7v2';
 import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
-import { convertMessage } from '@/clinical/hl7v2-fhir';
+import { formatIssue, validateFhir } from '@/clinical/fhir/validate';
+import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir } from './fhir';
 import { deidentifyHl7v2 } from './hl7v2';
 import { pseudonym } from './keyed';
@@ -89,6 +90,15 @@ describe('HL7 v2 de-identification', () => {
     expect(get(hl7, 'IN1-4.1')).toBe('');
     expect(get(hl7, 'OBX-23.1')).toBe('');
   });
+
+  it('gives messages the converter still makes valid FHIR of (a feed that de-identifies before converting)', () => {
+    const messages = hl7Samples().map((s) => parseMessage(s.text)).filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
+    expect(messages.length).toBeGreaterThan(60);
+    for (const m of messages) {
+      const bundle = convertMessage(parseMessage(serialize(deidentifyHl7v2(m, { key, now })))).bundle;
+      expect(validateFhir(bundle).map(formatIssue), `${m.message_type}^${m.trigger_event} ${m.control_id}`).toEqual([]);
+    }
+  }, 60_000);
 
   it('gives other pseudonyms and shifts under another organization key', () => {
     const input = parseMessage(hl7Sample('ADT-A01-01.hl7'));
