@@ -81,8 +81,17 @@ function valueOf(o: Any): string[] {
   return [];
 }
 
+type Name = { family?: string; given?: string[]; prefix?: string[]; suffix?: string[]; use?: string; period?: { start?: string; end?: string } };
+
+/**
+ * Every component of each name: `family|given given|prefix|suffix|use|start-end` (dates to the day), so a middle
+ * name, a suffix, a degree, the name type or its validity that one side has and the other lacks is a miss.
+ */
 function names(list: unknown): string[] {
-  return ((list as { family?: string; given?: string[] }[] | undefined) ?? []).map((n) => `${(n.family ?? '').trim()}|${(n.given?.[0] ?? '').trim()}`);
+  const words = (a: string[] | undefined) => (a ?? []).map((x) => x.trim()).filter(Boolean).join(' ');
+  return ((list as Name[] | undefined) ?? []).map((n) =>
+    [(n.family ?? '').trim(), words(n.given), words(n.prefix), words(n.suffix), n.use ?? '', `${n.period?.start?.slice(0, 10) ?? ''}-${n.period?.end?.slice(0, 10) ?? ''}`].join('|').replace(/\|-$/, ''),
+  );
 }
 
 /**

@@ -113,18 +113,25 @@ export function period(start: string, end: string): Period | undefined {
 
 const NAME_USE: Record<string, HumanName['use']> = { L: 'official', R: 'official', D: 'usual', M: 'maiden', N: 'nickname', TEMP: 'temp', NAV: 'temp', BAD: 'old', MSK: 'anonymous' };
 
-/** XPN (family at 1, given 2, middle 3, suffix 4, prefix 5, degree 6, type 7) → HumanName. */
+/**
+ * XPN → HumanName: family 1, given 2 and 3 (and 15, the called-by name, on a usual name), suffix 4, degree 6 and
+ * professional suffix 14, prefix 5, use from the name type 7, period from the effective/expiration dates 12/13
+ * (or the older validity range 10). `offset` 1 reads the name part of an XCN (family at 2), whose later
+ * components are not a name's: only its family, given, suffix and prefix are read.
+ */
 export function humanName(f: Field | undefined, offset = 0): HumanName | undefined {
   if (!f || f.empty) return undefined;
   const c = (i: number) => f.c(i + offset).trim();
   const family = f.s(1 + offset, 1).trim();
-  const given = [c(2), c(3)].filter(Boolean);
+  const xpn = offset === 0;
+  const use = xpn ? NAME_USE[c(7)] : undefined;
   return clean<HumanName>({
     family: family || undefined,
-    given,
-    suffix: [c(4), c(6)].filter(Boolean),
+    given: [c(2), c(3), use === 'usual' ? c(15) : ''].filter(Boolean),
+    suffix: [c(4), c(6), xpn ? c(14) : ''].filter(Boolean),
     prefix: [c(5)].filter(Boolean),
-    use: NAME_USE[c(7)],
+    use,
+    period: xpn ? period(f.c(12).trim() || f.s(10, 1).trim(), f.c(13).trim() || f.s(10, 2).trim()) : undefined,
   });
 }
 

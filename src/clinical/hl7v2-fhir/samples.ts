@@ -39,13 +39,18 @@ function tally<T extends Tally>(into: Record<string, T>, key: string, agree: num
   t.ratio = t.total ? t.agree / t.total : 1;
 }
 
-export function compareSamples(): SamplesReport {
+/**
+ * `dir` holds `messages/*.hl7` and `expected-fhir/*.json` (the same layout as the shared samples): the shared
+ * samples by default, or another set, e.g. a held-out one to check the mapping generalizes beyond the messages
+ * it was tuned on.
+ */
+export function compareSamples(dir: string = DATA): SamplesReport {
   const messages: SampleComparison[] = [];
-  for (const file of readdirSync(path.join(DATA, 'messages')).filter((f) => f.endsWith('.hl7')).sort()) {
+  for (const file of readdirSync(path.join(dir, 'messages')).filter((f) => f.endsWith('.hl7')).sort()) {
     const name = file.replace(/\.hl7$/, '');
-    const expectedFile = path.join(DATA, 'expected-fhir', `${name}.json`);
+    const expectedFile = path.join(dir, 'expected-fhir', `${name}.json`);
     if (!existsSync(expectedFile)) continue;
-    const message = parseMessage(readFileSync(path.join(DATA, 'messages', file), 'utf8'));
+    const message = parseMessage(readFileSync(path.join(dir, 'messages', file), 'utf8'));
     const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as Bundle;
     const { bundle } = convertMessage(message);
     messages.push({ name, type: message.message_type, comparison: compareBundles(expected, bundle) });
