@@ -1,4 +1,4 @@
-import type { AllergyIntolerance, CodeableConcept, Condition, DiagnosticReport, Observation, ObservationComponent, Procedure, RelatedPerson } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, CodeableConcept, Condition, DiagnosticReport, Observation, ObservationComponent, RelatedPerson } from '@medplum/fhirtypes';
 import { clean, codeableConcept, date, entityIdentifier, humanName, quantity, tableConcept } from './datatypes';
 import type { Ctx, Ref } from './context';
 import type { Field, Seg } from './reader';
@@ -105,27 +105,6 @@ export function problem(prb: Seg, ctx: Ctx): void {
       ? { verificationStatus: { coding: [{ code: 'entered-in-error', system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status' }] } }
       : { clinicalStatus: { coding: [{ code: clinical, system: 'http://terminology.hl7.org/CodeSystem/condition-clinical' }] } }),
     ...clean<Partial<Condition>>({ code, identifier: prb.v(4) ? [{ value: prb.v(4) }] : [], recordedDate: ctx.dt(prb.v(7)), abatementDateTime: ctx.dt(resolved), onsetDateTime: ctx.dt(prb.v(16)) }),
-  }));
-}
-
-/** PR1 → Procedure. */
-export function procedure(pr1: Seg, ctx: Ctx): void {
-  if (!ctx.patient) return;
-  const subject = ctx.patient;
-  const code = codeableConcept(pr1.f(3)) ?? (pr1.v(4) ? { text: pr1.v(4) } : undefined);
-  if (!code) return;
-  ctx.once<Procedure>('Procedure', `PR1|${pr1.index}`, (id) => ({
-    resourceType: 'Procedure',
-    id,
-    status: 'completed',
-    subject,
-    ...clean<Partial<Procedure>>({
-      code,
-      encounter: ctx.encounter,
-      performedDateTime: ctx.dt(pr1.v(5)),
-      performer: [...pr1.reps(8), ...pr1.reps(11), ...pr1.reps(12)].map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor! })),
-      reasonCode: [codeableConcept(pr1.f(15))].filter((x) => !!x),
-    }),
   }));
 }
 

@@ -25,6 +25,7 @@ export const KEY_TYPES = [
   'Appointment',
   'DocumentReference',
   'Coverage',
+  'Procedure',
 ] as const;
 const KEY = new Set<string>(KEY_TYPES);
 
@@ -166,6 +167,7 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
         break;
       case 'Condition':
       case 'AllergyIntolerance':
+      case 'Procedure':
         add(`${r.resourceType}.code`, codeOf(o.code));
         break;
       case 'Appointment':

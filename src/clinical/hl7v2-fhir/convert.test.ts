@@ -1,4 +1,4 @@
-import type { Appointment, Bundle, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Resource } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Procedure, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
@@ -47,7 +47,12 @@ describe('convertMessage mappings', () => {
       ['PATID1234', 'MR'],
       ['123456789', 'SS'],
     ]);
-    expect(p!.name![0]).toMatchObject({ family: 'EVERYMAN', given: ['ADAM', 'A'], prefix: ['Dr.'] });
+    // every XPN component: given 2, 3 and 15 (called-by, on a usual name), suffix 4, degree 6, professional
+    // suffix 14, prefix 5, type 7 → use, validity 10 or effective/expiration 12/13 → period
+    expect(p!.name!.slice(0, 2)).toEqual([
+      { family: 'EVERYMAN', given: ['ADAM', 'A', 'Addsm'], suffix: ['III', 'MD', 'PF'], prefix: ['Dr.'], use: 'usual', period: { start: '1924-10-12' } },
+      { family: 'Josh', given: ['stanley'], use: 'official', period: { start: '1924-10-10', end: '1924-10-15' } },
+    ]);
     expect(p!.name!.map((n) => n.family)).toContain('elbert'); // PID-9 alias
     expect(p!.identifier!.map((i) => i.value)).toEqual(expect.arrayContaining(['G-SSN-12', 'Medicare-12345', 'DB123'])); // GT1 (self), IN2, DB1
     expect([p!.birthDate, p!.gender]).toEqual(['1988-08-18', 'male']);
@@ -134,6 +139,39 @@ describe('convertMessage mappings', () => {
     expect(r4Errors(bare)).toEqual([]);
     const text = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBX|1|NM|1234-5^Test^LN||pending|mg\r')).bundle;
     expect(all<Observation>(text, 'Observation')[0]).toMatchObject({ valueString: 'pending', status: 'unknown' });
+  });
+
+  it('makes the procedures an order bills (FT1-25 within an order that has a placer number, ORC-2) with the charge for them', () => {
+    const orm = convert('ORM-O01-01.hl7');
+    const [patient] = all<Patient>(orm, 'Patient');
+    const procedures = all<Procedure>(orm, 'Procedure');
+    expect(procedures).toEqual([expect.objectContaining({ status: 'unknown', code: { coding: [{ code: '71045', display: 'Xray exam chest 1 view', system: 'http://www.ama-assn.org/go/cpt' }] }, subject: { reference: `Patient/${patient!.id}` } })]);
+    expect(all<ChargeItem>(orm, 'ChargeItem')[0]!.service).toEqual([{ reference: `Procedure/${procedures[0]!.id}` }]);
+    // the same FT1 in an order without a placer number (OMG-O19-01's ORC-2 is empty): no order to tie it to
+    expect(all<Procedure>(convert('OMG-O19-01.hl7'), 'Procedure')).toEqual([]);
+    expect(r4Errors(orm)).toEqual([]);
+  });
+
+  it('makes a Procedure of PR1 with the procedure it is part of (PR1-25), and of the death certification and the autopsy PDA states', () => {
+    const a01 = convert('ADT-A01-01.hl7');
+    const procedures = all<Procedure>(a01, 'Procedure');
+    const byCode = (code: string) => procedures.find((p) => p.code?.coding?.[0]?.code === code);
+    const parent = procedures.find((p) => !p.code)!;
+    expect(parent).toMatchObject({ status: 'unknown', identifier: [{ value: 'PR1001' }] });
+    expect(byCode('76164006')).toMatchObject({ partOf: [{ reference: `Procedure/${parent.id}` }], performedDateTime: '2005-01-25T11:40:00+01:00' });
+    expect(byCode('76164006')!.performer!.map((p) => p.function?.text)).toEqual(['Anesthesiologist', 'Surgeon', 'Procedure Practitioner']);
+    expect(byCode('death-certification')).toMatchObject({ status: 'completed', performedDateTime: '2021-11-02T12:30:00+01:15', performer: [{ function: { text: 'Death Certified By' } }] });
+    expect(byCode('autopsy-performed')).toMatchObject({ status: 'completed', performedPeriod: { start: '2021-11-02T10:30:00+01:15', end: '2021-11-02T11:30:00+01:15' } });
+    expect(procedures).toHaveLength(4);
+    expect(r4Errors(a01)).toEqual([]);
+  });
+
+  it("leaves the patient's name and numbers alone when the guarantor is an organization (GT1-21), even one marked self (GT1-11 SEL)", () => {
+    const b = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||BAR^P01|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\rGT1|1|1516|RADIANT^LUCY||||||||SEL|G-SSN-12|||||||||Jupiter Hospital\r')).bundle;
+    const [p] = all<Patient>(b, 'Patient');
+    expect(p!.name!.map((n) => n.family)).toEqual(['DOE']);
+    expect(p!.identifier!.map((i) => i.value)).toEqual(['X1']);
+    expect(all(b, 'RelatedPerson')).toEqual([]);
   });
 
   it('refuses a message type it does not map', () => {

@@ -1,6 +1,6 @@
 import type { Bundle, BundleEntry, Coverage, DiagnosticReport, Immunization, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import type { Hl7v2Message } from '@/clinical/hl7v2/types';
-import { allergy, diagnosis, documentResult, observation, problem, procedure } from './clinical';
+import { allergy, diagnosis, documentResult, observation, problem } from './clinical';
 import { chargeItem } from './charge';
 import { consent } from './consent';
 import { type ConvertOptions, Ctx, DEFAULTS, type Ref } from './context';
@@ -12,6 +12,7 @@ import { employerPolicyHolder } from './insurance';
 import { medicationRequest } from './medication';
 import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
 import { coverage, disability, encounter, guarantor, insuranceDetails, merged, mother, patient, relatedPerson } from './patient';
+import { chargedProcedure, deathProcedures, procedure } from './procedures';
 import { type Seg, segs } from './reader';
 import { linkToVisit } from './visit-links';
 
@@ -43,8 +44,8 @@ const HANDLED = new Set(['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1',
 /**
  * An HL7 v2 message → a FHIR R4 Bundle, modelled on the HL7 v2-to-FHIR mappings of the Microsoft FHIR-Converter
  * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient; MRG the one it replaces) → Patient, PV1/PV2 → Encounter,
- * NK1/GT1/IN1/IN2 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 →
- * Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
+ * NK1/GT1/IN1/IN2 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 (and
+ * its parent PR1-25), PDA's death certification and autopsy, FT1-25 within an order → Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
  * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, RXO/RXE (+ RXR) →
  * MedicationRequest, FT1 → ChargeItem, CON → Consent, TXA → DocumentReference, SCH/AIx → Appointment, MSH →
  * MessageHeader, MSH/EVN → Provenance. Ids are derived from the
@@ -144,6 +145,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       case 'PDA':
         deathAndAutopsy(s, ctx);
+        deathProcedures(s, ctx);
         break;
       case 'ACC':
         accident(s, ctx);
@@ -154,9 +156,15 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       case 'CON':
         consent(s, ctx);
         break;
-      case 'FT1':
-        chargeItem(s, ctx);
+      case 'FT1': {
+        const charge = chargeItem(s, ctx);
+        // the procedure billed (FT1-25) is one of the order the transaction belongs to, known by its placer
+        // number (ORC-2, else OBR-2): without one there is no order to tie it to, and no Procedure
+        const before = all.slice(0, i).reverse();
+        const placer = before.find((x) => x.id === 'ORC')?.v(2) || before.find((x) => x.id === 'OBR')?.v(2);
+        if (placer) chargedProcedure(s, placer, ctx, charge);
         break;
+      }
       case 'ORC': {
         const previous = all.slice(0, i).reverse().find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {

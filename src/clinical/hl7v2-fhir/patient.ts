@@ -222,17 +222,18 @@ export function mother(pid: Seg, ctx: Ctx): void {
 }
 
 /**
- * GT1 → the guarantor: when GT1-11 says the patient is their own guarantor (SEL), GT1's name and identifiers are
- * the patient's; when the guarantor is an organization (GT1-21) there is no person; else a RelatedPerson.
+ * GT1 → the guarantor: when the guarantor is an organization (GT1-21) there is no person; else when GT1-11 says
+ * the patient is their own guarantor (SEL), GT1's name and identifiers are the patient's; else a RelatedPerson.
  */
 export function guarantor(gt1: Seg, ctx: Ctx): void {
   if (!ctx.patient) return;
+  // an organization as guarantor (GT1-21) is no person, whatever GT1-11 says: its name and numbers are not the patient's
+  if (gt1.reps(21).length) return;
   const rel = gt1.v(11).toUpperCase();
   if (rel === 'SEL') {
     if (ctx.patientResource) addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)]);
     return;
   }
-  if (gt1.reps(21).length) return;
   const patientRef = ctx.patient;
   ctx.once<RelatedPerson>('RelatedPerson', `GT1|${gt1.index}`, (id) => ({
     resourceType: 'RelatedPerson',
