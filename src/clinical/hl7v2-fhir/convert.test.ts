@@ -1,4 +1,4 @@
-import type { Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Procedure, Resource } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Procedure, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
@@ -172,6 +172,35 @@ describe('convertMessage mappings', () => {
     expect(p!.name!.map((n) => n.family)).toEqual(['DOE']);
     expect(p!.identifier!.map((i) => i.value)).toEqual(['X1']);
     expect(all(b, 'RelatedPerson')).toEqual([]);
+  });
+
+  it('makes a DocumentReference of every TXA, with its own content, each the reason of the order before it', () => {
+    const msg = [
+      'MSH|^~\\&|LIS|LAB|||20240105083000||OUL^R23|9|P|2.5',
+      'PID|1||P1||DOE^JANE||20000101|F',
+      'OBR|1|PL1|FL1|SCAN^Scan^L',
+      'TXA|1|DIS||20240105',
+      'OBX|1|TX|TEXT^Text^L||first report',
+      'OBR|2|PL2|FL2|SCAN^Scan^L',
+      'TXA|1|CN||20240106',
+      'OBX|1|TX|TEXT^Text^L||second note',
+    ].join('\r');
+    const b = convertMessage(parseMessage(msg)).bundle;
+    const docs = all<DocumentReference>(b, 'DocumentReference');
+    expect(docs.map((d) => d.type?.coding?.[0]?.code)).toEqual(['DIS', 'CN']);
+    const text = (d: DocumentReference) => Buffer.from(d.content[0]!.attachment.data ?? '', 'base64').toString();
+    expect(docs.map(text)).toEqual(['first report', 'second note']);
+    const orders = all<ServiceRequest>(b, 'ServiceRequest');
+    expect(orders.map((o) => o.reasonReference)).toEqual([[{ reference: `DocumentReference/${docs[0]!.id}` }], [{ reference: `DocumentReference/${docs[1]!.id}` }]]);
+    expect(r4Errors(b)).toEqual([]);
+  });
+
+  it('gives a quantity its unit as people read it (OBX-6.2) and the coded unit (OBX-6.1) as its code', () => {
+    const b = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBR|1||F1|58410-2^CBC^LN\rOBX|1|NM|26453-1^Erythrocytes^LN||4.41|10*6/uL^million per microliter^UCUM||||||F\rOBX|2|NM|718-7^Hemoglobin^LN||12.5|g/dL||||||F\r')).bundle;
+    expect(all<Observation>(b, 'Observation').map((o) => o.valueQuantity)).toEqual([
+      { value: 4.41, unit: 'million per microliter', system: 'http://unitsofmeasure.org', code: '10*6/uL' },
+      { value: 12.5, unit: 'g/dL' },
+    ]);
   });
 
   it('refuses a message type it does not map', () => {

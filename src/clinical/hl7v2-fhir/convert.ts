@@ -74,8 +74,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   let placed: Ref | undefined;
   // an OBX after SPM describes the specimen (or its container), not a result of the order
   let specimenPart = false;
-  let txa: Seg | undefined;
-  const txaBody: Seg[] = [];
+  // each TXA with the OBX that follow it (its content), and how many resources were made before it
+  const docs: { txa: Seg; body: Seg[]; mark: number }[] = [];
   let sch: Seg | undefined;
   let insured: { in1: Seg; coverage: Coverage } | undefined;
   const schResources: Seg[] = [];
@@ -218,7 +218,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       }
       case 'OBX': {
-        if (txa) txaBody.push(s);
+        docs.at(-1)?.body.push(s);
         // the OBX of a document message are the document's content, not results of its orders (as in the FHIR-Converter templates)
         const basedOn = order && !specimenPart && type !== 'MDM' ? ctx.ref(order) : undefined;
         if (['ED', 'RP'].includes(s.v(2).toUpperCase())) {
@@ -243,7 +243,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       }
       case 'TXA':
-        txa = s;
+        docs.push({ txa: s, body: [], mark: ctx.resources.length });
         break;
       case 'SCH':
         sch = s;
@@ -258,12 +258,18 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         if (!HANDLED.has(s.id)) skipped[s.id] = (skipped[s.id] ?? 0) + 1;
     }
   }
-  if (txa) {
-    const doc = documentReference(txa, ctx, txaBody);
-    // the orders of a document message are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference),
-    // not the parent orders (ORC-8) they belong to
+  if (docs.length) {
+    const orders = ctx.resources.map((r, at) => ({ r, at })).filter(({ r }) => r.resourceType === 'ServiceRequest');
+    const made = docs.map((d) => ({ ...d, doc: documentReference(d.txa, ctx, d.body) }));
+    // the orders of a document are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference),
+    // not the parent orders (ORC-8) they belong to: an order is of the first document after it (OUL^R23 carries
+    // a document per order group), else of the last one
     const parents = parentOrders(ctx.resources);
-    if (doc) for (const r of ctx.resources) if (r.resourceType === 'ServiceRequest' && !parents.has(`ServiceRequest/${r.id}`)) (r.reasonReference ??= []).push(ctx.ref(doc));
+    for (const { r, at } of orders) {
+      if (parents.has(`ServiceRequest/${r.id}`)) continue;
+      const doc = (made.find((d) => d.mark > at) ?? made.at(-1))!.doc;
+      if (doc) ((r as ServiceRequest).reasonReference ??= []).push(ctx.ref(doc));
+    }
   }
   if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
   linkToVisit(ctx.resources, event);

@@ -204,7 +204,9 @@ export function quantity(value: string, unit: Field | undefined): Quantity | und
   const code = unit?.c(1).trim() ?? '';
   const sys = unit?.c(3).trim() ?? '';
   const system = sys ? (sys.toUpperCase() === 'ISO+' || sys.toUpperCase() === 'ANSI+' ? 'http://unitsofmeasure.org' : systemUrl(sys)) : undefined;
-  return clean<Quantity>({ value: Number(v), unit: code || undefined, system: code ? system : undefined, code: code && system ? code : undefined });
+  // the unit as people read it (CWE-2, `million per microliter`), the coded unit (CWE-1, `10*6/uL`) as the code
+  const text = unit?.c(2).trim() ?? '';
+  return clean<Quantity>({ value: Number(v), unit: text || code || undefined, system: code ? system : undefined, code: code && system ? code : undefined });
 }
 
 export { clean };
