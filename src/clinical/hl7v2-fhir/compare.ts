@@ -183,6 +183,31 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
   return facts;
 }
 
+/** What one side has that the other lacks (multisets): `missing` from ours, `extra` in ours. */
+export function difference(f: Pick<FactResult, 'expected' | 'actual'>): { missing: string[]; extra: string[] } {
+  const left = new Map<string, number>();
+  for (const x of f.expected) left.set(x, (left.get(x) ?? 0) + 1);
+  const extra: string[] = [];
+  for (const x of f.actual) {
+    const n = left.get(x) ?? 0;
+    if (n > 0) left.set(x, n - 1);
+    else extra.push(x);
+  }
+  const missing = [...left].flatMap(([x, n]) => Array<string>(n).fill(x));
+  return { missing, extra };
+}
+
+/** One line per fact that disagrees: `Patient.name: missing [DOE|JANE] extra [DOE|J]` (counts: expected → ours). */
+export function misses(c: Comparison): string[] {
+  return c.facts
+    .filter((f) => f.agree < f.total)
+    .map((f) => {
+      if (f.fact.startsWith('count ')) return `${f.fact}: ${f.expected[0] ?? 0} → ${f.actual[0] ?? 0}`;
+      const { missing, extra } = difference(f);
+      return `${f.fact}:${missing.length ? ` missing [${missing.join(' ; ')}]` : ''}${extra.length ? ` extra [${extra.join(' ; ')}]` : ''}`;
+    });
+}
+
 function multisetAgreement(a: string[], b: string[]): { agree: number; total: number } {
   const left = new Map<string, number>();
   for (const x of a) left.set(x, (left.get(x) ?? 0) + 1);
