@@ -18,7 +18,8 @@ function performer(actor: Ref | undefined, code: string, display: string): Proce
 /**
  * PR1 → Procedure of the context's patient and visit: PR1-3 code (else PR1-4 as text), PR1-5 when, PR1-6
  * category, PR1-8 anesthesiologist, PR1-11 surgeon, PR1-12 other practitioner, PR1-15 reason, PR1-19 identifier,
- * PR1-20 action code D (deleted) as entered-in-error, PR1-25 the procedure it is part of (a Procedure of its own).
+ * PR1-20 action code D (deleted) as entered-in-error (else the status is unknown), PR1-25 the procedure it is
+ * part of (a Procedure of its own).
  */
 export function procedure(pr1: Seg, ctx: Ctx): void {
   if (!ctx.patient) return;
@@ -32,7 +33,8 @@ export function procedure(pr1: Seg, ctx: Ctx): void {
   ctx.once<Procedure>('Procedure', `PR1|${pr1.index}`, (id) => ({
     resourceType: 'Procedure',
     id,
-    status: pr1.v(20).toUpperCase() === 'D' ? 'entered-in-error' : 'completed',
+    // a PR1 does not say whether the procedure was done (the v2-to-FHIR IG: unknown unless the message says)
+    status: pr1.v(20).toUpperCase() === 'D' ? 'entered-in-error' : 'unknown',
     subject,
     ...clean<Partial<Procedure>>({
       identifier: [entityIdentifier(pr1.f(19))].filter((x) => !!x),
