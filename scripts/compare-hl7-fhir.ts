@@ -2,10 +2,12 @@
 // Microsoft FHIR-Converter) and reports, per message and overall, how many compared facts agree (see
 // src/clinical/hl7v2-fhir/compare.ts for what is compared). `npx tsx scripts/compare-hl7-fhir.ts` prints a
 // table (types: resource types whose count agrees; facts: every compared fact); `--json` prints the figures as
-// JSON; `--verbose` lists the values of the facts that disagree. A directory given on the command line (with
-// `messages/*.hl7` and `expected-fhir/*.json`, the layout of the shared samples) is compared instead: e.g. a
-// held-out set of messages the mapping was not tuned on.
+// JSON; `--verbose` lists, per fact that disagrees, the values the reference has that we lack and those we add.
+// A directory given on the command line (with `messages/*.hl7` and `expected-fhir/*.json`, the layout of the
+// shared samples) is compared instead: a held-out set of messages the mapping was not tuned on, e.g. the
+// FHIR-Converter's other HL7 v2 test messages and expected bundles copied locally (never committed here).
 import path from 'node:path';
+import { misses } from '../src/clinical/hl7v2-fhir/compare';
 import { compareSamples } from '../src/clinical/hl7v2-fhir/samples';
 
 const argv = process.argv.slice(2);
@@ -23,12 +25,7 @@ if (args.has('--json')) {
     const counts = m.comparison.facts.filter((f) => f.fact.startsWith('count '));
     const types = `${counts.filter((f) => f.agree).length}/${counts.length}`;
     console.log(`${m.name.padEnd(40)} ${types.padStart(6)} ${String(m.comparison.agree).padStart(6)} ${String(m.comparison.total).padStart(6)} ${pct(m.comparison.ratio).padStart(7)}  ${off.join(', ')}`);
-    if (args.has('--verbose')) {
-      for (const f of m.comparison.facts.filter((x) => x.agree < x.total)) {
-        console.log(`    ${f.fact}: expected [${f.expected.join(' ; ')}]`);
-        console.log(`    ${' '.repeat(f.fact.length)}  ours     [${f.actual.join(' ; ')}]`);
-      }
-    }
+    if (args.has('--verbose')) for (const line of misses(m.comparison)) console.log(`    ${line}`);
   }
   console.log('');
   console.log('by message type:');
