@@ -203,6 +203,17 @@ describe('convertMessage mappings', () => {
     ]);
   });
 
+  it("bases an order on its parent named by OBR-29 (before ORC-8), a ServiceRequest known by the parent's numbers", () => {
+    const orders = all<ServiceRequest>(convert('ORM-O01-01.hl7'), 'ServiceRequest'); // OBR-29 ^FAI-29
+    const parent = orders.find((o) => o.identifier?.some((i) => i.value === 'FAI-29'))!;
+    expect(parent).toMatchObject({ status: 'unknown', identifier: [{ value: 'FAI-29', type: { coding: [{ code: 'FILL' }] } }] });
+    expect(orders.find((o) => o !== parent)!.basedOn).toEqual([{ reference: `ServiceRequest/${parent.id}` }]);
+    const both = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ORM^O01|1|P|2.5\rPID|1||X1\rORC|NW|P1||||||ORC8P^ORC8F\rOBR|1|P1||24725-4^CT Head^LN|||||||||||||||||||||||||OBR29P^OBR29F\r')).bundle;
+    const child = all<ServiceRequest>(both, 'ServiceRequest').find((o) => o.basedOn)!;
+    const named = all<ServiceRequest>(both, 'ServiceRequest').find((o) => `ServiceRequest/${o.id}` === child.basedOn![0]!.reference)!;
+    expect([child.basedOn!.length, named.identifier!.map((i) => i.value)]).toEqual([1, ['OBR29P', 'OBR29F']]);
+  });
+
   it('refuses a message type it does not map', () => {
     expect(() => convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ACK^A01|1|P|2.5\rMSA|AA|1\r'))).toThrow(UnsupportedMessageError);
   });

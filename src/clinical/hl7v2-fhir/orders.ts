@@ -16,9 +16,11 @@ function orderIds(orc: Seg | undefined, obr: Seg | undefined): Identifier[] {
   return [entityIdentifier(placer, 'PLAC'), entityIdentifier(filler, 'FILL'), entityIdentifier(orc?.f(4).sub(1), 'PGN')].filter((x): x is Identifier => !!x);
 }
 
-/** ORC-8 parent order (EIP: placer ^ filler): the order this one is part of, known by its numbers. */
-function parentOrder(orc: Seg | undefined, ctx: Ctx): Ref | undefined {
-  const field = orc?.f(8);
+/**
+ * The parent order (EIP: placer ^ filler), OBR-29 else ORC-8: the order this one is part of, known by its numbers.
+ */
+function parentOrder(orc: Seg | undefined, ctx: Ctx, obr?: Seg): Ref | undefined {
+  const field = obr && !obr.f(29).empty ? obr.f(29) : orc?.f(8);
   if (!ctx.patient || !field || field.empty) return undefined;
   const subject = ctx.patient;
   const ids = [entityIdentifier(field.sub(1), 'PLAC'), entityIdentifier(field.sub(2), 'FILL')].filter((x): x is Identifier => !!x);
@@ -27,7 +29,7 @@ function parentOrder(orc: Seg | undefined, ctx: Ctx): Ref | undefined {
   return ctx.ref(parent);
 }
 
-/** The parent orders (ORC-8) among `resources`, as `ServiceRequest/id`: orders known only by their numbers. */
+/** The parent orders (OBR-29, ORC-8) among `resources`, as `ServiceRequest/id`: orders known only by their numbers. */
 export function parentOrders(resources: Resource[]): Set<string> {
   return new Set(resources.flatMap((r) => (r.resourceType === 'ServiceRequest' ? (r.basedOn ?? []).map((b) => b.reference ?? '') : [])));
 }
@@ -47,8 +49,9 @@ export function lateOrderControl(orc: Seg, order: ServiceRequest, ctx: Ctx, repo
     const values = new Set((r.identifier ?? []).map((i) => i.value));
     for (const id of orderIds(orc, undefined)) if (!kinds.has(id.type?.coding?.[0]?.code) && !values.has(id.value)) (r.identifier ??= []).push(id);
   }
-  const parent = parentOrder(orc, ctx);
-  if (parent && !order.basedOn?.some((r) => r.reference === parent.reference)) (order.basedOn ??= []).push(parent);
+  // ORC-8 names the parent only where the OBR did not (OBR-29)
+  const parent = order.basedOn?.length ? undefined : parentOrder(orc, ctx);
+  if (parent) (order.basedOn ??= []).push(parent);
 }
 
 /** ORC and/or OBR → ServiceRequest of the context's patient. */
@@ -57,7 +60,7 @@ export function serviceRequest(orc: Seg | undefined, obr: Seg | undefined, ctx: 
   const subject = ctx.patient;
   const at = (obr ?? orc)!;
   const requester = ctx.practitioner(orc?.reps(12)[0]) ?? ctx.practitioner(obr?.reps(16)[0]);
-  const parent = parentOrder(orc, ctx);
+  const parent = parentOrder(orc, ctx, obr);
   return ctx.once<ServiceRequest>('ServiceRequest', `${at.id}|${at.index}`, (id) => ({
     resourceType: 'ServiceRequest',
     id,
