@@ -214,6 +214,13 @@ describe('convertMessage mappings', () => {
     expect([child.basedOn!.length, named.identifier!.map((i) => i.value)]).toEqual([1, ['OBR29P', 'OBR29F']]);
   });
 
+  it('reads every OBR of a referral (REF) as a result, with or without a result status (OBR-25)', () => {
+    const b = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||REF^I12|1|P|2.5\rRF1|P\rPID|1||X1\rOBR||P9|F9|SCAN^Scan Slide^L\rOBX|1|ST|TXT^Finding^L||seen||||||F\r')).bundle;
+    const [report] = all<DiagnosticReport>(b, 'DiagnosticReport');
+    expect(report).toMatchObject({ code: { coding: [{ code: 'SCAN' }] }, result: [{ reference: `Observation/${all<Observation>(b, 'Observation')[0]!.id}` }] });
+    expect(r4Errors(b)).toEqual([]);
+  });
+
   it('refuses a message type it does not map', () => {
     expect(() => convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ACK^A01|1|P|2.5\rMSA|AA|1\r'))).toThrow(UnsupportedMessageError);
   });

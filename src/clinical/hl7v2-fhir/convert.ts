@@ -21,9 +21,11 @@ export const SUPPORTED_TYPES = ['ADT', 'BAR', 'DFT', 'MDM', 'OMG', 'OML', 'ORM',
 
 /**
  * Message types whose OBR are results (a DiagnosticReport); elsewhere an OBR with a result status (OBR-25) is one,
- * except in orders (ORM, OML) and documents (MDM), where the OBR is the order and its OBX what supports it.
+ * except in orders (ORM, OML) and documents (MDM), where the OBR is the order and its OBX what supports it. A
+ * referral (REF) carries its clinical information as results, each OBR with or without a status (as the
+ * FHIR-Converter templates read it).
  */
-const RESULT_TYPES = new Set(['ORU', 'OUL']);
+const RESULT_TYPES = new Set(['ORU', 'OUL', 'REF']);
 const ORDER_TYPES = new Set(['ORM', 'OML', 'MDM']);
 const PHARMACY = new Set(['RXE', 'RXO', 'RXD', 'RXG']);
 
