@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { MAX_BODY_BYTES } from '@/server/api/body';
 
 /**
  * Node's request and response on one side, the Fetch API's `Request` and `Response` our edge and handlers
@@ -24,8 +25,40 @@ export function toRequest(req: IncomingMessage, res: ServerResponse): Request {
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.duplex = 'half';
+    res.once('finish', () => {
+      if (!req.complete) discardRest(req);
+    });
   }
   return new Request(url, init);
+}
+
+/** How much of a body left unread by the answer is read and dropped, and for how long, before the connection is cut. */
+const DISCARD_BYTES = 8 * MAX_BODY_BYTES;
+const DISCARD_MS = 2_000;
+
+/**
+ * The rest of a request body nobody read (answered early: an unknown path, no key, a wrong method, a rate
+ * limit), read and dropped once the answer is out, so the connection can carry the client's next request.
+ * Node does this itself for a body nobody touched, but the web stream above counts as a reader: it takes
+ * what fits in its buffer and pauses the socket. Left so, a keep-alive client that had sent its whole body
+ * sent its next request on a connection that was no longer read, until Node's idle timeout destroyed the
+ * socket under it (ECONNRESET, nothing logged; issue 26). Past the bound — a client still sending after
+ * 8 × MAX_BODY_BYTES or two seconds, the same bound as a refused body's (api/body.ts) — the connection is cut.
+ */
+function discardRest(req: IncomingMessage): void {
+  let dropped = 0;
+  const cut = () => req.socket?.destroy();
+  const timer = setTimeout(cut, DISCARD_MS).unref();
+  // the web stream's listener: its queue, which nobody reads, must not grow
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DISCARD_BYTES) cut();
+  });
+  // past its end the connection carries the next request: never cut it then
+  const done = () => clearTimeout(timer);
+  req.once('end', done).once('close', done);
+  req.resume();
 }
 
 /**
