@@ -100,8 +100,8 @@ export interface NodeDescriptor<C extends z.ZodType = z.ZodType> {
   subgraphs?(config: z.infer<C>): { field: string; definition: PipelineDefinition; triggers: string[] }[];
 }
 
-/** Declares a node type's descriptor with its config type inferred (one call per node file). */
-export function describeNode<C extends z.ZodType>(descriptor: NodeDescriptor<C>): NodeDescriptor<C> {
+/** Declares a node type's descriptor with its id and config type inferred (one call per node file). */
+export function describeNode<const Id extends string, C extends z.ZodType>(descriptor: NodeDescriptor<C> & { id: Id }): NodeDescriptor<C> & { id: Id } {
   return descriptor;
 }
 

@@ -156,6 +156,9 @@ export interface NodeImplementation<C extends z.ZodType = z.ZodType> {
 export type NodeType<C extends z.ZodType = z.ZodType> = NodeDescriptor<C> & NodeImplementation<C>;
 
 /** Joins a descriptor with how it runs (one call per `<id>.execute.ts`). */
-export function implementNode<C extends z.ZodType>(descriptor: NodeDescriptor<C>, implementation: NodeImplementation<C>): NodeType<C> {
+export function implementNode<const Id extends string, C extends z.ZodType>(
+  descriptor: NodeDescriptor<C> & { id: Id },
+  implementation: NodeImplementation<C>,
+): NodeType<C> & { id: Id } {
   return { ...descriptor, ...implementation };
 }

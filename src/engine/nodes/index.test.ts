@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { PORT_TYPES } from '@/shared/ports';
+import { NODE_DESCRIPTORS } from './descriptors';
+import { IMPLEMENTATIONS } from './implementations';
 import { getNodeType, NODE_TYPES } from './index';
+import { mergeNode } from './merge.execute';
 
 const CATEGORIES = ['healthcare', 'ai', 'data', 'output', 'control', 'claims'];
 
@@ -25,6 +28,13 @@ describe('node registry', () => {
     for (const id of ['condition', 'switch', 'merge', 'for-each', 'jsonata-transform', 'filter', 'json-schema-validate', 'csv-parse', 'code', 'http-request', 'schedule-trigger', 'webhook-trigger']) {
       expect(getNodeType(id)?.id, id).toBe(id);
     }
+  });
+
+  it('joins each registered descriptor with the implementation made from it, which the compiler holds to its id', () => {
+    expect(Object.keys(IMPLEMENTATIONS).sort()).toEqual(NODE_DESCRIPTORS.map((d) => d.id).sort());
+    for (const d of NODE_DESCRIPTORS) expect(getNodeType(d.id)?.config, d.id).toBe(d.config);
+    expectTypeOf(mergeNode).not.toExtend<(typeof IMPLEMENTATIONS)['filter']>();
+    expectTypeOf(mergeNode).toExtend<(typeof IMPLEMENTATIONS)['merge']>();
   });
 
   describe.each(NODE_TYPES.map((n) => [n.id, n] as const))('%s', (id, node) => {
