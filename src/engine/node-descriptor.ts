@@ -87,6 +87,11 @@ export interface NodeDescriptor<C extends z.ZodType = z.ZodType> {
   ui?: { order?: string[]; fields?: Record<string, FieldHint> };
   /** Error codes the node fails with (besides the engine's own: TIMEOUT, CANCELLED…), and when. */
   errors: Record<string, string>;
+  /**
+   * The config field holding HTTP headers (name → value) a user may type credentials into: the API masks its
+   * credential headers (`••••1234`) and puts the stored values back when a masked one is sent back.
+   */
+  credentialHeaders?: string;
   /** Host services the node uses while it runs. */
   services?: ServiceName[];
   /** A trigger starts an execution; exactly one is needed per pipeline. */

@@ -57,6 +57,7 @@ export const httpRequest = describeNode({
     inputs: [{ name: 'body', type: 'any', optional: true, description: 'What to send (JSON unless a string with a Content-Type)' }],
     outputs: [{ name: 'response', type: 'json', description: '{status, headers, body}' }],
   }),
+  credentialHeaders: 'headers',
   services: ['fetch'],
   errors: {
     HTTP_ERROR: 'the answer was not 2xx (the message has the status and the start of the body)',

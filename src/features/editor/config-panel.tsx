@@ -14,7 +14,7 @@ import { nodePorts } from './ports';
 import { ExpressionInputContext, useNodeInput } from './expression-input';
 import { ExpressionPreview, expressionField } from './expression-preview';
 import { SchemaForm } from './schema-form';
-import { TriggerInfo } from './trigger-info';
+import { TriggerInfo, triggerInfoKind } from './trigger-info';
 import { useEditor } from './store-provider';
 import type { FlowNode } from './types';
 
@@ -143,8 +143,8 @@ function NodeConfig({ node }: { node: FlowNode }) {
             <ExpressionPreview node={node} field={expressionField(entry)!} sample={sample} />
           </Section>
         ) : null}
-        {node.data.nodeType === 'webhook-trigger' || node.data.nodeType === 'schedule-trigger' ? (
-          <Section title={node.data.nodeType === 'webhook-trigger' ? 'Webhook' : 'Schedule'}>
+        {triggerInfoKind(node.data.nodeType) ? (
+          <Section title={triggerInfoKind(node.data.nodeType) === 'webhook' ? 'Webhook' : 'Schedule'}>
             <TriggerInfo nodeType={node.data.nodeType} config={node.data.config} />
           </Section>
         ) : null}

@@ -86,16 +86,22 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
   );
 }
 
-/** The `text` fields of the pipeline's manual trigger (`{fields: {message: 'text'}}` → `['message']`): pasted messages. */
+/**
+ * The `text` outputs of the pipeline's trigger, as its descriptor gives them for its config: pasted messages, each the
+ * execution input of its name (a manual trigger's `{fields: {message: 'text'}}` → `['message']`, an MLLP listener's `message`).
+ */
 export function triggerTextFields(nodes: { data: { nodeType: string; config: Record<string, unknown> } }[]): string[] {
-  const trigger = nodes.find((n) => n.data.nodeType === 'manual-trigger');
-  const descriptor = trigger ? getNodeDescriptor('manual-trigger') : undefined;
-  const config = trigger && descriptor ? descriptor.config.safeParse(trigger.data.config) : undefined;
-  if (!config?.success) return [];
-  const fields = (config.data as { fields: Record<string, string> }).fields;
-  return Object.entries(fields)
-    .filter(([, type]) => type === 'text')
-    .map(([name]) => name);
+  for (const node of nodes) {
+    const descriptor = getNodeDescriptor(node.data.nodeType);
+    if (!descriptor?.trigger) continue;
+    const config = descriptor.config.safeParse(node.data.config);
+    if (!config.success) return [];
+    return descriptor
+      .ports(config.data)
+      .outputs.filter((p) => p.type === 'text')
+      .map((p) => p.name);
+  }
+  return [];
 }
 
 /** Starting inputs for a test run: what the pipeline's trigger suggests (one key per manual-trigger field…). */

@@ -2,6 +2,7 @@
 
 import { CronExpressionParser } from 'cron-parser';
 import { CopyField } from '@/components/ui/copy-field';
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { api } from '@/trpc/react';
 import { useEditorActions } from './actions-context';
 
@@ -61,13 +62,20 @@ function ScheduleInfo({ cron, timezone, deployed }: { cron: string; timezone: st
   );
 }
 
+/** The outside event a node type's trigger waits for that the config panel shows (its URL, its next times); null for other nodes. */
+export function triggerInfoKind(nodeType: string): 'webhook' | 'schedule' | null {
+  const events = getNodeDescriptor(nodeType)?.trigger?.events ?? [];
+  return events.includes('webhook') ? 'webhook' : events.includes('schedule') ? 'schedule' : null;
+}
+
 /** What a trigger node listens on, for the node's config panel; nothing for other nodes. */
 export function TriggerInfo({ nodeType, config }: { nodeType: string; config: Record<string, unknown> }) {
   const { pipelineId } = useEditorActions();
-  const pipeline = api.pipelines.get.useQuery({ id: pipelineId }, { refetchOnWindowFocus: false, enabled: nodeType === 'webhook-trigger' || nodeType === 'schedule-trigger' });
+  const kind = triggerInfoKind(nodeType);
+  const pipeline = api.pipelines.get.useQuery({ id: pipelineId }, { refetchOnWindowFocus: false, enabled: kind !== null });
   const deployed = pipeline.data?.status === 'deployed';
-  if (nodeType === 'webhook-trigger') return <WebhookInfo deployed={deployed} />;
-  if (nodeType === 'schedule-trigger' && typeof config.cron === 'string') {
+  if (kind === 'webhook') return <WebhookInfo deployed={deployed} />;
+  if (kind === 'schedule' && typeof config.cron === 'string') {
     return <ScheduleInfo cron={config.cron} timezone={typeof config.timezone === 'string' ? config.timezone : 'UTC'} deployed={deployed} />;
   }
   return null;

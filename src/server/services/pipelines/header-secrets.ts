@@ -1,3 +1,4 @@
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineDefinition, PipelineNode } from '@/shared/pipeline';
 import { isMasked, mask } from '../connectors/secrets';
 import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
@@ -5,22 +6,23 @@ import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
 
 type Visit = (node: PipelineNode, headers: Record<string, string>) => Record<string, string>;
 
-/** Every http-request node's headers, nested definitions (for-each bodies) included, rewritten by `visit`. */
+/** The headers of every node whose descriptor says it holds credential headers, nested definitions (for-each bodies) included, rewritten by `visit`. */
 function mapHeaders(def: PipelineDefinition, visit: Visit): PipelineDefinition {
   const nodes = def.nodes.map((n) => {
     let config = n.config;
     for (const [k, v] of Object.entries(config)) {
       if (v && typeof v === 'object' && Array.isArray((v as { nodes?: unknown }).nodes)) config = { ...config, [k]: mapHeaders(v as PipelineDefinition, visit) };
     }
-    const headers = config.headers;
-    if (n.type === 'http-request' && headers && typeof headers === 'object' && !Array.isArray(headers)) config = { ...config, headers: visit(n, headers as Record<string, string>) };
+    const field = getNodeDescriptor(n.type)?.credentialHeaders;
+    const headers = field ? config[field] : undefined;
+    if (field && headers && typeof headers === 'object' && !Array.isArray(headers)) config = { ...config, [field]: visit(n, headers as Record<string, string>) };
     return config === n.config ? n : { ...n, config };
   });
   return { ...def, nodes };
 }
 
 /**
- * A definition as the API shows it (issue 14 #5): credential headers of http-request nodes masked (`••••1234`),
+ * A definition as the API shows it (issue 14 #5): credential headers of nodes that hold them (http-request) masked (`••••1234`),
  * so that a read-scope key cannot read them. Connectors are the place for credentials; this covers those
  * typed into a node anyway.
  */

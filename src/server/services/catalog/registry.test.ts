@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nodePorts } from '@/features/editor/ports';
+import type { Runtime } from '@/server/runtime';
+import { memoryRuntime, orgCaller } from '@/server/testing';
+import { validatePipelineDefinition } from '@/server/services/pipelines/validate-definition';
+import { getCatalogEntry, listCatalog, searchCatalog } from './catalog';
+
+/**
+ * A node type added the way a new one is: its descriptor and its implementation (its own files), one line in
+ * src/engine/nodes/registry.ts and its entry in implementations.ts — here appended to both lists by vi.mock, nothing
+ * else touched. The catalog, the editor's ports, validation, header masking and execution must all know it.
+ */
+const { notify, notifyNode } = await vi.hoisted(async () => {
+  const { z } = await import('zod');
+  const { describeNode } = await import('@/engine/node-descriptor');
+  const { implementNode } = await import('@/engine/node-type');
+  const notify = describeNode({
+    id: 'throwaway-notify',
+    name: 'Throwaway notify',
+    category: 'output',
+    description: 'Tells a ward system that a message arrived (a node type that exists only in this test).',
+    version: '0.1.0',
+    keywords: ['throwaway', 'pager'],
+    side_effect: 'write',
+    documentation: 'Sends the text it receives to the ward pager at `url`, with `headers`. In a test run it sends nothing.',
+    config: z.object({
+      url: z.url().describe('The pager endpoint'),
+      headers: z.record(z.string(), z.string()).default({}).describe('Request headers'),
+    }),
+    example: { url: 'https://pager.example.org/ward-7' },
+    ports: () => ({ inputs: [{ name: 'text', type: 'text' }], outputs: [{ name: 'sent', type: 'json' }] }),
+    errors: { PAGER_DOWN: 'the pager did not answer' },
+    credentialHeaders: 'headers',
+  });
+  const notifyNode = implementNode(notify, {
+    async execute(ctx, inputs, config) {
+      return { outputs: { sent: { url: config.url, text: inputs.text } }, simulated: ctx.testMode };
+    },
+  });
+  return { notify, notifyNode };
+});
+
+vi.mock('@/engine/nodes/registry', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/engine/nodes/registry')>();
+  return { ...real, NODE_REGISTRY: [...real.NODE_REGISTRY, notify] };
+});
+vi.mock('@/engine/nodes/implementations', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/engine/nodes/implementations')>();
+  return { ...real, IMPLEMENTATIONS: { ...real.IMPLEMENTATIONS, [notifyNode.id]: notifyNode } };
+});
+
+const TOKEN = 'Bearer pager_0123456789abcdef';
+
+/** in (manual-trigger, a text field) ──▶ page (throwaway-notify) ──▶ out */
+const definition = (config: Record<string, unknown>) => ({
+  nodes: [
+    { id: 'in', type: 'manual-trigger', config: { fields: { message: 'text' } }, position: { x: 0, y: 0 } },
+    { id: 'page', type: 'throwaway-notify', config, position: { x: 1, y: 0 } },
+    { id: 'out', type: 'pipeline-output', config: { key: 'paged' }, position: { x: 2, y: 0 } },
+  ],
+  connections: [
+    { source: 'in', source_port: 'message', target: 'page', target_port: 'text' },
+    { source: 'page', source_port: 'sent', target: 'out', target_port: 'value' },
+  ],
+});
+
+describe('a node type added with its own files and one registry line', () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await memoryRuntime();
+  }, 60_000);
+  afterAll(() => rt?.database.close());
+
+  it('is in the catalog: listed last, found by its keywords, with its ports, errors and documentation', () => {
+    expect(listCatalog().nodes.at(-1)?.id).toBe('throwaway-notify');
+    expect(listCatalog('output').nodes.map((n) => n.id)).toContain('throwaway-notify');
+    expect(searchCatalog('pager').nodes.map((n) => n.id)).toEqual(['throwaway-notify']);
+    const entry = getCatalogEntry('throwaway-notify');
+    expect(entry.inputs.map((p) => `${p.name}:${p.type}`)).toEqual(['text:text']);
+    expect(entry.errors.map((e) => e.code)).toContain('PAGER_DOWN');
+    expect(entry.documentation).toContain('ward pager');
+    expect(nodePorts(entry, {}).outputs.map((p) => p.name)).toEqual(['sent']);
+  });
+
+  it('is checked by validation: its config and its ports', () => {
+    expect(validatePipelineDefinition(definition({ url: 'https://pager.example.org/ward-7' }))).toMatchObject({ valid: true, errors: [] });
+    const wrong = validatePipelineDefinition(definition({ url: 'not a url' }));
+    expect(wrong.errors).toContainEqual(expect.objectContaining({ node_id: 'page', code: 'INVALID_CONFIG' }));
+  });
+
+  it('is saved with its credential headers masked, and runs in an execution', async () => {
+    const admin = await orgCaller(rt, 'org-throwaway-node');
+    const config = { url: 'https://pager.example.org/ward-7', headers: { Authorization: TOKEN } };
+    const created = await admin.pipelines.create({ name: 'pager', description: '', definition: definition(config) });
+    expect(created.definition.nodes[1]!.config.headers).toEqual({ Authorization: '••••cdef' });
+    const run = await admin.executions.execute({ pipeline_id: created.id, inputs: { message: 'bed 4 admitted' }, test_mode: true, async: false });
+    expect(run).toMatchObject({ status: 'completed', outputs: { paged: { url: 'https://pager.example.org/ward-7', text: 'bed 4 admitted' } } });
+  });
+});
