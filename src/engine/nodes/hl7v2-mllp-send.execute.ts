@@ -1,6 +1,6 @@
 import { get, Hl7v2Error, parseMessage, readMessage, serialize, type Hl7v2Message } from '@/clinical/hl7v2';
-import { OutboundError } from '@/server/net/errors';
-import { mllpExchange, type MllpEncoding } from '@/server/net/mllp';
+import { OutboundError } from '@/shared/outbound-error';
+import { mllpExchange, type MllpEncoding } from '@/clinical/hl7v2/mllp';
 import { NodeError } from '../node-error';
 import { implementNode, type ConnectorHandle } from '../node-type';
 import { hl7v2MllpSend } from './hl7v2-mllp-send';

@@ -4,7 +4,7 @@ import { Hl7Server, type Hl7Connection } from '@medplum/hl7';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { connectChecked } from '@/server/net/connect';
-import { OutboundError } from '@/server/net/errors';
+import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/net/policy';
 import { NodeError } from '../node-error';
 import type { ConnectorHandle, NodeServices } from '../node-type';

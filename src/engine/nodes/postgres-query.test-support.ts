@@ -1,5 +1,5 @@
 import { connectChecked } from '@/server/net/connect';
-import { OutboundError } from '@/server/net/errors';
+import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/net/policy';
 import { NodeError } from '../node-error';
 import type { ConnectorHandle, NodeServices } from '../node-type';

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectChecked } from '@/server/net/connect';
-import { OutboundError } from '@/server/net/errors';
+import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/net/policy';
 import { closePools } from '../lib/postgres';
 import { NodeError } from '../node-error';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { OutboundError, socketErrorInWords } from './errors';
+import { OutboundError, socketErrorInWords } from '@/shared/outbound-error';
 import { resolveHost } from './resolve';
 import type { OutboundPolicy } from './policy';
 

@@ -3,7 +3,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { pipeline, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { OutboundError, socketErrorInWords } from './errors';
+import { OutboundError, socketErrorInWords } from '@/shared/outbound-error';
 import type { OutboundPolicy } from './policy';
 import { checkedLookup } from './resolve';
 

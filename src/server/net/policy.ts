@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { OutboundError } from './errors';
+import { OutboundError } from '@/shared/outbound-error';
 
 /**
  * Which addresses outbound calls (connectors, the http-request node and every node that calls out) may

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { OutboundError, socketErrorInWords } from './errors';
+import { OutboundError, socketErrorInWords } from '@/shared/outbound-error';
 import { canonicalHost, ipOf, type OutboundPolicy } from './policy';
 
 export interface ResolvedHost {

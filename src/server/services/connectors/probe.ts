@@ -9,7 +9,7 @@ import { connectorHeaders } from '@/engine/lib/http-connector';
 import { poolOf } from '@/engine/lib/postgres';
 import { logger } from '@/server/logger';
 import { describeTls } from '@/server/net/connect';
-import { mllpExchange } from '@/server/net/mllp';
+import { mllpExchange } from '@/clinical/hl7v2/mllp';
 import { outbound, outboundFetch } from '@/server/net/outbound';
 import type { ServiceContext } from '../context';
 import { nodeServices } from '../executions/node-services';

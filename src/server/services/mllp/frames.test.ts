@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mllpFrame } from '@/server/net/mllp';
+import { mllpFrame } from '@/clinical/hl7v2/mllp';
 import { FrameTooLarge, MllpDeframer } from './frames';
 
 const A = 'MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123';

@@ -4,7 +4,7 @@ import type { Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
 import { logger } from '@/server/logger';
 import type { Queue } from '@/server/queue/queue';
-import { mllpFrame } from '@/server/net/mllp';
+import { mllpFrame } from '@/clinical/hl7v2/mllp';
 import { FrameTooLarge, MllpDeframer } from './frames';
 import { MllpReceiver } from './receive';
 

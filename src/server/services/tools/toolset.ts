@@ -4,7 +4,7 @@ import { NodeError } from '@/engine/node-error';
 import { compileSchema, toIssue } from '@/engine/lib/json-schema';
 import type { AssignedTool } from '@/server/db/schema';
 import { tools } from '@/server/db/schema';
-import { OutboundError } from '@/server/net/errors';
+import { OutboundError } from '@/shared/outbound-error';
 import { nodeServices } from '../executions/node-services';
 import type { ServiceContext } from '../context';
 import { builtinTool } from './builtin';

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { OutboundError, socketErrorInWords } from './errors';
+import { OutboundError, socketErrorInWords } from '@/shared/outbound-error';
 
 /** MLLP framing (HL7 v2 over TCP): <VT> message <FS><CR>. */
 const VT = 0x0b;
