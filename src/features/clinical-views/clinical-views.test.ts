@@ -81,7 +81,7 @@ describe('HL7 v2 view model', () => {
     expect(field(segments, 'MSH-9')?.name).toBe('Message Type');
     expect(field(segments, 'MSH-2')?.repetitions[0]![0]!.value).toBe('^~\\&');
     expect(segments.find((s) => s.id === 'ROL')?.of).toBe(3);
-    expect(field(segments, 'ROL[2]-3')?.name).toBeDefined();
+    expect(field(segments, 'ROL[2]-3')?.name).toBe('Role-ROL');
   });
 
   it('decodes escape sequences', () => {

@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
 import { rowsOf } from './rows';
 import { migratedPostgres } from './test-support';
+
+/** drizzle-kit's list of the migrations in drizzle/. */
+const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
 
 /** A node record's input of ~200 KB, as a converted bundle is: compressible, stored out of line (TOAST). */
 const bigInput = { bundle: { entry: Array.from({ length: 2_000 }, (_, i) => ({ resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } } })) } };
@@ -39,8 +44,16 @@ describe('migrations on Postgres', () => {
     expect(row.inputs).toEqual(bigInput);
   });
 
-  it('a second start finds nothing left to apply', async () => {
-    await expect(migrateDatabase(database, url)).resolves.toBeUndefined();
+  it('a second start finds nothing left to apply: every migration recorded once, as before, and the data kept', async () => {
+    const applied = async () =>
+      rowsOf<{ hash: string; created_at: string }>(await database.db.execute(sql`select hash, created_at from drizzle.__drizzle_migrations order by id`));
+    const orgs = async () => rowsOf<{ id: string }>(await database.db.execute(sql`select id from organizations order by id`)).map((o) => o.id);
+    await database.db.execute(sql`insert into organizations (id, name) values ('org-second-start', 'second start')`);
+    const before = { applied: await applied(), orgs: await orgs() };
+    expect(before.applied).toHaveLength(JOURNAL.entries.length);
+    expect(before.orgs).toContain('org-second-start');
+    await migrateDatabase(database, url);
+    expect({ applied: await applied(), orgs: await orgs() }).toEqual(before);
   });
 });
 
