@@ -88,11 +88,13 @@ describe('a node type added with its own files and one registry line', () => {
     expect(wrong.errors).toContainEqual(expect.objectContaining({ node_id: 'page', code: 'INVALID_CONFIG' }));
   });
 
-  it('is saved with its credential headers masked, and runs in an execution', async () => {
+  it('is saved with its credential headers masked, warned about by the copilot\'s checks, and runs in an execution', async () => {
     const admin = await orgCaller(rt, 'org-throwaway-node');
     const config = { url: 'https://pager.example.org/ward-7', headers: { Authorization: TOKEN } };
     const created = await admin.pipelines.create({ name: 'pager', description: '', definition: definition(config) });
     expect(created.definition.nodes[1]!.config.headers).toEqual({ Authorization: '••••cdef' });
+    const checked = await admin.copilot.validatePipeline({ definition: definition(config) });
+    expect(checked.warnings).toContainEqual(expect.objectContaining({ node_id: 'page', code: 'CREDENTIAL_IN_NODE' }));
     const run = await admin.executions.execute({ pipeline_id: created.id, inputs: { message: 'bed 4 admitted' }, test_mode: true, async: false });
     expect(run).toMatchObject({ status: 'completed', outputs: { paged: { url: 'https://pager.example.org/ward-7', text: 'bed 4 admitted' } } });
   });

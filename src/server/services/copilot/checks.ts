@@ -64,7 +64,7 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
         out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: add fhir-deidentify or hl7v2-deidentify before this node (or use clinflow/offline, which runs on this server).` });
       }
     }
-    const headers = n.def.type === 'http-request' ? (n.def.config?.headers as Record<string, unknown> | undefined) : undefined;
+    const headers = d.credentialHeaders ? (n.def.config?.[d.credentialHeaders] as Record<string, unknown> | undefined) : undefined;
     const typed = Object.keys(headers ?? {}).filter((h) => CREDENTIAL_HEADER.test(h));
     if (typed.length) {
       out.push({ node_id: id, code: 'CREDENTIAL_IN_NODE', message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.` });
