@@ -27,11 +27,6 @@ function readJson(file) {
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-if (!fs.existsSync('/usr/bin/chromium')) {
-  console.error('Chromium is missing: `apt-get install -y chromium` (what .ci/run does) before running the browser tests.');
-  process.exit(1);
-}
-
 if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) process.exit(1);
 if (run('build', bin('next'), ['build']) !== 0) process.exit(1);
 if (run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]) !== 0) process.exit(1);
