@@ -10,7 +10,14 @@ export default defineConfig({
       {
         resolve: { alias },
         // an in-memory PGlite with its migrations can take longer than 10 s to set up on a busy 2-core machine
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/pglite-snapshot.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         resolve: { alias },

@@ -1,16 +1,14 @@
 import { createCaller } from '@/server/api/root';
 import { createContext } from '@/server/api/trpc';
 import type { Principal } from '@/server/auth/principal';
-import { openDatabase } from '@/server/db/client';
-import { migrateDatabase } from '@/server/db/migrate';
+import { freshPglite } from '../../tests/support/pglite-snapshot';
 import { organizations } from '@/server/db/schema';
 import { createQueue, type Queue } from '@/server/queue/queue';
 import { createRuntime, type Runtime } from '@/server/runtime';
 
-/** A runtime over a fresh in-memory PGlite with migrations applied (service tests). */
+/** A runtime over a fresh in-memory PGlite with migrations applied (service tests; from a dump, see tests/support/pglite-snapshot.ts). */
 export async function memoryRuntime(): Promise<Runtime> {
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await migrateDatabase(database);
+  const database = await freshPglite();
   return createRuntime(database, { rateLimitPerWindow: 1_000_000 });
 }
 
@@ -19,8 +17,7 @@ export async function memoryRuntime(): Promise<Runtime> {
  * changes them. `close` stops both.
  */
 export async function idleQueueRuntime(): Promise<{ rt: Runtime; queue: Queue; close(): Promise<void> }> {
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await migrateDatabase(database);
+  const database = await freshPglite();
   const queue = await createQueue(database, { heartbeatSeconds: 10, superviseIntervalSeconds: 30, cronSeconds: 30 });
   const rt = await createRuntime(database, { rateLimitPerWindow: 1_000_000, queue });
   return {

@@ -25,6 +25,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** Pool size of postgres.js. */
   max?: number;
+  /** A PGlite data folder written by `dumpDataDir` to start from instead of an empty one (tests: a migrated snapshot). */
+  loadDataDir?: Blob;
 }
 
 /** Seconds before a pooled connection that failed connects again: 50 ms doubling to 0.5 s (postgres.js's default reaches 20 s). */
@@ -52,7 +54,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = lockDataDir(dataDir);
   }
-  const client = new PGlite(dataDir.startsWith('memory://') ? undefined : dataDir);
+  const client = new PGlite({ dataDir: dataDir.startsWith('memory://') ? undefined : dataDir, loadDataDir: opts.loadDataDir });
   await client.waitReady;
   const { forDrizzle, forOthers } = shareParsers(client);
   const db = drizzle(forDrizzle, { schema }) as unknown as Db;

@@ -1,5 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
+import { freshPglite } from '../../../tests/support/pglite-snapshot';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
@@ -30,8 +31,7 @@ export async function migratedPostgres(label: string, max?: number): Promise<{ u
 /** A migrated database for one test file: a fresh one on the machine's Postgres, or an in-memory PGlite; `close` drops or closes it. */
 export async function migratedDatabase(kind: 'postgres' | 'pglite', label: string, max?: number): Promise<{ database: Database; close(): Promise<void> }> {
   if (kind === 'postgres') return migratedPostgres(label, max);
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await migrateDatabase(database);
+  const database = await freshPglite();
   return { database, close: () => database.close() };
 }
 
@@ -42,7 +42,7 @@ export const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMEST
 export function pgliteBesidePlain(): { database: Database; plain: PGlite } {
   const pair = {} as { database: Database; plain: PGlite };
   beforeAll(async () => {
-    pair.database = await openDatabase({ dataDir: 'memory://' });
+    pair.database = await freshPglite('empty');
     pair.plain = new PGlite();
     await pair.plain.waitReady;
   }, 60_000);
