@@ -15,6 +15,11 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/pglite-snapshot.ts'],
+          // vitest's default on a 2-core machine is one worker (cores - 1): the unit files, each on its own in-memory
+          // database, ran one after the other. Two at a time; the REST files stay one at a time, after them (each
+          // starts servers of its own, and two at a time made fresh embedded starts pass the 60 s test timeout).
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -26,6 +31,8 @@ export default defineConfig({
           include: ['tests/rest/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
