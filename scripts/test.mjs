@@ -13,7 +13,10 @@ const env = { ...process.env, CLINFLOW_DIST_DIR: '.next-test', NEXT_TELEMETRY_DI
 
 function run(label, cmd, args, extraEnv = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const started = performance.now();
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  // each step's time in the log: where a slow run spent it
+  console.log(`=== ${label}: ${r.status === 0 ? 'done' : 'failed'} in ${Math.round((performance.now() - started) / 1000)} s`);
   return r.status ?? 1;
 }
 
