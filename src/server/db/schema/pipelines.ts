@@ -15,6 +15,8 @@ export const pipelines = pgTable(
     definition: jsonb('definition').$type<PipelineDefinition>().notNull(),
     status: text('status', { enum: ['active', 'deployed'] }).notNull().default('active'),
     version: integer('version').notNull().default(1),
+    /** The version production runs (API, webhooks, schedules, listeners) use; null while not deployed. */
+    deployedVersion: integer('deployed_version'),
     deployedAt: timestamp('deployed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ConnectorType } from '@/engine/node-type';
-import { connectors, pipelines } from '@/server/db/schema';
+import { connectors, pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
@@ -152,18 +152,20 @@ function usesConnector(value: unknown, refs: Set<string>): boolean {
   return Object.entries(value).some(([k, v]) => (k === 'connector' && typeof v === 'string' && refs.has(v)) || usesConnector(v, refs));
 }
 
-/** Deletes a connector no deployed pipeline uses (409 CONNECTOR_IN_USE naming them otherwise). */
+/** Deletes a connector no deployed pipeline's live version uses (409 CONNECTOR_IN_USE naming them otherwise). */
 export async function deleteConnector(ctx: ServiceContext, id: string) {
   const row = await findRow(ctx, id);
   const deployed = await ctx.db
-    .select({ id: pipelines.id, name: pipelines.name, definition: pipelines.definition })
+    // the deployed version is what runs (a version saved since is not live)
+    .select({ id: pipelines.id, name: pipelines.name, definition: pipelineVersions.definition })
     .from(pipelines)
+    .innerJoin(pipelineVersions, and(eq(pipelineVersions.pipelineId, pipelines.id), eq(pipelineVersions.version, pipelines.deployedVersion)))
     .where(and(eq(pipelines.orgId, ctx.principal.orgId), eq(pipelines.status, 'deployed')));
   const users = deployed.filter((p) => usesConnector(p.definition.nodes, new Set([row.id, row.name])));
   if (users.length) {
     throw new AppError(
       'CONNECTOR_IN_USE',
-      `Connector "${row.name}" is used by deployed pipeline${users.length > 1 ? 's' : ''} ${users.map((p) => `"${p.name}"`).join(', ')}: undeploy ${users.length > 1 ? 'them' : 'it'} or change ${users.length > 1 ? 'their' : 'its'} nodes first.`,
+      `Connector "${row.name}" is used by deployed pipeline${users.length > 1 ? 's' : ''} ${users.map((p) => `"${p.name}"`).join(', ')}: undeploy ${users.length > 1 ? 'them' : 'it'}, or deploy ${users.length > 1 ? 'versions' : 'a version'} that no longer use${users.length > 1 ? '' : 's'} it, first.`,
       { pipelines: users.map((p) => ({ id: p.id, name: p.name })) },
     );
   }

@@ -32,27 +32,41 @@ export async function loadDefinition(db: Db, pipelineId: string, version: number
 }
 
 /**
- * The version of each pipeline (by organization) this process last read as current. A guess, never trusted alone:
- * a run started on it is admitted only if the version is still current (see startIfCurrent).
+ * Which version of a pipeline a run uses. Deploy publishes one version: production runs (the API, webhooks,
+ * schedules, listeners) use the deployed version until the next deploy, so a save changes nothing that runs;
+ * test runs, step sessions and the editor use the latest saved version.
+ */
+export type RunVersion = 'deployed' | 'latest';
+
+/**
+ * The version of each pipeline (by organization, and by which version a run uses) this process last read as
+ * current. A guess, never trusted alone: a run started on it is admitted only if the version is still the one
+ * the run would use (see startIfCurrent).
  */
 const lastSeenVersions = new LRUCache<string, number>({ max: 5_000 });
-const seenKey = (ctx: ServiceContext, pipelineId: string) => `${ctx.principal.orgId}:${pipelineId}`;
+const seenKey = (ctx: ServiceContext, pipelineId: string, which: RunVersion) => `${ctx.principal.orgId}:${pipelineId}:${which}`;
 
-/** The caller's pipeline as it would run now: status, current version, and that version's definition and plan. */
-export async function currentPipeline(ctx: ServiceContext, pipelineId: string) {
-  const state = await findPipelineState(ctx, pipelineId);
-  const definition = await loadDefinition(ctx.db, state.id, state.version);
-  lastSeenVersions.set(seenKey(ctx, pipelineId), state.version);
+/**
+ * The caller's pipeline as a run would use it now: its status, the version the run uses (`which`), and that
+ * version's definition and plan. A pipeline that is not deployed has no deployed version: its latest stands in,
+ * for the checks that refuse the run (not deployed, no such trigger) to read.
+ */
+export async function currentPipeline(ctx: ServiceContext, pipelineId: string, which: RunVersion) {
+  const { deployedVersion, ...state } = await findPipelineState(ctx, pipelineId);
+  const version = which === 'deployed' && state.status === 'deployed' && deployedVersion !== null ? deployedVersion : state.version;
+  const definition = await loadDefinition(ctx.db, state.id, version);
+  lastSeenVersions.set(seenKey(ctx, pipelineId, which), version);
   const { report, graph } = planOf(definition, getNodeType);
-  return { ...state, definition, graph, report };
+  return { ...state, version, latestVersion: state.version, definition, graph, report };
 }
 
 /**
- * The caller's pipeline as this process last saw it current, without reading the database: its version, that
- * version's definition and plan. Undefined when this process has not read it, or no longer holds its definition.
+ * The caller's pipeline as this process last saw it, without reading the database: the version a run uses
+ * (`which`), that version's definition and plan. Undefined when this process has not read it, or no longer
+ * holds its definition.
  */
-export function lastSeenPipeline(ctx: ServiceContext, pipelineId: string) {
-  const version = lastSeenVersions.get(seenKey(ctx, pipelineId));
+export function lastSeenPipeline(ctx: ServiceContext, pipelineId: string, which: RunVersion) {
+  const version = lastSeenVersions.get(seenKey(ctx, pipelineId, which));
   const definition = version === undefined ? undefined : definitions.get(`${pipelineId}:${version}`);
   if (!definition) return undefined;
   const { report, graph } = planOf(definition, getNodeType);

@@ -1,24 +1,31 @@
 import { and, eq } from 'drizzle-orm';
-import { buildGraph, triggerInputs } from '@/engine/graph';
+import { triggerInputs } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
+import { planOf } from '@/engine/plan';
 import type { TriggerHost, TriggerTarget } from '@/engine/node-type';
 import type { Db } from '@/server/db/client';
 import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { logger } from '@/server/logger';
+import { loadDefinition } from './runnable-pipeline';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
 
 /**
- * A due schedule: an execution of the deployed pipeline's current version, with the inputs its trigger
- * makes of the event. A pipeline undeployed or deleted in between (or whose trigger no longer listens
- * for schedules) has its schedule removed instead.
+ * A due schedule: an execution of the pipeline's deployed version (not of a version saved since), with the
+ * inputs its trigger makes of the event. A pipeline undeployed or deleted in between (or whose deployed
+ * trigger no longer listens for schedules) has its schedule removed instead.
  */
 export async function runScheduled(db: Db, host: TriggerHost, target: TriggerTarget): Promise<void> {
   const { pipelineId, orgId } = target;
-  const [pipeline] = await db.select().from(pipelines).where(and(eq(pipelines.id, pipelineId), eq(pipelines.orgId, orgId)));
-  const inputs = pipeline?.status === 'deployed' ? triggerInputs(buildGraph(pipeline.definition, getNodeType), { kind: 'schedule', at: new Date().toISOString() }) : null;
-  if (!pipeline || !inputs) {
+  const [pipeline] = await db
+    .select({ status: pipelines.status, deployedVersion: pipelines.deployedVersion })
+    .from(pipelines)
+    .where(and(eq(pipelines.id, pipelineId), eq(pipelines.orgId, orgId)));
+  const version = pipeline?.status === 'deployed' ? pipeline.deployedVersion : null;
+  const live = version === null ? undefined : planOf(await loadDefinition(db, pipelineId, version), getNodeType).graph;
+  const inputs = live ? triggerInputs(live, { kind: 'schedule', at: new Date().toISOString() }) : null;
+  if (version === null || !inputs) {
     await host.unschedule(target);
     return;
   }
@@ -26,7 +33,7 @@ export async function runScheduled(db: Db, host: TriggerHost, target: TriggerTar
     const started = await startExecution(db, {
       orgId,
       pipelineId,
-      pipelineVersion: pipeline.version,
+      pipelineVersion: version,
       trigger: 'schedule',
       testMode: false,
       inputs,

@@ -46,7 +46,7 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
   beforeAll(async () => {
     ({ database, close } = await migratedDatabase(kind, 'seen', 5));
     await database.db.insert(organizations).values({ id: orgId, name: orgId });
-    const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2 }).returning({ id: pipelines.id });
+    const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2, deployedVersion: 2 }).returning({ id: pipelines.id });
     pipelineId = p!.id;
   });
   afterAll(() => close?.());
@@ -66,6 +66,19 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
     expect(await startIfCurrent(database.db, run(2), false)).not.toBeNull(); // a test run needs no deploy
     expect(await count()).toBe(before + 1);
     await database.db.update(pipelines).set({ status: 'deployed' }).where(eq(pipelines.id, pipelineId));
+  });
+
+  it('admits a real run on the deployed version, not on a version saved since (which only test runs use)', async () => {
+    const before = await count();
+    await database.db.update(pipelines).set({ version: 3 }).where(eq(pipelines.id, pipelineId)); // saved, not deployed
+    expect(await startIfCurrent(database.db, run(3), true)).toBeNull();
+    expect(await startIfCurrent(database.db, run(2), true)).not.toBeNull();
+    expect(await startIfCurrent(database.db, run(2), false)).toBeNull();
+    expect(await startIfCurrent(database.db, run(3), false)).not.toBeNull();
+    await database.db.update(pipelines).set({ status: 'active', deployedVersion: null }).where(eq(pipelines.id, pipelineId));
+    expect(await startIfCurrent(database.db, run(2), true)).toBeNull(); // undeployed: no version runs for real
+    expect(await count()).toBe(before + 2);
+    await database.db.update(pipelines).set({ status: 'deployed', version: 2, deployedVersion: 2 }).where(eq(pipelines.id, pipelineId));
   });
 
   it('rolls back what the transaction wrote before the admission when the version changed', async () => {

@@ -39,8 +39,9 @@ export async function startExecution<T = void>(
 }
 
 /**
- * The same, if `e.pipelineVersion` is still the pipeline's current version (and the pipeline deployed, when
- * `requireDeployed`), checked in the same statement; else null, and nothing is written. For a caller that planned
+ * The same, if `e.pipelineVersion` is still the version the run uses — the deployed version of a deployed pipeline
+ * when `requireDeployed` (a real run), else the latest saved — checked in the same statement (migration 0019);
+ * else null, and nothing is written. For a caller that planned
  * the run on the version it saw last, so it need not read the pipeline first.
  */
 export function startIfCurrent<T = void>(

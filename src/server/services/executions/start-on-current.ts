@@ -10,7 +10,10 @@ export type PlannedPipeline = NonNullable<ReturnType<typeof lastSeenPipeline>>;
 export type CurrentPipeline = Awaited<ReturnType<typeof currentPipeline>>;
 
 export interface StartHow {
-  /** A real run needs the pipeline deployed. */
+  /**
+   * A real (production) run: it needs the pipeline deployed and runs the deployed version; otherwise (test runs)
+   * the latest saved version runs.
+   */
   requireDeployed: boolean;
   /** The execution to start on `pipeline`, or undefined when its definition does not allow the run (`refuse` says why). */
   execution(pipeline: PlannedPipeline): NewExecution | undefined;
@@ -21,9 +24,9 @@ export interface StartHow {
 }
 
 /**
- * Starts an execution on the caller's pipeline as it is now. Where this process has run the pipeline before, in one
- * statement: on the version it saw then, if that is still current (and deployed, when required) — see
- * startIfCurrent. Otherwise, or when the pipeline changed, it is read, `refuse` throws what stops the run, and the
+ * Starts an execution on the caller's pipeline as it is now: a real run on its deployed version, a test run on its
+ * latest. Where this process has run the pipeline before, in one statement: on the version it saw then, if that is
+ * still the one to run (the deployed one, or the latest) — see startIfCurrent. Otherwise, or when the pipeline changed, it is read, `refuse` throws what stops the run, and the
  * execution starts on the version read. With a queue, its job is written in the same transaction and the wake-up is
  * the queue's to address.
  */
@@ -40,11 +43,12 @@ export function startOnCurrent(ctx: ServiceContext, pipelineId: string, how: Sta
 }
 
 async function start(ctx: ServiceContext, pipelineId: string, how: StartHow, enqueue?: Queue['enqueue']) {
-  const seen = lastSeenPipeline(ctx, pipelineId);
+  const which = how.requireDeployed ? 'deployed' : 'latest';
+  const seen = lastSeenPipeline(ctx, pipelineId, which);
   const guess = seen?.report.valid ? how.execution(seen) : undefined;
   const started = guess && (await startIfCurrent(ctx.db, guess, how.requireDeployed, enqueue));
   if (started) return { pipeline: seen!, started };
-  const current = await currentPipeline(ctx, pipelineId);
+  const current = await currentPipeline(ctx, pipelineId, which);
   how.refuse(current);
   const execution = how.execution(current);
   if (!execution) throw new AppError('INTERNAL', `Pipeline ${pipelineId} passed its checks but gave no execution to start.`);

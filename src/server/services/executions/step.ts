@@ -71,7 +71,7 @@ function stepRun(db: Db, execution: { id: string; orgId: string; inputs: Record<
 
 /** Starts a step session over a new execution (in test mode any pipeline, else a deployed one); it waits at the trigger. */
 export async function startStep(ctx: ServiceContext, input: { pipeline_id: string; inputs: Record<string, unknown>; test_mode: boolean }) {
-  const pipeline = await currentPipeline(ctx, input.pipeline_id);
+  const pipeline = await currentPipeline(ctx, input.pipeline_id, 'latest');
   refuseInvalid(pipeline);
   // stepping for real makes the same calls a run does, so it needs what a run needs (as POST /api/execute)
   if (!input.test_mode && pipeline.status !== 'deployed') {

@@ -87,13 +87,17 @@ export class MessageStore {
     return this.db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const ids = [...new Set(batch.map((w) => w.target.pipelineId))];
-      const rows = await tx.select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.version, status: pipelines.status }).from(pipelines).where(inArray(pipelines.id, ids));
+      // the deployed version runs: a version saved since is not live until it is deployed
+      const rows = await tx
+        .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status })
+        .from(pipelines)
+        .where(inArray(pipelines.id, ids));
       const state = new Map(rows.map((r) => [r.id, r]));
       const outcomes: (string | AppError)[] = [];
       for (const { target, m } of batch) {
         const { pipelineId, orgId } = target;
         const row = state.get(pipelineId);
-        if (row?.orgId !== orgId || row.status !== 'deployed') {
+        if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
           outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`));
           continue;
         }

@@ -34,7 +34,7 @@ const findWithAuthors = preparedPerDb((db) =>
     .prepare('find_pipeline_with_authors'),
 );
 const findState = preparedPerDb((db) =>
-  db.select({ id: pipelines.id, status: pipelines.status, version: pipelines.version }).from(pipelines).where(own).limit(1).prepare('find_pipeline_state'),
+  db.select({ id: pipelines.id, status: pipelines.status, version: pipelines.version, deployedVersion: pipelines.deployedVersion }).from(pipelines).where(own).limit(1).prepare('find_pipeline_state'),
 );
 
 /** The caller's pipeline `id`, whole. */

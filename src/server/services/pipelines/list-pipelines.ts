@@ -22,6 +22,7 @@ export async function listPipelines(
         description: pipelines.description,
         status: pipelines.status,
         version: pipelines.version,
+        deployedVersion: pipelines.deployedVersion,
         deployedAt: pipelines.deployedAt,
         createdAt: pipelines.createdAt,
         updatedAt: pipelines.updatedAt,

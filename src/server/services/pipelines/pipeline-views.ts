@@ -11,6 +11,8 @@ export interface PipelineSummary {
   description: string;
   status: 'active' | 'deployed';
   version: number;
+  /** The version production runs use (deploy publishes one version); null while not deployed. */
+  deployed_version: number | null;
   node_count: number;
   deployed_at: string | null;
   created_at: string;
@@ -28,6 +30,7 @@ export function toSummary(row: Omit<Row, 'definition' | 'orgId'> & { nodeCount: 
     description: row.description,
     status: row.status,
     version: row.version,
+    deployed_version: row.status === 'deployed' ? row.deployedVersion : null,
     node_count: row.nodeCount,
     deployed_at: row.deployedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -51,7 +54,7 @@ export interface PipelineMetadata {
   connection_count: number;
   /** The node types it uses, sorted, each once. */
   node_types: string[];
-  /** The version that runs when triggered (deployed pipelines run their current version), or null. */
+  /** The version that runs when triggered (the one deployed last; saves do not change it), or null. */
   deployed_version: number | null;
   deployed_at: string | null;
 }
@@ -72,7 +75,7 @@ export function toPipelineWithMetadata(row: Row, authors: { createdBy: string | 
       node_count: row.definition.nodes.length,
       connection_count: row.definition.connections.length,
       node_types: [...new Set(row.definition.nodes.map((n) => n.type))].sort(),
-      deployed_version: row.status === 'deployed' ? row.version : null,
+      deployed_version: pipeline.deployed_version,
       deployed_at: pipeline.deployed_at,
     },
   };

@@ -8,42 +8,48 @@ import { syncTriggers } from './triggers';
 import { validatePipelineDefinition } from './validate-definition';
 
 /**
- * deploy: active → deployed (available for real executions and schedules); undeploy: deployed → active.
- * Both are idempotent: deploying a deployed pipeline leaves it deployed. Deploy refuses a pipeline the
- * validator finds problems in (400 PIPELINE_INVALID with the findings), and deploys exactly the version
- * it checked; it starts the pipeline's trigger listening (a schedule is registered); undeploy stops it.
+ * deploy publishes the latest saved version: production runs (the API, webhooks, schedules, listeners) use it
+ * until the next deploy, and the pipeline is `deployed`; undeploy stops them all (`active`, no deployed version).
+ * Deploying again publishes the version saved since (a redeploy), swapping the trigger over to it: a listener on
+ * the same port keeps its connections, one on another port opens before the old one closes. Deploy refuses a
+ * version the validator finds problems in (400 PIPELINE_INVALID with every finding) and publishes exactly the
+ * version it checked; a deployed pipeline stays on the version it ran. A trigger that cannot start (its port
+ * taken) leaves the pipeline as it was: on its earlier deployed version, or not deployed.
  */
 export async function setDeployed(ctx: ServiceContext, id: string, deployed: boolean): Promise<Pipeline> {
-  let where = ownPipeline(ctx, id);
-  if (deployed) {
-    const current = await findPipelineRow(ctx, id);
-    const report = validatePipelineDefinition(current.definition);
-    if (!report.valid) {
-      throw new AppError('PIPELINE_INVALID', `Pipeline ${id} cannot be deployed: ${report.errors.length} problem(s) to fix first.`, report.errors);
-    }
-    where = and(where, eq(pipelines.version, current.version))!;
+  if (!deployed) {
+    const [row] = await ctx.db.update(pipelines).set({ status: 'active', deployedVersion: null, deployedAt: null }).where(ownPipeline(ctx, id)).returning();
+    if (!row) throw notFound(id);
+    await syncTriggers(ctx.db, ctx.queue?.triggers, row);
+    return toPipeline(row);
   }
+  const current = await findPipelineRow(ctx, id);
+  const report = validatePipelineDefinition(current.definition);
+  if (!report.valid) {
+    const live = current.status === 'deployed' && current.deployedVersion !== null ? ` Version ${current.deployedVersion} stays live.` : '';
+    throw new AppError('PIPELINE_INVALID', `Pipeline ${id} version ${current.version} cannot be deployed: ${report.errors.length} problem(s) to fix first.${live}`, report.errors);
+  }
+  const previous = current.status === 'deployed' ? { deployedVersion: current.deployedVersion, deployedAt: current.deployedAt } : null;
   const [row] = await ctx.db
     .update(pipelines)
-    .set(
-      deployed
-        ? { status: 'deployed', deployedAt: sql`coalesce(${pipelines.deployedAt}, now())` }
-        : { status: 'active', deployedAt: null },
-    )
-    .where(where)
+    // deployed_at: when the live version was published (deploying it again changes nothing)
+    .set({ status: 'deployed', deployedVersion: current.version, deployedAt: sql`case when ${pipelines.status} = 'deployed' and ${pipelines.deployedVersion} = ${pipelines.version} then coalesce(${pipelines.deployedAt}, now()) else now() end` })
+    .where(and(ownPipeline(ctx, id), eq(pipelines.version, current.version)))
     .returning();
   if (!row) {
-    if (!deployed) throw notFound(id);
     await findPipelineRow(ctx, id); // throws PIPELINE_NOT_FOUND when it was deleted meanwhile
     throw new AppError('VERSION_CONFLICT', `Pipeline ${id} changed while it was being deployed: deploy it again.`);
   }
   try {
-    await syncTriggers(ctx.queue?.triggers, row);
+    await syncTriggers(ctx.db, ctx.queue?.triggers, row);
   } catch (e) {
-    if (!deployed) throw e;
-    // a trigger that cannot start (its port taken, no port set) leaves the pipeline as it was: not deployed
-    const [undone] = await ctx.db.update(pipelines).set({ status: 'active', deployedAt: null }).where(ownPipeline(ctx, id)).returning();
-    if (undone) await syncTriggers(ctx.queue?.triggers, undone).catch(() => undefined);
+    // a trigger that cannot start (its port taken, no port set) leaves the pipeline as it was
+    const [undone] = await ctx.db
+      .update(pipelines)
+      .set(previous?.deployedVersion != null ? { status: 'deployed', ...previous } : { status: 'active', deployedVersion: null, deployedAt: null })
+      .where(and(ownPipeline(ctx, id), eq(pipelines.deployedVersion, current.version)))
+      .returning();
+    if (undone) await syncTriggers(ctx.db, ctx.queue?.triggers, undone).catch(() => undefined);
     throw e;
   }
   return toPipeline(row);

@@ -6,7 +6,6 @@ import type { ServiceContext } from '../context';
 import { restoreHeaderSecrets } from './header-secrets';
 import { saveSnapshot } from './versions';
 import { findPipelineRow, ownPipeline } from './find';
-import { syncTriggers } from './triggers';
 import { toPipeline, type Pipeline } from './pipeline-views';
 
 export interface UpdateInput {
@@ -18,7 +17,10 @@ export interface UpdateInput {
   expected_version?: number;
 }
 
-/** Every update bumps `version` and stores an immutable snapshot of the result, atomically. */
+/**
+ * Every update bumps `version` and stores an immutable snapshot of the result, atomically. A save changes nothing
+ * that runs: production runs, listeners and schedules keep the deployed version until the next deploy.
+ */
 export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): Promise<Pipeline> {
   const where = ownPipeline(ctx, input.id);
   return ctx.db.transaction(async (tx) => {
@@ -53,8 +55,5 @@ export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): P
     }
     await saveSnapshot(tx, ctx, row);
     return row;
-  }).then(async (row) => {
-    await syncTriggers(ctx.queue?.triggers, row); // a deployed pipeline's new cron takes effect at once
-    return toPipeline(row);
-  });
+  }).then(toPipeline); // nothing that runs changes: a deployed pipeline runs (and listens as) its deployed version until the next deploy
 }

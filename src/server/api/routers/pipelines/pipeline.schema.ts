@@ -39,7 +39,12 @@ export const PipelineSummary = z.object({
   name: z.string(),
   description: z.string(),
   status: z.enum(['active', 'deployed']),
-  version: z.number().int(),
+  version: z.number().int().describe('The latest saved version (every save makes one)'),
+  deployed_version: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The version production runs use (API, webhooks, schedules, listeners) until the next deploy; null when not deployed'),
   node_count: z.number().int(),
   deployed_at: z.string().nullable(),
   created_at: z.string(),
@@ -57,7 +62,7 @@ export const PipelineWithMetadata = Pipeline.extend({
     node_count: z.number().int(),
     connection_count: z.number().int(),
     node_types: z.array(z.string()).describe('Node types used, sorted'),
-    deployed_version: z.number().int().nullable().describe('The version that runs when triggered, or null when not deployed'),
+    deployed_version: z.number().int().nullable().describe('The version that runs when triggered (as deployed_version above), or null when not deployed'),
     deployed_at: z.string().nullable(),
   }),
 });
