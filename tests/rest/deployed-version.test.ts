@@ -1,4 +1,6 @@
 import net from 'node:net';
+import { Hl7Message } from '@medplum/core';
+import { Hl7Client } from '@medplum/hl7';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
 import { client, expectError, type Client } from '../support/client';
@@ -173,5 +175,35 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     expect(await reachable(first)).toBe(false);
     await api.post(`/api/pipelines/${id}/undeploy`);
     expect(await reachable(second)).toBe(false);
+  });
+
+  it("a redeploy on the same port keeps a sender's connection: its next message runs the new version", async () => {
+    const port = await freePort();
+    // in (mllp-listener-trigger) ──message──▶ out (key first | second)
+    const listener = (key: string) => ({
+      nodes: [{ id: 'in', type: 'mllp-listener-trigger', config: { port } }, { id: 'out', type: 'pipeline-output', config: { key } }],
+      connections: [{ source: 'in', source_port: 'message', target: 'out', target_port: 'value' }],
+    });
+    const id = (await api.post('/api/pipelines', { name: 'kept connection', definition: listener('first') })).body.id as string;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    const newest = async () => (await api.get(`/api/executions?pipeline_id=${id}&limit=1`)).body.executions[0];
+    const sender = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 5000 });
+    try {
+      const send = async (n: number) => {
+        const ack = await sender.sendAndWait(Hl7Message.parse(`MSH|^~\\&|LAB|NORTH|EHR|MAIN|202401011200||ADT^A01|CTRL${n}|P|2.5\rPID|1||${n}`), { timeoutMs: 30_000 });
+        expect(ack.getSegment('MSA')?.getField(1)?.toString()).toBe('AA');
+        return newest();
+      };
+      expect(await send(1)).toMatchObject({ pipeline_version: 1 });
+      await api.put(`/api/pipelines/${id}`, { definition: listener('second') });
+      expect(await send(2)).toMatchObject({ pipeline_version: 1 });
+      expect((await api.post(`/api/pipelines/${id}/deploy`)).body).toMatchObject({ deployed_version: 2 });
+      const after = await send(3);
+      expect(after).toMatchObject({ pipeline_version: 2 });
+      expect(Object.keys((await poll(api, after.id)).outputs)).toEqual(['second']);
+    } finally {
+      await sender.close();
+    }
+    await api.post(`/api/pipelines/${id}/undeploy`);
   });
 });

@@ -70,7 +70,7 @@ describe('connectors', () => {
       connections: [{ source: 'in', source_port: 'event', target: 'send', target_port: 'body' }],
     };
     const p = await a.pipelines.create({ name: 'Claims out', description: '', definition });
-    await rt.db.execute(`update pipelines set status = 'deployed' where id = '${p.id}'`);
+    await rt.db.execute(`update pipelines set status = 'deployed', deployed_version = version where id = '${p.id}'`); // as a deploy leaves it
     await expect(a.connectors.remove({ id: c.id })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_IN_USE', message: expect.stringContaining('"Claims out"') } });
 
     await expect(b.connectors.get({ id: c.id })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_NOT_FOUND' } });

@@ -17,8 +17,12 @@ interface Listener {
   server: net.Server;
   options: MllpListenOptions;
   allowed: net.BlockList | null;
-  sockets: Set<net.Socket>;
+  /** Open connections, each with the promise of its last ACK written (or given up). */
+  sockets: Map<net.Socket, Promise<void>>;
 }
+
+/** How long a listener being replaced (a redeploy on another port) lets its connections finish their ACKs. */
+const RETIRE_GRACE_MS = 30_000;
 
 function blockListOf(senders: string[]): net.BlockList | null {
   if (!senders.length) return null;
@@ -67,16 +71,17 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       current.allowed = blockListOf(options.allowed_senders);
       return;
     }
-    const listener: Listener = { server: net.createServer(), options, allowed: blockListOf(options.allowed_senders), sockets: new Set() };
+    const listener: Listener = { server: net.createServer(), options, allowed: blockListOf(options.allowed_senders), sockets: new Map() };
     listener.server.on('connection', (socket) => this.accept(target, listener, socket));
     await new Promise<void>((resolve, reject) => {
       listener.server.once('error', (e) => reject(listenError(e, options.port)));
       listener.server.listen({ port: options.port }, () => resolve());
     });
     listener.server.on('error', (e) => logger.error('MLLP listener error', { pipelineId: target.pipelineId, error: String(e) }));
-    // a new port: the old one closes only once the new one is open, so a port in use leaves the old one working
-    if (current) await this.unlisten(target);
+    // a new port (a redeploy): the old one closes only once the new one is open, so a port in use leaves the old
+    // one working; messages it has taken in get their ACKs before its connections end
     this.listeners.set(target.pipelineId, listener);
+    if (current) await retire(current, target.pipelineId);
     logger.info(`MLLP listener of pipeline ${target.pipelineId} on port ${options.port} (${options.ack_mode})`);
   }
 
@@ -88,7 +93,7 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
     await new Promise<void>((resolve) => {
       listener.server.close(() => resolve());
       // connections kept open by senders would hold the port: end them (the one in flight gets no ACK and is resent)
-      for (const socket of listener.sockets) socket.destroy();
+      for (const socket of listener.sockets.keys()) socket.destroy();
     });
     logger.info(`MLLP listener of pipeline ${target.pipelineId} on port ${listener.options.port} closed`);
   }
@@ -104,7 +109,7 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       socket.destroy();
       return;
     }
-    listener.sockets.add(socket);
+    listener.sockets.set(socket, Promise.resolve());
     socket.setKeepAlive(true, 60_000);
     const deframer = new MllpDeframer(MAX_MESSAGE_BYTES);
     // ACKs go out in the order the messages came; each message is handed to the receiver as it arrives
@@ -135,9 +140,30 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
             logger.error('MLLP message not answered', { pipelineId: target.pipelineId, error: String(e) });
             socket.destroy();
           });
+        if (listener.sockets.has(socket)) listener.sockets.set(socket, chain);
       }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => listener.sockets.delete(socket));
   }
+}
+
+/**
+ * Closes a listener replaced by one on another port without losing what is in flight: it takes no new connection
+ * and reads no new message; each connection ends once the ACKs of the messages it has taken in are written (at most
+ * RETIRE_GRACE_MS, then it is cut, and a message still without its ACK is resent by its sender, as MLLP expects).
+ */
+async function retire(listener: Listener, pipelineId: string): Promise<void> {
+  const closed = new Promise<void>((resolve) => listener.server.close(() => resolve()));
+  await Promise.all(
+    [...listener.sockets].map(async ([socket, answered]) => {
+      socket.pause();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([answered, new Promise<void>((resolve) => (timer = setTimeout(resolve, RETIRE_GRACE_MS)))]);
+      clearTimeout(timer);
+      socket.destroySoon(); // after the ACKs written so far have gone out
+    }),
+  );
+  await closed;
+  logger.info(`MLLP listener of pipeline ${pipelineId} on port ${listener.options.port} closed (replaced)`);
 }
