@@ -16,6 +16,7 @@ import type { SidePanel } from './store';
 import type { Pipeline } from './types';
 import { useDirty } from './use-editor-effects';
 import { useCanvasCommands } from './use-canvas-commands';
+import { liveBehind, LiveVersion, publishTitle, usePublish } from './live-version';
 
 function IconButton({ label, onClick, disabled, children, pressed }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; pressed?: boolean }) {
   return (
@@ -55,6 +56,8 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
   const { deploy, undeploy } = useDeployActions();
   const [running, setRunning] = useState(false);
   const deployed = pipeline.status === 'deployed';
+  const behind = liveBehind(pipeline);
+  const { publish, publishing } = usePublish(pipelineId);
 
   const { layout, fit } = useCanvasCommands();
 
@@ -80,6 +83,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
           v{baseVersion}
         </span>
         {deployed ? <StatusBadge status={pipeline.status} /> : null}
+        <LiveVersion pipeline={pipeline} dirty={dirty} />
         {dirty ? (
           <span className="inline-flex items-center gap-1.5 text-xs font-medium whitespace-nowrap text-amber-700" data-testid="unsaved" title="Unsaved changes: Save (Ctrl+S) makes them a new version">
             <span className="size-1.5 rounded-full bg-amber-500" aria-hidden />
@@ -131,8 +135,20 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
           <Bug className="size-4" aria-hidden />
         </IconButton>
         {SEP}
+        {behind !== null ? (
+          <Button variant="secondary" size="sm" icon={<Rocket className="size-3.5" aria-hidden />} loading={publishing} title={publishTitle(pipeline, dirty)} onClick={() => publish()}>
+            Publish v{pipeline.version}
+          </Button>
+        ) : null}
         {deployed ? (
-          <Button variant="secondary" size="sm" icon={<Square className="size-3.5" aria-hidden />} loading={undeploy.isPending} onClick={() => undeploy.mutate({ id: pipelineId }, onDeployed)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Square className="size-3.5" aria-hidden />}
+            loading={undeploy.isPending}
+            title="Stop production runs: its triggers and schedules stop"
+            onClick={() => undeploy.mutate({ id: pipelineId }, onDeployed)}
+          >
             Undeploy
           </Button>
         ) : (
@@ -141,7 +157,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
             size="sm"
             icon={<Rocket className="size-3.5" aria-hidden />}
             loading={deploy.isPending}
-            title={dirty ? 'Deploys the last saved version; save first to deploy your changes' : 'Deploy the saved version'}
+            title={publishTitle(pipeline, dirty)}
             onClick={() => deploy.mutate({ id: pipelineId }, onDeployed)}
           >
             Deploy
@@ -150,7 +166,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         <Button variant="secondary" size="sm" icon={<Play className="size-3.5" aria-hidden />} loading={runner.running} onClick={() => setRunning(true)} disabled={!hasNodes}>
           Test run
         </Button>
-        <Button size="sm" icon={<Save className="size-3.5" aria-hidden />} loading={saver.saving} disabled={!dirty} onClick={() => void saver.save()} title="Save as a new version (Ctrl+S)">
+        <Button size="sm" icon={<Save className="size-3.5" aria-hidden />} loading={saver.saving} disabled={!dirty} onClick={() => void saver.save()} title={deployed ? `Save as a new version (Ctrl+S); v${pipeline.deployed_version} stays live until you publish` : 'Save as a new version (Ctrl+S)'}>
           Save
         </Button>
       </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
@@ -25,11 +25,32 @@ function useDefinition(pipelineId: string, ref: VersionRef | null): { def?: Defi
 
 const label = (r: VersionRef) => (r === 'canvas' ? 'canvas' : `v${r}`);
 
-export function VersionDiffDialog({ pipelineId, pair, onClose }: { pipelineId: string; pair: [VersionRef, VersionRef] | null; onClose: () => void }) {
+export function VersionDiffDialog({
+  pipelineId,
+  pair,
+  onClose,
+  title,
+  description,
+  footer,
+}: {
+  pipelineId: string;
+  pair: [VersionRef, VersionRef] | null;
+  onClose: () => void;
+  title?: string;
+  description?: string;
+  footer?: ReactNode;
+}) {
   const a = useDefinition(pipelineId, pair?.[0] ?? null);
   const b = useDefinition(pipelineId, pair?.[1] ?? null);
   return (
-    <Dialog open={pair !== null} onClose={onClose} title={pair ? `Changes from ${label(pair[0])} to ${label(pair[1])}` : 'Changes'} className="max-w-2xl">
+    <Dialog
+      open={pair !== null}
+      onClose={onClose}
+      title={title ?? (pair ? `Changes from ${label(pair[0])} to ${label(pair[1])}` : 'Changes')}
+      description={description}
+      footer={footer}
+      className="max-w-2xl"
+    >
       {a.error || b.error ? (
         <p className="text-sm text-red-700">{a.error ?? b.error}</p>
       ) : a.def && b.def ? (

@@ -45,7 +45,14 @@ function PipelineRow({ pipeline: p, onRename, onDelete }: { pipeline: PipelineSu
       <td className="px-4 py-3">
         <StatusBadge status={p.status} />
       </td>
-      <td className="px-4 py-3 text-sm text-slate-600 tabular-nums">v{p.version}</td>
+      <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-600 tabular-nums">
+        v{p.version}
+        {deployed && p.deployed_version !== null && p.deployed_version !== p.version ? (
+          <span className="ml-1.5 text-xs text-amber-700" title={`Production runs v${p.deployed_version} until v${p.version} is published`}>
+            v{p.deployed_version} live
+          </span>
+        ) : null}
+      </td>
       <td className="px-4 py-3 text-sm text-slate-600 tabular-nums">{p.node_count}</td>
       <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-600">
         <RelativeTime iso={p.updated_at} />
