@@ -107,7 +107,7 @@ describe('schedules', () => {
   afterAll(() => server?.stop());
 
   // pg-boss schedules have one-minute resolution: this test waits for one minute boundary, and one more
-  it('fire while the pipeline is deployed and stop after undeploy, or once its trigger is no longer a schedule', async () => {
+  it('fire while the pipeline is deployed and stop after undeploy, or once a version whose trigger is no longer a schedule is deployed', async () => {
     // tick (schedule-trigger, every minute) ──▶ out
     const definition = {
       nodes: [
@@ -136,9 +136,11 @@ describe('schedules', () => {
     expect(detail.outputs.out).toMatchObject({ source: 'test', scheduled_at: expect.any(String) });
 
     await api.post(`/api/pipelines/${id}/undeploy`);
-    // the other stays deployed, its schedule trigger replaced by a manual one
+    // the other stays deployed, its schedule trigger replaced by a manual one in a version that is then deployed
+    // (a save alone changes nothing that runs)
     const manual = { ...definition, nodes: [{ id: 'tick', type: 'manual-trigger', config: {} }, definition.nodes[1]] };
     expect((await api.put(`/api/pipelines/${other}`, { definition: manual })).status).toBe(200);
+    expect((await api.post(`/api/pipelines/${other}/deploy`)).body).toMatchObject({ status: 'deployed', deployed_version: 2 });
     const stoppedAt = Date.now();
     const count = (await scheduled()).length;
     const otherCount = (await scheduledOf(other)).length;
