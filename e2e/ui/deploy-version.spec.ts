@@ -26,6 +26,7 @@ const definition = {
 const inputs = { patient: { resourceType: 'Patient', name: [{ family: 'Kshlerin' }] } };
 
 test('a saved edit of a deployed pipeline is not live until it is published', async ({ page }) => {
+  test.setTimeout(180_000);
   await signUp(page, 'Ada Lovelace');
   await page.setViewportSize({ width: 1680, height: 1000 });
   const created = await page.request.post('/api/pipelines', { data: { name: `Live feed ${Date.now()}`, definition } });
@@ -56,6 +57,9 @@ test('a saved edit of a deployed pipeline is not live until it is published', as
   const got = (await (await page.request.get(`/api/pipelines/${id}`)).json()) as { version: number; deployed_version: number };
   expect(got).toMatchObject({ version: 2, deployed_version: 1 });
   await shot(page, 'header');
+  await page.getByRole('button', { name: 'Version history' }).click();
+  await expect(page.getByTestId('version-1')).toContainText('live');
+  await expect(page.getByTestId('version-2')).not.toContainText('live');
 
   // the changes not live yet, and the one action that publishes them
   await live.click();
@@ -67,6 +71,7 @@ test('a saved edit of a deployed pipeline is not live until it is published', as
   await expect(live).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Publish v2' })).toHaveCount(0);
   await expect(page.getByText('Deployed', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('version-2')).toContainText('live');
 
   // the new version answers production runs
   expect(await runLive()).toEqual({ surname: 'Kshlerin' });

@@ -26,6 +26,9 @@ export function VersionsPanel() {
   const dirty = useDirty();
   const utils = api.useUtils();
   const list = api.pipelines.versions.useQuery({ id: pipelineId, limit: 100, offset: 0 });
+  // the version production runs (the editor page has the pipeline already)
+  const pipeline = api.pipelines.get.useQuery({ id: pipelineId }, { refetchOnWindowFocus: false });
+  const live = pipeline.data?.status === 'deployed' ? pipeline.data.deployed_version : null;
   const update = api.pipelines.update.useMutation();
   const [viewing, setViewing] = useState<number | null>(null);
   const [pair, setPair] = useState<[VersionRef, VersionRef] | null>(null);
@@ -91,6 +94,13 @@ export function VersionsPanel() {
               <p className="flex items-center gap-1.5 text-sm font-medium text-slate-800">
                 Version {v.version}
                 {v.version === baseVersion ? <Badge tone="teal">current</Badge> : null}
+                {v.version === live ? (
+                  <span title="Deployed: production runs (API, webhooks, schedules, listeners) use this version">
+                    <Badge tone="green" dot>
+                      live
+                    </Badge>
+                  </span>
+                ) : null}
               </p>
               <p className="truncate text-xs text-slate-500">
                 <RelativeTime iso={v.created_at} />
