@@ -139,7 +139,7 @@ function aptInstall(missing: Need[]): boolean {
       fs.mkdirSync(path.dirname(trustConf), { recursive: true });
       fs.writeFileSync(trustConf, "initdb_options = '--auth-local=trust --auth-host=trust'\n");
     }
-    return sh('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], env);
+    return sh('apt-get', ['install', '-y', '-qq', ...pkgs], env);
   } finally {
     if (freshPostgres) fs.rmSync(trustConf, { force: true });
   }
