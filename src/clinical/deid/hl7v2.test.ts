@@ -12,7 +12,11 @@ const now = new Date('2026-01-01T00:00:00Z');
 
 /** Names, identifiers, street lines, cities, phones and the exact birth date the identifying segments carry. */
 function phi(m: Hl7v2Message): string[] {
-  const paths = ['PID-2.1', 'PID-3.1', 'PID-4.1', 'PID-5.1', 'PID-5.2', 'PID-6.1', 'PID-9.1', 'PID-11.1', 'PID-11.3', 'PID-13.1', 'PID-13.7', 'PID-14.1', 'PID-19', 'PID-20.1', 'NK1-2.1', 'NK1-2.2', 'NK1-4.1', 'NK1-4.3', 'NK1-5.1', 'NK1-30.1', 'NK1-33.1', 'GT1-2.1', 'GT1-3.1', 'GT1-3.2', 'GT1-5.1', 'GT1-6.1', 'GT1-12', 'IN1-16.1', 'IN1-16.2', 'IN1-19.1', 'IN1-36', 'IN1-49.1', 'PV1-19.1'];
+  const paths = [
+    ...['PID-2.1', 'PID-3.1', 'PID-4.1', 'PID-5.1', 'PID-5.2', 'PID-6.1', 'PID-9.1', 'PID-11.1', 'PID-11.3', 'PID-13.1', 'PID-13.7'],
+    ...['PID-14.1', 'PID-19', 'PID-20.1', 'NK1-2.1', 'NK1-2.2', 'NK1-4.1', 'NK1-4.3', 'NK1-5.1', 'NK1-30.1', 'NK1-33.1'],
+    ...['GT1-2.1', 'GT1-3.1', 'GT1-3.2', 'GT1-5.1', 'GT1-6.1', 'GT1-12', 'IN1-16.1', 'IN1-16.2', 'IN1-19.1', 'IN1-36', 'IN1-49.1', 'PV1-19.1'],
+  ];
   const values = paths.flatMap((p) => getAll(m, p)).map((v) => v.trim());
   const birth = get(m, 'PID-7')?.slice(0, 8);
   return [...values, ...(birth && birth.length === 8 ? [birth] : [])].filter((v) => v.length >= 4 && !/^\d{1,4}$/.test(v));

@@ -163,9 +163,12 @@ export async function deleteConnector(ctx: ServiceContext, id: string) {
     .where(and(eq(pipelines.orgId, ctx.principal.orgId), eq(pipelines.status, 'deployed')));
   const users = deployed.filter((p) => usesConnector(p.definition.nodes, new Set([row.id, row.name])));
   if (users.length) {
+    const many = users.length > 1;
+    const names = users.map((p) => `"${p.name}"`).join(', ');
     throw new AppError(
       'CONNECTOR_IN_USE',
-      `Connector "${row.name}" is used by deployed pipeline${users.length > 1 ? 's' : ''} ${users.map((p) => `"${p.name}"`).join(', ')}: undeploy ${users.length > 1 ? 'them' : 'it'}, or deploy ${users.length > 1 ? 'versions' : 'a version'} that no longer use${users.length > 1 ? '' : 's'} it, first.`,
+      `Connector "${row.name}" is used by deployed pipeline${many ? 's' : ''} ${names}: ` +
+        `undeploy ${many ? 'them' : 'it'}, or deploy ${many ? 'versions' : 'a version'} that no longer use${many ? '' : 's'} it, first.`,
       { pipelines: users.map((p) => ({ id: p.id, name: p.name })) },
     );
   }
