@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DataSettingsOverride } from '@/shared/data-settings';
 import { users } from './auth';
 
 export const organizations = pgTable('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /** Defaults of what its pipelines' runs keep and for how long (src/shared/data-settings.ts). */
+  dataSettings: jsonb('data_settings').$type<DataSettingsOverride>().notNull().default({}),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

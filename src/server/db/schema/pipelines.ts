@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DataSettingsOverride } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { organizations } from './orgs';
 
@@ -18,6 +19,8 @@ export const pipelines = pgTable(
     /** The version production runs (API, webhooks, schedules, listeners) use; null while not deployed. */
     deployedVersion: integer('deployed_version'),
     deployedAt: timestamp('deployed_at', { withTimezone: true }),
+    /** What its runs keep and for how long, over the organization's defaults (src/shared/data-settings.ts). */
+    dataSettings: jsonb('data_settings').$type<DataSettingsOverride>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -23,7 +23,7 @@ export interface Pipeline extends PipelineSummary {
   definition: PipelineDefinition;
 }
 
-export function toSummary(row: Omit<Row, 'definition' | 'orgId'> & { nodeCount: number }): PipelineSummary {
+export function toSummary(row: Omit<Row, 'definition' | 'orgId' | 'dataSettings'> & { nodeCount: number }): PipelineSummary {
   return {
     id: row.id,
     name: row.name,
