@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Principal } from '@/server/auth/principal';
-import { rateLimitHeaders, type RateLimitResult } from '@/server/auth/rate-limit';
+import type { UserLimit } from '@/server/auth/user-limits';
 import { hasScope } from '@/server/auth/scopes';
 import { AppError } from '@/server/errors';
 import type { Runtime } from '@/server/runtime';
@@ -21,28 +21,12 @@ export function isAgentChat(method: string, path: string): boolean {
   return method === 'POST' && (CHAT.test(path) || SEND.test(path) || INVOKE.test(path));
 }
 
-/** The per-user limits beside the organization's (spec §8): agent chat, and the copilot. */
-export type UserLimit = 'chat' | 'copilot';
-
 /** Which per-user limit a REST request counts against, if any. */
 export function userLimitOf(method: string, path: string): UserLimit | undefined {
   if (isAgentChat(method, path)) return 'chat';
   // the health probe is not a copilot request
   return path.startsWith('/copilot/') && path !== '/copilot/health' ? 'copilot' : undefined;
 }
-
-/** Counts a request against its caller's own budget (a browser user, or an API key). */
-export async function consumeChatLimit(rt: Runtime, principal: Principal, which: UserLimit = 'chat'): Promise<RateLimitResult> {
-  const who = principal.kind === 'session' && principal.userId ? `user:${principal.userId}` : `key:${principal.keyId ?? principal.orgId}`;
-  return (which === 'chat' ? rt.chatLimiter : rt.copilotLimiter).consume(who);
-}
-
-export function chatRefusal(rate: RateLimitResult, which: UserLimit = 'chat'): AppError {
-  const what = which === 'chat' ? 'agent chat' : 'copilot';
-  return new AppError('RATE_LIMITED', `Too many ${what} requests: the limit is ${rate.limit} a minute per user or API key; try again in ${rate.retryAfter} s.`, { retry_after: rate.retryAfter });
-}
-
-export { rateLimitHeaders };
 
 function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);

@@ -4,7 +4,9 @@ import { createContext, type Context } from '@/server/api/trpc';
 import { AppError, type ErrorBody } from '@/server/errors';
 import { readJsonBody } from '../body';
 import { errorResponse, withApi } from '../edge';
-import { chatRefusal, consumeChatLimit, rateLimitHeaders, streamedChat, userLimitOf } from './agent-chat';
+import { rateLimitHeaders } from '@/server/auth/rate-limit';
+import { consumeUserLimit, userLimitRefusal } from '@/server/auth/user-limits';
+import { streamedChat, userLimitOf } from './agent-chat';
 import { matchRoute, restRoutes } from './routes';
 
 const ENDPOINT = '/api';
@@ -44,9 +46,9 @@ export const handleRest = withApi('key', async (req, edge) => {
   let limit: Record<string, string> = {};
   const userLimit = userLimitOf(method, path);
   if (userLimit) {
-    const rate = await consumeChatLimit(edge.rt, edge.principal, userLimit);
+    const rate = await consumeUserLimit(edge.rt, edge.principal, userLimit);
     limit = rateLimitHeaders(rate);
-    if (!rate.allowed) return errorResponse(chatRefusal(rate, userLimit), limit);
+    if (!rate.allowed) return errorResponse(userLimitRefusal(rate, userLimit), limit);
   }
   if (userLimit === 'chat' || (userLimit === 'copilot' && path === '/copilot/chat')) {
     const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) => (e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e)));

@@ -7,7 +7,7 @@ import { generateCode } from '@/server/services/copilot/generate-code';
 import { modifyForCopilot } from '@/server/services/copilot/modify';
 import { applySuggestion, refine, suggest } from '@/server/services/copilot/suggestions';
 import { NodeResults } from '../executions/execution.schema';
-import { chatRefusal, consumeChatLimit } from '../../rest/agent-chat';
+import { consumeUserLimit, userLimitRefusal } from '@/server/auth/user-limits';
 import { CopilotChatInput, Description, GenerateCodeInput, GeneratedCode } from './copilot.schema';
 import { inferSchema } from '@/server/copilot/infer-schema';
 import { copilotChat } from '@/server/services/copilot/chat';
@@ -20,8 +20,8 @@ const Report = z.object({ valid: z.boolean(), errors: z.array(Finding), warnings
 function limited<P extends typeof readProcedure | typeof writeProcedure | typeof executeProcedure>(p: P): P {
   return p.use(async ({ ctx, next }) => {
     if (ctx.channel === 'app') {
-      const rate = await consumeChatLimit(ctx.rt, ctx.principal!, 'copilot');
-      if (!rate.allowed) throw chatRefusal(rate, 'copilot');
+      const rate = await consumeUserLimit(ctx.rt, ctx.principal!, 'copilot');
+      if (!rate.allowed) throw userLimitRefusal(rate, 'copilot');
     }
     return next();
   }) as P;
