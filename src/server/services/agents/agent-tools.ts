@@ -5,7 +5,8 @@ import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { builtinTool } from '../tools/builtin';
 import { getTool } from '../tools/tools';
-import { findAgentRow, resolveTools } from './agents';
+import { resolveTools } from './agent-input';
+import { findAgentRow } from './find-agent';
 import { findTemplate } from './templates';
 
 async function assignmentViews(ctx: ServiceContext, assigned: AssignedTool[]) {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { conversations, messages } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { isUuid, type ServiceContext } from '../context';
-import { findAgentRow } from './agents';
+import { findAgentRow } from './find-agent';
 
 type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;

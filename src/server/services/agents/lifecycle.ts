@@ -5,7 +5,8 @@ import { agents } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { builtinTool } from '../tools/builtin';
-import { agentView, type AgentRow, findAgentRow } from './agents';
+import { agentView, type AgentRow } from './agent-views';
+import { findAgentRow } from './find-agent';
 import { latestMatches, snapshot } from './versions';
 
 /** What keeps an agent from running: its model not configured, a tool without the settings it needs. */

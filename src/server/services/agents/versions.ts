@@ -3,7 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { agents, agentVersions, type AgentConfig } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
-import { type AgentRow, configOf, findAgentRow } from './agents';
+import { type AgentRow, configOf } from './agent-views';
+import { findAgentRow } from './find-agent';
 
 type VersionRow = typeof agentVersions.$inferSelect;
 

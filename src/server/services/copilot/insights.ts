@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { conversations, messages, modelCalls, type ReasoningStep } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
-import { findAgentRow } from '../agents/agents';
+import { findAgentRow } from '../agents/find-agent';
 import { builtinTool } from '../tools/builtin';
 
 const DAYS = 30;
