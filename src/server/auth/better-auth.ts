@@ -10,12 +10,18 @@ import { accounts, sessions, settings, users, verifications } from '@/server/db/
 import { withHashedSessionTokens } from './hashed-sessions';
 import { signInHooks, type SignInLimiters } from './sign-in-limits';
 import { logger } from '@/server/logger';
-import { openSecrets, sealSecrets } from '@/server/services/connectors/secrets';
-import { getOrCreateSetting, putSetting } from '@/server/services/orgs/instance-settings';
-import { onSignUp } from '@/server/services/orgs/on-sign-up';
+import { openSecrets, sealSecrets } from '@/server/secrets';
+import { getOrCreateSetting, putSetting } from '@/server/db/settings';
 
 /** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */
-export function createAuth(db: Db, secret: string, limits: SignInLimiters) {
+/** What happens when a user signs up (an organization made or joined): the caller brings it, auth knows no services. */
+export type OnSignUp = (
+  db: Db,
+  user: { id: string; name: string; email: string },
+  tokens: { setup?: string | null; invite?: string | null },
+) => Promise<unknown>;
+
+export function createAuth(db: Db, secret: string, limits: SignInLimiters, onSignUp: OnSignUp) {
   return betterAuth({
     appName: 'Clinflow',
     secret,

@@ -3,8 +3,7 @@ import { members, sessions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Runtime } from '@/server/runtime';
 import { authenticateApiKey } from './api-keys';
-import type { MemberRole } from '@/server/services/orgs/invitations';
-import { ROLE_SCOPES } from '@/server/services/orgs/members';
+import { type MemberRole, ROLE_SCOPES } from './roles';
 import type { Principal } from './principal';
 import type { RateLimitResult } from './rate-limit';
 

@@ -6,7 +6,7 @@ import { connectors, pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
-import { isMasked, mask, openSecrets, sealedUnderOldKey, sealSecrets } from './secrets';
+import { isMasked, mask, openSecrets, sealedUnderOldKey, sealSecrets } from '@/server/secrets';
 import { CONNECTOR_TYPES, missingCredentials, normalizeEndpoint, parseParts } from './types';
 
 type Row = typeof connectors.$inferSelect;

@@ -4,7 +4,7 @@ import type { ConnectorHandle, ConnectorType } from '@/engine/node-type';
 import type { Db } from '@/server/db/client';
 import { connectors } from '@/server/db/schema';
 import { isUuid } from '@/shared/ids';
-import { openSecrets } from './secrets';
+import { openSecrets } from '@/server/secrets';
 
 /**
  * A connector of `orgId` for a running node, by id or name, with its credentials decrypted (NodeServices.connector).

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '@/server/db/client';
 import { orgKey } from './org-keys';
+import type { MemberRole } from '@/server/auth/roles';
 
 /**
  * Invitations to an organization, as signed links: `cfi_<payload>.<mac>`, where the payload names the
@@ -17,7 +18,7 @@ export interface Invitation {
   expiresAt: Date;
 }
 
-export type MemberRole = 'admin' | 'member' | 'viewer';
+export type { MemberRole };
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 

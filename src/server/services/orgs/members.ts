@@ -4,13 +4,6 @@ import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
 import { type MemberRole, readInvitation, signInvitation } from './invitations';
 
-/** What each role may do, as API scopes (a browser session acts with these). */
-export const ROLE_SCOPES: Record<MemberRole, string[]> = {
-  admin: ['admin'],
-  member: ['read', 'write', 'execute'],
-  viewer: ['read'],
-};
-
 export async function listMembers(ctx: ServiceContext) {
   const rows = await ctx.db
     .select({ user_id: members.userId, name: users.name, email: users.email, role: members.role, joined_at: members.createdAt })

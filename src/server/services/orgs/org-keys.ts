@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { Db } from '@/server/db/client';
-import { getOrCreateSetting } from './instance-settings';
+import { getOrCreateSetting } from '@/server/db/settings';
 
 /** The instance's master secret for organization keys: random, made once, kept in the database. */
 const MASTER_SETTING = 'org_key_master';

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { members, settings } from '@/server/db/schema';
-import { putSetting } from './instance-settings';
+import { putSetting } from '@/server/db/settings';
 
 /**
  * The start-up organization (created at first start, or named by BOOTSTRAP_ORG_ID) has data and keys before

@@ -1,6 +1,6 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineDefinition, PipelineNode } from '@/shared/pipeline';
-import { isMasked, mask } from '../connectors/secrets';
+import { isMasked, mask } from '@/server/secrets';
 import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
 
 
