@@ -44,6 +44,7 @@ export function skippedRun(reason: SkipReason, inputs: Record<string, unknown> =
 
 /** Shared placeholders until a node gives outputs or logs something (most never log). */
 const NONE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+// frozen, so a push onto the shared empty list fails loudly instead of leaking logs between runs
 const NO_LOGS: LogEntry[] = Object.freeze([]) as unknown as LogEntry[];
 
 function addLog(run: NodeRun, entry: LogEntry): void {
@@ -113,7 +114,7 @@ class Attempt implements NodeContext {
       work = Promise.reject(new NodeError('CANCELLED', 'The execution was cancelled.'));
     } else {
       try {
-        work = node.type.execute(this, run.inputs, node.config as never);
+        work = node.type.execute(this, run.inputs, node.config);
       } catch (e) {
         work = Promise.reject(e);
       }

@@ -132,5 +132,5 @@ export function triggerInputs(graph: Graph, event: TriggerEvent): Record<string,
   const node = triggerOf(graph);
   const spec = node?.type?.trigger;
   if (!spec || node.configError || (event.kind !== 'manual' && !spec.events.includes(event.kind))) return null;
-  return spec.toInputs(event, node.config as never);
+  return spec.toInputs(event, node.config);
 }

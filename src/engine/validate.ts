@@ -57,7 +57,7 @@ export function validateDefinition(input: unknown, registry: Registry): Validati
 function checkSubgraphs(graph: Graph, registry: Registry, errors: Finding[], warnings: Finding[]): void {
   for (const [id, node] of graph.nodes) {
     if (!node.type?.subgraphs || node.configError) continue;
-    for (const sub of node.type.subgraphs(node.config as never)) {
+    for (const sub of node.type.subgraphs(node.config)) {
       const report = validateDefinition(sub.definition, registry);
       const at = (f: Finding): Finding => ({
         node_id: id,

@@ -83,7 +83,11 @@ function announce(result: BootstrapResult): void {
   if (lines.length) process.stdout.write([...lines, ''].join('\n') + '\n');
 }
 
-const globalForRuntime = globalThis as unknown as { clinflowRuntime?: Promise<Runtime> };
+declare global {
+  // one runtime per process, kept across Next's module reloads in development
+  var clinflowRuntime: Promise<Runtime> | undefined;
+}
+const globalForRuntime = globalThis;
 
 /** Migrations, then the start-up organization (and the one-time lines that announce it). */
 export async function prepareDatabase(database: Database): Promise<void> {

@@ -7,6 +7,7 @@ import r4 from 'fhirpath/fhir-context/r4';
  * fhirpath.js walked the whole resource again for each (most of de-identification's time).
  */
 
+// fhirpath's R4 model is JSON without type declarations
 const model = r4 as unknown as {
   path2Type: Record<string, string>;
   type2Parent: Record<string, string>;

@@ -162,6 +162,7 @@ interface PathInfo {
   index?: number | null;
 }
 
+// fhirpath's R4 model is JSON without type declarations
 const model = r4 as unknown as { path2Type: Record<string, string>; type2Parent: Record<string, string> };
 const fieldsOfType = new Map<string, Set<string> | null>();
 

@@ -12,7 +12,7 @@ const Loop: z.ZodType<X12Loop> = z.object({
   get loops() {
     return z.array(Loop);
   },
-}) as unknown as z.ZodType<X12Loop>;
+}) as unknown as z.ZodType<X12Loop>; // a recursive schema: zod cannot infer its own type
 
 const Transaction = z.object({
   ST: Segment,

@@ -1,4 +1,4 @@
-import { Hl7v2Error, serialize } from '@/clinical/hl7v2';
+import { Hl7v2Error, type Hl7v2Message, serialize } from '@/clinical/hl7v2';
 import { NodeError } from '../node-error';
 import { implementNode } from '../node-type';
 import { hl7v2Serialize } from './hl7v2-serialize';
@@ -6,7 +6,8 @@ import { hl7v2Serialize } from './hl7v2-serialize';
 export const hl7v2SerializeNode = implementNode(hl7v2Serialize, {
   async execute(ctx, inputs, config) {
     try {
-      const text = serialize(inputs.message as never, { terminator: config.segment_terminator });
+      // serialize checks the value's shape itself and throws an Hl7v2Error naming what is not well formed
+      const text = serialize(inputs.message as Hl7v2Message, { terminator: config.segment_terminator });
       ctx.log('info', `${text.length} character(s)`);
       return { outputs: { text } };
     } catch (e) {

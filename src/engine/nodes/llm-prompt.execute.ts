@@ -1,4 +1,5 @@
 import { generateText, jsonSchema, NoObjectGeneratedError, Output } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import { compileSchema, toIssue } from '../lib/json-schema';
 import { NodeError } from '../node-error';
 import { implementNode } from '../node-type';
@@ -26,7 +27,8 @@ export const llmPromptNode = implementNode(llmPrompt, {
       if (config.output_schema) {
         const validate = compileSchema(config.output_schema);
         // Checked with the same validator as json-schema-validate: the AI SDK passes a bare JSON Schema through unchecked.
-        const schema = jsonSchema<Record<string, unknown>>(config.output_schema as never, {
+        // output_schema was checked as a JSON Schema with the node's config
+        const schema = jsonSchema<Record<string, unknown>>(config.output_schema as JSONSchema7, {
           validate: (value) => (validate(value) ? { success: true, value: value as Record<string, unknown> } : { success: false, error: new Error((validate.errors ?? []).map(toIssue).map((i) => `${i.path || '/'}: ${i.message}`).join('; ')) }),
         });
         const r = await generateText({ ...common, output: Output.object({ schema }) });

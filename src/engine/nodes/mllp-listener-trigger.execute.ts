@@ -4,8 +4,8 @@ import { implementNode } from '../node-type';
 import { mllpListenerTrigger } from './mllp-listener-trigger';
 
 export const mllpListenerTriggerNode = implementNode(mllpListenerTrigger, {
-  async execute(ctx) {
-    const sample = mllpListenerTrigger.trigger!.sampleInputs({} as never);
+  async execute(ctx, _inputs, config) {
+    const sample = mllpListenerTrigger.trigger!.sampleInputs(config);
     const event = { ...sample, ...ctx.executionInputs };
     if (typeof event.message !== 'string') throw new NodeError('HL7_INVALID', 'The input `message` must be HL7 v2 text.');
     try {

@@ -32,6 +32,7 @@ export const postgresQueryNode = implementNode(postgresQuery, {
         await tx.unsafe(`set local statement_timeout = ${config.timeout_ms}`);
         const rows: Record<string, unknown>[] = [];
         let more = false;
+        // JSON values as parameters; postgres.js types them by its serializers' inputs
         for await (const batch of tx.unsafe(config.sql, params as never[]).cursor(Math.min(config.max_rows + 1, FETCH_SIZE))) {
           for (const row of batch) {
             if (rows.length === config.max_rows) more = true;

@@ -83,6 +83,7 @@ export const postgresWriteNode = implementNode(postgresWrite, {
         let count = 0;
         for (let i = 0; i < rows.length; i += perChunk) {
           const [text, params] = statement(config, table, columns, rows.slice(i, i + perChunk));
+          // values come from the node's rows (JSON); postgres.js types parameters by its serializers' inputs
           count += (await tx.unsafe(text, params as never[])).count;
         }
         return count;

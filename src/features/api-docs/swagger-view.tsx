@@ -45,6 +45,7 @@ export default function SwaggerView() {
     if (!spec || !mount.current) return;
     let cancelled = false;
     void import('swagger-ui-dist/swagger-ui-bundle.js').then((module) => {
+      // the bundle is UMD without types: its default export or the module itself is the constructor
       const SwaggerUI = ((module as { default?: SwaggerUIBundle }).default ?? module) as unknown as SwaggerUIBundle;
       if (cancelled || !mount.current) return;
       SwaggerUI({

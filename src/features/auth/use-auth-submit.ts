@@ -17,7 +17,7 @@ export function useAuthSubmit() {
     try {
       const { error: failure } = await call();
       if (failure) {
-        setError(authErrorMessage(failure as never));
+        setError(authErrorMessage(failure));
         return;
       }
       const problem = then ? await then() : null;

@@ -122,7 +122,7 @@ function build(): Json {
       'every error has the body `{"error": {"code", "message", "status"}}`.',
     baseUrl: '/api',
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key, cfk_…' } },
-  }) as unknown as Json;
+  }) as unknown as Json; // an OpenAPI document is JSON; its type has no index signature to say so
 
   const metaByOp = new Map<string, Meta>();
   forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {

@@ -35,6 +35,7 @@ function wrap(a: DBAdapter): DBAdapter {
       const data = q.data as Record<string, unknown>;
       if (!isSession(q.model) || typeof data.token !== 'string') return a.create(q);
       const token = data.token;
+      // better-auth's adapter methods are generic in the model's row type, which a wrapper over every model cannot name
       const row = await a.create({ ...q, data: { ...data, token: hashToken(token) } as never });
       return (row && typeof row === 'object' ? { ...(row as object), token } : row) as never;
     },

@@ -43,6 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // default); a connection that failed is tried again within half a second, not after postgres.js's backoff, which
     // grows with every failure of the pool to 20 s — after a restart of a few seconds, requests waited that long
     const client = postgres(opts.url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 5, backoff: reconnectDelay });
+    // each driver's database is a PgDatabase of its own result type; services use the surface both share (Db)
     const db = drizzle(preparingHotStatements(client), { schema }) as unknown as Db;
     return { db, kind: 'postgres', url: opts.url, close: () => client.end({ timeout: 5 }) };
   }
@@ -57,6 +58,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const client = new PGlite({ dataDir: dataDir.startsWith('memory://') ? undefined : dataDir, loadDataDir: opts.loadDataDir });
   await client.waitReady;
   const { forDrizzle, forOthers } = shareParsers(client);
+  // as above: PGlite's result type differs from postgres.js's, the query surface services use does not
   const db = drizzle(forDrizzle, { schema }) as unknown as Db;
   return {
     db,
@@ -105,7 +107,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const globalForDb = globalThis as unknown as { clinflowDb?: Promise<Database> };
+declare global {
+  // one database per process, kept across Next's module reloads in development
+  var clinflowDb: Promise<Database> | undefined;
+}
+const globalForDb = globalThis;
 
 /** The process-wide database, opened on first use (never at module load: `next build` imports routes). */
 export function getDatabase(): Promise<Database> {

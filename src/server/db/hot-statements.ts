@@ -21,6 +21,7 @@ export function preparingHotStatements(client: Sql, texts = new PreparedTexts('c
           return (text: string, args?: unknown[] | Options, options?: Options) => {
             if (args !== undefined && !Array.isArray(args)) [args, options] = [[], args];
             const hot = (args?.length ?? 0) > 0 && texts.nameOf(text) !== undefined;
+            // passed through as postgres.js received them; its overloads cannot be named from a Proxy's apply
             return target.unsafe(text, args as never, (hot ? { ...options, prepare: true } : options) as never);
           };
         }

@@ -10,6 +10,7 @@ const migrationsFolder = path.join(process.cwd(), 'drizzle');
 export async function migrateDatabase(database: Database, url?: string): Promise<void> {
   if (database.kind === 'pglite') {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
+    // the PGlite migrator asks for PGlite's own database type; ours is the same object under the shared Db type
     await migrate(database.db as never, { migrationsFolder });
     return;
   }

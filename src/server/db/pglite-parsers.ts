@@ -73,6 +73,7 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
     const element = ARRAY_OF[oid] === undefined ? undefined : scalar[ARRAY_OF[oid]];
     if (parse) defaults[oid] = element ? (value, typeId) => deep(parse(value, typeId), (v) => element(v, ARRAY_OF[oid]!)) : parse;
   }
+  // PGlite's query() overloads, seen through the one signature drizzle calls
   const own = client as unknown as Querying;
   const transaction = client.transaction.bind(client) as (fn: (tx: Transaction) => unknown, ...rest: unknown[]) => unknown;
   const forDrizzle = overriding(client, {

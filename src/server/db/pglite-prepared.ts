@@ -36,6 +36,7 @@ const STALE = (e: unknown) => {
  * fits its tables, is sent as it is, and prepared again when seen again.
  */
 export function preparing(client: PGlite, plain: Query): Query {
+  // PGlite's protocol methods used here are public at run time but not in its type declarations
   const pg = client as unknown as Internals;
   const texts = new PreparedTexts('clinflow');
   /** The parameter types of each statement prepared, by name. */

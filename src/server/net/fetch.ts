@@ -127,6 +127,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
       const onAbort = () => limiter.destroy(stopped() as Error);
       signal.addEventListener('abort', onAbort, { once: true });
       const stages = decoder ? [res, decoder, limiter] : [res, limiter];
+      // a web response body, a zlib stream and a Transform: @types/node's pipeline overloads take no such mixed list
       pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], () => signal.removeEventListener('abort', onAbort));
       body = Readable.toWeb(limiter) as unknown as ReadableStream<Uint8Array>;
     }

@@ -15,6 +15,7 @@ interface BossDatabase {
  * an adapter's), which has a pool.
  */
 export function prepareRepeatedStatements(boss: PgBoss): void {
+  // pg-boss types its database as an interface of `executeSql` only; ours is the node-postgres pool it made
   const db = boss.getDb() as unknown as BossDatabase;
   if (typeof db.executeSql !== 'function') return;
   const plain = db.executeSql.bind(db);

@@ -71,7 +71,7 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
   const lastUser = users.length ? textOf(users.at(-1)!) : '';
   const results = toolResults(o.prompt);
   if (results.length) {
-    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned:${spaced(describeOutput(r.output as never))}`).join('\n')}` };
+    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned:${spaced(describeOutput(r.output))}`).join('\n')}` };
   }
   const tools = (o.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
   const choice = o.toolChoice;

@@ -11,13 +11,16 @@ export interface Facts {
 const asSchema = (d: JSONSchema7Definition | undefined): JSONSchema7 => (typeof d === 'object' ? d : {});
 const typeOf = (s: JSONSchema7) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type) ?? (s.properties ? 'object' : s.items ? 'array' : 'string');
 
+/** An extracted item as a record of its fields (a copy: interfaces carry no index signature to widen to). */
+const fields = <T extends object>(items: T[]): Array<Record<string, unknown>> => items.map((item) => Object.fromEntries(Object.entries(item)));
+
 /** Which extracted list a field name asks for. */
 function listFor(name: string, f: Facts): Array<Record<string, unknown>> | undefined {
   const n = name.toLowerCase();
-  if (/medic|drug|prescri/.test(n)) return f.extraction.medications as never;
-  if (/condition|diagnos|problem|disease/.test(n)) return f.extraction.conditions.filter((c) => !c.negated) as never;
-  if (/observ|vital|lab|result|measure/.test(n)) return f.extraction.observations as never;
-  if (/code/.test(n)) return f.extraction.codes as never;
+  if (/medic|drug|prescri/.test(n)) return fields(f.extraction.medications);
+  if (/condition|diagnos|problem|disease/.test(n)) return fields(f.extraction.conditions.filter((c) => !c.negated));
+  if (/observ|vital|lab|result|measure/.test(n)) return fields(f.extraction.observations);
+  if (/code/.test(n)) return fields(f.extraction.codes);
   if (/date/.test(n)) return f.extraction.dates.map((d) => ({ date: d, value: d, text: d }));
   return undefined;
 }

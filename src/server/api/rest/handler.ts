@@ -23,7 +23,7 @@ function handlerFor(): NodeHandler {
     createContext: ({ req }: { req: { ctx: Context } }) => req.ctx,
     responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
       errors.length === 0 && ctx ? { status: ctx.response.status, headers: ctx.response.headers } : {},
-  } as never);
+  } as never); // trpc-to-openapi types createContext for its own request type; ours carries the context already
   return openApiHandler;
 }
 
@@ -96,6 +96,7 @@ function invoke(req: Request, url: URL, path: string, body: unknown, ctx: Contex
         resolve(new Response(empty ? null : text, { status, headers: out }));
       },
     };
+    // the node handler takes IncomingMessage/ServerResponse; these are their shapes as it reads and writes them
     void handlerFor()(inner as never, res as never);
   });
 }

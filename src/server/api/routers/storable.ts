@@ -17,5 +17,5 @@ export function holdsUnstorable(v: unknown): boolean {
 
 /** A JSON field stored as jsonb: refused (400) when it holds NUL or a lone surrogate. */
 export function storable<T extends z.ZodType>(schema: T): T {
-  return schema.refine((v) => !holdsUnstorable(v), `${NO_NUL.replace('must not contain', 'strings must not contain')} or a lone UTF-16 surrogate`) as unknown as T;
+  return schema.refine((v) => !holdsUnstorable(v), `${NO_NUL.replace('must not contain', 'strings must not contain')} or a lone UTF-16 surrogate`);
 }

@@ -313,7 +313,7 @@ function readPairs(text: string): Intents['pairs'] {
   const out: Intents['pairs'] = [];
   const notValue = (w: string) => CMP_WORDS.some(([c]) => c.split(' ')[0] === w.toLowerCase()) || /^(and|or|then|sorted|sort|in|to|from|by|for|as|is|are|of|the|a|an|their|its)$/i.test(w);
   for (const m of text.matchAll(/\b(?:with|having|whose|where)\s+(?:a |an |the )?([a-z]\w*)\s+([A-Za-z][\w.-]*)(?:\s+([A-Za-z][\w.-]*))?/gi)) {
-    const [, a, b, c] = m as unknown as [string, string, string, string | undefined];
+    const [a, b, c] = [m[1]!, m[2]!, m[3]]; // the first two groups always take part in a match
     if (!notValue(b)) out.push({ phrase: a, value: b, text: `${a} ${b}` });
     if (c && !notValue(b) && !notValue(c)) out.push({ phrase: `${a} ${b}`, value: c, text: `${a} ${b} ${c}` });
   }

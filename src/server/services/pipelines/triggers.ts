@@ -42,7 +42,7 @@ export async function syncTriggers(db: Db, host: TriggerHost | undefined, pipeli
   }
   if (!active?.activate) return;
   try {
-    await active.activate(host, target, trigger!.config as never);
+    await active.activate(host, target, trigger!.config);
   } catch (e) {
     throw activationError(e, pipeline.id);
   }
@@ -100,5 +100,5 @@ async function inboundTrigger(db: Db, row: Row) {
 }
 
 async function openListener(host: TriggerHost, row: Row, trigger: NonNullable<Awaited<ReturnType<typeof inboundTrigger>>>): Promise<void> {
-  await trigger.type!.activate!(host, { pipelineId: row.id, orgId: row.orgId }, trigger.config as never);
+  await trigger.type!.activate!(host, { pipelineId: row.id, orgId: row.orgId }, trigger.config);
 }

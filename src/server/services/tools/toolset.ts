@@ -1,5 +1,6 @@
 import { inArray, and, eq } from 'drizzle-orm';
 import { jsonSchema, tool, type ToolSet } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import { NodeError } from '@/engine/node-error';
 import { compileSchema, toIssue } from '@/engine/lib/json-schema';
 import type { AssignedTool } from '@/server/db/schema';
@@ -40,7 +41,7 @@ export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[]
     const run = (t: ToolRunContext, input: Record<string, unknown>) => (builtin ? builtin.run(t, input, a.config) : runCustomTool(t, row!.implementation as ToolImplementation, input));
     set[name] = tool({
       description: builtin?.description ?? row!.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(schema as never),
+      inputSchema: jsonSchema<Record<string, unknown>>(schema as JSONSchema7), // checked as JSON Schema when the tool was saved,
       execute: async (input) => {
         if (!validate(input)) return { error: { code: 'TOOL_INPUT_INVALID', message: (validate.errors ?? []).map(toIssue).map((i) => `${i.path}: ${i.message}`).join('; ') } };
         try {
