@@ -4,7 +4,7 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
  * How far a converted bundle agrees with a reference bundle (the Microsoft FHIR-Converter's output), by content,
  * never by id (the reference's ids are generated): for the key resource types (KEY_TYPES, the ones the converter
  * is about), how many of each there are, and the key facts — identifiers, names, birth date, gender, encounter
- * class, codes, observation values, and which type of resource refers to which through which element
+ * class, codes, observation values, what a merge links (Linkage items), and which type of resource refers to which through which element
  * (`Observation.subject→Patient`), between resources of the key types. Each fact is a multiset on both sides; it
  * agrees by the size of their intersection out of the size of their union, so a missing and an extra value both
  * count against. Types outside KEY_TYPES (Practitioner, Organization, Location, Account…) are listed, not compared.
@@ -26,6 +26,7 @@ export const KEY_TYPES = [
   'DocumentReference',
   'Coverage',
   'Procedure',
+  'Linkage',
 ] as const;
 const KEY = new Set<string>(KEY_TYPES);
 
@@ -173,6 +174,12 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
       case 'Appointment':
         add('Appointment.identifier', identifiers(o.identifier));
         add('Appointment.status', [String(o.status)]);
+        break;
+      case 'Linkage':
+        // what a merge says: which record (by type and identifier) replaces which
+        add('Linkage.item', ((o.item as { type?: string; resource?: { type?: string; identifier?: { value?: string } } }[] | undefined) ?? []).map(
+          (i) => `${i.type ?? ''} ${i.resource?.type ?? ''} ${identifiers([i.resource?.identifier ?? {}])[0] ?? ''}`.trim(),
+        ));
         break;
       case 'Coverage':
         add('Coverage.subscriberId', o.subscriberId ? [String(o.subscriberId).trim()] : []);

@@ -1,4 +1,7 @@
-import type { Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Observation, Patient, Procedure, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type {
+  Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Linkage, Observation, Patient, Procedure, Resource,
+  ServiceRequest,
+} from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
@@ -35,7 +38,8 @@ describe('convertMessage on every sample', () => {
     for (const ref of references(bundle.entry!.map((e) => e.resource))) expect(ids).toContain(ref);
     expect(bundle.entry!.map((e) => e.fullUrl)).toEqual(bundle.entry!.map((e) => `urn:uuid:${e.resource!.id}`));
     expect(convertMessage(message).bundle).toEqual(bundle);
-    expect(all<Patient>(bundle, 'Patient').length).toBeGreaterThan(0);
+    // every message is about a patient, or (a merge) says which record of one replaces which
+    expect(all<Patient>(bundle, 'Patient').length + all<Linkage>(bundle, 'Linkage').length).toBeGreaterThan(0);
   });
 });
 
@@ -113,12 +117,25 @@ describe('convertMessage mappings', () => {
     expect(doc!.subject?.reference).toMatch(/^Patient\//);
   });
 
-  it('maps MRG of a merge (A40) to the prior Patient, replaced by the surviving one', () => {
-    const patients = all<Patient>(convert('ADT-A40-01.hl7'), 'Patient');
-    expect(patients).toHaveLength(2);
-    const [survivor, prior] = patients;
-    expect(prior).toMatchObject({ active: false, identifier: [{ value: '56789' }], link: [{ other: { reference: `Patient/${survivor!.id}` }, type: 'replaced-by' }] });
-    expect(survivor!.link).toEqual([{ other: { reference: `Patient/${prior!.id}` }, type: 'replaces' }]);
+  it('maps a merge (A40) and an account merge (A41) to a Linkage of the records by identifier, and a visit move (A45) to the visit of its patient', () => {
+    const a40 = convert('ADT-A40-01.hl7');
+    expect(all<Patient>(a40, 'Patient')).toEqual([]);
+    const [link] = all<Linkage>(a40, 'Linkage');
+    expect(link!.item).toEqual([
+      { type: 'source', resource: { type: 'Patient', identifier: expect.objectContaining({ value: '12345', system: expect.stringMatching(/BCBS$/) }) } },
+      { type: 'historical', resource: { type: 'Patient', identifier: expect.objectContaining({ value: '56789' }) } },
+    ]);
+    const a41 = convert('ADT-A41-01.hl7');
+    expect(all<Linkage>(a41, 'Linkage').map((l) => l.item.map((i) => `${i.type} ${i.resource.type} ${i.resource.identifier?.value}`))).toEqual([
+      ['source Account 4000776', 'historical Account ACC1234'],
+    ]);
+    expect(all<Encounter>(a41, 'Encounter')).toEqual([]);
+    // a visit moved to another patient (A45) stays that patient's visit; the patient it came from is not replaced
+    const a45 = convert('ADT-A45-01.hl7');
+    const [patient] = all<Patient>(a45, 'Patient');
+    expect(all<Patient>(a45, 'Patient')).toHaveLength(1);
+    expect(patient!.link).toBeUndefined();
+    expect(all<Encounter>(a45, 'Encounter')[0]!.subject).toEqual({ reference: `Patient/${patient!.id}` });
   });
 
   it('gives a patient, a visit and a practitioner the same id in every message of the sender, and the rest ids of the message', () => {

@@ -11,9 +11,10 @@ import { messageHeader, provenances, sendingDevice } from './header';
 import { employerPolicyHolder } from './insurance';
 import { medicationRequest } from './medication';
 import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
-import { coverage, disability, encounter, guarantor, insuranceDetails, merged, mother, patient, relatedPerson } from './patient';
+import { coverage, disability, encounter, guarantor, insuranceDetails, mother, patient, relatedPerson } from './patient';
 import { chargedProcedure, deathProcedures, procedure } from './procedures';
 import { type Seg, segs } from './reader';
+import { MERGE_EVENTS, mergeLinkages } from './merges';
 import { linkToVisit } from './visit-links';
 
 /** The message types (MSH-9.1) converted; others are `unsupported`. */
@@ -41,11 +42,15 @@ export class UnsupportedMessageError extends Error {
   }
 }
 
-const HANDLED = new Set(['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1', 'GT1', 'IN1', 'IN2', 'DB1', 'MRG', 'AL1', 'IAM', 'DG1', 'PRB', 'PR1', 'PDA', 'ACC', 'RF1', 'ORC', 'OBR', 'OBX', 'SPM', 'RXA', 'RXR', 'TXA', 'SCH', 'TQ1', 'AIS', 'AIG', 'AIL', 'AIP']);
+const HANDLED = new Set([
+  ...['MSH', 'SFT', 'EVN', 'PID', 'PD1', 'PV1', 'PV2', 'NK1', 'GT1', 'IN1', 'IN2', 'DB1', 'AL1', 'IAM', 'DG1', 'PRB', 'PR1', 'PDA', 'ACC', 'RF1'],
+  ...['ORC', 'OBR', 'OBX', 'SPM', 'RXA', 'RXR', 'TXA', 'SCH', 'TQ1', 'AIS', 'AIG', 'AIL', 'AIP'],
+]);
 
 /**
  * An HL7 v2 message → a FHIR R4 Bundle, modelled on the HL7 v2-to-FHIR mappings of the Microsoft FHIR-Converter
- * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient; MRG the one it replaces) → Patient, PV1/PV2 → Encounter,
+ * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient) → Patient, a merge's PID and MRG → Linkage,
+ * PV1/PV2 → Encounter,
  * NK1/GT1/IN1/IN2 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 (and
  * its parent PR1-25), PDA's death certification and autopsy, FT1-25 within an order → Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
  * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, RXO/RXE (+ RXR) →
@@ -66,6 +71,10 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   const evn = all.find((s) => s.id === 'EVN');
   const skipped: Record<string, number> = {};
   if (opts.messageHeader) messageHeader(msh, sft, ctx);
+  // a merge or change of identifier names records and says which replaces which: a Linkage is all it gives
+  const merge = MERGE_EVENTS[event];
+  if (merge) Object.assign(skipped, mergeLinkages(all, merge, ctx));
+  const body = merge ? all.slice(0, 1) : all;
 
   let orc: Seg | undefined;
   let order: ServiceRequest | undefined;
@@ -90,10 +99,10 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   const next = (i: number, id: string) => (all[i + 1]?.id === id ? all[i + 1] : undefined);
   // segments that come before PID (RF1 of REF, SCH of SIU) are about the message's patient too
   const firstPid = all.findIndex((x) => x.id === 'PID');
-  if (firstPid > 0) patient(all[firstPid]!, ctx, next(firstPid, 'PD1'));
+  if (firstPid > 0 && !merge) patient(all[firstPid]!, ctx, next(firstPid, 'PD1'));
 
-  for (let i = 1; i < all.length; i++) {
-    const s = all[i]!;
+  for (let i = 1; i < body.length; i++) {
+    const s = body[i]!;
     switch (s.id) {
       case 'PID':
         ctx.encounter = undefined;
@@ -112,9 +121,6 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       case 'DB1':
         disability(s, ctx);
-        break;
-      case 'MRG':
-        merged(s, ctx);
         break;
       case 'PV1':
         // (the order before the first prior results: the templates give every prior result to it)

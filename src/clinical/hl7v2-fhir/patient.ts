@@ -266,23 +266,3 @@ export function insuranceDetails(in2: Seg, ctx: Ctx): void {
 export function disability(db1: Seg, ctx: Ctx): void {
   if (ctx.patientResource && db1.v(2).toUpperCase() === 'PT') addTo(ctx.patientResource, [], db1.reps(3).map(identifier));
 }
-
-/**
- * MRG (merge, A40 and the like): the patient known before by MRG-1 identifiers, as a Patient no longer active
- * that the current one replaces (Patient.link replaces / replaced-by).
- */
-export function merged(mrg: Seg, ctx: Ctx): void {
-  const survivor = ctx.patientResource;
-  const ids = mrg.reps(1).map(identifier).filter((x): x is Identifier => !!x);
-  if (!survivor || !ids.length) return;
-  const survivorRef = ctx.ref(survivor);
-  const prior = ctx.once<Patient>('Patient', patientKey(ids[0]!), (id) => ({
-    resourceType: 'Patient',
-    id,
-    active: false,
-    identifier: ids,
-    ...clean<Partial<Patient>>({ name: mrg.reps(7).map((f) => humanName(f)).filter((x) => !!x) }),
-    link: [{ other: survivorRef, type: 'replaced-by' }],
-  }), true);
-  if (prior !== survivor) (survivor.link ??= []).push({ other: ctx.ref(prior), type: 'replaces' });
-}
