@@ -39,5 +39,7 @@ if (args.has('--json')) {
   }
   console.log('');
   console.log(`not compared (types of the expected bundles outside the key types): ${Object.entries(report.notCompared).map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  const links = Object.entries(report.notComparedLinks).map(([l, n]) => `${l} ${n}`).join(', ') || 'none';
+  console.log(`not compared (our links of elements the reference fills in no message, see NOT_MAPPED_BY_REFERENCE): ${links}`);
   console.log(`overall: ${report.agree} of ${report.total} facts agree = ${pct(report.ratio)} over ${report.messages.length} messages`);
 }

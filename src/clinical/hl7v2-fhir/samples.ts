@@ -10,7 +10,8 @@ import { parseMessage } from '@/clinical/hl7v2/parse';
 import { type Comparison, compareBundles } from './compare';
 import { convertMessage } from './convert';
 
-const DATA = path.resolve(import.meta.dirname, '../../../../shared/data/hl7v2');
+/** The shared samples: `messages/*.hl7` and, for most, `expected-fhir/*.json` (the FHIR-Converter's output). */
+export const DATA = path.resolve(import.meta.dirname, '../../../../shared/data/hl7v2');
 
 export interface SampleComparison {
   name: string;
@@ -30,6 +31,7 @@ export interface SamplesReport extends Tally {
   byType: Record<string, Tally & { messages: number }>;
   byFact: Record<string, Tally>;
   notCompared: Record<string, number>;
+  notComparedLinks: Record<string, number>;
 }
 
 function tally<T extends Tally>(into: Record<string, T>, key: string, agree: number, total: number, extra: Partial<T> = {}): void {
@@ -58,14 +60,16 @@ export function compareSamples(dir: string = DATA): SamplesReport {
   const byType: SamplesReport['byType'] = {};
   const byFact: SamplesReport['byFact'] = {};
   const notCompared: Record<string, number> = {};
+  const notComparedLinks: Record<string, number> = {};
   for (const m of messages) {
     const c = m.comparison;
     tally(byType, m.type, c.agree, c.total, { messages: 0 });
     byType[m.type]!.messages++;
     for (const f of c.facts) tally(byFact, f.fact.startsWith('count ') ? 'resource counts' : f.fact, f.agree, f.total);
     for (const [t, n] of Object.entries(c.notCompared)) notCompared[t] = (notCompared[t] ?? 0) + n;
+    for (const [t, n] of Object.entries(c.notComparedLinks)) notComparedLinks[t] = (notComparedLinks[t] ?? 0) + n;
   }
   const agree = messages.reduce((n, m) => n + m.comparison.agree, 0);
   const total = messages.reduce((n, m) => n + m.comparison.total, 0);
-  return { messages, agree, total, ratio: total ? agree / total : 1, byType, byFact, notCompared };
+  return { messages, agree, total, ratio: total ? agree / total : 1, byType, byFact, notCompared, notComparedLinks };
 }
