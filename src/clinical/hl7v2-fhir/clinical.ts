@@ -46,7 +46,7 @@ export function allergy(al1: Seg, ctx: Ctx): void {
   }));
 }
 
-/** DG1 → Condition (an encounter diagnosis). */
+/** DG1 → Condition (an encounter diagnosis), DG1-20 its identifier. */
 export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
   if (!ctx.patient) return undefined;
   const subject = ctx.patient;
@@ -57,7 +57,13 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
     id,
     subject,
     category: [{ coding: [{ code: 'encounter-diagnosis', display: 'Encounter Diagnosis', system: 'http://terminology.hl7.org/CodeSystem/condition-category' }] }],
-    ...clean<Partial<Condition>>({ code, onsetDateTime: ctx.dt(dg1.v(5)), recordedDate: ctx.dt(dg1.v(19)), extension: dueTo(dg1.f(21), subject, ctx) }),
+    ...clean<Partial<Condition>>({
+      code,
+      identifier: [entityIdentifier(dg1.f(20))].filter((x) => !!x),
+      onsetDateTime: ctx.dt(dg1.v(5)),
+      recordedDate: ctx.dt(dg1.v(19)),
+      extension: dueTo(dg1.f(22), subject, ctx),
+    }),
   }));
   // the visit lists its diagnoses (DG1-6 type, DG1-15 priority)
   const diagnosis = { condition: ctx.ref(c), ...clean({ use: tableConcept(dg1.v(6), '0052'), rank: /^\d+$/.test(dg1.v(15)) && Number(dg1.v(15)) > 0 ? Number(dg1.v(15)) : undefined }) };
@@ -68,7 +74,7 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
 }
 
 /**
- * DG1-21 (parent diagnosis, an EI) names the condition this one is due to; the FHIR-Converter templates make it a
+ * DG1-22 (parent diagnosis, an EI; DG1-21 is the action code) names the condition this one is due to; the FHIR-Converter templates make it a
  * Condition of its own (known only by that identifier, often a bare assigning authority) and link it by the
  * condition-dueTo extension.
  */
@@ -76,7 +82,7 @@ function dueTo(parent: Field | undefined, subject: Ref, ctx: Ctx): Condition['ex
   if (!parent || !parent.text().trim()) return undefined;
   const system = /^\d+(\.\d+)+$/.test(parent.c(3).trim()) ? `urn:oid:${parent.c(3).trim()}` : undefined;
   const identifier = entityIdentifier(parent) ?? clean({ system });
-  const cause = ctx.once<Condition>('Condition', `DG1-21|${parent.text()}`, (id) => ({
+  const cause = ctx.once<Condition>('Condition', `DG1-22|${parent.text()}`, (id) => ({
     resourceType: 'Condition',
     id,
     subject,

@@ -221,7 +221,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       case 'RXA': {
         const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
-        const imm = immunization(s, ctx, rxr?.id === 'RXR' ? rxr : undefined);
+        const imm = immunization(s, ctx, rxr?.id === 'RXR' ? rxr : undefined, orc);
         immunizationRef = imm && ctx.ref(imm);
         break;
       }
@@ -268,7 +268,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   }
   if (docs.length) {
     const orders = ctx.resources.map((r, at) => ({ r, at })).filter(({ r }) => r.resourceType === 'ServiceRequest');
-    const made = docs.map((d) => ({ ...d, doc: documentReference(d.txa, ctx, d.body) }));
+    const made = docs.map((d) => ({ ...d, doc: documentReference(d.txa, ctx, d.body, message.trigger_event.toUpperCase()) }));
     // the orders of a document are its reason (the FHIR-Converter templates link ServiceRequest.reasonReference),
     // not the parent orders (ORC-8) they belong to: an order is of the first document after it (OUL^R23 carries
     // a document per order group), else of the last one

@@ -9,6 +9,10 @@ const DOC_STATUS: Record<string, DocumentReference['docStatus']> = { AU: 'final'
 const DOC_AVAILABILITY: Record<string, DocumentReference['status']> = { AV: 'current', CA: 'entered-in-error', OB: 'superseded', UN: 'current' };
 const MIME: Record<string, string> = { TX: 'text/plain', FT: 'text/plain', ST: 'text/plain', TEXT: 'text/plain', HTML: 'text/html', XML: 'application/xml', PDF: 'application/pdf', RTF: 'text/rtf', AP: 'application/octet-stream' };
 
+/** MDM events of an original document (relates to none) and of a replacement (replaces TXA-13); the rest append to it. */
+const ORIGINAL = new Set(['T01', 'T02']);
+const REPLACING = new Set(['T09', 'T10']);
+
 function base64(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let s = '';
@@ -16,8 +20,12 @@ function base64(text: string): string {
   return btoa(s);
 }
 
-/** TXA (with the text of the OBX that follow it) → DocumentReference. */
-export function documentReference(txa: Seg, ctx: Ctx, body: Seg[]): DocumentReference | undefined {
+/**
+ * TXA (with the text of the OBX that follow it) → DocumentReference: TXA-12 the document's number, TXA-16 its file
+ * name; TXA-13, the document it adds to (an addendum, T05/T06) or replaces (T09/T10), is what it relates to, and the
+ * order numbers TXA-14/15 the order it is related to (by identifier), not identifiers of the document.
+ */
+export function documentReference(txa: Seg, ctx: Ctx, body: Seg[], trigger = ''): DocumentReference | undefined {
   if (!ctx.patient) return undefined;
   const subject = ctx.patient;
   const text = body
@@ -25,6 +33,8 @@ export function documentReference(txa: Seg, ctx: Ctx, body: Seg[]): DocumentRefe
     .flatMap((o) => o.reps(5).map((f) => f.text()))
     .join('\n');
   const contentType = MIME[txa.v(3).toUpperCase()] ?? 'text/plain';
+  const parent = entityIdentifier(txa.f(13));
+  const orders = [entityIdentifier(txa.f(14), 'PLAC'), entityIdentifier(txa.f(15), 'FILL')].filter((x) => !!x);
   return ctx.once<DocumentReference>('DocumentReference', `TXA|${txa.index}`, (id) => ({
     resourceType: 'DocumentReference',
     id,
@@ -33,14 +43,18 @@ export function documentReference(txa: Seg, ctx: Ctx, body: Seg[]): DocumentRefe
     content: [{ attachment: text ? { contentType, data: base64(text) } : { contentType } }],
     ...clean<Partial<DocumentReference>>({
       masterIdentifier: entityIdentifier(txa.f(12)),
-      identifier: [entityIdentifier(txa.f(13)), entityIdentifier(txa.f(14), 'PLAC'), entityIdentifier(txa.f(15), 'FILL')].filter((x) => !!x),
+      identifier: txa.v(16).trim() ? [{ value: txa.v(16).trim(), type: { text: 'Document unique file name' } }] : [],
+      relatesTo: parent && !ORIGINAL.has(trigger) ? [{ code: REPLACING.has(trigger) ? 'replaces' : 'appends', target: { identifier: parent } }] : [],
       docStatus: DOC_STATUS[txa.v(17).toUpperCase()],
       type: codeableConcept(txa.f(2)),
       date: ctx.instant(txa.v(4)) ?? ctx.instant(txa.v(6)),
       author: [...txa.reps(5), ...txa.reps(9)].map((f) => ctx.practitioner(f)).filter((x) => !!x),
       authenticator: ctx.practitioner(txa.reps(10)[0]),
       securityLabel: [codeableConcept(txa.f(18))].filter((x) => !!x),
-      context: clean({ encounter: ctx.encounter ? [ctx.encounter] : [] }),
+      context: clean({
+        encounter: ctx.encounter ? [ctx.encounter] : [],
+        related: orders.map((identifier) => ({ type: 'ServiceRequest', identifier })),
+      }),
     }),
   }));
 }

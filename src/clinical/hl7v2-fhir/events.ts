@@ -50,13 +50,13 @@ export function deathAndAutopsy(pda: Seg, ctx: Ctx): void {
   }
 }
 
-/** ACC (accident) → an Observation of the injury incident: ACC-8 description, ACC-1 when. */
+/** ACC (accident) → an Observation of the injury incident: ACC-8 description, ACC-1 when, ACC-13 its identifier. */
 export function accident(acc: Seg, ctx: Ctx): void {
   const description = acc.f(8).text();
   if (!description && !acc.v(1)) return;
   fieldObservation(ctx, `ACC|${acc.index}`, 'injury-incident', 'Injury Incident Description Narrative', {
     ...clean<Partial<Observation>>({
-      identifier: acc.v(12) ? [{ value: acc.v(12) }] : [],
+      identifier: [entityIdentifier(acc.f(13))].filter((x) => !!x),
       valueString: description || undefined,
       effectiveDateTime: ctx.dt(acc.v(1)),
     }),

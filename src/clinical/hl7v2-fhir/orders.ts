@@ -127,7 +127,7 @@ export function specimen(spm: Seg, ctx: Ctx): Specimen | undefined {
 const IMMUNIZATION_STATUS: Record<string, Immunization['status']> = { CP: 'completed', PA: 'completed', RE: 'not-done', NA: 'not-done' };
 
 /** RXA (+ RXR route and site) → Immunization. */
-export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined): Immunization | undefined {
+export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined, orc?: Seg): Immunization | undefined {
   const vaccineCode = codeableConcept(rxa.f(5));
   const occurrence = ctx.dt(rxa.v(3));
   if (!ctx.patient || !vaccineCode || !occurrence) return undefined;
@@ -143,6 +143,8 @@ export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined): Immuniza
     patient,
     occurrenceDateTime: occurrence,
     ...clean<Partial<Immunization>>({
+      // the order's placer and filler numbers (ORC-2, ORC-3) name the administration
+      identifier: [entityIdentifier(orc?.f(2), 'PLAC'), entityIdentifier(orc?.f(3), 'FILL')].filter((x) => !!x),
       encounter: ctx.encounter,
       doseQuantity: amount,
       lotNumber: rxa.v(15) || undefined,
