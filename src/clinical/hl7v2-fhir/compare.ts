@@ -3,11 +3,13 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 /**
  * How far a converted bundle agrees with a reference bundle (the Microsoft FHIR-Converter's output), by content,
  * never by id (the reference's ids are generated): for the key resource types (KEY_TYPES, the ones the converter
- * is about), how many of each there are, and the key facts — identifiers, names, birth date, gender, encounter
- * class, codes, observation values, what a merge links (Linkage items), and which type of resource refers to which through which element
- * (`Observation.subject→Patient`), between resources of the key types. Each fact is a multiset on both sides; it
- * agrees by the size of their intersection out of the size of their union, so a missing and an extra value both
- * count against. Types outside KEY_TYPES (Practitioner, Organization, Location, Account…) are listed, not compared.
+ * is about), how many of each there are, and the key facts — identifiers (of every key type that has them: a
+ * diagnosis, an accident, a vaccination or a document known by the wrong number is a miss), names, birth date,
+ * gender, encounter class, codes, observation values, what a merge links (Linkage items), and which type of
+ * resource refers to which through which element (`Observation.subject→Patient`), between resources of the key
+ * types. Each fact is a multiset on both sides; it agrees by the size of their intersection out of the size of
+ * their union, so a missing and an extra value both count against. Types outside KEY_TYPES (Practitioner,
+ * Organization, Location, Account…) are listed, not compared.
  */
 
 export const KEY_TYPES = [
@@ -164,13 +166,16 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
         break;
       case 'Observation':
         add('Observation.code', codeOf(o.code));
+        add('Observation.identifier', identifiers(o.identifier));
         add('Observation.value', valueOf(o));
         break;
       case 'Immunization':
         add('Immunization.vaccineCode', codeOf(o.vaccineCode));
+        add('Immunization.identifier', identifiers(o.identifier));
         break;
       case 'DocumentReference':
         add('DocumentReference.type', codeOf(o.type));
+        add('DocumentReference.identifier', identifiers([o.masterIdentifier, ...((o.identifier as unknown[]) ?? [])].filter(Boolean)));
         break;
       case 'ServiceRequest':
       case 'DiagnosticReport':
@@ -181,6 +186,7 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
       case 'AllergyIntolerance':
       case 'Procedure':
         add(`${r.resourceType}.code`, codeOf(o.code));
+        add(`${r.resourceType}.identifier`, identifiers(o.identifier));
         break;
       case 'Appointment':
         add('Appointment.identifier', identifiers(o.identifier));
