@@ -8,8 +8,12 @@ import { compareBundles, factsOf, misses, NOT_MAPPED_BY_REFERENCE } from './comp
 import { convertMessage } from './convert';
 import { compareSamples, DATA } from './samples';
 
-/** The overall figure reached (95.3%, see scripts/compare-hl7-fhir.ts), less a small margin: a regression fails. */
-const FLOOR = 0.952;
+/**
+ * The overall figure reached (97.7%, 2702 of 2766 facts, see scripts/compare-hl7-fhir.ts), less a small margin: a
+ * regression fails. The held-out set (the FHIR-Converter's 68 other test messages, not committed) gives 95.1% with
+ * the same comparison (docs/decisions.md).
+ */
+const FLOOR = 0.976;
 
 describe('comparison with the Microsoft FHIR-Converter output', () => {
   it(`agrees on at least ${(FLOOR * 100).toFixed(1)}% of the compared facts over every sample that has an expected bundle`, () => {
