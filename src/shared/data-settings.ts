@@ -15,6 +15,14 @@ import { z } from 'zod';
 export const DATA_POLICIES = ['full', 'errors', 'metadata'] as const;
 export type DataPolicy = (typeof DATA_POLICIES)[number];
 
+/**
+ * What of an execution's payloads (its input and outputs, its nodes' inputs and outputs) is stored now, as the
+ * API reports it: `kept`; `input` (only the trigger's input: a run that failed outside the engine under `errors`);
+ * `not_kept` (the policy kept none); `pruned` (retention removed them). Set by the policy when a run ends and by the pruner.
+ */
+export const PAYLOAD_STATES = ['kept', 'input', 'not_kept', 'pruned'] as const;
+export type PayloadState = (typeof PAYLOAD_STATES)[number];
+
 const days = z.number().int().min(1).max(36_500);
 
 /** A complete set of settings: what an organization has, and what a pipeline's resolve to. */

@@ -65,7 +65,7 @@ function ActiveStep({ step }: { step: StepState }) {
   const inputs: Record<string, unknown> = {};
   for (const e of edges.filter((e) => e.target === step.current_node)) {
     const from = detail?.nodes.find((n) => n.node_id === e.source);
-    if (from && e.sourceHandle && e.targetHandle && e.sourceHandle in from.outputs) inputs[e.targetHandle] = from.outputs[e.sourceHandle];
+    if (from?.outputs && e.sourceHandle && e.targetHandle && e.sourceHandle in from.outputs) inputs[e.targetHandle] = from.outputs[e.sourceHandle];
   }
   const outputPorts = node ? nodePorts(catalog[node.data.nodeType], node.data.config).outputs : [];
   const finished = step.finished_node;

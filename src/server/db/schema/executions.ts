@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './orgs';
 
+import type { DataPolicy, PayloadState } from '@/shared/data-settings';
 import type { ExecutionStatus, SkipReason } from '@/shared/statuses';
 
 export type { ExecutionStatus };
@@ -39,6 +40,15 @@ export const executions = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     durationMs: integer('duration_ms'),
+    /** The data policy the run applied once it ended (`full` for test and step runs); null while open. See data-policy.ts. */
+    dataPolicy: text('data_policy').$type<DataPolicy>(),
+    /** What of its payloads is stored now: kept, input (only the trigger's), not_kept, pruned. */
+    payloads: text('payloads').$type<PayloadState>().notNull().default('kept'),
+    /** Bytes of the trigger's input and of the execution's outputs as JSON, kept or not (null while open). */
+    inputBytes: integer('input_bytes'),
+    outputBytes: integer('output_bytes'),
+    /** Bytes of JSON the run's records hold (node records with the payloads kept, the input and outputs kept). */
+    storedBytes: integer('stored_bytes'),
   },
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),

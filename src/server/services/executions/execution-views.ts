@@ -1,5 +1,6 @@
 import type { NodeRun, SkipReason } from '@/engine/execute-node';
 import type { executionNodes, executions } from '@/server/db/schema';
+import type { PayloadState } from '@/shared/data-settings';
 
 type Row = typeof executions.$inferSelect;
 type NodeRow = typeof executionNodes.$inferSelect;
@@ -20,16 +21,27 @@ export function toSummary(row: Row) {
     started_at: iso(row.startedAt),
     finished_at: iso(row.finishedAt),
     duration_ms: row.durationMs,
+    data_policy: row.dataPolicy,
+    payloads: row.payloads,
+    input_bytes: row.inputBytes,
+    output_bytes: row.outputBytes,
+    stored_bytes: row.storedBytes,
   };
 }
 
-export function toNode(row: NodeRow) {
+/** Whether a node record's inputs and outputs are stored, given what the execution's are (only `kept` keeps them). */
+const nodePayloads = (execution: PayloadState): PayloadState => (execution === 'input' ? 'not_kept' : execution);
+
+export function toNode(row: NodeRow, payloads: PayloadState = 'kept') {
+  const kept = payloads === 'kept';
   return {
     node_id: row.nodeId,
     node_type: row.nodeType,
     status: row.status,
-    inputs: row.inputs,
-    outputs: row.outputs,
+    // not kept: null, so no client takes the empty objects stored in their place for a node's real data
+    inputs: kept ? row.inputs : null,
+    outputs: kept ? row.outputs : null,
+    payloads,
     logs: row.logs,
     error: row.error ?? null,
     reason: row.reason ?? null,
@@ -41,7 +53,14 @@ export function toNode(row: NodeRow) {
 }
 
 export function toDetail(row: Row, nodes: NodeRow[]) {
-  return { ...toSummary(row), inputs: row.inputs, outputs: row.outputs ?? null, nodes: nodes.map(toNode) };
+  const inputKept = row.payloads === 'kept' || row.payloads === 'input';
+  const nodePayload = nodePayloads(row.payloads);
+  return {
+    ...toSummary(row),
+    inputs: inputKept ? row.inputs : null,
+    outputs: row.payloads === 'kept' ? (row.outputs ?? null) : null,
+    nodes: nodes.map((n) => toNode(n, nodePayload)),
+  };
 }
 
 /** The stored form of a node run, back as the engine's (to carry it over into a retry or a resumed run). */

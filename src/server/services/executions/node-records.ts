@@ -6,6 +6,8 @@ import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
 import { executionNodes } from '@/server/db/schema';
 import { logger } from '@/server/logger';
+import type { DataPolicy } from '@/shared/data-settings';
+import { endedOutsideEngine, keepRecord, keepsInput, payloadKeeping, payloadState, type Keeping } from './data-policy';
 import { resolveRefs, SlotRegistry } from './record-refs';
 
 /** A node's run as stored: the engine's record plus the node's type. */
@@ -32,14 +34,16 @@ const UPSERT = sql.raw(
 /**
  * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
  * met twice are stored once (`registry`: the slots earlier writes of this run stored; by default only this one's).
+ * Each record is first cut to what `keeping` keeps (data-policy.ts); `bytes` gives the JSON size of each record sent.
  */
-function upsertNodes(executionId: SQL, records: NodeRecord[], from = sql``, registry = new SlotRegistry()): { statement: SQL; commit: () => void } {
-  const compacted = registry.compact(records);
-  const json = jsonText(compacted.records);
+function upsertNodes(executionId: SQL, records: NodeRecord[], keeping: Keeping, from = sql``, registry = new SlotRegistry()) {
+  const compacted = registry.compact(keeping === 'all' ? records : records.map((r) => keepRecord(r, keeping)));
+  const texts = compacted.records.map((r) => jsonText(r));
+  const bytes = new Map(compacted.records.map((r, i) => [r.node_id, texts[i]!.length]));
   const statement = sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
     select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
-    from ${from} jsonb_to_recordset(${json}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
-  return { statement, commit: compacted.commit };
+    from ${from} jsonb_to_recordset(${`[${texts.join(',')}]`}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
+  return { statement, commit: compacted.commit, bytes };
 }
 
 /** An execution's node records as stored, each value in place (references resolved). */
@@ -49,11 +53,20 @@ export async function readNodeRecords(db: Db, executionId: string) {
 
 /**
  * Writes (or rewrites) node records of an execution in one statement; with `runningSince`, the same
- * statement marks a queued execution running (a worker's first progress write).
+ * statement marks a queued execution running (a worker's first progress write). `keeping`: what of their
+ * payloads the records keep (data-policy.ts; everything by default: test and step runs). Resolves to each
+ * record's JSON size.
  */
-export async function saveNodeRecords(db: Db, executionId: string, records: NodeRecord[], runningSince: Date | null = null, registry?: SlotRegistry): Promise<void> {
-  if (records.length === 0) return;
-  const upsert = upsertNodes(sql`${executionId}::uuid`, records, sql``, registry);
+export async function saveNodeRecords(
+  db: Db,
+  executionId: string,
+  records: NodeRecord[],
+  runningSince: Date | null = null,
+  registry?: SlotRegistry,
+  keeping: Keeping = 'all',
+): Promise<Map<string, number>> {
+  if (records.length === 0) return new Map();
+  const upsert = upsertNodes(sql`${executionId}::uuid`, records, keeping, sql``, registry);
   if (!runningSince) await db.execute(upsert.statement);
   else {
     const running = sql`update executions set status = 'running', started_at = coalesce(started_at, ${runningSince.toISOString()}::timestamptz)
@@ -61,19 +74,40 @@ export async function saveNodeRecords(db: Db, executionId: string, records: Node
     await db.execute(sql`with s as (${running}) ${upsert.statement}`);
   }
   upsert.commit();
+  return upsert.bytes;
+}
+
+/** What the end of a run keeps: the policy it applies, its input (to size it, and to drop it), and the bytes earlier writes left stored. */
+export interface ResultData {
+  policy: DataPolicy;
+  inputs: Record<string, unknown>;
+  /** JSON bytes of the node records stored earlier and not written again by this write. */
+  heldBytes?: number;
 }
 
 /**
  * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as
  * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all.
+ * What it keeps is the policy's (`payloadKeeping` at the run's final status): the execution's input and outputs
+ * and the records' payloads go when it keeps none; the sizes and the policy are recorded either way.
  */
-export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date, registry?: SlotRegistry): Promise<void> {
+export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date, registry: SlotRegistry | undefined, data: ResultData): Promise<void> {
   const finishedAt = new Date();
-  const update = sql`update executions set status = ${result.status}, outputs = ${jsonText(result.outputs)}::jsonb,
+  const keeping = payloadKeeping(data.policy, result.status);
+  const outputs = jsonText(result.outputs);
+  const inputBytes = Buffer.byteLength(jsonText(data.inputs));
+  const outputBytes = Buffer.byteLength(outputs);
+  const keepInput = keepsInput(data.policy, result.status);
+  const upsert = upsertNodes(sql`e.id`, records, keeping, sql`e,`, registry);
+  let stored = data.heldBytes ?? 0;
+  for (const b of upsert.bytes.values()) stored += b;
+  if (keepInput) stored += inputBytes + outputBytes;
+  const update = sql`update executions set status = ${result.status}, outputs = ${keepInput ? outputs : null}::jsonb,
     error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
-    duration_ms = ${finishedAt.getTime() - startedAt.getTime()} where id = ${executionId}::uuid returning id`;
-  const upsert = upsertNodes(sql`e.id`, records, sql`e,`, registry);
+    duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
+    payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
+    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`} where id = ${executionId}::uuid returning id`;
   await db.execute(sql`with e as (${update}) ${upsert.statement}`);
   upsert.commit();
 }
@@ -87,7 +121,9 @@ export async function failExecution(db: Db, executionId: string, error: { node_i
   const result = await db.execute(sql`update executions set status = 'failed', error = ${jsonText(error)}::jsonb, finished_at = now(),
     duration_ms = case when started_at is null then null else (extract(epoch from now() - started_at) * 1000)::integer end
     where id = ${executionId}::uuid and status in ('queued', 'running') returning id`);
-  return rowsOf(result).length > 0;
+  if (rowsOf(result).length === 0) return false;
+  await db.execute(endedOutsideEngine(sql`${executionId}::uuid`)); // what it keeps, as the policy says
+  return true;
 }
 
 /**
@@ -105,6 +141,10 @@ export class NodeProgress {
   private writing: Promise<void> = Promise.resolve();
   /** The slots this run's writes stored in full, for the result's write to refer to as well. */
   readonly slots = new SlotRegistry();
+  /** JSON bytes of each node's record as last stored. */
+  private readonly bytes = new Map<string, number>();
+  /** What these writes keep of payloads (the policy's, mid-run). */
+  readonly keeping: Keeping;
 
   constructor(
     private readonly db: Db,
@@ -115,8 +155,11 @@ export class NodeProgress {
     private runningSince: Date | null = null,
     /** Records already stored for this execution (kept from an interrupted attempt). */
     already: Record<string, NodeRun> = {},
+    /** The data policy the run applies. */
+    policy: DataPolicy = 'full',
   ) {
     for (const [id, run] of Object.entries(already)) this.stored.set(id, run);
+    this.keeping = payloadKeeping(policy, 'running');
   }
 
   /** A node's record to write; `run`, when the record is that run as it stays (a node's final run). */
@@ -137,8 +180,9 @@ export class NodeProgress {
     this.runningSince = null;
     this.writing = this.writing
       .catch(() => {})
-      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince, this.slots))
-      .then(() => {
+      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince, this.slots, this.keeping))
+      .then((bytes) => {
+        for (const [id, n] of bytes) this.bytes.set(id, n);
         for (const b of batch) {
           if (b.run) this.stored.set(b.record.node_id, b.run);
           else this.stored.delete(b.record.node_id);
@@ -150,6 +194,13 @@ export class NodeProgress {
   /** Whether this node's stored record is this run already (the result's write can leave it out). */
   holds(nodeId: string, run: NodeRun): boolean {
     return this.stored.get(nodeId) === run;
+  }
+
+  /** JSON bytes of the stored records of nodes other than `rewritten` (those the result's write leaves as they are). */
+  heldBytes(rewritten: Set<string>): number {
+    let n = 0;
+    for (const [id, b] of this.bytes) if (!rewritten.has(id)) n += b;
+    return n;
   }
 
   /** Stops writing (the result's write takes over) once any write under way has landed. */

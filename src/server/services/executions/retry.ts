@@ -4,6 +4,7 @@ import type { PortSpec } from '@/engine/node-descriptor';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import { AppError } from '@/server/errors';
+import type { PayloadState } from '@/shared/data-settings';
 import type { ServiceContext } from '../context';
 import { findPipelineState } from '../pipelines/find';
 import { loadDefinition } from './runnable-pipeline';
@@ -39,6 +40,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   if (!target) throw new AppError('NODE_NOT_FOUND', `Pipeline version ${original.pipelineVersion} has no node "${input.node_id}".`);
   const given = input.inputs && Object.keys(input.inputs).length > 0 ? input.inputs : undefined;
   if (given && !target.type?.trigger) refuseUnknownPorts(input.node_id, target.inputs, given);
+  refuseWithoutPayloads(original, input.node_id, Boolean(target.type?.trigger), given !== undefined);
   const redo = descendants(graph, input.node_id);
   const stored = await readNodeRecords(ctx.db, original.id);
   const carried: Record<string, NodeRun> = {};
@@ -59,9 +61,29 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const result = await runExecution(ctx.db, started.id, {
     carried,
     inputOverrides: !isTrigger && given ? { [input.node_id]: given } : undefined,
-    inline: { orgId: ctx.principal.orgId, definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
+    inline: { orgId: ctx.principal.orgId, pipelineId: original.pipelineId, trigger: 'retry', definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };
+}
+
+/**
+ * A retry takes the stored outputs of the nodes it does not run again, and the trigger's input when it runs the
+ * trigger: a run whose data policy did not keep them cannot give them (409 PAYLOADS_NOT_KEPT, saying what still works).
+ */
+function refuseWithoutPayloads(original: { id: string; payloads: PayloadState; dataPolicy: string | null }, nodeId: string, isTrigger: boolean, given: boolean) {
+  if (original.payloads === 'kept') return;
+  if (isTrigger && (given || original.payloads === 'input')) return; // the trigger's input is given, or was kept
+  const why =
+    original.payloads === 'pruned'
+      ? 'its inputs and outputs were removed by the retention settings'
+      : original.payloads === 'input'
+        ? "only the trigger's input was kept"
+        : `its inputs and outputs were not kept (data policy ${original.dataPolicy ?? 'unknown'})`;
+  const instead =
+    original.payloads === 'input'
+      ? 'Retry from the trigger node instead, which reruns the pipeline on the kept input.'
+      : 'Retry from the trigger node with `inputs` (the message to run again), or start a new run with POST /api/execute.';
+  throw new AppError('PAYLOADS_NOT_KEPT', `Execution ${original.id} cannot be retried from node "${nodeId}": ${why}. ${instead}`);
 }
 
 const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

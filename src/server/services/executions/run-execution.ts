@@ -6,11 +6,13 @@ import { runPipeline, type RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
 import { errorForLog, logger } from '@/server/logger';
 import { preparedPerDb } from '@/server/db/prepared';
-import { executions } from '@/server/db/schema';
+import { executions, organizations, pipelines } from '@/server/db/schema';
+import { DEFAULT_DATA_SETTINGS, type DataPolicy } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { loadDefinition } from './runnable-pipeline';
 import { nodeServices } from './node-services';
 import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
+import { appliedPolicy, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
@@ -27,7 +29,15 @@ export interface RunExecutionOptions {
    * A run inside the request that started it (sync, retry): the caller has the definition and the row's
    * values, and nobody watches it live, so node records are written with the result (and after writes).
    */
-  inline?: { orgId: string; definition: PipelineDefinition; inputs: Record<string, unknown>; testMode: boolean; startedAt: Date };
+  inline?: {
+    orgId: string;
+    pipelineId: string;
+    trigger: string;
+    definition: PipelineDefinition;
+    inputs: Record<string, unknown>;
+    testMode: boolean;
+    startedAt: Date;
+  };
   /** A queue job's first delivery: nobody has run this execution yet (see `take`). */
   firstDelivery?: boolean;
   /** A queue job's last delivery: if this attempt fails too, the execution ends failed instead of staying open. */
@@ -36,11 +46,38 @@ export interface RunExecutionOptions {
 
 const readQueued = preparedPerDb((db) =>
   db
-    .select({ orgId: executions.orgId, pipelineId: executions.pipelineId, pipelineVersion: executions.pipelineVersion, inputs: executions.inputs, testMode: executions.testMode, status: executions.status })
+    .select({
+      orgId: executions.orgId,
+      pipelineId: executions.pipelineId,
+      pipelineVersion: executions.pipelineVersion,
+      inputs: executions.inputs,
+      testMode: executions.testMode,
+      status: executions.status,
+      trigger: executions.trigger,
+      policy: pipelinePolicy,
+    })
     .from(executions)
+    .leftJoin(pipelines, eq(pipelines.id, executions.pipelineId))
+    .leftJoin(organizations, eq(organizations.id, pipelines.orgId))
     .where(eq(executions.id, sql.placeholder('id')))
     .prepare('read_queued_execution'),
 );
+
+const readPolicy = preparedPerDb((db) =>
+  db
+    .select({ policy: pipelinePolicy })
+    .from(pipelines)
+    .innerJoin(organizations, eq(organizations.id, pipelines.orgId))
+    .where(eq(pipelines.id, sql.placeholder('id')))
+    .prepare('read_data_policy'),
+);
+
+/** The data policy a run applies (data-policy.ts): test runs keep everything without asking; a deleted pipeline's runs, the default. */
+async function policyOf(db: Db, pipelineId: string, run: { testMode: boolean; trigger: string }, known?: DataPolicy | null): Promise<DataPolicy> {
+  if (run.testMode || run.trigger === 'step') return 'full';
+  const policy = known ?? (await readPolicy(db).execute({ id: pipelineId }))[0]?.policy ?? DEFAULT_DATA_SETTINGS.policy;
+  return appliedPolicy(policy, run);
+}
 
 /**
  * Takes the execution a queue job names. On the job's first delivery the row is only read: it turns
@@ -51,10 +88,10 @@ const readQueued = preparedPerDb((db) =>
 async function take(db: Db, executionId: string, firstDelivery: boolean) {
   if (firstDelivery) {
     const [row] = await readQueued(db).execute({ id: executionId });
-    if (row?.status === 'queued') return { ...row, startedAt: new Date(), previousStart: null, markRunning: true };
+    if (row?.status === 'queued') return { ...row, policy: await policyOf(db, row.pipelineId, row, row.policy), startedAt: new Date(), previousStart: null, markRunning: true };
   }
   const claimed = await claim(db, executionId);
-  return claimed && { ...claimed, markRunning: false };
+  return claimed && { ...claimed, policy: await policyOf(db, claimed.pipelineId, claimed), markRunning: false };
 }
 
 /**
@@ -76,15 +113,21 @@ async function claim(db: Db, executionId: string) {
       pipelineVersion: executions.pipelineVersion,
       inputs: executions.inputs,
       testMode: executions.testMode,
+      trigger: executions.trigger,
       previousStart: previous.startedAt,
     });
   return row ? { ...row, startedAt: row.previousStart ?? now } : null;
 }
 
-/** Nodes of an interrupted run that finished: kept, so nothing they wrote is written again. */
-async function finishedNodes(db: Db, executionId: string): Promise<Record<string, NodeRun>> {
+/**
+ * Nodes of an interrupted run that finished: kept, so nothing they wrote is written again. Under a policy that
+ * keeps no payload mid-run, only nodes that wrote to an outside system kept their outputs (data-policy.ts): the
+ * others run again.
+ */
+async function finishedNodes(db: Db, executionId: string, keeping: Keeping): Promise<Record<string, NodeRun>> {
   const rows = await readNodeRecords(db, executionId);
-  return Object.fromEntries(rows.filter((n) => n.status === 'completed' || n.status === 'simulated').map((n) => [n.nodeId, toNodeRun(n)]));
+  const finished = rows.filter((n) => (n.status === 'completed' || n.status === 'simulated') && (keeping === 'all' || writesOutside(n.nodeType)));
+  return Object.fromEntries(finished.map((n) => [n.nodeId, toNodeRun(n)]));
 }
 
 /**
@@ -110,16 +153,21 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
   /** Node records this execution has stored already (an interrupted attempt's finished nodes). */
   let stored: Record<string, NodeRun> = {};
   let runningSince: Date | null = null;
+  let policy: DataPolicy;
   if (!job) {
     const row = await take(db, executionId, opts.firstDelivery ?? false);
     if (!row) return null;
-    job = { orgId: row.orgId, definition: await loadDefinition(db, row.pipelineId, row.pipelineVersion), inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
-    if (!carried) carried = stored = row.previousStart ? await finishedNodes(db, executionId) : {};
+    const definition = await loadDefinition(db, row.pipelineId, row.pipelineVersion);
+    job = { orgId: row.orgId, pipelineId: row.pipelineId, trigger: row.trigger, definition, inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
+    policy = row.policy;
+    if (!carried) carried = stored = row.previousStart ? await finishedNodes(db, executionId, payloadKeeping(policy, 'running')) : {};
     if (row.markRunning) runningSince = row.startedAt;
+  } else {
+    policy = job.testMode ? 'full' : await policyOf(db, job.pipelineId, { testMode: false, trigger: job.trigger });
   }
   const { graph } = planOf(job.definition, getNodeType);
   const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';
-  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince, stored);
+  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince, stored, policy);
   let result: RunResult;
   try {
     result = await runPipeline(job.definition, {
@@ -143,12 +191,15 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
   } finally {
     await progress.close();
   }
-  // records a progress write stored as they end are not sent again (a node's inputs and outputs are most of the bytes)
+  // records a progress write stored as they end are not sent again (a node's inputs and outputs are most of the bytes),
+  // unless the end keeps other payloads than progress did (a failed run under `errors` keeps all; none under `metadata`)
+  const rewrite = progress.keeping !== payloadKeeping(policy, result.status);
   const records = Object.entries(result.nodes)
-    .filter(([id, run]) => !progress.holds(id, run))
+    .filter(([id, run]) => rewrite || !progress.holds(id, run))
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));
+  const heldBytes = progress.heldBytes(new Set(records.map((r) => r.node_id)));
   try {
-    await saveResult(db, executionId, records, result, job.startedAt, progress.slots);
+    await saveResult(db, executionId, records, result, job.startedAt, rewrite ? undefined : progress.slots, { policy, inputs: job.inputs, heldBytes });
   } catch (e) {
     // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
     logger.error('execution result not stored', { executionId, error: errorForLog(e) });

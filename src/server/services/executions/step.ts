@@ -11,6 +11,7 @@ import type { PipelineDefinition } from '@/shared/pipeline';
 import { isUuid, type ServiceContext } from '../context';
 import { nodeResults, toNodeRun } from './execution-views';
 import { nodeRecord, readNodeRecords, saveNodeRecords, saveResult } from './node-records';
+import { appliedPolicy } from './data-policy';
 import { nodeServices } from './node-services';
 import { currentPipeline, loadDefinition, refuseInvalid } from './runnable-pipeline';
 import { startExecution } from './start-execution';
@@ -138,7 +139,9 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     const { result } = outcome;
     // the execution ends as a full run's does: status, outputs, error, timing and node records in one statement
     await ctx.db.transaction(async (tx) => {
-      await saveResult(tx as unknown as Db, execution!.id, records(graph, outcome.changed), result, execution!.startedAt ?? now);
+      // a step session keeps everything whatever the pipeline's data policy (data-policy.ts)
+      const data = { policy: appliedPolicy('full', execution!), inputs: execution!.inputs };
+      await saveResult(tx as unknown as Db, execution!.id, records(graph, outcome.changed), result, execution!.startedAt ?? now, undefined, data);
       await tx.update(stepSessions).set({ status: result.status, currentNode: null, updatedAt: now }).where(eq(stepSessions.id, session.id));
     });
     return { ...base, current_node: null, status: result.status, ...(result.error ? { error: result.error } : {}) };

@@ -3,6 +3,7 @@ import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { executions } from '@/server/db/schema';
 import { logger } from '@/server/logger';
+import { endedOutsideEngine } from './data-policy';
 import { expireIdleSessions } from './step';
 
 /**
@@ -37,6 +38,7 @@ export async function sweep(db: Db, now = new Date(), executeQueue?: string): Pr
     )
     .returning({ id: executions.id });
   const abandoned = executeQueue ? await failAbandonedQueued(db, now, executeQueue) : 0;
+  if (interrupted.length) await db.execute(endedOutsideEngine(sql.join(interrupted.map((r) => sql`${r.id}::uuid`), sql`, `)));
   if (expired || interrupted.length || abandoned) logger.info('maintenance', { expired, interrupted: interrupted.length, abandoned });
   return { expired, interrupted: interrupted.length, abandoned };
 }
@@ -58,5 +60,7 @@ async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Pro
       and not exists (select 1 from pgboss.job j where j.name = ${executeQueue} and j.data->>'executionId' = e.id::text
         and j.state in ('created', 'retry', 'active'))
     returning e.id`);
-  return rowsOf(result).length;
+  const ids = rowsOf<{ id: string }>(result);
+  if (ids.length) await db.execute(endedOutsideEngine(sql.join(ids.map((r) => sql`${r.id}::uuid`), sql`, `)));
+  return ids.length;
 }

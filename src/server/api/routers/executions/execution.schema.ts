@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATA_POLICIES, PAYLOAD_STATES } from '@/shared/data-settings';
 import { EXECUTION_STATUSES, SKIP_REASONS } from '@/shared/statuses';
 
 export const TAGS = ['Executions'];
@@ -75,20 +76,34 @@ export const ExecutionSummary = z.object({
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
+  data_policy: z
+    .enum(DATA_POLICIES)
+    .nullable()
+    .describe("The data policy the run applied (the pipeline's when it ended; full for test runs and step sessions); null while it runs"),
+  payloads: z
+    .enum(PAYLOAD_STATES)
+    .describe(
+      'What of its inputs and outputs is stored: kept; input (only the trigger input: a run under `errors` that failed outside the engine); ' +
+        'not_kept (the policy kept none: inputs, outputs and node payloads are null); pruned (retention removed them)',
+    ),
+  input_bytes: z.number().int().nullable().describe("Size of the trigger's input as JSON, kept or not; null while it runs"),
+  output_bytes: z.number().int().nullable().describe("Size of the execution's outputs as JSON, kept or not; null while it runs"),
+  stored_bytes: z.number().int().nullable().describe('JSON bytes its records hold in the database (node records with the payloads kept, input and outputs kept)'),
 });
 
 export const ExecutionList = z.object({ executions: z.array(ExecutionSummary), total_count: z.number().int() });
 
 export const ExecutionDetail = ExecutionSummary.extend({
-  inputs: Json,
-  outputs: Json.nullable(),
+  inputs: Json.nullable().describe('The trigger input; null when its payloads were not kept (see payloads)'),
+  outputs: Json.nullable().describe('Values that reached pipeline-output nodes; null while running, or when its payloads were not kept'),
   nodes: z.array(
     z.object({
       node_id: z.string(),
       node_type: z.string(),
       status: z.string(),
-      inputs: Json,
-      outputs: Json,
+      inputs: Json.nullable().describe('null when the payloads were not kept (see payloads)'),
+      outputs: Json.nullable().describe('null when the payloads were not kept (see payloads)'),
+      payloads: z.enum(PAYLOAD_STATES).describe("Whether this node's inputs and outputs are stored (as the execution's)"),
       logs: z.array(z.object({ level: z.string(), message: z.string(), time: z.string() })),
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
       reason: z.enum(SKIP_REASONS).nullable().describe('Why a skipped node did not run'),
