@@ -7,6 +7,7 @@ import { executionsRouter } from './routers/executions/router';
 import { keysRouter } from './routers/keys/router';
 import { membersRouter } from './routers/members/router';
 import { modelsRouter } from './routers/models/router';
+import { organizationRouter } from './routers/organization/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { toolsRouter } from './routers/tools/router';
 import { createCallerFactory, router } from './trpc';
@@ -15,6 +16,7 @@ export const appRouter = router({
   pipelines: pipelinesRouter,
   keys: keysRouter,
   members: membersRouter,
+  organization: organizationRouter,
   account: accountRouter,
   catalog: catalogRouter,
   connectors: connectorsRouter,

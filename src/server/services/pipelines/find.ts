@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDb } from '@/server/db/prepared';
 import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import type { DataSettingsOverride } from '@/shared/data-settings';
 import { isUuid, type ServiceContext } from '../context';
 
 export function notFound(id: string): AppError {
@@ -25,9 +26,11 @@ const findRow = preparedPerDb((db) => db.select().from(pipelines).where(own).lim
  */
 const createdBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = 1)`;
 const updatedBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = "pipelines"."version")`;
+/** Its organization's data settings (the defaults its own override). */
+const orgSettings = sql<DataSettingsOverride | null>`(select o.data_settings from organizations o where o.id = "pipelines"."org_id")`;
 const findWithAuthors = preparedPerDb((db) =>
   db
-    .select({ row: pipelines, createdBy, updatedBy })
+    .select({ row: pipelines, createdBy, updatedBy, orgSettings })
     .from(pipelines)
     .where(own)
     .limit(1)
@@ -53,7 +56,7 @@ export async function findPipelineState(ctx: ServiceContext, id: string) {
   return row;
 }
 
-/** The caller's pipeline `id`, whole, with who created it and who made its current version (one statement). */
+/** The caller's pipeline `id`, whole, with who created it, who made its current version and its organization's data settings (one statement). */
 export async function findPipelineWithAuthors(ctx: ServiceContext, id: string) {
   if (!isUuid(id)) throw notFound(id);
   const [found] = await findWithAuthors(ctx.db).execute({ id, orgId: ctx.principal.orgId });

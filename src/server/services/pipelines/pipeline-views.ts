@@ -1,6 +1,8 @@
 import { maskHeaderSecrets } from './header-secrets';
 import type { pipelines, pipelineVersions } from '@/server/db/schema';
+import type { DataSettingsOverride } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
+import { pipelineDataSettings, type DataSettingsView } from '../orgs/data-settings';
 
 type Row = typeof pipelines.$inferSelect;
 type VersionRow = typeof pipelineVersions.$inferSelect;
@@ -57,13 +59,19 @@ export interface PipelineMetadata {
   /** The version that runs when triggered (the one deployed last; saves do not change it), or null. */
   deployed_version: number | null;
   deployed_at: string | null;
+  /** What its runs keep and for how long: its own settings over its organization's (issue 27). */
+  data_settings: DataSettingsView;
 }
 
 export interface PipelineWithMetadata extends Pipeline {
   metadata: PipelineMetadata;
 }
 
-export function toPipelineWithMetadata(row: Row, authors: { createdBy: string | null; updatedBy: string | null }): PipelineWithMetadata {
+export function toPipelineWithMetadata(
+  row: Row,
+  authors: { createdBy: string | null; updatedBy: string | null },
+  orgSettings: DataSettingsOverride | null,
+): PipelineWithMetadata {
   const pipeline = toPipeline(row);
   return {
     ...pipeline,
@@ -77,6 +85,7 @@ export function toPipelineWithMetadata(row: Row, authors: { createdBy: string | 
       node_types: [...new Set(row.definition.nodes.map((n) => n.type))].sort(),
       deployed_version: pipeline.deployed_version,
       deployed_at: pipeline.deployed_at,
+      data_settings: pipelineDataSettings(orgSettings, row.dataSettings),
     },
   };
 }

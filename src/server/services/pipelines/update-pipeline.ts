@@ -1,11 +1,13 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import type { DataSettingsOverride } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
 import { restoreHeaderSecrets } from './header-secrets';
 import { saveSnapshot } from './versions';
-import { findPipelineRow, ownPipeline } from './find';
+import { findPipelineRow, notFound, ownPipeline } from './find';
+import { mergeOverrideSql } from '../orgs/data-settings';
 import { toPipeline, type Pipeline } from './pipeline-views';
 
 export interface UpdateInput {
@@ -15,6 +17,8 @@ export interface UpdateInput {
   definition?: PipelineDefinition;
   /** When given, the update applies only if the pipeline is still at this version (no lost updates). */
   expected_version?: number;
+  /** A change of its data settings: not part of the definition, so alone it makes no new version. */
+  data_settings?: DataSettingsOverride;
 }
 
 /**
@@ -23,6 +27,13 @@ export interface UpdateInput {
  */
 export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): Promise<Pipeline> {
   const where = ownPipeline(ctx, input.id);
+  const settings = input.data_settings && { dataSettings: mergeOverrideSql(pipelines.dataSettings, input.data_settings) };
+  if (settings && input.name === undefined && input.description === undefined && input.definition === undefined) {
+    // what runs keep is not the pipeline's definition: no version, no snapshot (applies from the next run)
+    const [row] = await ctx.db.update(pipelines).set(settings).where(where).returning();
+    if (!row) throw notFound(input.id);
+    return toPipeline(row);
+  }
   return ctx.db.transaction(async (tx) => {
     // credential headers come back masked as GET showed them: they keep their stored values
     if (input.definition && JSON.stringify(input.definition).includes('••••')) {
@@ -41,6 +52,7 @@ export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): P
         ...(input.name !== undefined && { name: input.name }),
         ...(input.description !== undefined && { description: input.description }),
         ...(input.definition !== undefined && { definition: input.definition }),
+        ...settings,
         version: sql`${pipelines.version} + 1`,
         updatedAt: sql`now()`,
       })
