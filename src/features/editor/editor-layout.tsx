@@ -1,6 +1,6 @@
 'use client';
 
-import { Bug, History, SlidersHorizontal } from 'lucide-react';
+import { Bug, Database, History, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
 import { Tabs } from '@/components/ui/tabs';
@@ -11,6 +11,7 @@ import { CopilotPreview } from './copilot-preview';
 import { DraftBanner, type DraftOffer } from './draft-banner';
 import { ExecutionDrawer } from './execution-drawer';
 import { Palette } from './palette';
+import { SettingsPanel } from './settings-panel';
 import { StepPanel } from './step-panel';
 import { useEditor } from './store-provider';
 import type { SidePanel } from './store';
@@ -33,6 +34,7 @@ const TABS: { id: SidePanel; label: string; icon: typeof Bug }[] = [
   { id: 'node', label: 'Node', icon: SlidersHorizontal },
   { id: 'versions', label: 'Versions', icon: History },
   { id: 'debug', label: 'Debugger', icon: Bug },
+  { id: 'settings', label: 'Settings', icon: Database },
 ];
 
 function SidePanelView() {
@@ -55,7 +57,7 @@ function SidePanelView() {
         }))}
       />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto">
-        {panel === 'node' ? <ConfigPanel /> : panel === 'versions' ? <VersionsPanel /> : <StepPanel />}
+        {panel === 'node' ? <ConfigPanel /> : panel === 'versions' ? <VersionsPanel /> : panel === 'settings' ? <SettingsPanel /> : <StepPanel />}
       </div>
     </div>
   );

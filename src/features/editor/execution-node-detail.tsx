@@ -12,6 +12,7 @@ import { asRunStatus } from './run-status';
 import { useEditor } from './store-provider';
 import type { ExecutionDetail, ExecutionNode } from './types';
 import { SKIP_REASON_TEXT } from '@/shared/statuses';
+import { canRetryFrom, PayloadsNotKept } from '@/features/runs/payloads-note';
 
 type Tab = 'inputs' | 'outputs' | 'logs' | 'error';
 
@@ -27,14 +28,19 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
   if (!node) {
     return (
       <div className="grid gap-4 p-4 lg:grid-cols-2">
+        {detail.payloads !== 'kept' ? <PayloadsNotKept run={detail} className="lg:col-span-2" /> : null}
+        {detail.inputs === null ? null : (
         <div>
           <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
           <NodeDataView value={detail.inputs} label="Execution inputs" />
         </div>
+        )}
+        {detail.payloads !== 'kept' ? null : (
         <div>
           <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution outputs</h3>
           <NodeDataView value={detail.outputs} label="Execution outputs" />
         </div>
+        )}
         <p className="text-xs text-slate-500 lg:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
       </div>
     );
@@ -58,10 +64,12 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         <span className="text-[11px] text-slate-500 tabular-nums">{formatDuration(node.duration_ms)}</span>
         {node.attempts > 1 ? <span className="text-[11px] text-amber-700">{node.attempts} attempts</span> : null}
         {node.reason ? <span className="text-[11px] text-slate-500">{SKIP_REASON_TEXT[node.reason]}</span> : null}
-        {node.status === 'completed' ? <PinButton node={node} /> : null}
-        <Button size="sm" variant="secondary" className={node.status === 'completed' ? '' : 'ml-auto'} icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
-          Retry from here
-        </Button>
+        {node.status === 'completed' && node.payloads === 'kept' ? <PinButton node={node} /> : null}
+        {canRetryFrom(detail, node.node_type.endsWith('-trigger')) ? (
+          <Button size="sm" variant="secondary" className={node.status === 'completed' ? '' : 'ml-auto'} icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
+            Retry from here
+          </Button>
+        ) : null}
       </div>
       <Tabs
         label="Node execution details"
@@ -71,8 +79,9 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         tabs={tabs.map((t) => ({ ...t, tone: t.id === 'error' ? ('danger' as const) : undefined }))}
       />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
-        {active === 'inputs' ? <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" /> : null}
-        {active === 'outputs' ? <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" /> : null}
+        {(active === 'inputs' || active === 'outputs') && node.payloads !== 'kept' ? <PayloadsNotKept run={detail} /> : null}
+        {active === 'inputs' && node.payloads === 'kept' ? <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" /> : null}
+        {active === 'outputs' && node.payloads === 'kept' ? <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" /> : null}
         {active === 'logs' ? (
           node.logs.length === 0 ? (
             <p className="text-xs text-slate-400 italic">No log lines.</p>

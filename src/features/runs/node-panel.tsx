@@ -12,6 +12,7 @@ import { NodeDataView } from '@/features/clinical-views/node-data-view';
 import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { nodeLook } from './execution-look';
+import { canRetryFrom, PayloadsNotKept } from './payloads-note';
 import type { ExecutionDetail, ExecutionNode } from './types';
 
 const LEVEL: Record<string, string> = { error: 'text-red-600', warn: 'text-amber-600', info: 'text-sky-700', debug: 'text-slate-400' };
@@ -45,7 +46,7 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
             started {new Date(node.started_at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false })}
           </span>
         ) : null}
-        {execution.status !== 'queued' && execution.status !== 'running' ? (
+        {execution.status !== 'queued' && execution.status !== 'running' && canRetryFrom(execution, node.node_type.endsWith('-trigger')) ? (
           <Button size="sm" variant="secondary" className="ml-auto" icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => setConfirming(true)}>
             Retry from here
           </Button>
@@ -57,6 +58,9 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
           <p className="mt-1 break-words whitespace-pre-wrap">{node.error.message}</p>
         </div>
       ) : null}
+      {node.payloads !== 'kept' ? (
+        <PayloadsNotKept run={execution} />
+      ) : (
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0">
           <SectionTitle>Inputs</SectionTitle>
@@ -67,6 +71,7 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
           <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" />
         </div>
       </div>
+      )}
       <div>
         <SectionTitle>Logs{node.logs.length ? ` (${node.logs.length})` : ''}</SectionTitle>
         {node.logs.length === 0 ? (

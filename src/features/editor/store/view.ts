@@ -1,6 +1,6 @@
 import type { EditorSlice } from './index';
 
-export type SidePanel = 'node' | 'versions' | 'debug';
+export type SidePanel = 'node' | 'versions' | 'debug' | 'settings';
 
 /** A collapsible panel of the editor the canvas may ask to show. */
 export type EditorPanel = 'palette' | 'side';
