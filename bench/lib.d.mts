@@ -19,3 +19,14 @@ export function cpuMs(pid: number | undefined): number;
 export function postgresCpu(): Map<string, number>;
 /** What the Postgres processes of `before` and those started since used from then until now. */
 export function postgresCpuSince(before: Map<string, number>): number;
+/** BENCH_POLICY: the data policies to run the benches' pipelines under (full by default). */
+export const POLICIES: string[];
+export interface DbBytes {
+  runs: number;
+  database: number;
+  executions: number;
+}
+/** Bytes of the executions tables and of the database, and the executions' count (Postgres). */
+export function dbBytes(url: string): Promise<DbBytes>;
+/** Bytes per execution between two readings; null when no execution was made. */
+export function bytesPerRun(before: DbBytes, after: DbBytes): { runs: number; database: number; executions: number } | null;

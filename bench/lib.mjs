@@ -57,6 +57,31 @@ export function load(opts) {
   });
 }
 
+/** BENCH_POLICY: the data policy (issue 27) of the benches' pipelines, one or several (full,errors,metadata); full by default. */
+export const POLICIES = (process.env.BENCH_POLICY ?? 'full').split(',').map((p) => p.trim()).filter(Boolean);
+
+/**
+ * What a database holds of runs, in bytes: the executions and execution_nodes tables with their TOAST and indexes
+ * (pg_total_relation_size: dead row versions count until vacuumed, so a delta is what was written), the whole
+ * database, and the executions' count. Taken before and after a load, the delta over the runs made is bytes per run.
+ */
+export async function dbBytes(url) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [r] = await sql`select pg_total_relation_size('executions') + pg_total_relation_size('execution_nodes') as runs,
+      pg_database_size(current_database()) as database, (select count(*) from executions) as executions`;
+    return { runs: Number(r.runs), database: Number(r.database), executions: Number(r.executions) };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Bytes per execution between two dbBytes readings. */
+export function bytesPerRun(before, after) {
+  const n = after.executions - before.executions;
+  return n > 0 ? { runs: Math.round((after.runs - before.runs) / n), database: Math.round((after.database - before.database) / n), executions: n } : null;
+}
+
 export async function withDatabase(label, f) {
   const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => {} });
   const name = `clinflow_bench_${label}_${process.pid}`;

@@ -4,7 +4,10 @@
 // against @medplum/hl7's plain MLLP echo (an ACK per message, nothing else) with the same client load in the same run.
 // Reports messages/s acknowledged (each ACK comes once the message is stored as an execution), ACK latency
 // p50/p99, and messages/s processed through to the FHIR server. Needs the .next-bench build of `npm run bench`
-// (BENCH_SKIP_BUILD=1 reuses it). Run it with `npx node bench/bundled.mjs mllp-feed`. BENCH_MESSAGES, BENCH_CONNECTIONS.
+// (BENCH_SKIP_BUILD=1 reuses it). Run it with `npx node bench/bundled.mjs mllp-feed`. BENCH_MESSAGES, BENCH_CONNECTIONS;
+// BENCH_POLICY=full|errors|metadata (or several, comma-separated: each in turn) sets the pipeline's data policy, and on
+// Postgres the database bytes written per message are reported (executions and their node records, and the whole database).
+// BENCH_POSTGRES_ONLY=1 skips PGlite; BENCH_PROCESSES=1 runs Postgres with one process only.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +18,7 @@ import { startFhirServer } from '../tests/support/fhir-server';
 // bench/lib.mjs is loaded from the checkout at run time (bundled, it would look for the app beside the bundle)
 const root = path.resolve(process.env.BENCH_ROOT ?? process.cwd());
 const lib = (await import(path.join(root, 'bench/lib.mjs'))) as typeof import('./lib.mjs');
-const { api, build, cpuMs, ownCpuMs, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
+const { api, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -75,7 +78,7 @@ async function finished(url: string, pipelineId: string, n: number): Promise<num
 }
 
 /** The feed on one server setup: messages/s acknowledged and processed, ACK latency, CPU per message. */
-async function feed(label: string, serverEnv: Record<string, string>, httpPort: number) {
+async function feed(label: string, serverEnv: Record<string, string>, httpPort: number, policy: string) {
   const fhir = await startFhirServer({ auth: 'none' });
   const server = await startServer({ OUTBOUND_ALLOW: 'loopback', ...serverEnv }, httpPort);
   try {
@@ -93,7 +96,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
       ],
       connections: [edge('in', 'message', 'parse', 'text'), edge('parse', 'message', 'fhir', 'message'), edge('fhir', 'bundle', 'check', 'resource'), edge('check', 'valid', 'deid', 'resource'), edge('deid', 'resource', 'write', 'resource')],
     };
-    const p = await api(server.url, 'POST', '/api/pipelines', { name: 'ADT feed', definition });
+    const p = await api(server.url, 'POST', '/api/pipelines', { name: 'ADT feed', definition, data_settings: { policy } });
     await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
     await new Promise((r) => setTimeout(r, 1000)); // every process of a cluster has opened the port
     // warm-up, not measured: each process's first validations load the R4 definitions, its first runs compile
@@ -103,6 +106,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const cpuBefore = cpuMs(server.pid);
     const postgresBefore = postgresCpu();
     const benchBefore = process.cpuUsage();
+    const bytesBefore = serverEnv.DATABASE_URL ? await dbBytes(serverEnv.DATABASE_URL) : null;
     const ours = await drive(port);
     // processed: until the last execution has finished
     const failed = await finished(server.url, p.id, WARM_UP + N);
@@ -114,17 +118,24 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     // … and this process's: the FHIR server (an in-memory @medplum/fhir-router, whose searches scan) and the MLLP clients
     const benchUsage = process.cpuUsage(benchBefore);
     const peerCpuMsPerMessage = (benchUsage.user + benchUsage.system) / 1000 / N;
-    return { label, ours, processedPerSecond: processed, failed, serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage };
+    const bytes = bytesBefore ? bytesPerRun(bytesBefore, await dbBytes(serverEnv.DATABASE_URL!)) : null;
+    return { label: `${label}, ${policy}`, policy, ours, processedPerSecond: processed, failed, serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage, bytes };
   } finally {
     server.stop();
     await fhir.close();
   }
 }
 
-const runs = [await feed('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-mllp-')) }, PORT)];
-if (!process.env.BENCH_PGLITE_ONLY) {
-  for (const processes of [1, 2]) {
-    runs.push(await withDatabase(`mllp${processes}`, (url: string) => feed(`Postgres, ${processes} process${processes > 1 ? 'es' : ''}`, { DATABASE_URL: url, WEB_CONCURRENCY: String(processes) }, PORT + 2 * processes)));
+const runs = [];
+for (const policy of POLICIES) {
+  if (!process.env.BENCH_POSTGRES_ONLY) {
+    runs.push(await feed('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-mllp-')) }, PORT, policy));
+  }
+  if (!process.env.BENCH_PGLITE_ONLY) {
+    for (const processes of (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number)) {
+      const label = `Postgres, ${processes} process${processes > 1 ? 'es' : ''}`;
+      runs.push(await withDatabase(`mllp${processes}`, (url: string) => feed(label, { DATABASE_URL: url, WEB_CONCURRENCY: String(processes) }, PORT + 2 * processes, policy)));
+    }
   }
 }
 
@@ -133,12 +144,13 @@ const g = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\nMLLP, ${N} ADT messages (the ${ADT.length} samples in turn), ${CONNECTIONS} connections, one machine (${os.availableParallelism()} cores)`);
 console.log('ACK once stored; processed: parse, FHIR, validate, de-identify, write to the FHIR server; CPU per message: the');
 console.log("server's processes (with PGlite, the database too), Postgres's, the bench's (FHIR server and MLLP clients)");
-console.log('                            | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | Postgres CPU ms | bench CPU ms');
-console.log(`@medplum/hl7 echo (ACK only) | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |                 |`);
+console.log(`${' '.repeat(36)} | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | Postgres CPU ms | bench CPU ms`);
+console.log(`${'@medplum/hl7 echo (ACK only)'.padEnd(36)} | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |                 |`);
 for (const r of runs) {
-  console.log(`${r.label.padEnd(27)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`);
+  console.log(`${r.label.padEnd(36)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`);
   if (r.failed) console.log(`  ${r.failed} executions failed`);
   console.log(`  ACK codes: ${JSON.stringify(r.ours.acks)}`);
+  if (r.bytes) console.log(`  database bytes per message: ${r.bytes.runs} in executions + execution_nodes, ${r.bytes.database} in the whole database (${r.bytes.executions} runs)`);
 }
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify({ at: new Date().toISOString(), messages: N, connections: CONNECTIONS, baseline, runs }, null, 2));
+fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify({ at: new Date().toISOString(), messages: N, connections: CONNECTIONS, policies: POLICIES, baseline, runs }, null, 2));

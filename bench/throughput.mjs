@@ -3,12 +3,14 @@
 // (GET /api/health, which our server hands to Next) — on PGlite and on Postgres, with 1 and 2 processes;
 // then how the cost of a sync execution grows with pipeline size and input size. Writes
 // bench/results/throughput.json, a Markdown table and an SVG chart.
+// BENCH_POLICY=full|errors|metadata (several, comma-separated, each in turn): the 5-node pipeline's data policy; on
+// Postgres the table reports the database bytes each sync execution wrote.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, api, build, load, root, startServer, withDatabase } from './lib.mjs';
+import { AUTH, api, build, bytesPerRun, dbBytes, load, POLICIES, root, startServer, withDatabase } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const out = path.join(root, 'bench/results');
@@ -29,8 +31,8 @@ function chain(n) {
   return { nodes, connections };
 }
 
-async function deployed(url, n) {
-  const p = await api(url, 'POST', '/api/pipelines', { name: `bench ${n} nodes`, definition: chain(n) });
+async function deployed(url, n, policy = 'full') {
+  const p = await api(url, 'POST', '/api/pipelines', { name: `bench ${n} nodes`, definition: chain(n), data_settings: { policy } });
   await api(url, 'POST', `/api/pipelines/${p.id}/deploy`);
   return p.id;
 }
@@ -50,14 +52,14 @@ function rss(pid) {
 
 const execute = (url, pipelineId, inputs = { n: 1 }, connections = 20) => ({ url: `${url}/api/execute`, method: 'POST', headers: AUTH, body: JSON.stringify({ pipeline_id: pipelineId, inputs }), connections, duration: SECONDS });
 
-async function scenario(name, extraEnv, port) {
+async function scenario(name, extraEnv, port, policy = 'full') {
   const server = await startServer(extraEnv, port);
   await new Promise((r) => setTimeout(r, extraEnv.WEB_CONCURRENCY === '2' ? 3000 : 500));
   try {
     const idle = rss(server.pid);
     const created = await api(server.url, 'POST', '/api/pipelines', { name: 'bench', definition: { nodes: [{ id: 'in', type: 'manual-trigger' }], connections: [] } });
     const get = { url: `${server.url}/api/pipelines/${created.id}`, headers: AUTH, duration: SECONDS };
-    const five = await deployed(server.url, 5);
+    const five = await deployed(server.url, 5, policy);
     await load({ ...get, duration: 2 }); // warm-up
     await load({ ...execute(server.url, five), duration: 2 });
     const r = {
@@ -65,9 +67,12 @@ async function scenario(name, extraEnv, port) {
       nextRoute: await load({ url: `${server.url}/api/health`, duration: SECONDS }),
       get50: await load(get),
       get10: await load({ ...get, connections: 10 }),
-      exec: await load(execute(server.url, five)),
     };
-    return { ...r, rss: { idle, load: rss(server.pid) } };
+    // the database bytes each sync execution wrote, on Postgres (BENCH_POLICY)
+    const before = extraEnv.DATABASE_URL ? await dbBytes(extraEnv.DATABASE_URL) : null;
+    r.exec = await load(execute(server.url, five));
+    r.bytes = before ? bytesPerRun(before, await dbBytes(extraEnv.DATABASE_URL)) : null;
+    return { ...r, name: `${name}, ${policy}`, rss: { idle, load: rss(server.pid) } };
   } finally {
     server.stop();
   }
@@ -92,11 +97,13 @@ const bare = await bareServer(3409);
 const bareRoute = await load({ url: bare.url, duration: SECONDS });
 bare.stop();
 const results = [];
-results.push(await scenario('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410));
+for (const policy of POLICIES) results.push(await scenario('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410, policy));
 let grown = [];
 await withDatabase('throughput', async (url) => {
-  results.push(await scenario('Postgres, 1 process', { DATABASE_URL: url, WEB_CONCURRENCY: '1' }, 3411));
-  results.push(await scenario('Postgres, 2 processes', { DATABASE_URL: url, WEB_CONCURRENCY: '2' }, 3412));
+  for (const policy of POLICIES) {
+    results.push(await scenario('Postgres, 1 process', { DATABASE_URL: url, WEB_CONCURRENCY: '1' }, 3411, policy));
+    results.push(await scenario('Postgres, 2 processes', { DATABASE_URL: url, WEB_CONCURRENCY: '2' }, 3412, policy));
+  }
   const server = await startServer({ DATABASE_URL: url, WEB_CONCURRENCY: '2' }, 3413);
   await new Promise((r) => setTimeout(r, 3000));
   try {
@@ -112,11 +119,11 @@ const lines = [
   '',
   `Bare node:http JSON route (its own process): ${f(bareRoute.rps)} req/s, p99 ${bareRoute.p99} ms (50 connections).`,
   '',
-  '| server | empty Next route req/s | GET /api/pipelines/{id} req/s (50 conn) | × Next route | p99 at 10 conn | sync execute 5 nodes /s (20 conn) | p99 | RSS MB idle → load |',
-  '|---|---|---|---|---|---|---|---|',
+  '| server, data policy | empty Next route req/s | GET /api/pipelines/{id} req/s (50 conn) | × Next route | p99 at 10 conn | sync execute 5 nodes /s (20 conn) | p99 | DB bytes per execution | RSS MB idle → load |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (r) =>
-      `| ${r.name} | ${f(r.nextRoute.rps)} | ${f(r.get50.rps)} | ${(r.get50.rps / r.nextRoute.rps).toFixed(2)} | ${r.get10.p99} ms | ${f(r.exec.rps)} | ${r.exec.p99} ms | ${r.rss.idle.join('+')} → ${r.rss.load.join('+')} |` +
+      `| ${r.name} | ${f(r.nextRoute.rps)} | ${f(r.get50.rps)} | ${(r.get50.rps / r.nextRoute.rps).toFixed(2)} | ${r.get10.p99} ms | ${f(r.exec.rps)} | ${r.exec.p99} ms | ${r.bytes ? `${r.bytes.runs} (db ${r.bytes.database})` : '-'} | ${r.rss.idle.join('+')} → ${r.rss.load.join('+')} |` +
       (r.get50.non2xx || r.exec.non2xx ? ` (${r.get50.non2xx + r.exec.non2xx} non-2xx!)` : ''),
   ),
   '',
