@@ -119,7 +119,8 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const benchUsage = process.cpuUsage(benchBefore);
     const peerCpuMsPerMessage = (benchUsage.user + benchUsage.system) / 1000 / N;
     const bytes = bytesBefore ? bytesPerRun(bytesBefore, await dbBytes(serverEnv.DATABASE_URL!)) : null;
-    return { label: `${label}, ${policy}`, policy, ours, processedPerSecond: processed, failed, serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage, bytes };
+    const cpu = { serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage };
+    return { label: `${label}, ${policy}`, policy, ours, processedPerSecond: processed, failed, ...cpu, bytes };
   } finally {
     server.stop();
     await fhir.close();
@@ -134,7 +135,8 @@ for (const policy of POLICIES) {
   if (!process.env.BENCH_PGLITE_ONLY) {
     for (const processes of (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number)) {
       const label = `Postgres, ${processes} process${processes > 1 ? 'es' : ''}`;
-      runs.push(await withDatabase(`mllp${processes}`, (url: string) => feed(label, { DATABASE_URL: url, WEB_CONCURRENCY: String(processes) }, PORT + 2 * processes, policy)));
+      const env = (url: string) => ({ DATABASE_URL: url, WEB_CONCURRENCY: String(processes) });
+      runs.push(await withDatabase(`mllp${processes}`, (url: string) => feed(label, env(url), PORT + 2 * processes, policy)));
     }
   }
 }
@@ -150,7 +152,9 @@ for (const r of runs) {
   console.log(`${r.label.padEnd(36)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`);
   if (r.failed) console.log(`  ${r.failed} executions failed`);
   console.log(`  ACK codes: ${JSON.stringify(r.ours.acks)}`);
-  if (r.bytes) console.log(`  database bytes per message: ${r.bytes.runs} in executions + execution_nodes, ${r.bytes.database} in the whole database (${r.bytes.executions} runs)`);
+  const b = r.bytes;
+  if (b) console.log(`  database bytes per message: ${b.runs} in executions + execution_nodes, ${b.database} in the whole database (${b.executions} runs)`);
 }
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify({ at: new Date().toISOString(), messages: N, connections: CONNECTIONS, policies: POLICIES, baseline, runs }, null, 2));
+const result = { at: new Date().toISOString(), messages: N, connections: CONNECTIONS, policies: POLICIES, baseline, runs };
+fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify(result, null, 2));

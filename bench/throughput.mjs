@@ -97,7 +97,9 @@ const bare = await bareServer(3409);
 const bareRoute = await load({ url: bare.url, duration: SECONDS });
 bare.stop();
 const results = [];
-for (const policy of POLICIES) results.push(await scenario('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410, policy));
+for (const policy of POLICIES) {
+  results.push(await scenario('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-')) }, 3410, policy));
+}
 let grown = [];
 await withDatabase('throughput', async (url) => {
   for (const policy of POLICIES) {
@@ -119,7 +121,8 @@ const lines = [
   '',
   `Bare node:http JSON route (its own process): ${f(bareRoute.rps)} req/s, p99 ${bareRoute.p99} ms (50 connections).`,
   '',
-  '| server, data policy | empty Next route req/s | GET /api/pipelines/{id} req/s (50 conn) | × Next route | p99 at 10 conn | sync execute 5 nodes /s (20 conn) | p99 | DB bytes per execution | RSS MB idle → load |',
+  '| server, data policy | empty Next route req/s | GET /api/pipelines/{id} req/s (50 conn) | × Next route | p99 at 10 conn | ' +
+    'sync execute 5 nodes /s (20 conn) | p99 | DB bytes per execution | RSS MB idle → load |',
   '|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (r) =>

@@ -65,7 +65,8 @@ test('run data: organization defaults, a pipeline override, and a run that says 
   await shot(page, 'editor-settings');
   await form.getByRole('button', { name: 'Save run data settings' }).click();
   await expect(page.getByText('Run data settings saved')).toBeVisible();
-  const got = (await (await request.get(`/api/pipelines/${id}`)).json()) as { version: number; metadata: { data_settings: { effective: Record<string, unknown> } } };
+  type Got = { version: number; metadata: { data_settings: { effective: Record<string, unknown> } } };
+  const got = (await (await request.get(`/api/pipelines/${id}`)).json()) as Got;
   expect(got.metadata.data_settings.effective).toMatchObject({ policy: 'metadata', payload_days: 14, max_executions: 1000 });
   expect(got.version).toBe(1); // a settings change is no new version
   await page.reload();

@@ -27,7 +27,8 @@ const definition = {
 
 const FAMILY = 'Vandervort-Policy';
 const patient = (refuse = false) => ({ resourceType: 'Patient', refuse, name: [{ family: FAMILY, given: ['Ana'] }] });
-const ADT = fs.readFileSync(path.join('/work/shared/data/hl7v2/messages', fs.readdirSync('/work/shared/data/hl7v2/messages').find((f) => f.startsWith('ADT-'))!), 'utf8');
+const DIR = '/work/shared/data/hl7v2/messages';
+const ADT = fs.readFileSync(path.join(DIR, fs.readdirSync(DIR).find((f) => f.startsWith('ADT-'))!), 'utf8');
 
 async function poll(api: Client, id: string) {
   for (let i = 0; i < 400; i++) {
@@ -252,7 +253,8 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
   it('does not leak one organization’s execution to another', async () => {
     const id = await create('private', { policy: 'errors' });
     const r = await api.post('/api/execute', { pipeline_id: id, inputs: { patient: patient(true) } });
-    expectError(await client(target.url, target.orgB).post('/api/execute/retry', { execution_id: r.body.execution_id, node_id: 'name', inputs: {} }), 404, 'EXECUTION_NOT_FOUND');
+    const other = client(target.url, target.orgB);
+    expectError(await other.post('/api/execute/retry', { execution_id: r.body.execution_id, node_id: 'name', inputs: {} }), 404, 'EXECUTION_NOT_FOUND');
     expect(orgId).not.toBe(target.orgB.id);
   });
 });

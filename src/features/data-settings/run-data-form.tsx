@@ -13,7 +13,10 @@ export type DataSettingsView = RouterOutputs['organization']['dataSettings'];
 /** The three policies in one plain line each (what a person decides between). */
 export const POLICY_TEXT: Record<DataPolicy, { label: string; line: string }> = {
   full: { label: 'Everything', line: "Every run keeps each node's inputs and outputs: the most to look at, the most patient data stored." },
-  errors: { label: 'Only failed runs', line: 'Runs that fail keep their data, to see what went wrong and retry; successful runs keep only status and timings.' },
+  errors: {
+    label: 'Only failed runs',
+    line: 'Runs that fail keep their data, to see what went wrong and retry; successful runs keep only status and timings.',
+  },
   metadata: { label: 'Status only', line: 'No run keeps any data, not even failed ones: only status, timings and errors. Failed runs cannot be retried.' },
 };
 
@@ -103,9 +106,19 @@ export function RunDataForm({
   );
 }
 
-function PolicyChoice({ value, checked, onPick, label, line }: { value: DataPolicy | ''; checked: boolean; onPick: (v: DataPolicy | '') => void; label: string; line: string }) {
+interface ChoiceProps {
+  value: DataPolicy | '';
+  checked: boolean;
+  onPick: (v: DataPolicy | '') => void;
+  label: string;
+  line: string;
+}
+
+function PolicyChoice({ value, checked, onPick, label, line }: ChoiceProps) {
   return (
-    <label className={cn('flex cursor-pointer gap-2.5 rounded-md border px-3 py-2', checked ? 'border-teal-600 bg-teal-50/50' : 'border-slate-200 hover:bg-slate-50')}>
+    <label
+      className={cn('flex cursor-pointer gap-2.5 rounded-md border px-3 py-2', checked ? 'border-teal-600 bg-teal-50/50' : 'border-slate-200 hover:bg-slate-50')}
+    >
       <input type="radio" name="policy" className="mt-1 accent-teal-700" value={value} checked={checked} onChange={() => onPick(value)} />
       <span className="min-w-0">
         <span className="block text-sm font-medium text-slate-900">{label}</span>

@@ -25,7 +25,10 @@ export function RunDataPage() {
     <>
       <PageHeader
         title="Run data"
-        description="What the production runs of this organization's pipelines keep, and for how long. A pipeline may set its own values in the editor (Settings tab); these are the defaults for the rest."
+        description={
+          "What the production runs of this organization's pipelines keep, and for how long. " +
+          'A pipeline may set its own values in the editor (Settings tab); these are the defaults for the rest.'
+        }
       />
       <Card className="max-w-2xl p-5">
         <QueryState query={settings} what="the run data settings">

@@ -30,16 +30,16 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
       <div className="grid gap-4 p-4 lg:grid-cols-2">
         {detail.payloads !== 'kept' ? <PayloadsNotKept run={detail} className="lg:col-span-2" /> : null}
         {detail.inputs === null ? null : (
-        <div>
-          <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
-          <NodeDataView value={detail.inputs} label="Execution inputs" />
-        </div>
+          <div>
+            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
+            <NodeDataView value={detail.inputs} label="Execution inputs" />
+          </div>
         )}
         {detail.payloads !== 'kept' ? null : (
-        <div>
-          <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution outputs</h3>
-          <NodeDataView value={detail.outputs} label="Execution outputs" />
-        </div>
+          <div>
+            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution outputs</h3>
+            <NodeDataView value={detail.outputs} label="Execution outputs" />
+          </div>
         )}
         <p className="text-xs text-slate-500 lg:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
       </div>
@@ -66,7 +66,13 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
         {node.reason ? <span className="text-[11px] text-slate-500">{SKIP_REASON_TEXT[node.reason]}</span> : null}
         {node.status === 'completed' && node.payloads === 'kept' ? <PinButton node={node} /> : null}
         {canRetryFrom(detail, node.node_type.endsWith('-trigger')) ? (
-          <Button size="sm" variant="secondary" className={node.status === 'completed' ? '' : 'ml-auto'} icon={<RotateCcw className="size-3.5" aria-hidden />} onClick={() => onRetry(node)}>
+          <Button
+            size="sm"
+            variant="secondary"
+            className={node.status === 'completed' ? '' : 'ml-auto'}
+            icon={<RotateCcw className="size-3.5" aria-hidden />}
+            onClick={() => onRetry(node)}
+          >
             Retry from here
           </Button>
         ) : null}
@@ -80,8 +86,12 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
       />
       <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
         {(active === 'inputs' || active === 'outputs') && node.payloads !== 'kept' ? <PayloadsNotKept run={detail} /> : null}
-        {active === 'inputs' && node.payloads === 'kept' ? <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" /> : null}
-        {active === 'outputs' && node.payloads === 'kept' ? <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" /> : null}
+        {active === 'inputs' && node.payloads === 'kept' ? (
+          <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" />
+        ) : null}
+        {active === 'outputs' && node.payloads === 'kept' ? (
+          <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" />
+        ) : null}
         {active === 'logs' ? (
           node.logs.length === 0 ? (
             <p className="text-xs text-slate-400 italic">No log lines.</p>

@@ -61,16 +61,16 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
       {node.payloads !== 'kept' ? (
         <PayloadsNotKept run={execution} />
       ) : (
-      <div className="grid gap-4 lg:grid-cols-2">
-        <div className="min-w-0">
-          <SectionTitle>Inputs</SectionTitle>
-          <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" />
+        <div className="grid gap-4 lg:grid-cols-2">
+          <div className="min-w-0">
+            <SectionTitle>Inputs</SectionTitle>
+            <NodeDataView key={`${node.node_id}:in`} value={node.inputs} nodeType={node.node_type} config={config} side="inputs" label="Node inputs" />
+          </div>
+          <div className="min-w-0">
+            <SectionTitle>Outputs</SectionTitle>
+            <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" />
+          </div>
         </div>
-        <div className="min-w-0">
-          <SectionTitle>Outputs</SectionTitle>
-          <NodeDataView key={`${node.node_id}:out`} value={node.outputs} nodeType={node.node_type} config={config} side="outputs" label="Node outputs" />
-        </div>
-      </div>
       )}
       <div>
         <SectionTitle>Logs{node.logs.length ? ` (${node.logs.length})` : ''}</SectionTitle>

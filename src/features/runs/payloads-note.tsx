@@ -29,7 +29,11 @@ export function PayloadsNotKept({ run, className }: { run: Run; className?: stri
   const text = notKeptText(run);
   if (!text) return null;
   return (
-    <div className={cn('flex gap-2 rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 text-sm text-slate-700', className)} role="note" data-testid="payloads-not-kept">
+    <div
+      className={cn('flex gap-2 rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 text-sm text-slate-700', className)}
+      role="note"
+      data-testid="payloads-not-kept"
+    >
       <EyeOff className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden />
       <p>
         <span className="font-medium text-slate-900">Data not kept. </span>

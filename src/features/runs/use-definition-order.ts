@@ -34,7 +34,8 @@ export function graphRanks(def: Def): Map<string, number> {
 }
 
 function notRun(id: string, type: string): ExecutionNode {
-  return { node_id: id, node_type: type, status: 'pending', inputs: {}, outputs: {}, payloads: 'kept', logs: [], error: null, reason: null, attempts: 0, started_at: null, finished_at: null, duration_ms: null };
+  const empty = { inputs: {}, outputs: {}, payloads: 'kept' as const, logs: [], error: null, reason: null, attempts: 0 };
+  return { node_id: id, node_type: type, status: 'pending', ...empty, started_at: null, finished_at: null, duration_ms: null };
 }
 
 /**

@@ -70,7 +70,8 @@ export function keepRecord<R extends NodeRun & { node_type: string }>(record: R,
 export const POLICY_SQL: SQL = sql.raw(`coalesce(p.data_settings->>'policy', o.data_settings->>'policy', '${DEFAULT_DATA_SETTINGS.policy}')`);
 
 /** The same for a query that names the tables (drizzle): the policy a pipeline's production runs apply. */
-export const pipelinePolicy = sql<DataPolicy>`coalesce(${pipelines.dataSettings}->>'policy', ${organizations.dataSettings}->>'policy', ${DEFAULT_DATA_SETTINGS.policy})`;
+export const pipelinePolicy = sql<DataPolicy>`coalesce(${pipelines.dataSettings}->>'policy', ${organizations.dataSettings}->>'policy',
+  ${DEFAULT_DATA_SETTINGS.policy})`;
 
 /**
  * Applies the policy to executions that ended outside the engine (failed when given up or interrupted, cancelled

@@ -47,7 +47,15 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
   });
   if (input.async) return { execution_id: started.id, status: 'running' as const };
   const result = await runExecution(ctx.db, started.id, {
-    inline: { orgId: ctx.principal.orgId, pipelineId: pipeline.id, trigger, definition: pipeline.definition, inputs: input.inputs, testMode: input.test_mode, startedAt: started.startedAt! },
+    inline: {
+      orgId: ctx.principal.orgId,
+      pipelineId: pipeline.id,
+      trigger,
+      definition: pipeline.definition,
+      inputs: input.inputs,
+      testMode: input.test_mode,
+      startedAt: started.startedAt!,
+    },
     runTo: input.run_to_node,
   });
   return toSyncResult(started.id, result!);

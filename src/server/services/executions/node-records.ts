@@ -91,7 +91,15 @@ export interface ResultData {
  * What it keeps is the policy's (`payloadKeeping` at the run's final status): the execution's input and outputs
  * and the records' payloads go when it keeps none; the sizes and the policy are recorded either way.
  */
-export async function saveResult(db: Db, executionId: string, records: NodeRecord[], result: RunResult, startedAt: Date, registry: SlotRegistry | undefined, data: ResultData): Promise<void> {
+export async function saveResult(
+  db: Db,
+  executionId: string,
+  records: NodeRecord[],
+  result: RunResult,
+  startedAt: Date,
+  registry: SlotRegistry | undefined,
+  data: ResultData,
+): Promise<void> {
   const finishedAt = new Date();
   const keeping = payloadKeeping(data.policy, result.status);
   const outputs = jsonText(result.outputs);

@@ -61,7 +61,15 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   const result = await runExecution(ctx.db, started.id, {
     carried,
     inputOverrides: !isTrigger && given ? { [input.node_id]: given } : undefined,
-    inline: { orgId: ctx.principal.orgId, pipelineId: original.pipelineId, trigger: 'retry', definition: def, inputs, testMode: original.testMode, startedAt: started.startedAt! },
+    inline: {
+      orgId: ctx.principal.orgId,
+      pipelineId: original.pipelineId,
+      trigger: 'retry',
+      definition: def,
+      inputs,
+      testMode: original.testMode,
+      startedAt: started.startedAt!,
+    },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };
 }
@@ -70,7 +78,12 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
  * A retry takes the stored outputs of the nodes it does not run again, and the trigger's input when it runs the
  * trigger: a run whose data policy did not keep them cannot give them (409 PAYLOADS_NOT_KEPT, saying what still works).
  */
-function refuseWithoutPayloads(original: { id: string; payloads: PayloadState; dataPolicy: string | null }, nodeId: string, isTrigger: boolean, given: boolean) {
+function refuseWithoutPayloads(
+  original: { id: string; payloads: PayloadState; dataPolicy: string | null },
+  nodeId: string,
+  isTrigger: boolean,
+  given: boolean,
+) {
   if (original.payloads === 'kept') return;
   if (isTrigger && (given || original.payloads === 'input')) return; // the trigger's input is given, or was kept
   const why =

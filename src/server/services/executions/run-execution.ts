@@ -88,7 +88,9 @@ async function policyOf(db: Db, pipelineId: string, run: { testMode: boolean; tr
 async function take(db: Db, executionId: string, firstDelivery: boolean) {
   if (firstDelivery) {
     const [row] = await readQueued(db).execute({ id: executionId });
-    if (row?.status === 'queued') return { ...row, policy: await policyOf(db, row.pipelineId, row, row.policy), startedAt: new Date(), previousStart: null, markRunning: true };
+    if (row?.status === 'queued') {
+      return { ...row, policy: await policyOf(db, row.pipelineId, row, row.policy), startedAt: new Date(), previousStart: null, markRunning: true };
+    }
   }
   const claimed = await claim(db, executionId);
   return claimed && { ...claimed, policy: await policyOf(db, claimed.pipelineId, claimed), markRunning: false };
@@ -158,7 +160,8 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
     const row = await take(db, executionId, opts.firstDelivery ?? false);
     if (!row) return null;
     const definition = await loadDefinition(db, row.pipelineId, row.pipelineVersion);
-    job = { orgId: row.orgId, pipelineId: row.pipelineId, trigger: row.trigger, definition, inputs: row.inputs, testMode: row.testMode, startedAt: row.startedAt };
+    const { orgId, pipelineId, trigger, inputs, testMode, startedAt } = row;
+    job = { orgId, pipelineId, trigger, definition, inputs, testMode, startedAt };
     policy = row.policy;
     if (!carried) carried = stored = row.previousStart ? await finishedNodes(db, executionId, payloadKeeping(policy, 'running')) : {};
     if (row.markRunning) runningSince = row.startedAt;

@@ -19,7 +19,13 @@ export async function createPipeline(ctx: ServiceContext, input: CreateInput): P
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(pipelines)
-      .values({ orgId: ctx.principal.orgId, name: input.name, description: input.description, definition: input.definition, dataSettings: mergeOverride({}, input.data_settings ?? {}) })
+      .values({
+        orgId: ctx.principal.orgId,
+        name: input.name,
+        description: input.description,
+        definition: input.definition,
+        dataSettings: mergeOverride({}, input.data_settings ?? {}),
+      })
       .returning();
     if (!row) throw new Error('insert returned nothing');
     await saveSnapshot(tx, ctx, row);

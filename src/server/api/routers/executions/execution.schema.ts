@@ -88,7 +88,11 @@ export const ExecutionSummary = z.object({
     ),
   input_bytes: z.number().int().nullable().describe("Size of the trigger's input as JSON, kept or not; null while it runs"),
   output_bytes: z.number().int().nullable().describe("Size of the execution's outputs as JSON, kept or not; null while it runs"),
-  stored_bytes: z.number().int().nullable().describe('JSON bytes its records hold in the database (node records with the payloads kept, input and outputs kept)'),
+  stored_bytes: z
+    .number()
+    .int()
+    .nullable()
+    .describe('JSON bytes its records hold in the database (node records with the payloads kept, input and outputs kept)'),
 });
 
 export const ExecutionList = z.object({ executions: z.array(ExecutionSummary), total_count: z.number().int() });
