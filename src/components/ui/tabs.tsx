@@ -40,7 +40,7 @@ export function Tabs<Id extends string>({
           aria-selected={value === t.id}
           onClick={() => onChange(t.id)}
           className={cn(
-            '-mb-px inline-flex items-center gap-1.5 border-b-2 px-2.5 text-xs font-medium',
+            '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-2.5 text-xs font-medium whitespace-nowrap',
             size === 'md' ? 'py-2.5' : 'py-1.5',
             value === t.id ? 'border-teal-600 text-teal-800' : 'border-transparent text-slate-500 hover:text-slate-800',
             t.tone === 'danger' && 'text-red-600',

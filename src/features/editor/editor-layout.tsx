@@ -46,7 +46,7 @@ function SidePanelView() {
       <Tabs
         label="Side panel"
         size="md"
-        className="border-slate-200 px-2"
+        className="overflow-x-auto overflow-y-hidden border-slate-200 px-2"
         value={panel}
         onChange={setPanel}
         tabs={TABS.map((t) => ({

@@ -11,6 +11,7 @@ import { appError, errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { NODE_LOOK } from './execution-look';
 import { NodePanel, SectionTitle } from './node-panel';
+import { PayloadsNotKept } from './payloads-note';
 import { RunHeader } from './run-header';
 import { Timeline } from './timeline';
 import { isCarried } from './timeline-scale';
@@ -99,20 +100,26 @@ function RunDetail({ run, pipelineName }: { run: ExecutionDetail; pipelineName: 
       </Card>
       <Card className="p-4">
         <h2 className="mb-3 text-sm font-semibold text-slate-900">Execution data</h2>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <div className="min-w-0">
-            <SectionTitle>Inputs</SectionTitle>
-            <NodeDataView value={run.inputs} label="Execution inputs" />
+        {run.payloads !== 'kept' && run.inputs === null ? (
+          <PayloadsNotKept run={run} />
+        ) : (
+          <div className="grid gap-4 lg:grid-cols-2">
+            <div className="min-w-0">
+              <SectionTitle>Inputs</SectionTitle>
+              <NodeDataView value={run.inputs} label="Execution inputs" />
+            </div>
+            <div className="min-w-0">
+              <SectionTitle>Outputs</SectionTitle>
+              {run.payloads !== 'kept' ? (
+                <PayloadsNotKept run={run} />
+              ) : run.outputs === null && live ? (
+                <p className="px-1 py-2 text-xs text-slate-400 italic">Not finished yet.</p>
+              ) : (
+                <NodeDataView value={run.outputs} label="Execution outputs" />
+              )}
+            </div>
           </div>
-          <div className="min-w-0">
-            <SectionTitle>Outputs</SectionTitle>
-            {run.outputs === null && live ? (
-              <p className="px-1 py-2 text-xs text-slate-400 italic">Not finished yet.</p>
-            ) : (
-              <NodeDataView value={run.outputs} label="Execution outputs" />
-            )}
-          </div>
-        </div>
+        )}
       </Card>
     </>
   );

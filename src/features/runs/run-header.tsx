@@ -7,7 +7,6 @@ import { buttonClasses } from '@/components/ui/button';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { formatDuration } from '@/components/format';
 import { ExecutionStatusBadge, triggerLabel } from './execution-look';
-import { PayloadsNotKept } from './payloads-note';
 import { shortId, type ExecutionDetail } from './types';
 
 const LINK = 'font-medium text-teal-700 hover:underline';
@@ -100,7 +99,6 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
           {run.duration_ms !== null ? formatDuration(run.duration_ms) || '0 ms' : <span className="text-slate-400">{live ? 'under way…' : '—'}</span>}
         </Fact>
       </dl>
-      <PayloadsNotKept run={run} className="mt-4" />
       {run.error ? (
         <div role="alert" className="mt-4 flex flex-wrap items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800" data-testid="run-error">
           <div className="min-w-0 flex-1">
