@@ -1,0 +1,122 @@
+import type { Constraint } from '@medplum/core';
+import type { listedValueSet } from '../binding-codes';
+import { type Invariant, invariantOf } from './fhirpath';
+import { type Json, planOrThrow, type Prop } from './schema';
+
+/**
+ * What the walk needs of a type, computed once per type on first use: each property with its invariants compiled
+ * (compiled/fhirpath.ts), the targets of its references, its required binding; the type's own invariants; and which
+ * JSON keys are its elements, for the unknown-property check.
+ */
+
+/** The invariants @medplum/core's validator does not evaluate (validation.ts: skippedConstraintKeys). */
+const SKIPPED = new Set(['ele-1', 'dom-3', 'org-1', 'sdf-19']);
+/** Types a binding applies to (@medplum/core's isTerminologyType). */
+const TERMINOLOGY = new Set(['CodeableConcept', 'Coding', 'code', 'Quantity', 'string', 'uri']);
+const NONE = new Set<string>();
+
+export interface CompiledInvariant {
+  invariant: Invariant;
+  description: string;
+}
+
+export interface CompiledProp extends Prop {
+  invariants: CompiledInvariant[];
+  targetProfiles?: string[];
+  /** The value set of a required binding (`url|version`). */
+  binding?: string;
+  /** Its value set listed (binding-codes.ts), on first use; null when it cannot be. */
+  valueSet?: ReturnType<typeof listedValueSet> | null;
+  terminology: ReadonlySet<string>;
+  isChoice: boolean;
+  /** The plan of its type (when it has one type), on first use. */
+  plan?: CompiledPlan;
+}
+
+export interface CompiledPlan {
+  name: string;
+  props: CompiledProp[];
+  /** The properties with a minimum cardinality above 0. */
+  required: CompiledProp[];
+  /** The schema's elements object itself: the unknown-property check asks it with `in`, as @medplum/core does. */
+  elements: Record<string, unknown>;
+  /** Choice elements by the name before `[x]`. */
+  choices: Map<string, CompiledProp>;
+  /** Keys that are always a property of the type and never read as a choice (`name`, `_name`). */
+  keys: Set<string>;
+  /** Every JSON key a property can take, to its property. */
+  byKey: Map<string, CompiledProp>;
+  invariants: CompiledInvariant[];
+  /** Whether the walk goes through `obj[key]` (a property's key; of a choice, the type it takes). */
+  walked(obj: Json, key: string): boolean;
+}
+
+function compiledInvariants(constraints: Constraint[] | undefined): CompiledInvariant[] {
+  return (constraints ?? [])
+    .filter((c) => c.severity === 'error' && !SKIPPED.has(c.key))
+    .map((c) => ({ invariant: { ...invariantOf(c.key, c.expression), key: c.key }, description: c.description }));
+}
+
+const plans = new Map<string, CompiledPlan>();
+
+/** The compiled plan of a type; throws @medplum/core's `Unknown data type` error for a type it does not know. */
+export function compiledPlan(type: string): CompiledPlan {
+  let plan = plans.get(type);
+  if (!plan) {
+    plan = build(type);
+    plans.set(type, plan);
+  }
+  return plan;
+}
+
+function build(type: string): CompiledPlan {
+  const base = planOrThrow(type);
+  const props: CompiledProp[] = base.props.map((p) => {
+    const e = p.element;
+    const targets = e.type.find((t) => t.code === 'Reference')?.targetProfile;
+    const required = e.binding?.strength === 'required' && e.binding.valueSet ? e.binding.valueSet : undefined;
+    return {
+      ...p,
+      invariants: compiledInvariants(e.constraints),
+      ...(targets ? { targetProfiles: targets } : {}),
+      ...(required ? { binding: required } : {}),
+      terminology: required ? TERMINOLOGY : NONE,
+      isChoice: p.name.endsWith('[x]'),
+    };
+  });
+  const choices = new Map(props.filter((p) => p.isChoice).map((p) => [p.name.slice(0, -3), p]));
+  const byKey = new Map<string, CompiledProp>();
+  const keys = new Set<string>();
+  for (const p of props) {
+    for (const c of p.choices) {
+      byKey.set(c.key, p);
+      byKey.set(c.extKey, p);
+    }
+    // a key is read as a choice when the part before one of its capitals names a choice element
+    const prefixes = [...p.name].flatMap((ch, i) => (i > 0 && ch >= 'A' && ch <= 'Z' ? [p.name.slice(0, i)] : []));
+    if (!p.isChoice && ![...prefixes, p.name].some((x) => choices.has(x))) {
+      keys.add(p.name);
+      keys.add(`_${p.name}`);
+    }
+  }
+  if (base.schema.elements && Object.values(base.schema.elements).some((e) => e.pattern || e.fixed || e.slicing)) {
+    throw new Error(`The compiled validator does not handle patterns, fixed values or slices (${type}): validate it with a profile`);
+  }
+  return {
+    name: type,
+    props,
+    required: props.filter((p) => p.min > 0),
+    elements: base.schema.elements,
+    choices,
+    keys,
+    byKey,
+    invariants: compiledInvariants(base.schema.constraints),
+    walked(obj, key) {
+      const p = byKey.get(key);
+      if (!p) return false;
+      if (!p.isChoice) return true;
+      const chosen = p.choices.find((c) => obj[c.key] !== undefined || obj[c.extKey] !== undefined);
+      return chosen?.key === key || chosen?.extKey === key;
+    },
+  };
+}

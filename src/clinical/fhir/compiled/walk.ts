@@ -1,0 +1,346 @@
+import { fhirTypeToJsType, isResourceType, toTypedValue, type TypedValue, validationRegexes } from '@medplum/core';
+import { codeIssue, listedValueSet } from '../binding-codes';
+import type { FhirIssue } from '../validate';
+import { holds, type Vars } from './fhirpath';
+import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
+import { type CompiledProp, compiledPlan, type CompiledPlan } from './plan';
+import { type Choice, isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
+
+/**
+ * The compiled validator's walk: what @medplum/core's ResourceValidator and its crawler do to a resource, in the same
+ * order with the same words and paths — nulls, then each property of each object in schema order (presence,
+ * array or single, cardinality, invariants, reference targets, primitive formats, required codes), then the object's
+ * unknown properties — and what validate.ts adds (required codes; resource-invariants.ts's nested invariants), in one
+ * pass over the value with the plans of plan.ts. Paths are built only for the issues found.
+ */
+
+/** Where a value is: its path the reference's way (`Observation.value[x]`) and the JSON way (`Observation.valueQuantity`). */
+interface At {
+  up: At | undefined;
+  name: string;
+  key: string;
+  index: number;
+  /** Where @medplum/core's crawl path starts again (the walk of a primitive's extensions): that value's own path. */
+  crawl?: string;
+}
+
+function pathOf(at: At, json: boolean): string {
+  let s = '';
+  for (let a: At | undefined = at; a; a = a.up) s = (a.up ? '.' : '') + (json ? a.key : a.name) + (a.index >= 0 ? `[${a.index}]` : '') + s;
+  return s;
+}
+const path = (at: At) => pathOf(at, false);
+
+/**
+ * The path @medplum/core's crawler passes down, which some of its issues name (`Expected array of values`): the
+ * property names without the indices of the items on the way (`Condition.category.coding`).
+ */
+function crawlPath(at: At): string {
+  let s = '';
+  for (let a: At | undefined = at; a; a = a.up) {
+    if (a.crawl !== undefined) return a.crawl + s;
+    s = (a.up ? '.' : '') + a.name + s;
+  }
+  return s;
+}
+
+interface State {
+  issues: FhirIssue[];
+  codes: FhirIssue[];
+  nested: FhirIssue[];
+  bindings: boolean;
+  resources: TypedValue[];
+  root: TypedValue;
+}
+
+const UCUM: TypedValue = toTypedValue('http://unitsofmeasure.org');
+const INTEGER_TYPES = new Set(['integer', 'positiveInt', 'unsignedInt']);
+/** @medplum/core's isPrimitiveType, as a set. */
+const PRIMITIVE_TYPES = new Set(['undefined', ...Object.keys(fhirTypeToJsType)]);
+const isPrimitive = (type: string) => PRIMITIVE_TYPES.has(type);
+const STRUCTURE_DEFINITION = /http:\/\/hl7\.org\/fhir\/StructureDefinition\/([A-Za-z]+)\b/g;
+
+function structure(s: State, at: At | string, message: string): void {
+  s.issues.push({ severity: 'error', code: 'structure', path: typeof at === 'string' ? at : path(at), message });
+}
+
+function invariants(s: State, prop: Pick<CompiledProp, 'invariants'>, value: unknown, type: string, at: At): void {
+  const vars: Vars = { '%context': { type, value }, '%ucum': UCUM, '%rootResource': s.root };
+  const resource = s.resources[s.resources.length - 1];
+  if (resource) vars['%resource'] = resource;
+  for (const c of prop.invariants) {
+    let ok: boolean;
+    try {
+      ok = holds(c.invariant, vars['%context']!, vars);
+    } catch {
+      s.issues.push({ severity: 'error', code: 'processing', path: path(at), message: 'Error evaluating invariant expression' });
+      ok = false;
+    }
+    if (!ok) {
+      s.issues.push({ severity: 'error', code: 'invariant', path: path(at), message: `Constraint ${c.invariant.key} not met: ${c.description}` });
+      return;
+    }
+  }
+}
+
+function rootInvariants(s: State, plan: CompiledPlan, resource: Json, at: At): void {
+  if (plan.invariants.length) invariants(s, plan, resource, plan.name, at);
+}
+
+function referenceTarget(s: State, prop: CompiledProp, value: unknown, at: At): void {
+  const targets = prop.targetProfiles;
+  if (!targets || !value || typeof value !== 'object' || !('reference' in value)) return;
+  const reference = (value as { reference: unknown }).reference;
+  if (typeof reference !== 'string' || reference.startsWith('#')) return;
+  const end = reference.includes('?') ? reference.indexOf('?') : reference.indexOf('/');
+  const type = end < 0 ? reference : reference.slice(0, end);
+  if (!type) return;
+  const base = 'http://hl7.org/fhir/StructureDefinition/';
+  const medplum = 'https://medplum.com/fhir/StructureDefinition/';
+  for (const t of targets) {
+    if (t === `${base}Resource` || t === base + type || t === medplum + type) return;
+    if (!t.startsWith(base) && !t.startsWith(medplum)) return;
+  }
+  const message = `Invalid reference: got "${type}", expected "${targets.join('", "')}"`.replace(STRUCTURE_DEFINITION, '$1');
+  s.issues.push({ severity: 'warning', code: 'structure', path: path(at), message });
+}
+
+interface PrimitiveCheck {
+  expected: 'string' | 'number' | 'boolean';
+  regex?: RegExp;
+  integer: boolean;
+}
+
+const PRIMITIVES = new Map<string, PrimitiveCheck>(
+  Object.entries(fhirTypeToJsType).map(([type, expected]) => [type, { expected, ...(validationRegexes[type] ? { regex: validationRegexes[type] } : {}), integer: INTEGER_TYPES.has(type) }]),
+);
+
+function primitive(s: State, value: unknown, type: string, at: At): void {
+  let prim: unknown = value;
+  let hasPrim = true;
+  let extension: Json | undefined;
+  if (value && typeof value === 'object') {
+    const pv = value.valueOf();
+    if (pv === value) {
+      hasPrim = false;
+      extension = value as Json;
+    } else {
+      prim = pv;
+      const own = new Set(Object.keys(pv as object));
+      const entries = Object.entries(value).filter(([k]) => !own.has(k));
+      if (entries.length) extension = Object.fromEntries(entries);
+    }
+  }
+  if (hasPrim) {
+    const check = PRIMITIVES.get(type);
+    if (!check) return structure(s, at, `Invalid JSON type: ${type} is not a valid FHIR type`);
+    const expected = check.expected;
+    if (typeof prim !== expected) {
+      if (prim !== null) structure(s, at, `Invalid JSON type: expected ${expected}, but got ${typeof prim}`);
+      return;
+    }
+    if (expected === 'string') {
+      const str = prim as string;
+      if (!str.trim()) structure(s, at, 'String must contain non-whitespace content');
+      else if (str.length > 1024 * 1024) structure(s, at, 'String cannot be larger than 1 MB');
+      else if (check.regex && !check.regex.test(str)) structure(s, at, `Invalid ${type} format`);
+    } else if (expected === 'number') {
+      const n = prim as number;
+      if (Number.isNaN(n) || !Number.isFinite(n)) structure(s, at, 'Invalid numeric value');
+      else if (check.integer && !Number.isInteger(n)) structure(s, at, 'Expected number to be an integer');
+      else if (type === 'positiveInt' && n <= 0) structure(s, at, 'Expected number to be positive');
+      else if (type === 'unsignedInt' && n < 0) structure(s, at, 'Expected number to be non-negative');
+    }
+  }
+  // the value's own extensions, checked as an Element; resource-invariants.ts does not walk them this way (crawl())
+  if (extension) walkObject(s, extension, compiledPlan('Element'), { ...at, crawl: path(at) }, false);
+}
+
+function visit(s: State, prop: CompiledProp, value: unknown, type: string, at: At): void {
+  if (prop.invariants.length) invariants(s, prop, value, type, at);
+  if (type === 'Reference') referenceTarget(s, prop, value, at);
+  if (isPrimitive(type)) primitive(s, value, type, at);
+  else if (isEmpty(value)) structure(s, at, 'Invalid empty non-primitive value');
+  if (prop.binding && s.bindings && prop.terminology.has(type)) {
+    const vs = prop.valueSet === undefined ? (prop.valueSet = listedValueSet(prop.binding) ?? null) : prop.valueSet;
+    const issue = vs && codeIssue(vs, type, value, path(at));
+    if (issue) s.codes.push(issue);
+  }
+}
+
+function crawl(s: State, prop: CompiledProp, value: unknown, type: string, at: At, hook: boolean): void {
+  if (isPrimitive(type)) {
+    // an object given for a primitive: @medplum/core checks it as an Element (in primitive()); resource-invariants.ts
+    // walks it as any object
+    if (hook && value && typeof value === 'object' && value.valueOf() === value) scanNested(value, pathOf(at, true), s.root, s.nested);
+    return;
+  }
+  walkObject(s, value, type === prop.type ? (prop.plan ??= compiledPlan(type)) : compiledPlan(type), at, hook);
+}
+
+function chosen(o: Json, prop: CompiledProp): Choice {
+  const choices = prop.choices;
+  for (let i = 0; i < choices.length - 1; i++) if (o[choices[i]!.key] !== undefined || o[choices[i]!.extKey] !== undefined) return choices[i]!;
+  return choices[choices.length - 1]!;
+}
+
+function walkProp(s: State, o: Json, prop: CompiledProp, up: At, hook: boolean): void {
+  const r = resolve(o, prop);
+  if (!r) {
+    if (prop.min > 0) structure(s, `${path(up)}.${prop.name}`, 'Missing required property');
+    return;
+  }
+  const choice = chosen(o, prop);
+  const merged = !!o[choice.extKey];
+  // the JSON as it is, where the walk meets a merged value: resource-invariants.ts walks the keys as they are
+  if (merged && hook) for (const k of [choice.key, choice.extKey]) scanNested(o[k], `${pathOf(up, true)}.${k}`, s.root, s.nested);
+  const sub = hook && !merged;
+  const values = r.value;
+  if (Array.isArray(values)) {
+    const n = values.length;
+    const ok = prop.isArray;
+    if (!ok) structure(s, `${crawlPath(up)}.${prop.name}`, 'Expected single value for property');
+    else if (n < prop.min || n > prop.max) structure(s, prop.element.path, cardinality(prop, n));
+    for (let i = 0; i < n; i++) {
+      const value = values[i];
+      const at: At = { up, name: prop.name, key: choice.key, index: i };
+      const type = itemType(r.type, value);
+      if (ok) visit(s, prop, value, type, at);
+      crawl(s, prop, value, type, at, sub);
+    }
+    return;
+  }
+  const at: At = { up, name: prop.name, key: choice.key, index: -1 };
+  const type = itemType(r.type, values);
+  if (prop.isArray) structure(s, `${crawlPath(up)}.${prop.name}`, 'Expected array of values for property');
+  else {
+    if (1 < prop.min || 1 > prop.max) structure(s, prop.element.path, cardinality(prop, 1));
+    visit(s, prop, values, type, at);
+  }
+  crawl(s, prop, values, type, at, sub);
+}
+
+function cardinality(prop: CompiledProp, n: number): string {
+  return `Invalid number of values: expected ${prop.min}..${Number.isFinite(prop.max) ? prop.max : '*'}, but found ${n}`;
+}
+
+function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: boolean): void {
+  const isResource = isResourceValue(obj);
+  if (isResource) s.resources.push(toTypedValue(obj));
+  if (isResource && hook && at.up && isNestedResource(obj)) {
+    const issue = brokenNested(obj, pathOf(at, true), s.root, false);
+    if (issue) s.nested.push(issue);
+  }
+  // the keys the value has, not every element of the type: what is absent only matters when it is required
+  if (obj) {
+    const o = obj as Json;
+    let seen: Record<string, string> | undefined;
+    for (const key of Object.keys(o)) {
+      if (key === 'resourceType') continue;
+      const prop = plan.byKey.get(key);
+      if (prop && takes(o, prop, key)) walkProp(s, o, prop, at, hook);
+      if (plan.keys.has(key)) continue;
+      seen = additional(s, o, key, plan, at, hook, seen);
+    }
+  }
+  for (const prop of plan.required) if (!present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
+  if (isResource) s.resources.pop();
+}
+
+/** Whether `key` is where the walk takes the property up: its value's key, or its extension's when it has no value. */
+function takes(o: Json, prop: CompiledProp, key: string): boolean {
+  if (!prop.isChoice) return key === prop.name || o[prop.name] === undefined;
+  for (const c of prop.choices) {
+    if (o[c.key] !== undefined) return key === c.key;
+    if (o[c.extKey] !== undefined) return key === c.extKey;
+  }
+  return false;
+}
+
+function present(obj: unknown, prop: CompiledProp): boolean {
+  if (!obj) return false;
+  const o = obj as Json;
+  for (const c of prop.choices) if (o[c.key] !== undefined || o[c.extKey] !== undefined) return true;
+  return false;
+}
+
+/** The choice element a key belongs to (`valueString`, `_valueString` → `value[x]`), when that element has a value. */
+function choiceOf(obj: Json, key: string, plan: CompiledPlan): string | undefined {
+  const prefix = key.startsWith('_') ? '_' : '';
+  const k = prefix ? key.slice(1) : key;
+  for (let i = 1; i <= k.length; i++) {
+    if (i < k.length && !(k[i]! >= 'A' && k[i]! <= 'Z')) continue;
+    const prop = plan.choices.get(k.slice(0, i));
+    if (prop) return resolve(obj, prop) ? `${prefix}${prop.name}` : undefined;
+  }
+  return undefined;
+}
+
+/** @medplum/core's check of a key that is not plainly an element: choice types given twice, unknown properties. */
+function additional(s: State, obj: Json, key: string, plan: CompiledPlan, at: At, hook: boolean, seen: Record<string, string> | undefined) {
+  const choice = plan.choices.size ? choiceOf(obj, key, plan) : undefined;
+  if (hook && !plan.walked(obj, key)) scanNested(obj[key], `${pathOf(at, true)}.${key}`, s.root, s.nested);
+  if (choice) {
+    seen ??= {};
+    const related = choice.startsWith('_') ? choice.slice(1) : `_${choice}`;
+    const required = choice.startsWith('_') ? key.slice(1) : `_${key}`;
+    if (related in seen && seen[related] !== required) {
+      const property = choice.startsWith('_') ? choice.slice(1) : choice;
+      s.issues.push({ severity: 'warning', code: 'structure', path: choice, message: `Type of primitive extension does not match the type of property "${property}"` });
+    }
+    if (seen[choice]) s.issues.push({ severity: 'warning', code: 'structure', path: key, message: `Conflicting choice of type properties: "${key}", "${seen[choice]}"` });
+    seen[choice] = key;
+    return seen;
+  }
+  const elements = plan.elements;
+  if (!(key in elements) && !(key.startsWith('_') && key.slice(1) in elements)) structure(s, `${path(at)}.${key}`, `Invalid additional property "${key}"`);
+  return seen;
+}
+
+/** Null values anywhere (@medplum/core's first check, before the walk); the path is joined only for an issue. */
+function nulls(obj: Json, trail: string[], s: State): void {
+  for (const key in obj) {
+    const value = obj[key];
+    if (value === null) structure(s, `${trail.join('')}.${key}`, 'Invalid null value');
+    else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (item === undefined) structure(s, `${trail.join('')}.${key}[${i}]`, 'Invalid undefined value');
+        else if (item === null) {
+          const partner = obj[key.startsWith('_') ? key.slice(1) : `_${key}`] as unknown[] | undefined;
+          if (!partner?.[i]) structure(s, `${trail.join('')}.${key}[${i}]`, 'Invalid null value');
+        } else if (typeof item === 'object') {
+          trail.push(`.${key}[${i}]`);
+          nulls(item as Json, trail, s);
+          trail.pop();
+        }
+      }
+    } else if (typeof value === 'object') {
+      trail.push(`.${key}`);
+      nulls(value as Json, trail, s);
+      trail.pop();
+    }
+  }
+}
+
+/**
+ * The issues the reference validator (validate.ts without a profile) finds in a resource: @medplum/core's, the codes
+ * of required bindings (with `bindings`), the nested resources' invariants; before dedupe. Where @medplum/core stops
+ * (a contained resource of a type it does not know), this throws its OperationOutcomeError: what the reference
+ * reports then depends on how far its walk had gone, so the caller asks the reference.
+ */
+export function compiledIssues(resource: Json, bindings: boolean): FhirIssue[] {
+  const root = toTypedValue(resource);
+  const s: State = { issues: [], codes: [], nested: [], bindings, resources: [], root };
+  const type = resource.resourceType as string;
+  if (!isResourceType(type)) return [{ severity: 'error', code: 'structure', path: '', message: 'Invalid resource type' }, ...nestedIssues(resource, root)];
+  const plan = compiledPlan(type);
+  const top: At = { up: undefined, name: type, key: type, index: -1 };
+  nulls(resource, [type], s);
+  s.resources.push(root);
+  rootInvariants(s, plan, resource, top);
+  const org1 = brokenNested(resource, type, root, true);
+  if (org1) s.nested.push(org1);
+  walkObject(s, resource, plan, top, true);
+  return [...s.issues, ...s.codes, ...s.nested];
+}
