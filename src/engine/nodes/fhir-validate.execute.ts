@@ -1,5 +1,6 @@
 import { profileFromJson, knownProfile } from '@/clinical/fhir/profiles';
 import { type FhirIssue, formatIssue, validateFhir } from '@/clinical/fhir/validate';
+import { rememberValid } from '@/clinical/fhir/validated';
 import { NodeError } from '../node-error';
 import { implementNode } from '../node-type';
 import { fhirValidate } from './fhir-validate';
@@ -24,6 +25,7 @@ export const fhirValidateNode = implementNode(fhirValidate, {
     const unchecked = [...new Set(issues.filter((i) => i.code === 'not-supported').map((i) => i.message.replace(/^The declared profile (\S+) .*$/, '$1')))];
     if (unchecked.length) ctx.log('info', `declared profile(s) not checked (not built in): ${unchecked.join(', ')}`);
     if (counted.length === 0) {
+      rememberValid(value);
       ctx.log('info', `${what} is valid${profile ? ` against ${profile.name ?? profile.url}` : ''}`);
       return { outputs: { valid: value } };
     }

@@ -4,6 +4,7 @@ import { outcomeText } from '@/clinical/fhir/client';
 import type { z } from 'zod';
 import { fhirPath, FhirPathError } from '@/clinical/fhir/fhirpath';
 import { formatIssue, validateFhir } from '@/clinical/fhir/validate';
+import { passedUnchanged } from '@/clinical/fhir/validated';
 import { NodeError } from '../node-error';
 import { implementNode, type NodeContext } from '../node-type';
 import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
@@ -94,7 +95,11 @@ function planOf(resource: Resource, config: Config, idempotencyKey: string): Pla
   }
 }
 
-function validated(resource: Resource): void {
+function validated(resource: Resource, ctx: NodeContext): void {
+  if (passedUnchanged(resource)) {
+    ctx.log('info', `the ${resource.resourceType} passed fhir-validate and is unchanged since: not validated again`);
+    return;
+  }
   const errors = validateFhir(resource, { bindings: false }).filter((i) => i.severity === 'error');
   if (errors.length === 0) return;
   const shown = errors.slice(0, 10).map(formatIssue).join('; ');
@@ -125,7 +130,7 @@ export const fhirWriteNode = implementNode(fhirWrite, {
   async execute(ctx, inputs, config) {
     const { client, name } = await fhirClientOf(ctx, config.connector, config.timeout_ms);
     const resource = asResource(inputs.resource, config);
-    if (config.validate) validated(resource);
+    if (config.validate) validated(resource, ctx);
     const plan = planOf(resource, config, ctx.idempotencyKey);
     const target = `${plan.method} ${plan.path || '(base)'} on ${name}`;
     if (ctx.testMode) {

@@ -4,6 +4,7 @@ import { type FhirPeer, startFhirServer } from '../../../tests/support/fhir-serv
 import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
 import { IDEMPOTENCY_TAG } from './fhir-write';
 import { fhirWriteNode as fhirWrite } from './fhir-write.execute';
+import { fhirValidateNode as fhirValidate } from './fhir-validate.execute';
 
 let peer: FhirPeer;
 
@@ -111,6 +112,29 @@ describe('fhir-write', () => {
       expect(e.message).toContain('Patient.birthDate');
       expect(peer.requests).toBe(before);
     }
+  });
+
+  it('does not validate again a value fhir-validate passed and nothing changed since; one changed in place or copied is', async () => {
+    const skipped = (logs: { message: string }[]) => logs.some((l) => l.message.includes('not validated again'));
+    const passed = (await runNode(fhirValidate, {}, { resource: patient('Once') })).outputs.valid as Patient;
+    const unchanged = execution('exec-once', true);
+    await runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: passed }, unchanged);
+    expect(skipped(unchanged.logs)).toBe(true);
+    // the same object, changed in place after it passed: checked again, and refused
+    passed.birthDate = '21/05/1927';
+    const inPlace = execution('exec-in-place', true);
+    const e = await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: passed }, inPlace));
+    expect(e).toMatchObject({ code: 'FHIR_INVALID', message: expect.stringContaining('Patient.birthDate') });
+    expect(skipped(inPlace.logs)).toBe(false);
+    // a changed copy (what fhir-deidentify gives) is another value: checked
+    const other = (await runNode(fhirValidate, {}, { resource: patient('Copied') })).outputs.valid as Patient;
+    const copy = execution('exec-copy', true);
+    await runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: { ...other, gender: 'female' } }, copy);
+    expect(skipped(copy.logs)).toBe(false);
+    // a value fhir-validate routed to invalid is not taken for checked
+    const bad = { ...patient('Bad'), birthDate: 'yesterday' };
+    await runNode(fhirValidate, {}, { resource: bad });
+    expect((await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: bad }, execution('exec-bad-routed', true)))).code).toBe('FHIR_INVALID');
   });
 
   it('an update without id and a non-transaction bundle are refused before sending', async () => {

@@ -1,0 +1,24 @@
+/**
+ * Once per message: a value that fhir-validate passed, and that nothing has changed since, is not validated again
+ * (by fhir-write's own check). What is remembered is the value's identity and its content: a WeakMap from the object
+ * fhir-validate let through to its JSON text at that moment. Nothing else can find an entry (only a holder of the
+ * very same object), an entry lives as long as the object and no longer, and a value changed in place — by a node that
+ * edits its input, say — has another text, so it is validated again; a changed copy (fhir-deidentify's output) is
+ * another object, and is validated as any. The text is what the store, the next nodes and a FHIR server read of the
+ * value, so a change that does not show in it (a property set to undefined) is not one to them either.
+ * Costs one JSON.stringify of the value on each side: a fraction of a validation (bench/fhir-validate.ts).
+ */
+
+const passed = new WeakMap<object, string>();
+
+/** Remembers that `value`, as it is now, passed FHIR validation without errors. */
+export function rememberValid(value: unknown): void {
+  if (value && typeof value === 'object') passed.set(value, JSON.stringify(value));
+}
+
+/** Whether `value` is an object that passed validation and is unchanged since. */
+export function passedUnchanged(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const text = passed.get(value);
+  return text !== undefined && text === JSON.stringify(value);
+}
