@@ -46,7 +46,9 @@ export function codeIssue(vs: Listed, type: string, value: unknown, path: string
     if (c.code !== undefined && !vs.codes.has(`${c.system}|${c.code}`)) bad = `${c.system ?? '(no system)'}|${c.code}`;
   } else if (type === 'CodeableConcept') {
     const codings = ((value as { coding?: Coding[] }).coding ?? []).filter((c) => c.code !== undefined);
-    if (codings.length && !codings.some((c) => vs.codes.has(`${c.system}|${c.code}`))) bad = codings.map((c) => `${c.system ?? '(no system)'}|${c.code}`).join(', ');
+    if (codings.length && !codings.some((c) => vs.codes.has(`${c.system}|${c.code}`))) {
+      bad = codings.map((c) => `${c.system ?? '(no system)'}|${c.code}`).join(', ');
+    }
   }
   return bad ? { severity: 'error', code: 'code-invalid', path, message: bad + vs.message } : undefined;
 }

@@ -191,7 +191,36 @@ function symbol(name: string): Fn {
   };
 }
 
+/** Whether an expression's value does not depend on the input: it starts from a variable or a literal. */
+function independent(atom: Atom): boolean {
+  if (atom instanceof LiteralAtom) return true;
+  if (atom instanceof SymbolAtom) return atom.name.startsWith('%');
+  if (atom instanceof DotAtom) return independent(atom.left);
+  if (atom instanceof FunctionAtom || atom instanceof FhirPathAtom || atom instanceof IsAtom) return false;
+  return 'left' in atom && 'right' in atom && independent(atom.left as Atom) && independent(atom.right as Atom);
+}
+
+const MEMO = Symbol('memo');
+
+/**
+ * A part that does not depend on the input (`%resource.type = 'batch'` inside bdl-3's `entry.all(…)`), computed once
+ * per evaluation: kept on that evaluation's variables object, which lives only as long as the evaluation.
+ */
+function once(fn: Fn): Fn {
+  return (input, vars) => {
+    const memo = ((vars as { [MEMO]?: Map<Fn, TypedValue[]> })[MEMO] ??= new Map());
+    let r = memo.get(fn);
+    if (!r) memo.set(fn, (r = fn(input, vars)));
+    return r;
+  };
+}
+
 function compile(atom: Atom): Fn | undefined {
+  const fn = compileAtom(atom);
+  return fn && !(atom instanceof LiteralAtom) && independent(atom) && !(atom instanceof SymbolAtom) ? once(fn) : fn;
+}
+
+function compileAtom(atom: Atom): Fn | undefined {
   if (atom instanceof FhirPathAtom) {
     const child = compile(atom.child);
     if (!child) return undefined;
@@ -238,7 +267,9 @@ function compile(atom: Atom): Fn | undefined {
   if (atom instanceof ConcatAtom) {
     return (input, vars) => {
       const result = [...l(input, vars), ...r(input, vars)];
-      if (result.length > 0 && result.every((e) => typeof e.value === 'string')) return [{ type: 'string', value: result.map((e) => e.value as string).join('') }];
+      if (result.length > 0 && result.every((e) => typeof e.value === 'string')) {
+        return [{ type: 'string', value: result.map((e) => e.value as string).join('') }];
+      }
       return result;
     };
   }
@@ -337,20 +368,32 @@ function guardOf(inv: Invariant, type: string): Guard {
   return guard;
 }
 
+const UCUM_ONLY: Vars = { '%ucum': toTypedValue('http://unitsofmeasure.org') };
+
+/**
+ * The invariant's result on a value of `type` that has none of the properties it reads, when that is the case: the
+ * result it has on an empty value of the type, computed once. Undefined when it must be evaluated.
+ */
+export function known(inv: Invariant, value: unknown, type: string): boolean | undefined {
+  if (!inv.reads || !value || typeof value !== 'object') return undefined;
+  const guard = guardOf(inv, type);
+  if (!guard.keys || !absent(value as Record<string, unknown>, guard.keys)) return undefined;
+  if (guard.empty === undefined) {
+    try {
+      guard.empty = evaluate(inv, { type, value: {} }, UCUM_ONLY);
+    } catch {
+      return undefined; // evaluated on the value itself, it raises its error there
+    }
+  }
+  return guard.empty;
+}
+
 /**
  * Whether the invariant holds on `value` (its result is exactly one `true`), as @medplum/core's validator decides;
  * throws what its evaluation throws.
  */
 export function holds(inv: Invariant, value: TypedValue, vars: Vars): boolean {
-  const v = value.value as Record<string, unknown> | undefined;
-  if (inv.reads && v && typeof v === 'object' && typeof value.type === 'string') {
-    const guard = guardOf(inv, value.type);
-    if (guard.keys && absent(v, guard.keys)) {
-      if (guard.empty === undefined) guard.empty = evaluate(inv, { type: value.type, value: {} }, vars);
-      return guard.empty;
-    }
-  }
-  return evaluate(inv, value, vars);
+  return (typeof value.type === 'string' ? known(inv, value.value, value.type) : undefined) ?? evaluate(inv, value, vars);
 }
 
 function absent(v: Record<string, unknown>, keys: string[]): boolean {
@@ -358,7 +401,7 @@ function absent(v: Record<string, unknown>, keys: string[]): boolean {
   return true;
 }
 
-function evaluate(inv: Invariant, value: TypedValue, vars: Vars): boolean {
+export function evaluate(inv: Invariant, value: TypedValue, vars: Vars): boolean {
   if (inv.fn) {
     try {
       const r = inv.fn([value], vars);

@@ -1,6 +1,6 @@
 import { isResourceType, toTypedValue, tryGetDataType, type TypedValue } from '@medplum/core';
 import type { FhirIssue } from '../validate';
-import { holds, type Invariant, invariantOf } from './fhirpath';
+import { evaluate, type Invariant, invariantOf, known, type Vars } from './fhirpath';
 
 /**
  * The compiled form of resource-invariants.ts (what @medplum/core's check leaves out: the resource-level invariants
@@ -35,14 +35,22 @@ export function brokenNested(resource: Record<string, unknown>, path: string, ro
   const set = invariantsOf(resource.resourceType as string);
   const list = rootOnly ? set.root : set.all;
   if (list.length === 0) return undefined;
-  const context: TypedValue = { type: resource.resourceType as string, value: resource };
-  const vars = { '%context': context, '%ucum': UCUM, '%resource': context, '%rootResource': root };
+  const type = resource.resourceType as string;
+  let context: TypedValue | undefined;
+  let vars: Vars | undefined;
   for (const inv of list) {
     try {
-      if (holds(inv, context, vars)) continue;
+      const ok = known(inv, resource, type);
+      if (ok === true) continue;
+      if (ok === undefined) {
+        context ??= { type, value: resource };
+        vars ??= { '%context': context, '%ucum': UCUM, '%resource': context, '%rootResource': root };
+        if (evaluate(inv, context, vars)) continue;
+      }
       return { severity: 'error', code: 'invariant', path, message: `Constraint ${inv.key} not met: ${set.descriptions.get(inv)}` };
     } catch (e) {
-      return { severity: 'error', code: 'processing', path, message: `Error evaluating invariant expression ${inv.key}: ${e instanceof Error ? e.message : String(e)}` };
+      const message = `Error evaluating invariant expression ${inv.key}: ${e instanceof Error ? e.message : String(e)}`;
+      return { severity: 'error', code: 'processing', path, message };
     }
   }
   return undefined;

@@ -23,6 +23,11 @@ export interface CompiledInvariant {
 export interface CompiledProp extends Prop {
   invariants: CompiledInvariant[];
   targetProfiles?: string[];
+  /**
+   * What @medplum/core's reference check makes of the targets: `any` when it never warns (Resource, or a profile it
+   * cannot read such as US Core's), else the resource types it takes.
+   */
+  references?: { any: boolean; types: Set<string> };
   /** The value set of a required binding (`url|version`). */
   binding?: string;
   /** Its value set listed (binding-codes.ts), on first use; null when it cannot be. */
@@ -57,6 +62,14 @@ function compiledInvariants(constraints: Constraint[] | undefined): CompiledInva
     .map((c) => ({ invariant: { ...invariantOf(c.key, c.expression), key: c.key }, description: c.description }));
 }
 
+const HL7 = 'http://hl7.org/fhir/StructureDefinition/';
+const MEDPLUM = 'https://medplum.com/fhir/StructureDefinition/';
+
+function referencesOf(targets: string[]): { any: boolean; types: Set<string> } {
+  const any = targets.some((t) => t === `${HL7}Resource` || (!t.startsWith(HL7) && !t.startsWith(MEDPLUM)));
+  return { any, types: new Set(targets.map((t) => t.slice(t.startsWith(HL7) ? HL7.length : MEDPLUM.length))) };
+}
+
 const plans = new Map<string, CompiledPlan>();
 
 /** The compiled plan of a type; throws @medplum/core's `Unknown data type` error for a type it does not know. */
@@ -78,7 +91,7 @@ function build(type: string): CompiledPlan {
     return {
       ...p,
       invariants: compiledInvariants(e.constraints),
-      ...(targets ? { targetProfiles: targets } : {}),
+      ...(targets ? { targetProfiles: targets, references: referencesOf(targets) } : {}),
       ...(required ? { binding: required } : {}),
       terminology: required ? TERMINOLOGY : NONE,
       isChoice: p.name.endsWith('[x]'),
