@@ -84,6 +84,14 @@ const schema = z.object({
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
   /** How often (seconds) pg-boss turns due cron schedules into jobs (1 to 45). */
   QUEUE_CRON_SECONDS: z.coerce.number().int().min(1).max(45).default(5),
+  /**
+   * When the pruner runs (cron, in UTC): it enforces each pipeline's retention (payload_days, execution_days,
+   * max_executions), one pass at a time across every process. Every five minutes by default.
+   */
+  PRUNE_SCHEDULE: z
+    .string()
+    .regex(/^\S+( \S+){4,5}$/, 'PRUNE_SCHEDULE must be a cron expression of 5 (or 6, with seconds) fields, e.g. */5 * * * *')
+    .default('*/5 * * * *'),
   /** The largest request body the API reads, in bytes (2 MiB). */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

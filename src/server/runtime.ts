@@ -108,7 +108,11 @@ export function getRuntime(): Promise<Runtime> {
       cronSeconds: env.QUEUE_CRON_SECONDS,
     });
     // the embedded database belongs to this process, so it is also where its queue is worked
-    await startJobs(queue, database.db, { executions: database.kind === 'pglite' || env.WORKER_IN_SERVER, concurrency: env.WORKER_CONCURRENCY });
+    await startJobs(queue, database.db, {
+      executions: database.kind === 'pglite' || env.WORKER_IN_SERVER,
+      concurrency: env.WORKER_CONCURRENCY,
+      prune: { cron: env.PRUNE_SCHEDULE, vacuum: database.kind === 'pglite' },
+    });
     // deployed pipelines' MLLP ports are opened by every web process (on one port in a cluster), again on each
     // start, and follow deploys and undeploys made in other processes
     const listeners = new MllpListeners(database.db, queue);

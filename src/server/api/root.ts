@@ -9,6 +9,7 @@ import { membersRouter } from './routers/members/router';
 import { modelsRouter } from './routers/models/router';
 import { organizationRouter } from './routers/organization/router';
 import { pipelinesRouter } from './routers/pipelines/router';
+import { storageRouter } from './routers/storage/router';
 import { toolsRouter } from './routers/tools/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   agents: agentsRouter,
   tools: toolsRouter,
   copilot: copilotRouter,
+  storage: storageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -54,6 +54,8 @@ export const executions = pgTable(
     index('executions_org_created_idx').on(t.orgId, t.createdAt),
     index('executions_pipeline_idx').on(t.pipelineId, t.createdAt),
     index('executions_active_idx').on(t.orgId).where(sql`status in ('queued', 'running')`),
+    /** The runs whose payloads are still there, oldest first per pipeline: what the pruner's payload expiry walks (retention/prune.ts). */
+    index('executions_payloads_held_idx').on(t.pipelineId, t.createdAt).where(sql`payloads in ('kept', 'input')`),
   ],
 );
 

@@ -7,3 +7,4 @@ export * from './connectors';
 export * from './agents';
 export * from './copilot';
 export * from './slots';
+export * from './retention';
