@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { QueryState } from '@/components/ui/query-state';
 import { api } from '@/trpc/react';
 import { RunsChart } from './runs-chart';
+import { StorageCard } from './storage-card';
 
 const RANGES = [7, 14, 30, 90] as const;
 
@@ -36,7 +37,7 @@ function Bar({ ratio, tone }: { ratio: number; tone: string }) {
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n} ms`);
 const pct = (r: number) => `${Math.round(r * 100)}%`;
 
-/** /dashboard: runs over time, the pipelines that fail most and the slowest nodes, for the last 7–90 days. */
+/** /dashboard: runs over time, the pipelines that fail most and the slowest nodes, for the last 7–90 days; the storage runs use. */
 export function DashboardPage() {
   const router = useRouter();
   const pathname = usePathname();
@@ -158,6 +159,7 @@ export function DashboardPage() {
                   )}
                 </Card>
               </div>
+              <StorageCard />
             </div>
           );
         }}
