@@ -94,7 +94,7 @@ describe.each([
     target = await make();
     reader = await orgWithKey(target.server.url, 'retention-admin@example.org', ['read'], SETUP);
     expect(reader.id).toBe(ORG.id);
-  }, 120_000);
+  }, 300_000);
   afterAll(() => target?.close());
 
   async function run(pipelineId: string): Promise<string> {
@@ -157,7 +157,7 @@ describe.each([
     });
     expect(row.estimated_bytes).toBeGreaterThan(ADT.length);
     expect(storage.body.pruner.last_run).toMatchObject({ id: pruned.body.id, status: 'completed', executions_deleted: 1, payloads_pruned: 1 });
-  }, 180_000);
+  }, 300_000);
 });
 
 // Two processes on one Postgres (a server and a worker), each scheduling the pruner every minute: each minute's
@@ -173,7 +173,7 @@ describe('the pruner across two processes (Postgres)', () => {
     server = await startServer(env);
     worker = await startWorker(env);
     sqlClient = postgres(db.url, { max: 1, onnotice: () => {} });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     worker?.process.kill('SIGTERM');
     await worker?.exited;
@@ -187,17 +187,21 @@ describe('the pruner across two processes (Postgres)', () => {
     const runs = async () =>
       sqlClient<Run[]>`select job_id, runner, to_char(started_at at time zone 'UTC', 'HH24:MI') as minute, started_at, finished_at, status
         from prune_runs order by started_at`;
-    // two minute boundaries
-    const deadline = Date.now() + 170_000;
-    while ((await runs()).filter((r) => r.status !== 'running').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+    // three passes: the first may be pg-boss catching up on an occurrence due while the processes started (it files
+    // a missed occurrence and the current one), so the minutes are counted from the second on
+    const deadline = Date.now() + 230_000;
+    while ((await runs()).filter((r) => r.status !== 'running').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
     const seen = await runs();
-    expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(seen.map((r) => r.minute)).size).toBe(seen.length);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    const steady = seen.slice(1);
+    expect(new Set(steady.map((r) => r.minute)).size, JSON.stringify(seen)).toBe(steady.length);
+    // each pass is a job of the queue, run once
     expect(new Set(seen.map((r) => r.job_id)).size).toBe(seen.length);
     for (const r of seen) expect(r.job_id).toBeTruthy();
+    // none overlaps another
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.started_at.getTime()).toBeGreaterThanOrEqual(seen[i - 1]!.finished_at!.getTime());
     // both processes were up and scheduling the whole time
     expect(worker.process.exitCode).toBeNull();
     expect(server.process.exitCode).toBeNull();
-  }, 200_000);
+  }, 300_000);
 });
