@@ -7,7 +7,11 @@
  * (GET /api/llm-models: OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_*) is evaluated after it, through the
  * LLM planner; `--model <id>` evaluates only that one (and skips the offline planner).
  *
- *   npx tsx scripts/eval-copilot.ts [--verbose] [--model <id>] [request-id…]
+ * The edit set (issue 31) follows: changes asked in a sentence of the pipelines of eval/edit-fixtures.ts, on the
+ * tuned requests (shown one by one) and the held-out ones (totals only: they are not tuned on). The edit planner
+ * must reach 90% valid and 80% of checks on the held-out set. `--set generate` or `--set edits` runs only one.
+ *
+ *   npx tsx scripts/eval-copilot.ts [--verbose] [--set generate|edits] [--model <id>] [request-id…]
  */
 import { getNodeType } from '@/engine/nodes';
 import { validateDefinition } from '@/engine/validate';
@@ -18,6 +22,9 @@ import { planPipeline, type Plan, type PlanOptions } from '@/server/copilot/plan
 import { planWithModel } from '@/server/copilot/llm/plan';
 import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
 import { OFFLINE_ENTRY } from '@/server/ai/catalog';
+import { evaluateEdits, type EditPlanner } from '@/server/copilot/eval/edit-eval';
+import { HELDOUT_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-heldout';
+import { modifyPipeline } from '@/server/copilot/modify';
 
 interface Planner {
   name: string;
@@ -28,7 +35,8 @@ interface Planner {
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const modelArg = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
-const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--model');
+const setArg = args.includes('--set') ? args[args.indexOf('--set') + 1] : undefined;
+const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--model' && args[i - 1] !== '--set');
 
 const llmPlanner = (id: string): Planner => {
   const model = getLanguageModel(id);
@@ -88,9 +96,18 @@ async function evaluate(planner: (typeof PLANNERS)[number]): Promise<boolean> {
   return !t || (valid / requests.length >= t.valid && passed / total >= t.checks);
 }
 
+const EDIT_PLANNER: EditPlanner = { name: 'edit planner (offline)', edit: (def, request, options) => modifyPipeline(def, request, options) };
+
+/** The edit set: held-out totals against the target. */
+async function evaluateEditSet(): Promise<boolean> {
+  const held = await evaluateEdits(EDIT_PLANNER, 'held out', HELDOUT_EDIT_REQUESTS, { detail: false });
+  return held.valid / held.requests >= 0.9 && held.passed / held.total >= 0.8;
+}
+
 async function main() {
   let ok = true;
-  for (const planner of PLANNERS) ok = (await evaluate(planner)) && ok;
+  if (setArg !== 'edits') for (const planner of PLANNERS) ok = (await evaluate(planner)) && ok;
+  if (setArg !== 'generate' && !only.length) ok = (await evaluateEditSet()) && ok;
   process.exit(ok ? 0 : 1);
 }
 
