@@ -24,6 +24,7 @@ import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
 import { OFFLINE_ENTRY } from '@/server/ai/catalog';
 import { evaluateEdits, type EditPlanner } from '@/server/copilot/eval/edit-eval';
 import { HELDOUT_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-heldout';
+import { TUNED_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-tuned';
 import { modifyPipeline } from '@/server/copilot/modify';
 
 interface Planner {
@@ -98,8 +99,9 @@ async function evaluate(planner: (typeof PLANNERS)[number]): Promise<boolean> {
 
 const EDIT_PLANNER: EditPlanner = { name: 'edit planner (offline)', edit: (def, request, options) => modifyPipeline(def, request, options) };
 
-/** The edit set: held-out totals against the target. */
+/** The edit set: the tuned requests one by one, then the held-out totals against the target. */
 async function evaluateEditSet(): Promise<boolean> {
+  await evaluateEdits(EDIT_PLANNER, 'tuned', TUNED_EDIT_REQUESTS, { detail: true, verbose });
   const held = await evaluateEdits(EDIT_PLANNER, 'held out', HELDOUT_EDIT_REQUESTS, { detail: false });
   return held.valid / held.requests >= 0.9 && held.passed / held.total >= 0.8;
 }
