@@ -26,6 +26,7 @@ import { evaluateEdits, type EditPlanner } from '@/server/copilot/eval/edit-eval
 import { HELDOUT_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-heldout';
 import { TUNED_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-tuned';
 import { modifyPipeline } from '@/server/copilot/modify';
+import { editPipeline } from '@/server/copilot/edit';
 
 interface Planner {
   name: string;
@@ -97,7 +98,9 @@ async function evaluate(planner: (typeof PLANNERS)[number]): Promise<boolean> {
   return !t || (valid / requests.length >= t.valid && passed / total >= t.checks);
 }
 
-const EDIT_PLANNER: EditPlanner = { name: 'edit planner (offline)', edit: (def, request, options) => modifyPipeline(def, request, options) };
+const EDIT_PLANNER: EditPlanner = args.includes('--legacy')
+  ? { name: 'modify.ts (before issue 31)', edit: (def, request, options) => modifyPipeline(def, request, options) }
+  : { name: 'edit planner (offline)', edit: (def, request, options) => editPipeline(def, request, options) };
 
 /** The edit set: the tuned requests one by one, then the held-out totals against the target. */
 async function evaluateEditSet(): Promise<boolean> {

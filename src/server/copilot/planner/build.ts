@@ -26,7 +26,7 @@ export interface Placed {
   more: Point[];
 }
 
-const ID: Record<string, string> = {
+export const ID: Record<string, string> = {
   'manual-trigger': 'start', 'schedule-trigger': 'schedule', 'webhook-trigger': 'webhook', 'mllp-listener-trigger': 'listener',
   'hl7v2-parse': 'parse', 'x12-parse': 'parse', 'csv-parse': 'parse', 'hl7v2-to-fhir': 'to_fhir', 'x12-837-to-fhir': 'to_fhir', 'x12-835-to-fhir': 'to_fhir',
   'fhir-validate': 'validate', 'json-schema-validate': 'check_schema', 'claim-validate': 'claim_edits', 'fhir-deidentify': 'deidentify', 'hl7v2-deidentify': 'deidentify',
@@ -37,15 +37,15 @@ const ID: Record<string, string> = {
 };
 
 /** Nodes that may take HL7 v2, X12 or CSV as raw text; every other one wants it parsed first. */
-const TAKES_RAW = new Set(['hl7v2-parse', 'x12-parse', 'csv-parse', 'hl7v2-mllp-send', 'http-request', 'pipeline-output', 'llm-prompt', 'agent', 'code']);
+export const TAKES_RAW = new Set(['hl7v2-parse', 'x12-parse', 'csv-parse', 'hl7v2-mllp-send', 'http-request', 'pipeline-output', 'llm-prompt', 'agent', 'code']);
 
-interface Fit {
+export interface Fit {
   config: Record<string, unknown>;
   input: string;
 }
 
 /** Whether `type` takes `flow` (its behavior, then its port types for the config that fits the flow). */
-function fit(type: string, flow: Flow, base: Record<string, unknown>, takes?: (f: Flow) => boolean): Fit | null {
+export function fit(type: string, flow: Flow, base: Record<string, unknown>, takes?: (f: Flow) => boolean): Fit | null {
   const b = BEHAVIORS[type];
   if (!b || !(takes ?? b.takes ?? (() => true))(flow)) return null;
   if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !TAKES_RAW.has(type)) return null;
@@ -57,7 +57,7 @@ function fit(type: string, flow: Flow, base: Record<string, unknown>, takes?: (f
 }
 
 /** What flows out of a placed node: the semantic flow, typed by the declared port when that is not `any`. */
-function outFlow(type: string, port: string, inFlow: Flow, config: Record<string, unknown>, gives?: Converter['gives']): Flow {
+export function outFlow(type: string, port: string, inFlow: Flow, config: Record<string, unknown>, gives?: Converter['gives']): Flow {
   const declared = portsFor(type, config).outputs.find((p) => p.name === port)?.type ?? 'any';
   const semantic = gives ? gives(inFlow, config) : (BEHAVIORS[type]?.gives?.(inFlow, config) ?? { type: declared === 'any' ? inFlow.type : declared, kind: 'json' as const });
   return { ...semantic, type: declared === 'any' ? semantic.type : declared };

@@ -1,0 +1,68 @@
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
+import { configureNode } from '../planner/configure-node';
+import { readRequest } from '../planner/read';
+import { isWrite, type EditGraph } from './graph';
+import type { Op } from './intent';
+import { replaceOp } from './ops-change';
+import type { OpResult } from './ops-place';
+import type { EditContext } from './points';
+import { findNode } from './resolve';
+import { stepAsked } from './steps';
+
+const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
+
+const CONNECTOR_TYPE: Record<string, string> = {
+  'fhir-query': 'fhir', 'fhir-write': 'fhir', 'fhir-bulk-export': 'fhir', 'hl7v2-mllp-send': 'hl7-mllp', 'http-request': 'http', 'postgres-query': 'postgres', 'postgres-write': 'postgres',
+};
+const READS = /\b(read|reads|reading|query|queries|fetch\w*|pull\w*|search\w*|get|export\w*|from)\b/;
+
+/** "Retry the FHIR write 5 times": the retry setting of the write named, or of every write. */
+export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpResult {
+  const writes = g.def.nodes.filter((n) => isWrite(n.type));
+  if (!writes.length) return fail('the pipeline has no step that writes to another system, so there is nothing to retry');
+  const all = /\bwrites\b|\ball\b|\bevery\b/.test(op.target) || !/\w/.test(op.target.replace(/\b(the|it|them|if|fails?|failing|on failure)\b/g, ''));
+  const named = all ? undefined : findNode(g, op.target);
+  const targets = named && isWrite(named.type) ? [named] : writes;
+  for (const n of targets) n.settings = { ...n.settings, retry: { max_attempts: op.attempts, backoff_ms: n.settings?.retry?.backoff_ms ?? 1000 } };
+  return { ok: true, changes: [`${targets.map((n) => n.id).join(', ')}: up to ${op.attempts} attempts when ${targets.length > 1 ? 'they fail' : 'it fails'} (writes carry an idempotency key, so a retry does not write twice)`] };
+}
+
+/** "Load into staging.patients instead", "read from the Research FHIR server instead", "2 sentences instead". */
+export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ctx: EditContext): OpResult {
+  const lower = op.what.toLowerCase();
+  const req = readRequest(op.what);
+  const pg = g.def.nodes.filter((n) => n.type === 'postgres-write');
+  if (req.table && pg.length) {
+    const node = (findNode(g, op.what) ?? pg[0])!;
+    const target = node.type === 'postgres-write' ? node : pg[0]!;
+    target.config = { ...target.config, table: req.table };
+    return { ok: true, changes: [`${g.label(target.id)}: table ${req.table}`] };
+  }
+  const named = ctx.connectors.filter((c) => lower.includes(c.name.toLowerCase()));
+  for (const c of named) {
+    const nodes = g.def.nodes.filter((n) => CONNECTOR_TYPE[n.type] === c.type && n.config.connector !== c.name);
+    const reading = READS.test(lower);
+    const node = nodes.find((n) => (getNodeDescriptor(n.type)?.side_effect === 'write') !== reading) ?? nodes[0];
+    if (node) {
+      node.config = { ...node.config, connector: c.name };
+      return { ok: true, changes: [`${g.label(node.id)}: connector "${c.name}" (${c.type})`] };
+    }
+  }
+  const ask = stepAsked(op.what);
+  const same = ask ? g.def.nodes.find((n) => ask.types.includes(n.type)) : undefined;
+  if (same) {
+    const r = configureNode(same.type, op.what, { base: same.config, connectors: ctx.connectors });
+    if (r && !r.problem && JSON.stringify(r.config) !== JSON.stringify(same.config)) {
+      same.config = r.config;
+      return { ok: true, changes: [`${g.label(same.id)}: ${r.filled.join(', ') || 'configured from the request'}`] };
+    }
+    return fail(`${g.label(same.id)} is already there, and "${op.clause}" says nothing the planner can change in it`);
+  }
+  // "use the agent instead": the step of the same kind is replaced
+  if (ask) {
+    const category = getNodeDescriptor(ask.types[0]!)?.category;
+    const kin = g.def.nodes.find((n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && n.type !== 'pipeline-output');
+    if (kin) return replaceOp(g, { kind: 'replace', clause: op.clause, what: op.what, old: kin.id }, ctx);
+  }
+  return fail(`"${op.clause}": instead of what? Name the step to replace ("use the agent instead of the summarizer")`);
+}
