@@ -50,7 +50,10 @@ export function removeOp(g: EditGraph, op: Extract<Op, { kind: 'remove' }>, ctx:
   for (const o of orphans) trial.remove(o);
   for (const o of outs) {
     if (!trial.node(o.target)) continue;
-    if (!linkInto(trial, from!, o.target, o.target_port, configContext(trial, op.clause, ctx), said)) {
+    const cfg = configContext(trial, op.clause, ctx);
+    // never the removed kind of step back as a converter; what the port types allow is enough then
+    const linked = linkInto(trial, from!, o.target, o.target_port, cfg, said, { exclude: [node.type] }) || linkInto(trial, from!, o.target, o.target_port, cfg, said, { portsOnly: true });
+    if (!linked) {
       const wants = trial.inputType(o.target, o.target_port);
       return fail(`removing ${g.label(node.id)} would leave ${o.target} without an input it can take: ${o.target}.${o.target_port} takes ${wants}, and ${into!.source} gives ${flowText(from!.flow)}`);
     }
@@ -69,7 +72,10 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   if (!ask) return fail(`"${op.what}" names no step the catalog has`);
   const flows = g.flows();
   const subject = subjectPoint(g, flows, op.what);
-  let old = findNode(g, op.old);
+  const outputs = g.def.nodes.filter((n) => n.type === 'pipeline-output');
+  // "instead of returning the de-identified bundle": what is returned is the output, whatever the words after it
+  const returning = /^\s*(return\w*|output\w*|giving it back|sending it back|(an?|the) (pipeline )?output)\b/i.test(op.old);
+  let old = returning ? (outputs.find((n) => g.mainChain().includes(n.id)) ?? outputs[0]) : findNode(g, op.old);
   // "instead of an output": the output the subject's data goes to
   if (subject && (!old || old.type === 'pipeline-output')) {
     const fed = g.outgoing(subject.node, subject.port).map((c) => g.node(c.target)!).find((n) => n.type === 'pipeline-output');

@@ -54,11 +54,12 @@ export function insertOnEdge(g: EditGraph, edge: PipelineConnection, types: stri
 /** A new node of one of `types` on a branch of its own from `from` (what is there stays as it is). */
 export function branchFrom(g: EditGraph, from: Point[], types: string[], clause: string, ctx: EditContext): OpResult {
   const tried: string[] = [];
-  for (const depth of [0, 2]) {
-    for (const type of forFlow(types, flowFor(clause)(from[0]!.flow))) {
+  const tries = from.flatMap((p) => [0, 2].map((depth) => ({ p, depth })));
+  for (const { p, depth } of tries) {
+    for (const type of forFlow(types, flowFor(clause)(p.flow))) {
       const trial = g.clone();
       const said: string[] = [];
-      const placed = placeNew(trial, from, type, configContext(trial, clause, ctx), said, { depth, flowFor: flowFor(clause) });
+      const placed = placeNew(trial, [p], type, configContext(trial, clause, ctx), said, { depth, flowFor: flowFor(clause) });
       if (!placed) {
         tried.push(type);
         continue;
@@ -122,18 +123,27 @@ function defaultEdge(g: EditGraph, types: string[]): PipelineConnection | undefi
   return edges.find(fits) ?? edges.find((c) => g.node(c.target)?.type === 'pipeline-output') ?? edges[0];
 }
 
-function takesNew(g: EditGraph, flows: Map<string, Flow>, c: PipelineConnection, type: string): boolean {
+function takesNew(g: EditGraph, flows: Map<string, Flow>, c: PipelineConnection, type: string, depth = 0): boolean {
   const trial = g.clone();
-  return placeNew(trial, [trial.point(flows, c.source, c.source_port)], type, { req: readRequest(''), connectors: [], used: new Set() }, [], { depth: 0 }) !== null;
+  return placeNew(trial, [trial.point(flows, c.source, c.source_port)], type, { req: readRequest(''), connectors: [], used: new Set() }, [], { depth }) !== null;
 }
 
 /** "Add X before/after/between …", "X once the message is parsed", "also X", "do X after Y" (a move), "make X …" (its config). */
 export function placeOp(g: EditGraph, op: Extract<Op, { kind: 'place' }>, ctx: EditContext): OpResult {
   const ask = stepAsked(op.what);
-  const existing = ask ? g.def.nodes.find((n) => ask.types.includes(n.type)) : !op.adds && op.anchor ? findNode(g, op.what) : undefined;
-  if (!ask && !existing) return fail(`"${op.clause}" names no step the catalog has`);
-  const anchorTo = op.anchor ? anchorEdge(g, op.anchor, existing && !op.adds ? [existing.id] : []) : undefined;
+  let anchorTo = op.anchor ? anchorEdge(g, op.anchor, []) : undefined;
   if (anchorTo?.problem) return fail(anchorTo.problem);
+  // the step meant is the one of the kind asked that fits the data where it goes (validation of FHIR is fhir-validate)
+  const at = anchorTo?.edge ? g.point(g.flows(), anchorTo.edge.source, anchorTo.edge.source_port) : undefined;
+  const meant = ask && at ? (forFlow(ask.types, flowFor(op.clause)(at.flow)).find((t) => takesNew(g, g.flows(), anchorTo!.edge!, t, 2)) ?? ask.types[0]) : undefined;
+  const existing = ask
+    ? g.def.nodes.find((n) => (meant ? n.type === meant : ask.types.includes(n.type)))
+    : !op.adds && op.anchor ? findNode(g, op.what) : undefined;
+  if (!ask && !existing) return fail(`"${op.clause}" names no step the catalog has`);
+  if (existing && op.anchor && anchorTo?.node === existing.id) {
+    anchorTo = anchorEdge(g, op.anchor, [existing.id]);
+    if (anchorTo.problem) return fail(anchorTo.problem);
+  }
   if (existing && !op.adds && !op.parallel) {
     if (op.anchor && anchorTo?.edge && anchorTo.node !== existing.id) return move(g, existing.id, op.anchor, ctx, op.clause);
     if (!op.anchor) {

@@ -14,11 +14,13 @@ export interface EditContext {
 
 /** Configuring from a clause: the generator's reading of it, the connectors, and the ones the pipeline uses. */
 export function configContext(g: EditGraph, text: string, ctx: EditContext): ConfigContext {
-  const used = new Set(g.def.nodes.map((n) => n.config.connector).filter((c): c is string => typeof c === 'string'));
   const req = readRequest(text);
+  // "the warehouse table adt_bundles": the name after "table" is the table
+  const table = /\btable\s+(?:called\s+|named\s+)?[`"']?([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)[`"']?/.exec(req.lower);
+  if (table && !['of', 'in', 'the', 'a', 'for', 'at', 'on', 'too', 'as'].includes(table[1]!)) req.table = table[1];
   // a connector the clause names is the one meant, even when another node uses it
-  for (const c of ctx.connectors) if (req.lower.includes(c.name.toLowerCase())) used.delete(c.name);
-  return { req, connectors: ctx.connectors, used: new Set([...used].filter((n) => !ctx.connectors.some((c) => c.name === n && req.lower.includes(n.toLowerCase())))) };
+  const used = new Set(g.def.nodes.map((n) => n.config.connector).filter((c): c is string => typeof c === 'string' && !req.lower.includes(c.toLowerCase())));
+  return { req, connectors: ctx.connectors, used };
 }
 
 /** Every output of the main chain where data flows (not events, not what a write answered), first to last. */
@@ -56,7 +58,15 @@ export function subjectPoint(g: EditGraph, flows: Map<string, Flow>, phrase: str
     const port = g.outgoing(trigger.id).find((c) => flows.get(`${trigger.id}.${c.source_port}`)?.type === 'text')?.source_port ?? g.outgoing(trigger.id)[0]?.source_port;
     if (port) return g.point(flows, trigger.id, port);
   }
+  if (/\bfrom the (note|input|original|incoming|text|file)\b/.test(p) && trigger) {
+    const c = g.outgoing(trigger.id).find((x) => flows.get(`${trigger.id}.${x.source_port}`)?.kind !== 'event');
+    if (c) return g.point(flows, trigger.id, c.source_port);
+  }
   const chain = chainPoints(g, flows);
+  if (/\bfhir\b|\bbundles?\b/.test(p) && !/\bparsed\b/.test(p)) {
+    const fhir = chain.filter((pt) => pt.flow.kind === 'fhir');
+    if (fhir.length) return fhir.at(-1);
+  }
   if (/\bparsed\b/.test(p)) return chain.find((pt) => g.node(pt.node)!.type.endsWith('-parse'));
   if (/\bsummar\w*/.test(p)) return chain.find((pt) => g.node(pt.node)!.type === 'summarize');
   return undefined;

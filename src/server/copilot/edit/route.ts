@@ -27,14 +27,14 @@ interface Hop {
 }
 
 /** The converters (none, or up to two) that take `from` to an existing node's input. */
-function hopsInto(g: EditGraph, from: Point, target: string, port: string, req: ConfigContext['req']): Hop[] | null {
+function hopsInto(g: EditGraph, from: Point, target: string, port: string, req: ConfigContext['req'], exclude: string[] = []): Hop[] | null {
   if (takesExisting(g, target, port, from.flow)) return [];
   let frontier: { flow: Flow; via: Hop[] }[] = [{ flow: from.flow, via: [] }];
   for (let depth = 0; depth < 2; depth++) {
     const next: typeof frontier = [];
     for (const s of frontier) {
       for (const conv of ALL_CONVERTERS) {
-        if (conv.only || s.via.some((v) => v.conv.key === conv.key)) continue;
+        if (conv.only || exclude.includes(conv.type) || s.via.some((v) => v.conv.key === conv.key)) continue;
         const f = fit(conv.type, s.flow, conv.config(s.flow, req), conv.takes);
         if (!f) continue;
         const out = outFlow(conv.type, BEHAVIORS[conv.type]!.output!, s.flow, f.config, conv.gives);
@@ -65,8 +65,14 @@ function materialize(g: EditGraph, from: Point, hops: { conv: Converter; config:
 }
 
 /** Connects `from` into an existing node's input, through converters when the values do not fit. False: no way. */
-export function linkInto(g: EditGraph, from: Point, target: string, port: string, ctx: ConfigContext, said: string[]): boolean {
-  const hops = hopsInto(g, from, target, port, ctx.req);
+export function linkInto(g: EditGraph, from: Point, target: string, port: string, ctx: ConfigContext, said: string[], opts: { exclude?: string[]; portsOnly?: boolean } = {}): boolean {
+  const type = g.inputType(target, port);
+  if (opts.portsOnly) {
+    if (!type || !portsFit(from.flow.type, type)) return false;
+    g.connect(from.node, from.port, target, port);
+    return true;
+  }
+  const hops = hopsInto(g, from, target, port, ctx.req, opts.exclude);
   if (!hops) return false;
   const at = materialize(g, from, hops, ctx, said);
   g.connect(at.node, at.port, target, port);

@@ -31,7 +31,8 @@ export const TUNED_EDIT_REQUESTS: EditEvalRequest[] = [
   { id: 't-837-835-too', base: 'claims837', request: 'Also convert 835 remittances to FHIR alongside the 837.', checks: { nodes: ['x12-835-to-fhir'], connections: [['x12-parse', 'x12-835-to-fhir'], ['x12-837-to-fhir', 'pipeline-output']], kept: ['to_fhir', 'out'] } },
   { id: 't-checked-archive', base: 'claims_checked', request: 'Also save the claims that pass the edits to the warehouse table good_claims.', connectors: WAREHOUSE, checks: { nodes: ['postgres-write'], connections: [['claim-validate', 'postgres-write']], config: [{ type: 'postgres-write', path: 'table', equals: 'good_claims' }], kept: ['to_fhir', 'out'] } },
   // --- remove, reconnecting
-  { id: 't-adt-remove-out-refused', base: 'adt', request: 'Remove the FHIR conversion.', checks: { refused: true } },
+  { id: 't-adt-remove-conversion', base: 'adt', request: 'Remove the FHIR conversion.', checks: { removed: ['to_fhir'], connections: [['parse', 'out']] } },
+  { id: 't-adt-remove-parse-refused', base: 'adt', request: 'Delete parse.', checks: { refused: true } },
   { id: 't-oru-remove-validate-id', base: 'oru_write', request: 'Remove validate.', connectors: FHIR, checks: { removed: ['validate', 'out_invalid'], connections: [['to_fhir', 'write']], kept: ['write', 'out'] } },
   { id: 't-wh-remove-validation', base: 'fhir_webhook', request: 'Delete the validation step.', checks: { removed: ['validate'], connections: [['webhook', 'deidentify']], kept: ['deidentify', 'out'] } },
   { id: 't-wh-no-deid', base: 'fhir_webhook', request: 'Stop de-identifying the bundles.', checks: { removed: ['deidentify'], connections: [['validate', 'out']] } },
@@ -53,6 +54,7 @@ export const TUNED_EDIT_REQUESTS: EditEvalRequest[] = [
   { id: 't-night-webhook', base: 'nightly', request: 'Trigger it from a webhook rather than the schedule.', connectors: FW, checks: { trigger: 'webhook-trigger', kept: ['query', 'db_write'] } },
   { id: 't-note-llm-instead', base: 'note', request: 'Replace the summarizer with an LLM prompt that classifies the note as urgent or routine.', checks: { nodes: ['llm-prompt'], absent: ['summarize'], order: ['start', 'llm-prompt', 'out'] } },
   { id: 't-oru-mllp-instead', base: 'oru_write', request: 'Send the message to the LIS over MLLP instead of writing to the FHIR server.', connectors: [...FHIR, { name: 'LIS', type: 'hl7-mllp' }], checks: { nodes: ['hl7v2-mllp-send'], absent: ['fhir-write'], config: [{ type: 'hl7v2-mllp-send', path: 'connector', equals: 'LIS' }] } },
+  { id: 't-wh-lead-instead', base: 'fhir_webhook', request: 'Instead of returning the validated data, send it to https://research.example.org/intake.', checks: { nodes: ['http-request'], connections: [['deidentify', 'http-request']], unlinked: [['deidentify', 'out']], config: [{ type: 'http-request', path: 'url', equals: 'https://research.example.org/intake' }] } },
   { id: 't-pat-http-instead', base: 'patients', request: 'Post the patients to https://registry.example.org/patients instead of returning them.', checks: { nodes: ['http-request'], unlinked: [['split', 'out']], config: [{ type: 'http-request', path: 'url', equals: 'https://registry.example.org/patients' }] } },
   { id: 't-wh-manual-bundle', base: 'fhir_webhook', request: 'Make it a manual pipeline instead of a webhook.', checks: { trigger: 'manual-trigger', absent: ['webhook-trigger'], kept: ['validate', 'deidentify', 'out'] } },
   // --- filters and branches with a condition from the sentence

@@ -18,7 +18,7 @@ const NODE_TYPES = NODE_DESCRIPTORS.map((d) => d.id) as [string, ...string[]];
  * structured output (OpenAI, OpenAI-compatible servers) allows no free-form objects, so a node's config is JSON
  * text, parsed and then checked against the node's own schema by the validator.
  */
-const Answer = z.strictObject({
+export const Answer = z.strictObject({
   name: z.string().describe('A short name for the pipeline'),
   reasoning: z.array(z.string()).describe('The design in a few short steps'),
   nodes: z.array(
@@ -30,7 +30,7 @@ const Answer = z.strictObject({
   ),
   connections: z.array(z.strictObject({ source: z.string(), source_port: z.string(), target: z.string(), target_port: z.string() })),
 });
-type Answer = z.infer<typeof Answer>;
+export type Answer = z.infer<typeof Answer>;
 
 export interface ModelPlan extends Plan {
   /** How many answers the model gave (1 when the first was valid). */
@@ -40,7 +40,7 @@ export interface ModelPlan extends Plan {
 }
 
 /** The model's answer as a definition; a config that is not a JSON object is a problem for the next attempt. */
-function toDefinition(answer: Answer): { nodes: PipelineNode[]; connections: PipelineConnection[]; problems: string[] } {
+export function toDefinition(answer: Answer): { nodes: PipelineNode[]; connections: PipelineConnection[]; problems: string[] } {
   const problems: string[] = [];
   const nodes = answer.nodes.map((n) => {
     let config: Record<string, unknown> = {};
@@ -57,7 +57,7 @@ function toDefinition(answer: Answer): { nodes: PipelineNode[]; connections: Pip
   return { nodes: layered(nodes, connections), connections, problems };
 }
 
-const problemText = (e: { node_id: string | null; code: string; message: string }) => `${e.node_id ?? 'pipeline'}: ${e.code}: ${e.message}`;
+export const problemText = (e: { node_id: string | null; code: string; message: string }) => `${e.node_id ?? 'pipeline'}: ${e.code}: ${e.message}`;
 
 /**
  * Plans a pipeline with a language model: the relevant catalog entries in the prompt (the triggers, what the

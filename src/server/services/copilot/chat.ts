@@ -7,6 +7,9 @@ import { findPipelineRow } from '../pipelines/find';
 import { analyze } from './copilot';
 import { generatePipeline } from './generate-pipeline';
 import { modifyForCopilot } from './modify';
+import { explainFlow, explainValidity } from '@/server/copilot/edit/explain';
+import { readEdits } from '@/server/copilot/edit/intent';
+import { PipelineDefinition } from '@/shared/pipeline';
 
 export type { CopilotEvent };
 
@@ -19,6 +22,9 @@ export interface CopilotChatInput {
   model?: string;
 }
 
+const QUESTION = /\?\s*$|^(what|why|how|is|does|can|which|explain|describe|walk me|tell me)\b/i;
+const EXPLAIN = /\bwhat does\b|\bexplain\b|\bwalk me through\b|\bhow does\b|\bdescribe\b|\bnode by node\b|\bstep by step\b|\bwhat happens\b/i;
+const WHY_VALID = /\bwhy\b[^?]*\bvalid\b|\bwhy\b[^?]*\b(pass|passes|accepted|ok)\b/i;
 const ASKS_REVIEW = /\b(check|validate|review|analy[sz]e|what'?s wrong|wrong|why|problems?|issues?|is it (ok|valid|safe))\b/i;
 
 function summary(valid: boolean, errors: unknown[], warnings: unknown[]): string {
@@ -33,7 +39,23 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
   // the definition given (the editor's canvas) is the one meant, even when the pipeline's id comes with it
   const about = definition !== undefined ? { definition } : pipelineId ? { pipeline_id: pipelineId } : undefined;
   const which = definition !== undefined ? 'the pipeline as given (unsaved edits included)' : `pipeline ${pipelineId}`;
-  if (about && ASKS_REVIEW.test(input.message)) {
+  const question = QUESTION.test(input.message.trim());
+  const edits = readEdits(input.message).filter((o) => o.kind !== 'unknown');
+  if (about && (WHY_VALID.test(input.message) || (EXPLAIN.test(input.message) && (question || !edits.length)))) {
+    const def = PipelineDefinition.safeParse(definition ?? (await findPipelineRow(ctx, pipelineId!)).definition);
+    if (!def.success) throw new AppError('VALIDATION_FAILED', 'The pipeline in context is not a definition {nodes, connections}.', def.error.issues.map((i) => ({ path: `context.definition.${i.path.join('.')}`, message: i.message })));
+    const r = await analyze(ctx, about);
+    if (WHY_VALID.test(input.message)) {
+      yield { event: 'thinking', data: { content: `Explaining the validator's verdict on ${which}, check by check.` } };
+      yield { event: 'validation', data: { valid: r.valid, errors: r.errors, warnings: r.warnings } };
+      yield { event: 'message', data: { content: explainValidity(def.data, r) } };
+      return;
+    }
+    yield { event: 'thinking', data: { content: `Reading ${which} node by node, from the node catalog's descriptions and the port types.` } };
+    yield { event: 'message', data: { content: `${explainFlow(def.data)}\n\n${summary(r.valid, r.errors, r.warnings)}` } };
+    return;
+  }
+  if (about && ASKS_REVIEW.test(input.message) && (question || !edits.length)) {
     yield { event: 'thinking', data: { content: `Reviewing ${which} with the validator and the copilot's checks.` } };
     const r = await analyze(ctx, about);
     yield { event: 'validation', data: { valid: r.valid, errors: r.errors, warnings: r.warnings } };
@@ -43,12 +65,16 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
   }
   if (about) {
     yield { event: 'thinking', data: { content: `Changing ${which} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` } };
-    const m = await modifyForCopilot(ctx, { ...about, request: input.message });
+    const m = await modifyForCopilot(ctx, { ...about, request: input.message, model: input.model, sample_input: input.sample_input });
+    for (const r of m.reasoning) yield { event: 'thinking', data: { content: r } };
     for (const c of m.changes) yield { event: 'thinking', data: { content: c } };
     yield { event: 'pipeline', data: m.definition };
     yield { event: 'validation', data: m.validation };
+    if (m.dry_run) yield { event: 'dry_run', data: m.dry_run };
+    const done = m.changes.map((c) => `- ${c}`);
     const left = m.unresolved.map((u) => `- not done: ${u}`);
-    yield { event: 'message', data: { content: [m.changes.length ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'}. ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}` : 'No change made.', ...left].join('\n') } };
+    const head = m.changes.length ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'} proposed (not saved). ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}` : 'No change made.';
+    yield { event: 'message', data: { content: [head, ...done, ...left].join('\n') } };
     return;
   }
   yield { event: 'thinking', data: { content: 'Designing a new pipeline from the description, over the node catalog.' } };

@@ -29,7 +29,7 @@ function sampleInputs(def: PipelineDefinition, sample: unknown): Record<string, 
 }
 
 /** Runs a proposal in test mode on the organization's services (writes simulated), without storing an execution. */
-async function dryRun(ctx: ServiceContext, def: PipelineDefinition, sample: unknown) {
+export async function dryRun(ctx: ServiceContext, def: PipelineDefinition, sample: unknown) {
   const r = await runUnstored(ctx, def, sampleInputs(def, sample), { label: 'copilot-dry-run', limitMs: DRY_RUN_LIMIT_MS });
   return {
     status: r.status,

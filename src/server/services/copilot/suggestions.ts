@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { copilotSuggestions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { modifyPipeline } from '@/server/copilot/modify';
+import { editPipeline } from '@/server/copilot/edit';
 import { copilotFixFor as changeFor } from '@/shared/copilot-fixes';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { isUuid, type ServiceContext } from '../context';
@@ -41,7 +41,7 @@ export async function applySuggestion(ctx: ServiceContext, id: string) {
   if (s.status === 'applied') throw new AppError('SUGGESTION_APPLIED', `Suggestion ${id} was applied already (version ${s.appliedVersion}).`);
   const p = await findPipelineRow(ctx, s.pipelineId);
   if (p.version !== s.pipelineVersion) throw new AppError('SUGGESTION_STALE', `Suggestion ${id} was made for version ${s.pipelineVersion}; the pipeline is at version ${p.version}: ask for suggestions again.`);
-  const m = modifyPipeline(PipelineDefinition.parse(p.definition), s.change);
+  const m = editPipeline(PipelineDefinition.parse(p.definition), s.change);
   const validation = validateForCopilot(m.definition);
   if (!validation.valid || !m.changes.length) {
     throw new AppError('SUGGESTION_NOT_APPLICABLE', `The change "${s.change}" does not give a valid pipeline: ${[...validation.errors.map((e) => e.message), ...m.unresolved].join('; ') || 'nothing changed'}.`, { errors: validation.errors, unresolved: m.unresolved });
@@ -68,7 +68,7 @@ export async function refine(ctx: ServiceContext, input: { pipeline_id?: string;
     const c = changeFor(f);
     if (!c || done.has(c.change)) continue;
     done.add(c.change);
-    const m = modifyPipeline(def, c.change);
+    const m = editPipeline(def, c.change);
     if (m.validation.valid && m.changes.length) {
       def = m.definition;
       changes.push(...m.changes);

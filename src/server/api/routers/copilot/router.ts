@@ -83,17 +83,40 @@ const autoConfigurePipeline = limited(writeProcedure)
   )
   .mutation(({ ctx, input }) => autoConfigure(ctx, input));
 
+const Diff = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  rewired: z.array(z.string()),
+  changed: z.array(z.string()),
+  connections: z.object({ added: z.array(Connection), removed: z.array(Connection) }),
+});
+
 const modifyPipelineOp = limited(writeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/modify/pipeline', tags: TAGS, summary: 'Change a pipeline from a natural-language request (e.g. "add de-identification before the LLM step"), validated; apply: true saves it when valid', description: 'The offline planner adds a node before or after another (on the connection, by port types), removes one (reconnecting around it when the types fit), sets retries on writes, or changes the schedule. What it could not do is listed in unresolved. A result that is not valid is returned with its errors and never saved.', protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
-  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), request: Description, apply: z.boolean().default(false) }))
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/copilot/modify/pipeline',
+      tags: TAGS,
+      summary: 'Change a pipeline from a request in words (e.g. "add de-identification before the LLM step", "only keep female patients", "start this from a webhook instead"), validated; apply: true saves it when valid',
+      description:
+        'The edit planner works on the graph as it is: each clause of the request is one change — a step inserted between two, before or after one (named by id, label, type or what it does), a branch beside what is there, a step removed (reconnected around), moved or replaced, the trigger replaced, a filter with the sentence\'s test, a setting. New steps are chosen and configured from the node catalog and wired by port types. Every change is validated as it is made; what could not be done is listed in unresolved, in words. With sample_input, a valid result is dry-run in test mode. diff names the nodes added, removed, rewired and changed. With a language model (model, else COPILOT_MODEL) the model makes the edit with the validator\'s repair rounds. A result that is not valid is never saved.',
+      protect: true,
+    },
+    errors: ['PIPELINE_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_UNAVAILABLE'],
+  })
+  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), request: Description, apply: z.boolean().default(false), model: z.string().max(200).optional(), sample_input: z.unknown().optional() }))
   .output(
     z.object({
       definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }),
       changes: z.array(z.string()),
       unresolved: z.array(z.string()),
       validation: Report,
+      diff: Diff,
+      dry_run: z.unknown(),
       saved_version: z.number().int().nullable(),
-      planner: z.literal('offline'),
+      planner: z.enum(['offline', 'llm']),
+      model: z.string(),
+      reasoning: z.array(z.string()),
     }),
   )
   .mutation(({ ctx, input }) => modifyForCopilot(ctx, input));
