@@ -64,7 +64,7 @@ test('ask the copilot panel for a change: its steps stream in, the change is pre
   const turn = chat.getByTestId('chat-turn').nth(1);
   await expect(turn).toContainText('Add a de-identification step before the FHIR write');
   await expect(turn.getByTestId('step-thinking').first()).toContainText('Changing the pipeline as given');
-  await expect(turn.getByTestId('step-thinking').nth(1)).toContainText('added fhir_deidentify');
+  await expect(turn.getByTestId('step-thinking').nth(1)).toContainText('added deidentify');
   await expect(turn.getByTestId('chat-validation')).toBeVisible();
   await expect(turn.getByTestId('chat-message')).toContainText('1 change');
 
@@ -80,13 +80,13 @@ test('ask the copilot panel for a change: its steps stream in, the change is pre
   await preview.getByRole('button', { name: /^Accept/ }).click();
   await expect(preview).toBeHidden();
   await expect(proposed(page)).toHaveCount(0);
-  await expect(page.getByTestId('node-fhir_deidentify')).toBeVisible();
+  await expect(page.getByTestId('node-deidentify')).toBeVisible();
   await expect(page.locator('.react-flow__node')).toHaveCount(5);
   // one undo step takes it all back, redo makes it again
   await page.getByRole('button', { name: 'Undo (Ctrl+Z)' }).click();
   await expect(page.locator('.react-flow__node')).toHaveCount(4);
   await page.getByRole('button', { name: 'Redo (Ctrl+Shift+Z)' }).click();
-  await expect(page.getByTestId('node-fhir_deidentify')).toBeVisible();
+  await expect(page.getByTestId('node-deidentify')).toBeVisible();
 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('unsaved')).toBeHidden();
@@ -141,7 +141,7 @@ test('Fix on a copilot finding: the change that answers it is previewed, and acc
   await expect(preview).toContainText('1 added');
   await expect(proposed(page)).toHaveCount(1);
   await preview.getByRole('button', { name: /^Accept/ }).click();
-  await expect(page.getByTestId('node-fhir_validate')).toBeVisible();
+  await expect(page.getByTestId('node-validate')).toBeVisible();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('unsaved')).toBeHidden();
   await page.getByTestId('validation-status').click();

@@ -59,11 +59,13 @@ function split<C extends { type: string }>(changes: C[]): [C[], C[], C[]] {
   return [changes.filter(mine), changes.filter((c) => isProposed(idOf(c))), changes.filter((c) => isNote(idOf(c)))];
 }
 
-/** The document's nodes as a proposed change leaves them: changed or removed ones marked (display only). */
+/** The document's nodes as a proposed change leaves them: changed, removed or rewired ones marked (display only). */
 function marked(nodes: FlowNode[], change: Preview['change']): FlowNode[] {
   if (!change) return nodes;
   const gone = new Set(change.removedNodes);
-  return nodes.map((n) => (change.changed[n.id] ? { ...n, data: { ...n.data, copilot: 'changed' as const } } : gone.has(n.id) ? { ...n, data: { ...n.data, copilot: 'removed' as const } } : n));
+  const rewired = new Set(change.rewired);
+  const mark = (n: FlowNode): FlowNode['data']['copilot'] => (change.changed[n.id] ? 'changed' : gone.has(n.id) ? 'removed' : rewired.has(n.id) ? 'rewired' : undefined);
+  return nodes.map((n) => (mark(n) ? { ...n, data: { ...n.data, copilot: mark(n) } } : n));
 }
 
 const REMOVED_EDGE = { animated: false, style: { strokeWidth: 2, stroke: '#f87171', strokeDasharray: '2 5', opacity: 0.7 } };

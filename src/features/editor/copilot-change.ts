@@ -19,6 +19,8 @@ export interface GraphChange {
   removedNodes: string[];
   /** Keys (edgeKey) of the canvas's connections the change takes away. */
   removedEdges: string[];
+  /** The canvas's nodes that stay as they are but whose connections the change adds or takes away. */
+  rewired: string[];
 }
 
 /** How `next` differs from the canvas's nodes and edges (positions aside: the canvas keeps its own). */
@@ -33,12 +35,17 @@ export function diffGraph(nodes: FlowNode[], edges: FlowEdge[], next: Definition
   }
   const edgesNow = new Set(edges.map(edgeKey));
   const edgesAfter = new Set(flow.edges.map(edgeKey));
+  const addedEdges = flow.edges.filter((e) => !edgesNow.has(edgeKey(e)));
+  const removed = edges.filter((e) => !edgesAfter.has(edgeKey(e)));
+  const removedNodes = nodes.filter((n) => !after.has(n.id)).map((n) => n.id);
+  const touched = new Set([...addedEdges, ...removed].flatMap((e) => [e.source, e.target]));
   return {
     addedNodes: flow.nodes.filter((n) => !now.has(n.id)),
-    addedEdges: flow.edges.filter((e) => !edgesNow.has(edgeKey(e))),
+    addedEdges,
     changed,
-    removedNodes: nodes.filter((n) => !after.has(n.id)).map((n) => n.id),
-    removedEdges: edges.filter((e) => !edgesAfter.has(edgeKey(e))).map(edgeKey),
+    removedNodes,
+    removedEdges: removed.map(edgeKey),
+    rewired: nodes.map((n) => n.id).filter((id) => touched.has(id) && after.has(id) && !changed[id]),
   };
 }
 

@@ -10,7 +10,8 @@ import { Markdown } from './markdown';
 import type { ChatStep, ChatTurn } from './store/chat';
 import { useEditor } from './store-provider';
 import { CopilotModelPicker } from './copilot-model';
-import { useCopilotChat, useCopilotFix } from './use-copilot-chat';
+import { changeKey, useCopilotChat, useCopilotFix } from './use-copilot-chat';
+import { currentDefinition } from './store';
 
 const EXAMPLES = ['Add a de-identification step before the FHIR write', 'Why does this fail?', 'Add retries to the writes'];
 
@@ -34,6 +35,8 @@ function ValidationStep({ report, fixable }: { report: Extract<ChatStep, { kind:
 /** One request and the copilot's answer: its steps as they streamed in, then its message. */
 function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
   const previewing = useEditor((s) => s.preview !== null);
+  const { proposeChange, canvas } = useEditor((s) => ({ proposeChange: s.proposeChange, canvas: turn.proposal && s.nodes.length ? changeKey(currentDefinition(s)) : '' }));
+  const proposal = turn.proposal;
   const thoughts = turn.steps.flatMap((s) => (s.kind === 'thinking' ? [{ type: 'thinking' as const, content: s.content }] : []));
   return (
     <li className="space-y-2" data-testid="chat-turn" aria-busy={turn.pending || undefined}>
@@ -66,6 +69,18 @@ function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800">
             {turn.error}
           </p>
+        ) : null}
+        {proposal && !turn.pending && !(last && previewing) ? (
+          <Button
+            size="sm"
+            variant="outline"
+            data-testid="chat-show-proposal"
+            disabled={canvas !== proposal.canvas}
+            title={canvas !== proposal.canvas ? 'The canvas changed since this was proposed: ask again' : 'Draw this change on the canvas again'}
+            onClick={() => proposeChange(proposal.definition, proposal.about)}
+          >
+            Show this change on the canvas
+          </Button>
         ) : null}
         {turn.outcome === 'previewed' && last && previewing ? (
           <p className="text-xs font-medium text-violet-700">Drawn on the canvas: accept or discard it in the panel on the right.</p>

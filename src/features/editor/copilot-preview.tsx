@@ -95,7 +95,7 @@ export function CopilotPreview() {
           </h2>
           <p className="text-xs text-slate-500">
             {change
-              ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed · drawn on the canvas, not made yet`
+              ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed, ${change.rewired.length} rewired · drawn on the canvas, not made yet`
               : `${result.pipeline.nodes.length} nodes, ${result.pipeline.connections.length} connections · drawn dashed on the canvas, not added yet`}
           </p>
           {result.planner === 'llm' && result.model ? (
@@ -143,6 +143,9 @@ export function CopilotPreview() {
             ))}
             {change.removedNodes.map((id) => (
               <ChangeLine key={id} mark="removed" id={id} />
+            ))}
+            {change.rewired.map((id) => (
+              <ChangeLine key={id} mark="rewired" id={id} />
             ))}
           </ul>
         ) : (
@@ -207,9 +210,9 @@ export function CopilotPreview() {
   );
 }
 
-const MARK = { added: 'bg-violet-100 text-violet-800', changed: 'bg-amber-100 text-amber-800', removed: 'bg-red-100 text-red-700' } as const;
+const MARK = { added: 'bg-violet-100 text-violet-800', changed: 'bg-amber-100 text-amber-800', removed: 'bg-red-100 text-red-700', rewired: 'bg-sky-100 text-sky-800' } as const;
 
-/** One node a proposed change adds, changes or removes. */
+/** One node a proposed change adds, changes, removes or rewires. */
 function ChangeLine({ mark, id, type }: { mark: keyof typeof MARK; id: string; type?: string }) {
   return (
     <li className="flex items-baseline gap-1.5">

@@ -139,6 +139,7 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         data.proposed && 'border-2 border-dashed border-violet-500 bg-violet-50/40 shadow-md ring-0',
         data.copilot === 'changed' && 'border-amber-500 ring-2 ring-amber-400/70',
         data.copilot === 'removed' && 'border-dashed border-red-400 opacity-50',
+        data.copilot === 'rewired' && 'border-sky-500 ring-2 ring-sky-400/60',
       )}
     >
       {data.proposed ? (
@@ -147,10 +148,10 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         </span>
       ) : data.copilot ? (
         <span
-          className={cn('absolute -top-2.5 right-2 rounded-full px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm', data.copilot === 'changed' ? 'bg-amber-500' : 'bg-red-500')}
+          className={cn('absolute -top-2.5 right-2 rounded-full px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm', data.copilot === 'changed' ? 'bg-amber-500' : data.copilot === 'rewired' ? 'bg-sky-600' : 'bg-red-500')}
           aria-label={`${data.copilot} by the proposal`}
         >
-          {data.copilot === 'changed' ? 'Changed' : 'Removed'}
+          {data.copilot === 'changed' ? 'Changed' : data.copilot === 'rewired' ? 'Rewired' : 'Removed'}
         </span>
       ) : null}
       <div className={cn('absolute inset-x-0 top-0 h-1 rounded-t-lg', data.disabled ? 'bg-slate-300' : look.accent)} aria-hidden />

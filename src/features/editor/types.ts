@@ -33,7 +33,7 @@ export interface PipelineNodeData extends Record<string, unknown> {
   /** Drawn as the copilot's proposal (a preview, not part of the document). */
   proposed?: boolean;
   /** Drawn as what the copilot's proposed change does to this node of the document (display only, never saved). */
-  copilot?: 'changed' | 'removed';
+  copilot?: 'changed' | 'removed' | 'rewired';
 }
 
 export type FlowNode = Node<PipelineNodeData, 'pipeline'>;

@@ -4,6 +4,7 @@ import type { CopilotEvent } from '@/shared/copilot-events';
 import { copilotFixFor } from '@/shared/copilot-fixes';
 import { autoLayout } from './auto-layout';
 import { streamCopilotChat } from './copilot-stream';
+import { canonical, type Definition } from './definition';
 import { currentDefinition } from './store';
 import type { ChatStep } from './store/chat';
 import type { CopilotProposal } from './store/copilot';
@@ -63,7 +64,10 @@ export function useCopilotChat() {
     if (got && checked) {
       const name = got.name ?? 'Proposed change';
       if (canvas) {
-        outcome = store.getState().proposeChange({ nodes: got.nodes, connections: got.connections }, { name, validation: checked, reasoning: thoughts.slice(1), unresolved: [] }) ? 'previewed' : 'unchanged';
+        const definition = { nodes: got.nodes, connections: got.connections };
+        const about = { name, validation: checked, reasoning: thoughts.slice(1), unresolved: [] };
+        outcome = store.getState().proposeChange(definition, about) ? 'previewed' : 'unchanged';
+        if (outcome === 'previewed') update(id, () => ({ proposal: { definition, about, canvas: changeKey(canvas) } }));
       } else {
         const result: CopilotProposal = { pipeline: { name, nodes: got.nodes, connections: got.connections }, validation: checked, reasoning: thoughts.slice(1), unresolved: [], dry_run: dryRun as CopilotProposal['dry_run'], planner: 'offline' };
         await store.getState().propose(result, autoLayout);
@@ -74,6 +78,11 @@ export function useCopilotChat() {
   }
 
   return { ask };
+}
+
+/** What a change is made to: the canvas's nodes (positions aside) and connections. */
+export function changeKey(d: Definition): string {
+  return canonical({ nodes: d.nodes.map(({ position: _p, ...n }) => n), connections: d.connections.map(({ source, source_port, target, target_port }) => ({ source, source_port, target, target_port })) });
 }
 
 /** The "Fix" of a finding: the copilot's change that answers it (the one its suggestions would make), asked for in the panel and previewed; undefined where no such change exists. */

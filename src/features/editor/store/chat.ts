@@ -1,4 +1,6 @@
 import type { CopilotReport } from '@/shared/copilot-events';
+import type { Definition } from '../definition';
+import type { ChangeAbout } from './copilot';
 import type { EditorSlice } from './index';
 
 /** What the copilot did in a turn, in the order it streamed it. */
@@ -18,6 +20,8 @@ export interface ChatTurn {
   pending: boolean;
   /** What became of a pipeline it carried: previewed on the canvas, or the same as the canvas. */
   outcome: 'previewed' | 'unchanged' | null;
+  /** A change it proposed to the canvas, kept to preview again, and the canvas it was made for (changeKey). */
+  proposal?: { definition: Definition; about: ChangeAbout; canvas: string };
 }
 
 /** The copilot panel beside the canvas: open or not, and the conversation, kept while the editor is open. */

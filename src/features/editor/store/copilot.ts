@@ -20,7 +20,7 @@ export interface Preview {
   nodes: FlowNode[];
   edges: FlowEdge[];
   /** A change to the canvas's pipeline: what it does to the document's own nodes and connections; null for a pipeline of its own. */
-  change: Pick<GraphChange, 'changed' | 'removedNodes' | 'removedEdges'> | null;
+  change: Pick<GraphChange, 'changed' | 'removedNodes' | 'removedEdges' | 'rewired'> | null;
 }
 
 /** What the copilot said of a change: its validation, the steps it took, what it could not do. */
@@ -93,7 +93,7 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
         result,
         nodes: diff.addedNodes.map(asProposed),
         edges: diff.addedEdges.map((e) => ({ ...e, id: PROPOSED + e.id, source: end(e.source), target: end(e.target), ...PROPOSED_EDGE })),
-        change: { changed: diff.changed, removedNodes: diff.removedNodes, removedEdges: diff.removedEdges },
+        change: { changed: diff.changed, removedNodes: diff.removedNodes, removedEdges: diff.removedEdges, rewired: diff.rewired },
       },
       describing: false,
     });

@@ -28,7 +28,7 @@ export function digits(text: string): string {
 }
 
 const VERB = '(?:add|insert|put|remove|delete|drop|retry|validate|write|send|post|store|save|load|archive|de-?identify|extract|run|do|move|convert|split|filter|look|make|use|replace|start|trigger|forward|notify|fill|check|strip|summari[sz]e|change|set|only|keep only|skip|exclude|pull|route)\\b';
-const SPLIT = new RegExp(`,?\\s+and then\\s+|,\\s*then\\s+|\\s+then\\s+(?=${VERB})|,?\\s+and\\s+(?=${VERB})|,\\s+(?=${VERB})`, 'i');
+const SPLIT = new RegExp(`,?\\s+and then\\s+|,\\s+and\\s+(?=(?:once|when|after|before|also|just|right)\\b)|,\\s*then\\s+|\\s+then\\s+(?=${VERB})|,?\\s+and\\s+(?=${VERB})|,\\s+(?=${VERB})`, 'i');
 const SUBORDINATE = /^(once|when|whenever|after|before|just|right|immediately|instead|in parallel|as soon|if|for each|following|in addition|additionally|also)\b/i;
 
 /** The clauses of a request: hard breaks at ; and sentence ends, soft ones at "and then", ", then", "and <verb>". */
