@@ -24,7 +24,9 @@ const definition = {
 
 const proposed = (page: Page) => page.locator('.react-flow__node').filter({ has: page.getByLabel('proposed', { exact: true }) });
 
-test('three edits asked in the chat, each previewed as a diff; accept, undo, accept another, save: the saved pipeline holds exactly that edit', async ({ page }) => {
+test('three edits asked in the chat, each previewed as a diff; accept, undo, accept another, save: the saved pipeline holds exactly that edit', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const crashes: string[] = [];
   page.on('pageerror', (e) => crashes.push(e.message));
@@ -89,7 +91,13 @@ test('three edits asked in the chat, each previewed as a diff; accept, undo, acc
 
   const saved = (await (await page.request.get(`/api/pipelines/${id}`)).json()) as { version: number; definition: typeof definition };
   expect(saved.version).toBe(2);
-  expect(saved.definition.nodes.map((n) => `${n.id}:${n.type}`).sort()).toEqual(['convert:hl7v2-to-fhir', 'in:manual-trigger', 'out:pipeline-output', 'parse:hl7v2-parse', 'validate:fhir-validate']);
+  expect(saved.definition.nodes.map((n) => `${n.id}:${n.type}`).sort()).toEqual([
+    'convert:hl7v2-to-fhir',
+    'in:manual-trigger',
+    'out:pipeline-output',
+    'parse:hl7v2-parse',
+    'validate:fhir-validate',
+  ]);
   const links = saved.definition.connections.map((c) => `${c.source}.${c.source_port}>${c.target}.${c.target_port}`).sort();
   expect(links).toEqual(['convert.bundle>validate.resource', 'in.message>parse.text', 'parse.message>convert.message', 'validate.valid>out.value']);
   expect(crashes).toEqual([]);

@@ -48,7 +48,11 @@ describe.each(inject('targets'))('copilot edits over REST on $name', (target) =>
   });
 
   it('modifies a definition: the step between two named ones, the diff, and a dry run on the sample; nothing saved', async () => {
-    const r = await api.post('/api/copilot/modify/pipeline', { definition: adt, request: 'Validate the FHIR bundle between to_fhir and out.', sample_input: ADT });
+    const r = await api.post('/api/copilot/modify/pipeline', {
+      definition: adt,
+      request: 'Validate the FHIR bundle between to_fhir and out.',
+      sample_input: ADT,
+    });
     expect(r.status, r.text).toBe(200);
     expect(types(r.body.definition)).toContain('fhir-validate');
     const added = r.body.diff.added[0];
@@ -63,7 +67,11 @@ describe.each(inject('targets'))('copilot edits over REST on $name', (target) =>
   it('modifies a saved pipeline by id: several changes in one request, saved as the next version', async () => {
     const saved = await api.post('/api/pipelines', { name: 'ADT to FHIR', definition: adt });
     expect(saved.status, saved.text).toBe(201);
-    const r = await api.post('/api/copilot/modify/pipeline', { pipeline_id: saved.body.id, request: 'Start this from a webhook instead, and once the message is parsed, strip the patient identifiers out of it.', apply: true });
+    const r = await api.post('/api/copilot/modify/pipeline', {
+      pipeline_id: saved.body.id,
+      request: 'Start this from a webhook instead, and once the message is parsed, strip the patient identifiers out of it.',
+      apply: true,
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ validation: { valid: true }, saved_version: 2, unresolved: [] });
     const now = (await api.get(`/api/pipelines/${saved.body.id}`)).body;
@@ -123,7 +131,11 @@ describe.each(inject('targets'))('copilot edits over REST on $name', (target) =>
 
   it('explains a pipeline in the chat: what it does with a message, node by node, and why it is valid', async () => {
     const saved = await api.post('/api/pipelines', { name: 'ADT to FHIR', definition: adt });
-    const what = await api.post('/api/copilot/chat', { message: 'What does this pipeline do with a message?', stream: false, context: { pipeline_id: saved.body.id } });
+    const what = await api.post('/api/copilot/chat', {
+      message: 'What does this pipeline do with a message?',
+      stream: false,
+      context: { pipeline_id: saved.body.id },
+    });
     expect(what.status, what.text).toBe(200);
     expect(what.body.pipeline).toBeNull();
     expect(what.body.response).toMatch(/^It starts at \*\*start\*\* \(Manual trigger\)/);

@@ -148,6 +148,24 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(events.at(-1)!.event).toBe('done');
   });
 
+  it('edits a pipeline with the model: its first answer sent back with the validator\'s findings, the corrected one shown, nothing saved', async () => {
+    const definition = {
+      nodes: [
+        { id: 'start', type: 'manual-trigger', config: { fields: { message: 'text' } }, position: { x: 0, y: 0 } },
+        { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 260, y: 0 } },
+        { id: 'to_fhir', type: 'hl7v2-to-fhir', config: {}, position: { x: 520, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'bundle' }, position: { x: 780, y: 0 } },
+      ],
+      connections: [link('start', 'message', 'parse', 'text'), link('parse', 'message', 'to_fhir', 'message'), link('to_fhir', 'bundle', 'out', 'value')],
+    };
+    const r = await api.post('/api/copilot/modify/pipeline', { definition, request: 'Validate the bundle before the output', model: MODEL });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ planner: 'llm', model: MODEL, validation: { valid: true }, saved_version: null, diff: { added: ['check'] } });
+    expect(r.body.reasoning.join('\n')).toMatch(/Answer 1: the validator found .*PORT_TYPE/);
+    expect(r.body.reasoning.join('\n')).toContain('Answer 2: checked with the engine\'s validator: valid.');
+    expect(r.body.definition.nodes.find((n: { id: string }) => n.id === 'to_fhir').position).toEqual({ x: 520, y: 0 });
+  });
+
   it('refuses a model that is not there before doing anything', async () => {
     expectError(await api.post('/api/copilot/generate/pipeline', { description: 'HL7 ADT to FHIR', model: 'ollama/not-served' }), 400, 'MODEL_NOT_FOUND');
     expectError(await api.post('/api/copilot/generate/pipeline', { description: 'HL7 ADT to FHIR', model: 'openai/gpt-4o' }), 400, 'MODEL_UNAVAILABLE');

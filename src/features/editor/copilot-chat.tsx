@@ -73,7 +73,7 @@ function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
         {proposal && !turn.pending && !(last && previewing) ? (
           <Button
             size="sm"
-            variant="outline"
+            variant="secondary"
             data-testid="chat-show-proposal"
             disabled={canvas !== proposal.canvas}
             title={canvas !== proposal.canvas ? 'The canvas changed since this was proposed: ask again' : 'Draw this change on the canvas again'}

@@ -29,7 +29,9 @@ export function diffDefinitions(before: PipelineDefinition, after: PipelineDefin
     changed: both.filter((id) => {
       const a = had.get(id)!;
       const b = has.get(id)!;
-      return a.type !== b.type || JSON.stringify(a.config) !== JSON.stringify(b.config) || JSON.stringify(a.settings ?? null) !== JSON.stringify(b.settings ?? null);
+      return (
+        a.type !== b.type || JSON.stringify(a.config) !== JSON.stringify(b.config) || JSON.stringify(a.settings ?? null) !== JSON.stringify(b.settings ?? null)
+      );
     }),
     connections: { added: addedC, removed: removedC },
   };

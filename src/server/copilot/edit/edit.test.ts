@@ -29,7 +29,9 @@ describe('reading an edit request', () => {
     const ops = readEdits('Validate the FHIR bundle and then write it to the FHIR server instead of returning it; retry the write four times.');
     expect(ops.map((o) => o.kind)).toEqual(['place', 'replace', 'retry']);
     expect(ops[2]).toMatchObject({ attempts: 4 });
-    expect(readEdits('Once the message is parsed, strip the patient identifiers out of it.')).toMatchObject([{ kind: 'place', anchor: { rel: 'after', a: 'the message is parsed' } }]);
+    expect(readEdits('Once the message is parsed, strip the patient identifiers out of it.')).toMatchObject([
+      { kind: 'place', anchor: { rel: 'after', a: 'the message is parsed' } },
+    ]);
   });
 });
 
@@ -74,7 +76,7 @@ describe('editing a pipeline as it is', () => {
     expect(schedule.unresolved[0]).toMatch(/a schedule starts the pipeline with only the time/);
   });
 
-  it('adds a filter with the sentence\'s test, a configured step, and several changes in one request', () => {
+  it("adds a filter with the sentence's test, a configured step, and several changes in one request", () => {
     const f = editPipeline(structuredClone(BASES.patients.definition), 'Only keep female patients, then extract their MRN with FHIRPath.');
     expect(f.validation.valid).toBe(true);
     expect(f.definition.nodes.find((n) => n.type === 'filter')?.config.expression).toBe('gender = "female"');

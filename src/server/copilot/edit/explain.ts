@@ -33,17 +33,33 @@ export function explainFlow(def: PipelineDefinition): string {
     const n = g.node(id)!;
     if (isTrigger(n.type)) continue;
     const desc = getNodeDescriptor(n.type);
-    const into = g.incoming(id).map((c) => `${flowText(flows.get(`${c.source}.${c.source_port}`) ?? { type: g.outputType(c.source, c.source_port) ?? 'any', kind: 'json' })} from ${c.source}`);
+    const into = g
+      .incoming(id)
+      .map(
+        (c) =>
+          `${flowText(flows.get(`${c.source}.${c.source_port}`) ?? { type: g.outputType(c.source, c.source_port) ?? 'any', kind: 'json' })} from ${c.source}`,
+      );
     if (n.type === 'pipeline-output') {
-      lines.push(`${++step}. ${title(g, id)} returns ${into.join(' and ') || 'nothing (no input is connected)'} as the output "${String(n.config.key ?? id)}".`);
+      lines.push(
+        `${++step}. ${title(g, id)} returns ${into.join(' and ') || 'nothing (no input is connected)'} as the output "${String(n.config.key ?? id)}".`,
+      );
       continue;
     }
-    const outs = portsFor(n.type, n.config).outputs.map((p) => {
-      const to = g.outgoing(id, p.name).map((c) => c.target);
-      return to.length ? `${p.name} → ${to.join(', ')}` : null;
-    }).filter(Boolean);
-    const writes = desc?.side_effect === 'write' ? ` It writes to an outside system${typeof n.config.connector === 'string' && n.config.connector ? ` (connector "${n.config.connector}")` : ''}; test runs only simulate it.` : '';
-    lines.push(`${++step}. ${title(g, id)} takes ${into.join(' and ') || 'nothing yet (its input is not connected)'}. ${desc?.description ?? `Unknown node type ${n.type}.`}${outs.length ? ` Then: ${outs.join('; ')}.` : ''}${writes}`);
+    const outs = portsFor(n.type, n.config)
+      .outputs.map((p) => {
+        const to = g.outgoing(id, p.name).map((c) => c.target);
+        return to.length ? `${p.name} → ${to.join(', ')}` : null;
+      })
+      .filter(Boolean);
+    const writes =
+      desc?.side_effect === 'write'
+        ? ` It writes to an outside system` +
+          `${typeof n.config.connector === 'string' && n.config.connector ? ` (connector "${n.config.connector}")` : ''}; test runs only simulate it.`
+        : '';
+    lines.push(
+      `${++step}. ${title(g, id)} takes ${into.join(' and ') || 'nothing yet (its input is not connected)'}. ` +
+        `${desc?.description ?? `Unknown node type ${n.type}.`}${outs.length ? ` Then: ${outs.join('; ')}.` : ''}${writes}`,
+    );
   }
   return lines.join('\n');
 }
@@ -62,11 +78,22 @@ export function explainValidity(def: PipelineDefinition, report: { valid: boolea
     const trigger = g.trigger!;
     lines.push(`It is valid, because every check of the validator passes:`);
     lines.push(`- One trigger starts it: ${trigger.id} (${trigger.type}), and every other node is reached from it.`);
-    const fits = def.connections.map((c) => `${c.source}.${c.source_port} (${g.outputType(c.source, c.source_port)}) → ${c.target}.${c.target_port} (${g.inputType(c.target, c.target_port)})`);
+    const fits = def.connections.map(
+      (c) => `${c.source}.${c.source_port} (${g.outputType(c.source, c.source_port)}) → ${c.target}.${c.target_port} (${g.inputType(c.target, c.target_port)})`,
+    );
     lines.push(`- Every connection fits by port types (the source's type is the target's, a kind of it, or \`any\`): ${fits.join('; ')}.`);
-    const required = def.nodes.flatMap((n) => portsFor(n.type, n.config).inputs.filter((p) => !p.optional).map((p) => `${n.id}.${p.name}`));
+    const required = def.nodes.flatMap((n) =>
+      portsFor(n.type, n.config)
+        .inputs.filter((p) => !p.optional)
+        .map((p) => `${n.id}.${p.name}`),
+    );
     lines.push(`- Every required input is connected${required.length ? ` (${required.join(', ')})` : ''}, and there is no cycle.`);
-    lines.push(`- Each node's config matches its type's schema (${def.nodes.map((n) => n.type).filter((t, i, a) => a.indexOf(t) === i).join(', ')}).`);
+    lines.push(
+      `- Each node's config matches its type's schema (${def.nodes
+        .map((n) => n.type)
+        .filter((t, i, a) => a.indexOf(t) === i)
+        .join(', ')}).`,
+    );
   }
   if (report.warnings.length) {
     lines.push(`Still worth a look (${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}):`);

@@ -51,9 +51,11 @@ function filterEdge(g: EditGraph, op: Extract<Op, { kind: 'filter' }>): Pipeline
   const verb = /\bonly (load|write|store|send|forward|convert|process|return)\b/i.exec(op.clause)?.[1]?.toLowerCase();
   const chain = g.mainChain();
   const named =
-    verb === 'convert' ? chain.find((id) => g.node(id)!.type.endsWith('-to-fhir'))
-    : verb && verb !== 'return' && verb !== 'process' ? chain.find((id) => isWrite(g.node(id)!.type))
-    : undefined;
+    verb === 'convert'
+      ? chain.find((id) => g.node(id)!.type.endsWith('-to-fhir'))
+      : verb && verb !== 'return' && verb !== 'process'
+        ? chain.find((id) => isWrite(g.node(id)!.type))
+        : undefined;
   const end = named ?? chain.find((id) => isSink(g.node(id)!.type) || g.node(id)!.type === 'pipeline-output') ?? chain.at(-1);
   return end ? g.mainIn(end) : undefined;
 }

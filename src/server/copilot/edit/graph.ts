@@ -145,14 +145,22 @@ export class EditGraph {
     if (feeds.includes('x12-parse') || /x12|edi|claim|remit|83[57]/.test(name)) return { type, kind: 'x12', ...(x12 ? { x12 } : { x12: '837' }) };
     if (feeds.includes('csv-parse') || /csv/.test(name)) return { type, kind: 'csv' };
     if (type === 'fhir-bundle') return { type, kind: 'fhir', bundle: 'collection' };
-    if (feeds.some((t) => ['summarize', 'clinical-extract', 'llm-prompt', 'agent'].includes(t)) || /note|text|narrative/.test(name)) return { type, kind: 'note' };
-    if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => t.startsWith('fhir-'))) return { type, kind: 'fhir', ...(/bundle/.test(name) ? { bundle: 'collection' } : {}) };
+    if (feeds.some((t) => ['summarize', 'clinical-extract', 'llm-prompt', 'agent'].includes(t)) || /note|text|narrative/.test(name))
+      return { type, kind: 'note' };
+    if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => t.startsWith('fhir-')))
+      return { type, kind: 'fhir', ...(/bundle/.test(name) ? { bundle: 'collection' } : {}) };
     return { type, kind: 'json' };
   }
 
   point(flows: Map<string, Flow>, node: string, port: string): Point {
     const p = this.node(node)!.position;
-    return { node, port, flow: flows.get(`${node}.${port}`) ?? { type: this.outputType(node, port) ?? 'any', kind: 'json' }, col: Math.round(p.x / 260), row: Math.round(p.y / 150) };
+    return {
+      node,
+      port,
+      flow: flows.get(`${node}.${port}`) ?? { type: this.outputType(node, port) ?? 'any', kind: 'json' },
+      col: Math.round(p.x / 260),
+      row: Math.round(p.y / 150),
+    };
   }
 
   freeId(type: string, base?: string): string {
@@ -178,7 +186,9 @@ export class EditGraph {
   }
 
   disconnect(c: PipelineConnection): void {
-    this.def.connections = this.def.connections.filter((x) => !(x.source === c.source && x.source_port === c.source_port && x.target === c.target && x.target_port === c.target_port));
+    this.def.connections = this.def.connections.filter(
+      (x) => !(x.source === c.source && x.source_port === c.source_port && x.target === c.target && x.target_port === c.target_port),
+    );
   }
 
   remove(id: string): void {

@@ -44,7 +44,9 @@ function run(g: EditGraph, op: Op, ctx: EditContext): OpResult {
   }
 }
 
-const HOW = 'say what to add and where ("add validation after to_fhir"), what to remove, move or replace, a filter ("only keep female patients"), or a setting ("retry writes 5 times")';
+const HOW =
+  'say what to add and where ("add validation after to_fhir"), what to remove, move or replace, ' +
+  'a filter ("only keep female patients"), or a setting ("retry writes 5 times")';
 
 /**
  * Edits a pipeline as it is from a request in words (issue 31): each clause of the request is one change —
@@ -75,7 +77,9 @@ export function editPipeline(def: PipelineDefinition, request: string, opts: { c
     }
     const report = validateDefinition(trial.def, getNodeType);
     if (report.errors.length > errorsBefore) {
-      unresolved.push(`"${op.clause}" was not made: the pipeline would not be valid (${report.errors.map((e) => `${e.node_id ?? 'pipeline'}: ${e.message}`).join('; ')})`);
+      unresolved.push(
+        `"${op.clause}" was not made: the pipeline would not be valid (${report.errors.map((e) => `${e.node_id ?? 'pipeline'}: ${e.message}`).join('; ')})`,
+      );
       continue;
     }
     g = trial;

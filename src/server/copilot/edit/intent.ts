@@ -20,16 +20,90 @@ export type Op =
   | { kind: 'place'; clause: string; what: string; anchor?: Anchor; parallel: boolean; then: boolean; adds: boolean }
   | { kind: 'unknown'; clause: string };
 
-const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30 };
+const NUMBERS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+};
+
+const NUMBER_WORDS = new RegExp(`\\b(${Object.keys(NUMBERS).join('|')})\\b(?=\\s+(times|attempts|sentences?|words|minutes|hours|days|retries|tries))`, 'gi');
 
 /** Number words as digits ("five sentences" → "5 sentences", "twice" → "2 times"). */
 export function digits(text: string): string {
-  return text.replace(/\btwice\b/gi, '2 times').replace(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\b(?=\s+(times|attempts|sentences?|words|minutes|hours|days|retries|tries))/gi, (w) => String(NUMBERS[w.toLowerCase()]));
+  return text.replace(/\btwice\b/gi, '2 times').replace(NUMBER_WORDS, (w) => String(NUMBERS[w.toLowerCase()]));
 }
 
-const VERB = '(?:add|insert|put|remove|delete|drop|retry|validate|write|send|post|store|save|load|archive|de-?identify|extract|run|do|move|convert|split|filter|look|make|use|replace|start|trigger|forward|notify|fill|check|strip|summari[sz]e|change|set|only|keep only|skip|exclude|pull|route)\\b';
-const SPLIT = new RegExp(`,?\\s+and then\\s+|,\\s+and\\s+(?=(?:once|when|after|before|also|just|right)\\b)|,\\s*then\\s+|\\s+then\\s+(?=${VERB})|,?\\s+and\\s+(?=${VERB})|,\\s+(?=${VERB})`, 'i');
-const SUBORDINATE = /^(once|when|whenever|after|before|just|right|immediately|instead|in parallel|as soon|if|for each|following|in addition|additionally|also)\b/i;
+const VERBS = [
+  'add',
+  'insert',
+  'put',
+  'remove',
+  'delete',
+  'drop',
+  'retry',
+  'validate',
+  'write',
+  'send',
+  'post',
+  'store',
+  'save',
+  'load',
+  'archive',
+  'de-?identify',
+  'extract',
+  'run',
+  'do',
+  'move',
+  'convert',
+  'split',
+  'filter',
+  'look',
+  'make',
+  'use',
+  'replace',
+  'start',
+  'trigger',
+  'forward',
+  'notify',
+  'fill',
+  'check',
+  'strip',
+  'summari[sz]e',
+  'change',
+  'set',
+  'only',
+  'keep only',
+  'skip',
+  'exclude',
+  'pull',
+  'route',
+];
+const VERB = `(?:${VERBS.join('|')})\\b`;
+const SPLIT = new RegExp(
+  [
+    ',?\\s+and then\\s+',
+    ',\\s+and\\s+(?=(?:once|when|after|before|also|just|right)\\b)',
+    ',\\s*then\\s+',
+    `\\s+then\\s+(?=${VERB})`,
+    `,?\\s+and\\s+(?=${VERB})`,
+    `,\\s+(?=${VERB})`,
+  ].join('|'),
+  'i',
+);
+const SUBORDINATE =
+  /^(once|when|whenever|after|before|just|right|immediately|instead|in parallel|as soon|if|for each|following|in addition|additionally|also)\b/i;
 
 /** The clauses of a request: hard breaks at ; and sentence ends, soft ones at "and then", ", then", "and <verb>". */
 export function clauses(request: string): { text: string; then: boolean }[] {
@@ -74,12 +148,23 @@ export function anchorOf(clause: string): { anchor?: Anchor; rest: string } {
 
 const PARALLEL = /\b(also|as well|too|in parallel|alongside|in addition|additionally|a copy|another)\b/i;
 const ADDS = /\b(add|insert|put (a|an|in)|include|also|another|new)\b/i;
-const FILTER = /\bonly (keep|load|convert|send|write|process|pass|return|include|store|forward|take)\b|\bkeep only\b|\bfilter\w*\b|\b(skip|exclude|drop|remove|discard)\w*\b[^,;]{0,25}\b(rows|records|patients|resources|observations|ones|those|entries|items|messages|results)\b(?! step)|\bonly\b[^,;]{0,30}\b(patients|rows|records|results|observations|messages|admissions|claims)\b/i;
+const FILTER = new RegExp(
+  [
+    '\\bonly (keep|load|convert|send|write|process|pass|return|include|store|forward|take)\\b|\\bkeep only\\b|\\bfilter\\w*\\b',
+    '\\b(skip|exclude|drop|remove|discard)\\w*\\b[^,;]{0,25}' +
+      '\\b(rows|records|patients|resources|observations|ones|those|entries|items|messages|results)\\b(?! step)',
+    '\\bonly\\b[^,;]{0,30}\\b(patients|rows|records|results|observations|messages|admissions|claims)\\b',
+  ].join('|'),
+  'i',
+);
 const TRIGGERS: [RegExp, string][] = [
   [/\bwebhook\b/i, 'webhook-trigger'],
   [/\bmllp\b[^,;]{0,40}\b(port|listen|receiv|inbound|incoming)|\b(listen|receiv|accept)\w*\b[^,;]{0,40}\bmllp\b/i, 'mllp-listener-trigger'],
   [/\bby hand\b|\bmanual\w*\b|\bon demand\b/i, 'manual-trigger'],
-  [/\bschedule\b|\bnightly\b|\bhourly\b|\bdaily\b|\bevery (\d+ )?(minute|hour|day|night|morning|week|month)\w*|\bat \d{1,2}\s*(am|pm)\b|\bcron\b/i, 'schedule-trigger'],
+  [
+    /\bschedule\b|\bnightly\b|\bhourly\b|\bdaily\b|\bevery (\d+ )?(minute|hour|day|night|morning|week|month)\w*|\bat \d{1,2}\s*(am|pm)\b|\bcron\b/i,
+    'schedule-trigger',
+  ],
 ];
 const STARTS = /\b(start\w*|trigger\w*|kick\w* off|run (it|this)|receiv\w*|listen\w*|make (it|this)|change the schedule|schedule (it|this))\b/i;
 
@@ -100,7 +185,12 @@ function read(clause: string, then: boolean): Op {
   const lower = clause.toLowerCase();
   if (/\bretr(y|ies|ied)\b/.test(lower)) {
     const n = /(\d+)\s*(times|attempts|x\b|tries)/.exec(lower);
-    return { kind: 'retry', clause, attempts: Math.min(10, Math.max(1, Number(n?.[1] ?? 3))), target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim() };
+    return {
+      kind: 'retry',
+      clause,
+      attempts: Math.min(10, Math.max(1, Number(n?.[1] ?? 3))),
+      target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim(),
+    };
   }
   const parts = insteadParts(clause);
   const now = parts?.now ?? clause;
@@ -108,8 +198,16 @@ function read(clause: string, then: boolean): Op {
   if (trigger && (STARTS.test(clause) || parts) && !/\b(post|send|notify|call|forward)\w*\b[^,;]{0,40}\bwebhook\b/i.test(now)) {
     return { kind: 'trigger', clause, to: trigger[1], said: now };
   }
-  if (FILTER.test(clause)) return { kind: 'filter', clause, rest: /\b(the rest|everything else|otherwise|others|separate output)\b/i.test(clause), anchor: anchorOf(clause.replace(/\bborn (after|before)\b.*/i, '')).anchor };
-  const remove = /^(?:please\s+)?(?:remove|delete|drop|take out|get rid of|skip)\s+(.+)$/i.exec(clause) ?? /\b(?:don'?t|do not|no longer)\s+(?:need|want)\s+(.+?)(?:\s+any ?more)?(?:,|$)/i.exec(clause);
+  if (FILTER.test(clause))
+    return {
+      kind: 'filter',
+      clause,
+      rest: /\b(the rest|everything else|otherwise|others|separate output)\b/i.test(clause),
+      anchor: anchorOf(clause.replace(/\bborn (after|before)\b.*/i, '')).anchor,
+    };
+  const remove =
+    /^(?:please\s+)?(?:remove|delete|drop|take out|get rid of|skip)\s+(.+)$/i.exec(clause) ??
+    /\b(?:don'?t|do not|no longer)\s+(?:need|want)\s+(.+?)(?:\s+any ?more)?(?:,|$)/i.exec(clause);
   const stop = /^(?:please\s+)?stop\s+([\w-]+ing\b.*)$/i.exec(clause);
   if (remove || stop) return { kind: 'remove', clause, target: (remove?.[1] ?? stop![1]!).replace(/\s+(node|step)$/i, '') };
   if (parts?.old) return { kind: 'replace', clause, what: parts.now, old: parts.old };

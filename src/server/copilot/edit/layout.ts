@@ -26,7 +26,10 @@ export function layoutAdded(before: PipelineDefinition, after: PipelineDefinitio
   const moved = new Set<string>();
   for (const id of order) {
     const n = byId.get(id)!;
-    const preds = after.connections.filter((c) => c.target === id).map((c) => byId.get(c.source)!).filter(Boolean);
+    const preds = after.connections
+      .filter((c) => c.target === id)
+      .map((c) => byId.get(c.source)!)
+      .filter(Boolean);
     if (!preds.length) continue;
     const minX = Math.max(...preds.map((p) => p.position.x)) + COL;
     if (!old.has(id)) {
@@ -38,6 +41,7 @@ export function layoutAdded(before: PipelineDefinition, after: PipelineDefinitio
     }
   }
   for (const n of added) {
-    while (after.nodes.some((m) => m !== n && Math.abs(m.position.x - n.position.x) < COL / 2 && Math.abs(m.position.y - n.position.y) < ROW / 2)) n.position = { ...n.position, y: n.position.y + ROW };
+    while (after.nodes.some((m) => m !== n && Math.abs(m.position.x - n.position.x) < COL / 2 && Math.abs(m.position.y - n.position.y) < ROW / 2))
+      n.position = { ...n.position, y: n.position.y + ROW };
   }
 }

@@ -37,7 +37,11 @@ export function removeOp(g: EditGraph, op: Extract<Op, { kind: 'remove' }>, ctx:
   if (!node) return fail(`no step of the pipeline is "${op.target.trim()}" (it has ${g.def.nodes.map((n) => n.id).join(', ')})`);
   if (isTrigger(node.type)) return fail(`${g.label(node.id)} starts the pipeline: replace it ("start this from a webhook instead") rather than removing it`);
   const outputs = g.def.nodes.filter((n) => n.type === 'pipeline-output');
-  if (node.type === 'pipeline-output' && outputs.length === 1) return fail(`${g.label(node.id)} is the only thing the pipeline returns; say what should happen to the result instead (for example "write it to the FHIR server instead of returning it")`);
+  if (node.type === 'pipeline-output' && outputs.length === 1)
+    return fail(
+      `${g.label(node.id)} is the only thing the pipeline returns; say what should happen to the result instead ` +
+        '(for example "write it to the FHIR server instead of returning it")',
+    );
   const trial = g.clone();
   const said: string[] = [];
   const into = trial.mainIn(node.id);
@@ -52,17 +56,26 @@ export function removeOp(g: EditGraph, op: Extract<Op, { kind: 'remove' }>, ctx:
     if (!trial.node(o.target)) continue;
     const cfg = configContext(trial, op.clause, ctx);
     // never the removed kind of step back as a converter; what the port types allow is enough then
-    const linked = linkInto(trial, from!, o.target, o.target_port, cfg, said, { exclude: [node.type] }) || linkInto(trial, from!, o.target, o.target_port, cfg, said, { portsOnly: true });
+    const linked =
+      linkInto(trial, from!, o.target, o.target_port, cfg, said, { exclude: [node.type] }) ||
+      linkInto(trial, from!, o.target, o.target_port, cfg, said, { portsOnly: true });
     if (!linked) {
       const wants = trial.inputType(o.target, o.target_port);
-      return fail(`removing ${g.label(node.id)} would leave ${o.target} without an input it can take: ${o.target}.${o.target_port} takes ${wants}, and ${into!.source} gives ${flowText(from!.flow)}`);
+      return fail(
+        `removing ${g.label(node.id)} would leave ${o.target} without an input it can take: ${o.target}.${o.target_port} takes ${wants}, and ` +
+          `${into!.source} gives ${flowText(from!.flow)}`,
+      );
     }
   }
   Object.assign(g.def, trial.def);
   const rewired = outs.map((o) => o.target).filter((t) => g.node(t));
   return {
     ok: true,
-    changes: [...said, `removed ${g.label(node.id)}${rewired.length ? `; ${into!.source} now feeds ${rewired.join(', ')}` : ''}${orphans.length ? `; ${orphans.join(', ')} went with it (fed only by it)` : ''}`],
+    changes: [
+      ...said,
+      `removed ${g.label(node.id)}${rewired.length ? `; ${into!.source} now feeds ${rewired.join(', ')}` : ''}` +
+        `${orphans.length ? `; ${orphans.join(', ')} went with it (fed only by it)` : ''}`,
+    ],
   };
 }
 
@@ -78,7 +91,10 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   let old = returning ? (outputs.find((n) => g.mainChain().includes(n.id)) ?? outputs[0]) : findNode(g, op.old);
   // "instead of an output": the output the subject's data goes to
   if (subject && (!old || old.type === 'pipeline-output')) {
-    const fed = g.outgoing(subject.node, subject.port).map((c) => g.node(c.target)!).find((n) => n.type === 'pipeline-output');
+    const fed = g
+      .outgoing(subject.node, subject.port)
+      .map((c) => g.node(c.target)!)
+      .find((n) => n.type === 'pipeline-output');
     if (fed) old = fed;
   }
   if (!old) return fail(`no step of the pipeline is "${op.old}"`);
@@ -90,7 +106,10 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   const port = old.type === 'pipeline-output' ? undefined : trial.mainOutput(old.id);
   const outs = port ? trial.outgoing(old.id, port) : [];
   // the new step takes the old one's input, else the latest data before it that it can take
-  const upstream = g.order().filter((id) => id !== old!.id && g.downstream(id).has(old!.id)).reverse();
+  const upstream = g
+    .order()
+    .filter((id) => id !== old!.id && g.downstream(id).has(old!.id))
+    .reverse();
   const candidates: Point[] = [trial.point(flows, into.source, into.source_port)];
   for (const id of upstream) {
     const n = g.node(id)!;
@@ -109,7 +128,11 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
       return fail(`${o.target} does not take what ${placed.id} gives${placed.out ? ` (${flowText(placed.out.flow)})` : ''}`);
     }
   }
-  const changes = [...said, `replaced ${g.label(old.id)} with ${trial.label(placed.id)}${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`];
+  const changes = [
+    ...said,
+    `replaced ${g.label(old.id)} with ${trial.label(placed.id)}${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}` +
+      `${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`,
+  ];
   // the pipeline's only output replaced by a write: the output now returns what the server answered
   if (old.type === 'pipeline-output' && !trial.def.nodes.some((n) => n.type === 'pipeline-output') && placed.out) {
     const id = trial.add('pipeline-output', old.config, { x: old.position.x + 260, y: old.position.y }, { id: old.id });
@@ -120,7 +143,12 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   return { ok: true, placed: placed.id, changes };
 }
 
-const TRIGGER_IDS: Record<string, string> = { 'manual-trigger': 'start', 'webhook-trigger': 'webhook', 'mllp-listener-trigger': 'listener', 'schedule-trigger': 'schedule' };
+const TRIGGER_IDS: Record<string, string> = {
+  'manual-trigger': 'start',
+  'webhook-trigger': 'webhook',
+  'mllp-listener-trigger': 'listener',
+  'schedule-trigger': 'schedule',
+};
 const FIELD: Record<string, string> = { hl7: 'message', x12: 'claims', csv: 'csv', note: 'note', fhir: 'bundle', json: 'data' };
 
 /** The outputs of a new trigger that could carry what `flow` was. */
@@ -130,7 +158,12 @@ function portsFor(type: string, flow: Flow, oldPort: string): { port: string; fl
     case 'webhook-trigger':
       return [{ port: 'body', flow: { ...flow, type: 'json' } }];
     case 'mllp-listener-trigger':
-      return flow.kind === 'hl7' ? [{ port: 'message', flow: { type: 'text', kind: 'hl7' } }, { port: 'parsed', flow: { type: 'hl7v2-message', kind: 'hl7' } }] : [];
+      return flow.kind === 'hl7'
+        ? [
+            { port: 'message', flow: { type: 'text', kind: 'hl7' } },
+            { port: 'parsed', flow: { type: 'hl7v2-message', kind: 'hl7' } },
+          ]
+        : [];
     case 'manual-trigger':
       return [{ port: oldPort, flow }];
     default:
@@ -144,15 +177,20 @@ export function triggerOp(g: EditGraph, op: Extract<Op, { kind: 'trigger' }>, ct
   if (!old) return fail('the pipeline has no trigger to replace');
   const configured = configureNode(op.to, op.said, { connectors: ctx.connectors, base: old.type === op.to ? old.config : {} });
   if (old.type === op.to) {
-    if (!configured || !configured.filled.length || configured.problem) return fail(`${g.label(old.id)} is already ${getNodeDescriptor(op.to)!.name}, and "${op.clause}" says nothing to change in it${configured?.missing.length ? ` (${configured.missing.join('; ')})` : ''}`);
+    if (!configured || !configured.filled.length || configured.problem)
+      return fail(
+        `${g.label(old.id)} is already ${getNodeDescriptor(op.to)!.name}, and "${op.clause}" says nothing to change in it` +
+          `${configured?.missing.length ? ` (${configured.missing.join('; ')})` : ''}`,
+      );
     old.config = configured.config;
     return { ok: true, changes: [`${g.label(old.id)}: ${configured.filled.join(', ')}`] };
   }
-  if (op.to === 'schedule-trigger' && (!configured || configured.missing.length)) return fail(`a schedule needs a time ("every day at 6", "every 15 minutes"): ${configured?.missing.join('; ') ?? ''}`);
+  if (op.to === 'schedule-trigger' && (!configured || configured.missing.length))
+    return fail(`a schedule needs a time ("every day at 6", "every 15 minutes"): ${configured?.missing.join('; ') ?? ''}`);
   const flows = g.flows();
   const outs = g.outgoing(old.id);
   const config: Record<string, unknown> = { ...(configured?.config ?? {}) };
-  const fieldOf = (port: string, f: Flow) => (old.type === 'manual-trigger' ? port : FIELD[f.kind] ?? 'data');
+  const fieldOf = (port: string, f: Flow) => (old.type === 'manual-trigger' ? port : (FIELD[f.kind] ?? 'data'));
   if (op.to === 'manual-trigger') {
     const fields: Record<string, string> = {};
     for (const c of outs) {
@@ -173,7 +211,12 @@ export function triggerOp(g: EditGraph, op: Extract<Op, { kind: 'trigger' }>, ct
     const done = ways.some((w) => linkInto(trial, { node: id, port: w.port, flow: w.flow, col: 0, row: 0 }, c.target, c.target_port, cfgCtx, said));
     if (!done) {
       const name = getNodeDescriptor(op.to)!.name;
-      return fail(`${name} cannot give ${c.target} what it takes (${flowText(f)}): ${op.to === 'schedule-trigger' ? 'a schedule starts the pipeline with only the time, so add the step that reads the data (a FHIR query, a database query) first' : `it starts the pipeline with ${ways.map((w) => flowText(w.flow)).join(' or ') || 'only an event'}`}`);
+      return fail(
+        `${name} cannot give ${c.target} what it takes (${flowText(f)}): ` +
+          (op.to === 'schedule-trigger'
+            ? 'a schedule starts the pipeline with only the time, so add the step that reads the data (a FHIR query, a database query) first'
+            : `it starts the pipeline with ${ways.map((w) => flowText(w.flow)).join(' or ') || 'only an event'}`),
+      );
     }
   }
   Object.assign(g.def, trial.def);

@@ -12,7 +12,13 @@ import { stepAsked } from './steps';
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
 
 const CONNECTOR_TYPE: Record<string, string> = {
-  'fhir-query': 'fhir', 'fhir-write': 'fhir', 'fhir-bulk-export': 'fhir', 'hl7v2-mllp-send': 'hl7-mllp', 'http-request': 'http', 'postgres-query': 'postgres', 'postgres-write': 'postgres',
+  'fhir-query': 'fhir',
+  'fhir-write': 'fhir',
+  'fhir-bulk-export': 'fhir',
+  'hl7v2-mllp-send': 'hl7-mllp',
+  'http-request': 'http',
+  'postgres-query': 'postgres',
+  'postgres-write': 'postgres',
 };
 const READS = /\b(read|reads|reading|query|queries|fetch\w*|pull\w*|search\w*|get|export\w*|from)\b/;
 
@@ -24,7 +30,13 @@ export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpRes
   const named = all ? undefined : findNode(g, op.target);
   const targets = named && isWrite(named.type) ? [named] : writes;
   for (const n of targets) n.settings = { ...n.settings, retry: { max_attempts: op.attempts, backoff_ms: n.settings?.retry?.backoff_ms ?? 1000 } };
-  return { ok: true, changes: [`${targets.map((n) => n.id).join(', ')}: up to ${op.attempts} attempts when ${targets.length > 1 ? 'they fail' : 'it fails'} (writes carry an idempotency key, so a retry does not write twice)`] };
+  return {
+    ok: true,
+    changes: [
+      `${targets.map((n) => n.id).join(', ')}: up to ${op.attempts} attempts when ` +
+        `${targets.length > 1 ? 'they fail' : 'it fails'} (writes carry an idempotency key, so a retry does not write twice)`,
+    ],
+  };
 }
 
 /** "Load into staging.patients instead", "read from the Research FHIR server instead", "2 sentences instead". */
@@ -61,7 +73,9 @@ export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ct
   // "use the agent instead": the step of the same kind is replaced
   if (ask) {
     const category = getNodeDescriptor(ask.types[0]!)?.category;
-    const kin = g.def.nodes.find((n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && n.type !== 'pipeline-output');
+    const kin = g.def.nodes.find(
+      (n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && n.type !== 'pipeline-output',
+    );
     if (kin) return replaceOp(g, { kind: 'replace', clause: op.clause, what: op.what, old: kin.id }, ctx);
   }
   return fail(`"${op.clause}": instead of what? Name the step to replace ("use the agent instead of the summarizer")`);

@@ -21,9 +21,19 @@ export interface OpResult {
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
 
 /** X12 said to be 835 ("also convert 835 remittances") makes an X12 flow an 835 one for choosing the node. */
-const flowFor = (clause: string) => (f: Flow): Flow => (f.kind === 'x12' && /\b835\b|remittance/i.test(clause) ? { ...f, x12: '835' } : f);
+const flowFor =
+  (clause: string) =>
+  (f: Flow): Flow =>
+    f.kind === 'x12' && /\b835\b|remittance/i.test(clause) ? { ...f, x12: '835' } : f;
 
-const OUTPUT_KEY: Record<string, string> = { 'x12-835-to-fhir': 'remittances', 'x12-837-to-fhir': 'claims', 'clinical-extract': 'extracted', 'hl7v2-ack': 'ack', 'fhirpath-extract': 'values', summarize: 'summary' };
+const OUTPUT_KEY: Record<string, string> = {
+  'x12-835-to-fhir': 'remittances',
+  'x12-837-to-fhir': 'claims',
+  'clinical-extract': 'extracted',
+  'hl7v2-ack': 'ack',
+  'fhirpath-extract': 'values',
+  summarize: 'summary',
+};
 
 /** A new node of one of `types` on a connection, taking the connection's place: source → new → target. */
 export function insertOnEdge(g: EditGraph, edge: PipelineConnection, types: string[], clause: string, ctx: EditContext): OpResult {
@@ -64,7 +74,11 @@ export function branchFrom(g: EditGraph, from: Point[], types: string[], clause:
         tried.push(type);
         continue;
       }
-      const changes = [...said, `added ${trial.label(placed.id)} on a branch of its own from ${trial.incoming(placed.id)[0]?.source ?? from[0]!.node}${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`];
+      const changes = [
+        ...said,
+        `added ${trial.label(placed.id)} on a branch of its own from ${trial.incoming(placed.id)[0]?.source ?? from[0]!.node}` +
+          `${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`,
+      ];
       // what a non-write step gives goes to an output of its own, so it is not lost
       if (placed.out && !isSink(type)) changes.push(`its result goes to the output ${addOutput(trial, placed.out, OUTPUT_KEY[type] ?? placed.out.port)}`);
       Object.assign(g.def, trial.def);
@@ -85,14 +99,17 @@ function move(g: EditGraph, id: string, anchor: Anchor, ctx: EditContext, clause
   const cfg = () => configContext(trial, clause, ctx);
   const before = trial.point(trial.flows(), into.source, into.source_port);
   for (const c of [into, ...outs]) trial.disconnect(c);
-  for (const o of outs) if (!linkInto(trial, before, o.target, o.target_port, cfg(), said)) return fail(`taking ${id} out of its place would leave ${o.target} without what it takes`);
+  for (const o of outs)
+    if (!linkInto(trial, before, o.target, o.target_port, cfg(), said))
+      return fail(`taking ${id} out of its place would leave ${o.target} without what it takes`);
   const at = anchorEdge(trial, anchor, [id]);
   if (!at.edge) return fail(at.problem ?? `no connection to move ${id} onto`);
   const edge = at.edge;
   const from = trial.point(trial.flows(), edge.source, edge.source_port);
   trial.disconnect(edge);
   if (!linkInto(trial, from, id, trial.mainInput(id)!, cfg(), said)) return fail(`${id} does not take what ${edge.source} gives (${flowText(from.flow)})`);
-  if (!linkInto(trial, trial.point(trial.flows(), id, port), edge.target, edge.target_port, cfg(), said)) return fail(`${edge.target} does not take what ${id} gives`);
+  if (!linkInto(trial, trial.point(trial.flows(), id, port), edge.target, edge.target_port, cfg(), said))
+    return fail(`${edge.target} does not take what ${id} gives`);
   Object.assign(g.def, trial.def);
   return { ok: true, placed: id, changes: [...said, `moved ${g.label(id)} between ${edge.source} and ${edge.target}`] };
 }
@@ -118,14 +135,20 @@ function anchorEdge(g: EditGraph, anchor: Anchor, exclude: string[]): { edge?: P
 function defaultEdge(g: EditGraph, types: string[]): PipelineConnection | undefined {
   const chain = g.mainChain();
   const flows = g.flows();
-  const edges = chain.slice(1).map((id) => g.mainIn(id)).filter((c): c is PipelineConnection => Boolean(c)).reverse();
+  const edges = chain
+    .slice(1)
+    .map((id) => g.mainIn(id))
+    .filter((c): c is PipelineConnection => Boolean(c))
+    .reverse();
   const fits = (c: PipelineConnection) => types.some((t) => takesNew(g, flows, c, t));
   return edges.find(fits) ?? edges.find((c) => g.node(c.target)?.type === 'pipeline-output') ?? edges[0];
 }
 
 function takesNew(g: EditGraph, flows: Map<string, Flow>, c: PipelineConnection, type: string, depth = 0): boolean {
   const trial = g.clone();
-  return placeNew(trial, [trial.point(flows, c.source, c.source_port)], type, { req: readRequest(''), connectors: [], used: new Set() }, [], { depth }) !== null;
+  return (
+    placeNew(trial, [trial.point(flows, c.source, c.source_port)], type, { req: readRequest(''), connectors: [], used: new Set() }, [], { depth }) !== null
+  );
 }
 
 /** "Add X before/after/between …", "X once the message is parsed", "also X", "do X after Y" (a move), "make X …" (its config). */
@@ -135,10 +158,13 @@ export function placeOp(g: EditGraph, op: Extract<Op, { kind: 'place' }>, ctx: E
   if (anchorTo?.problem) return fail(anchorTo.problem);
   // the step meant is the one of the kind asked that fits the data where it goes (validation of FHIR is fhir-validate)
   const at = anchorTo?.edge ? g.point(g.flows(), anchorTo.edge.source, anchorTo.edge.source_port) : undefined;
-  const meant = ask && at ? (forFlow(ask.types, flowFor(op.clause)(at.flow)).find((t) => takesNew(g, g.flows(), anchorTo!.edge!, t, 2)) ?? ask.types[0]) : undefined;
+  const meant =
+    ask && at ? (forFlow(ask.types, flowFor(op.clause)(at.flow)).find((t) => takesNew(g, g.flows(), anchorTo!.edge!, t, 2)) ?? ask.types[0]) : undefined;
   const existing = ask
     ? g.def.nodes.find((n) => (meant ? n.type === meant : ask.types.includes(n.type)))
-    : !op.adds && op.anchor ? findNode(g, op.what) : undefined;
+    : !op.adds && op.anchor
+      ? findNode(g, op.what)
+      : undefined;
   if (!ask && !existing) return fail(`"${op.clause}" names no step the catalog has`);
   if (existing && op.anchor && anchorTo?.node === existing.id) {
     anchorTo = anchorEdge(g, op.anchor, [existing.id]);

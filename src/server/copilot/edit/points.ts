@@ -55,7 +55,8 @@ export function subjectPoint(g: EditGraph, flows: Map<string, Flow>, phrase: str
   if (/\b(pass\w*|valid|good|accepted)\b/.test(p) && validators.length) return g.point(flows, validators[0]!.id, g.mainOutput(validators[0]!.id)!);
   const trigger = g.trigger;
   if (/\b(raw|original|incoming|as (it|they) arrives?|unchanged|received)\b/.test(p) && trigger) {
-    const port = g.outgoing(trigger.id).find((c) => flows.get(`${trigger.id}.${c.source_port}`)?.type === 'text')?.source_port ?? g.outgoing(trigger.id)[0]?.source_port;
+    const port =
+      g.outgoing(trigger.id).find((c) => flows.get(`${trigger.id}.${c.source_port}`)?.type === 'text')?.source_port ?? g.outgoing(trigger.id)[0]?.source_port;
     if (port) return g.point(flows, trigger.id, port);
   }
   if (/\bfrom the (note|input|original|incoming|text|file)\b/.test(p) && trigger) {

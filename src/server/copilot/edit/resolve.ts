@@ -4,7 +4,10 @@ import { searchNodes } from '../planner/catalog';
 import type { EditGraph } from './graph';
 
 type Test = (n: PipelineNode) => boolean;
-const type = (...types: string[]): Test => (n) => types.includes(n.type);
+const type =
+  (...types: string[]): Test =>
+  (n) =>
+    types.includes(n.type);
 const d = (n: PipelineNode) => getNodeDescriptor(n.type);
 
 /**
@@ -59,7 +62,11 @@ export function findNode(g: EditGraph, phrase: string, opts: { exclude?: string[
   if (!p) return undefined;
   const nodes = g.def.nodes.filter((n) => !opts.exclude?.includes(n.id));
   const ws = words(p);
-  const byId = nodes.find((n) => ws.includes(n.id.toLowerCase()) && !['start', 'out', 'check', 'send', 'split', 'write', 'validate', 'parse', 'query', 'extract', 'deidentify', 'summarize'].includes(n.id.toLowerCase()));
+  const byId = nodes.find(
+    (n) =>
+      ws.includes(n.id.toLowerCase()) &&
+      !['start', 'out', 'check', 'send', 'split', 'write', 'validate', 'parse', 'query', 'extract', 'deidentify', 'summarize'].includes(n.id.toLowerCase()),
+  );
   if (byId) return byId;
   const byIdWord = nodes.find((n) => p === n.id.toLowerCase());
   if (byIdWord) return byIdWord;
@@ -75,7 +82,9 @@ export function findNode(g: EditGraph, phrase: string, opts: { exclude?: string[
   // a step id said as a word ("before validate", "after out")
   const idWord = nodes.find((n) => ws.includes(n.id.toLowerCase()));
   if (idWord) return idWord;
-  const ranked = searchNodes(p).filter((h) => h.score >= 6).map((h) => h.type);
+  const ranked = searchNodes(p)
+    .filter((h) => h.score >= 6)
+    .map((h) => h.type);
   const present = nodes.filter((n) => ranked.includes(n.type)).sort((a, b) => ranked.indexOf(a.type) - ranked.indexOf(b.type));
   return present[0];
 }

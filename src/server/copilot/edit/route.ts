@@ -49,7 +49,13 @@ function hopsInto(g: EditGraph, from: Point, target: string, port: string, req: 
 }
 
 /** Adds the converters of a route after `from`; gives the point the last one leaves by. */
-function materialize(g: EditGraph, from: Point, hops: { conv: Converter; config: Record<string, unknown>; input: string; flow: Flow }[], ctx: ConfigContext, said: string[]): Point {
+function materialize(
+  g: EditGraph,
+  from: Point,
+  hops: { conv: Converter; config: Record<string, unknown>; input: string; flow: Flow }[],
+  ctx: ConfigContext,
+  said: string[],
+): Point {
   let at = from;
   for (const h of hops) {
     const { config } = configure(h.conv.type, h.config, h.flow, ctx);
@@ -65,7 +71,15 @@ function materialize(g: EditGraph, from: Point, hops: { conv: Converter; config:
 }
 
 /** Connects `from` into an existing node's input, through converters when the values do not fit. False: no way. */
-export function linkInto(g: EditGraph, from: Point, target: string, port: string, ctx: ConfigContext, said: string[], opts: { exclude?: string[]; portsOnly?: boolean } = {}): boolean {
+export function linkInto(
+  g: EditGraph,
+  from: Point,
+  target: string,
+  port: string,
+  ctx: ConfigContext,
+  said: string[],
+  opts: { exclude?: string[]; portsOnly?: boolean } = {},
+): boolean {
   const type = g.inputType(target, port);
   if (opts.portsOnly) {
     if (!type || !portsFit(from.flow.type, type)) return false;

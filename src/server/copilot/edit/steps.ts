@@ -12,7 +12,10 @@ const EDIT_CUES: [RegExp, string[]][] = [
   [/\bclaim (edits?|checks?|validation|scrub\w*)|\bscrub\w*/, ['claim-validate']],
   [/\b835\b|\bremittances?\b|\bexplanation ?of ?benefits?\b/, ['x12-835-to-fhir']],
   [/\backs?\b|\backnowledg\w*/, ['hl7v2-ack']],
-  [/\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove|scrub)\w* (out )?(the )?(phi|(patient )?identifiers|names)\b/, ['hl7v2-deidentify', 'fhir-deidentify']],
+  [
+    /\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove|scrub)\w* (out )?(the )?(phi|(patient )?identifiers|names)\b/,
+    ['hl7v2-deidentify', 'fhir-deidentify'],
+  ],
   [/\bjsonata\b|\btransform\b/, ['jsonata-transform']],
   [/\bterminolog\w*|\bcode displays?\b|\bmissing displays?\b|\bdisplays? (for|of) (the )?codes\b/, ['terminology-lookup']],
   [/\bsplit\w*\b|\bunbundl\w*/, ['fhir-bundle-split']],

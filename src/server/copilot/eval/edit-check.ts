@@ -63,12 +63,18 @@ export function runEditChecks(before: PipelineDefinition, answer: EditAnswer, ch
   for (const [s, t] of checks.unlinked ?? []) check(!linked(s, t), `no connection ${s} → ${t} any more`);
   if (checks.order) {
     const pairs = checks.order.slice(1).map((t, i) => [checks.order![i]!, t] as const);
-    check(pairs.every(([a, b]) => of(a).some((n) => of(b).some((m) => downstream(n.id).has(m.id)))), `order ${checks.order.join(' → ')}`);
+    check(
+      pairs.every(([a, b]) => of(a).some((n) => of(b).some((m) => downstream(n.id).has(m.id)))),
+      `order ${checks.order.join(' → ')}`,
+    );
   }
   for (const c of checks.config ?? []) {
     const node = of(c.type)[0];
     const value = node ? (c.path.startsWith('settings.') ? get(node, c.path) : get(node.config, c.path)) : undefined;
-    check(isDeepStrictEqual(value, c.equals), `${c.type} ${c.path.startsWith('settings.') ? '' : 'config.'}${c.path} = ${JSON.stringify(c.equals)} (got ${JSON.stringify(value)})`);
+    check(
+      isDeepStrictEqual(value, c.equals),
+      `${c.type} ${c.path.startsWith('settings.') ? '' : 'config.'}${c.path} = ${JSON.stringify(c.equals)} (got ${JSON.stringify(value)})`,
+    );
   }
   return { passed: total - failed.length, total, failed };
 }

@@ -26,8 +26,20 @@ const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFi
  * request asked, and dry-run on the base pipeline's sample in test mode. `detail: false` prints only the totals
  * (the held-out set is never read request by request while tuning).
  */
-export async function evaluateEdits(planner: EditPlanner, label: string, requests: EditEvalRequest[], opts: { detail: boolean; verbose?: boolean }): Promise<EditScore> {
-  const score: EditScore = { requests: requests.length, valid: 0, passed: 0, total: 0, dryRuns: { ok: 0, failed: 0, 'needs-connector': 0, 'needs-agent': 0 }, withSample: 0 };
+export async function evaluateEdits(
+  planner: EditPlanner,
+  label: string,
+  requests: EditEvalRequest[],
+  opts: { detail: boolean; verbose?: boolean },
+): Promise<EditScore> {
+  const score: EditScore = {
+    requests: requests.length,
+    valid: 0,
+    passed: 0,
+    total: 0,
+    dryRuns: { ok: 0, failed: 0, 'needs-connector': 0, 'needs-agent': 0 },
+    withSample: 0,
+  };
   console.log(`${planner.name}: edit requests (${label}), ${requests.length}\n`);
   for (const r of requests) {
     const base = structuredClone(BASES[r.base].definition);
@@ -65,6 +77,9 @@ export async function evaluateEdits(planner: EditPlanner, label: string, request
   console.log(`\n${planner.name}, edit requests (${label})`);
   console.log(`  valid:            ${score.valid}/${score.requests} (${pct(score.valid, score.requests)})`);
   console.log(`  checks passed:    ${score.passed}/${score.total} (${pct(score.passed, score.total)})`);
-  console.log(`  dry run:          ${score.dryRuns.ok}/${score.withSample - setup} succeeded (${pct(score.dryRuns.ok, score.withSample - setup)}); ${score.dryRuns.failed} failed; needs a connector: ${score.dryRuns['needs-connector']}, an agent: ${score.dryRuns['needs-agent']}\n`);
+  console.log(
+    `  dry run:          ${score.dryRuns.ok}/${score.withSample - setup} succeeded (${pct(score.dryRuns.ok, score.withSample - setup)}); ` +
+      `${score.dryRuns.failed} failed; needs a connector: ${score.dryRuns['needs-connector']}, an agent: ${score.dryRuns['needs-agent']}\n`,
+  );
   return score;
 }

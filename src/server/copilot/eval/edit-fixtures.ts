@@ -57,7 +57,12 @@ export const BASES = {
   adt: {
     sample: { file: 'hl7v2/messages/ADT-A01-01.hl7' } as EvalSample,
     definition: pipe(
-      [['start', 'manual-trigger', { fields: { message: 'text' } }], ['parse', 'hl7v2-parse'], ['to_fhir', 'hl7v2-to-fhir'], ['out', 'pipeline-output', { key: 'result' }]],
+      [
+        ['start', 'manual-trigger', { fields: { message: 'text' } }],
+        ['parse', 'hl7v2-parse'],
+        ['to_fhir', 'hl7v2-to-fhir'],
+        ['out', 'pipeline-output', { key: 'result' }],
+      ],
       ['start.message>parse.text', 'parse.message>to_fhir.message', 'to_fhir.bundle>out.value'],
     ),
   },
@@ -74,7 +79,13 @@ export const BASES = {
           ['out', 'pipeline-output', { key: 'result' }],
           ['out_invalid', 'pipeline-output', { key: 'invalid' }],
         ],
-        ['listener.parsed>to_fhir.message', 'to_fhir.bundle>validate.resource', 'validate.valid>write.resource', 'write.result>out.value', 'validate.invalid>out_invalid.value'],
+        [
+          'listener.parsed>to_fhir.message',
+          'to_fhir.bundle>validate.resource',
+          'validate.valid>write.resource',
+          'write.result>out.value',
+          'validate.invalid>out_invalid.value',
+        ],
       ),
       'write',
     ),
@@ -83,7 +94,12 @@ export const BASES = {
   fhir_webhook: {
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', take: 3, as: 'collection' } as EvalSample,
     definition: pipe(
-      [['webhook', 'webhook-trigger'], ['validate', 'fhir-validate', { expect: 'bundle' }], ['deidentify', 'fhir-deidentify'], ['out', 'pipeline-output', { key: 'result' }]],
+      [
+        ['webhook', 'webhook-trigger'],
+        ['validate', 'fhir-validate', { expect: 'bundle' }],
+        ['deidentify', 'fhir-deidentify'],
+        ['out', 'pipeline-output', { key: 'result' }],
+      ],
       ['webhook.body>validate.resource', 'validate.valid>deidentify.resource', 'deidentify.resource>out.value'],
     ),
   },
@@ -91,7 +107,11 @@ export const BASES = {
   patients: {
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', take: 5, as: 'collection' } as EvalSample,
     definition: pipe(
-      [['start', 'manual-trigger', { fields: { bundle: 'fhir-bundle' } }], ['split', 'fhir-bundle-split', { types: ['Patient'] }], ['out', 'pipeline-output', { key: 'patients' }]],
+      [
+        ['start', 'manual-trigger', { fields: { bundle: 'fhir-bundle' } }],
+        ['split', 'fhir-bundle-split', { types: ['Patient'] }],
+        ['out', 'pipeline-output', { key: 'patients' }],
+      ],
       ['start.bundle>split.bundle', 'split.resources>out.value'],
     ),
   },
@@ -112,7 +132,11 @@ export const BASES = {
   note: {
     sample: { text: NOTE } as EvalSample,
     definition: pipe(
-      [['start', 'manual-trigger', { fields: { note: 'text' } }], ['summarize', 'summarize', { max_sentences: 3 }], ['out', 'pipeline-output', { key: 'summary' }]],
+      [
+        ['start', 'manual-trigger', { fields: { note: 'text' } }],
+        ['summarize', 'summarize', { max_sentences: 3 }],
+        ['out', 'pipeline-output', { key: 'summary' }],
+      ],
       ['start.note>summarize.text', 'summarize.summary>out.value'],
     ),
   },
@@ -120,7 +144,12 @@ export const BASES = {
   claims837: {
     sample: { file: 'x12/837_005010X222A2/demo.autoaccident.837' } as EvalSample,
     definition: pipe(
-      [['start', 'manual-trigger', { fields: { claims: 'text' } }], ['parse', 'x12-parse'], ['to_fhir', 'x12-837-to-fhir'], ['out', 'pipeline-output', { key: 'bundle' }]],
+      [
+        ['start', 'manual-trigger', { fields: { claims: 'text' } }],
+        ['parse', 'x12-parse'],
+        ['to_fhir', 'x12-837-to-fhir'],
+        ['out', 'pipeline-output', { key: 'bundle' }],
+      ],
       ['start.claims>parse.text', 'parse.interchange>to_fhir.interchange', 'to_fhir.bundle>out.value'],
     ),
   },
@@ -136,7 +165,13 @@ export const BASES = {
         ['out', 'pipeline-output', { key: 'bundle' }],
         ['out_rejected', 'pipeline-output', { key: 'rejected' }],
       ],
-      ['start.claims>parse.text', 'parse.interchange>edits.interchange', 'edits.valid>to_fhir.interchange', 'to_fhir.bundle>out.value', 'edits.invalid>out_rejected.value'],
+      [
+        'start.claims>parse.text',
+        'parse.interchange>edits.interchange',
+        'edits.valid>to_fhir.interchange',
+        'to_fhir.bundle>out.value',
+        'edits.invalid>out_rejected.value',
+      ],
     ),
   },
   /** Every night: lab Observations from the EHR, one row each into the warehouse. */
@@ -161,7 +196,12 @@ export const BASES = {
     sample: { text: PATIENT_CSV } as EvalSample,
     definition: withRetry(
       pipe(
-        [['start', 'manual-trigger', { fields: { csv: 'text' } }], ['parse', 'csv-parse'], ['db_write', 'postgres-write', { connector: 'warehouse', table: 'patients' }], ['out', 'pipeline-output', { key: 'result' }]],
+        [
+          ['start', 'manual-trigger', { fields: { csv: 'text' } }],
+          ['parse', 'csv-parse'],
+          ['db_write', 'postgres-write', { connector: 'warehouse', table: 'patients' }],
+          ['out', 'pipeline-output', { key: 'result' }],
+        ],
         ['start.csv>parse.text', 'parse.rows>db_write.rows', 'db_write.result>out.value'],
       ),
       'db_write',

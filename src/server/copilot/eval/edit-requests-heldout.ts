@@ -16,33 +16,59 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-adt-deid-once-parsed',
     base: 'adt',
     request: 'Once the message is parsed, strip the patient identifiers out of it.',
-    checks: { nodes: ['hl7v2-deidentify'], connections: [['parse', 'hl7v2-deidentify']], order: ['parse', 'hl7v2-deidentify', 'to_fhir'], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['hl7v2-deidentify'],
+      connections: [['parse', 'hl7v2-deidentify']],
+      order: ['parse', 'hl7v2-deidentify', 'to_fhir'],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-adt-write-instead',
     base: 'adt',
     request: 'Send the result to the FHIR server rather than returning it.',
     connectors: FHIR,
-    checks: { nodes: ['fhir-write'], order: ['to_fhir', 'fhir-write'], unlinked: [['to_fhir', 'out']], config: [{ type: 'fhir-write', path: 'connector', equals: 'Hospital FHIR' }], kept: ['parse', 'to_fhir'] },
+    checks: {
+      nodes: ['fhir-write'],
+      order: ['to_fhir', 'fhir-write'],
+      unlinked: [['to_fhir', 'out']],
+      config: [{ type: 'fhir-write', path: 'connector', equals: 'Hospital FHIR' }],
+      kept: ['parse', 'to_fhir'],
+    },
   },
   {
     id: 'ho-adt-webhook-trigger',
     base: 'adt',
     request: 'Start this from a webhook instead of by hand.',
-    checks: { trigger: 'webhook-trigger', absent: ['manual-trigger'], order: ['webhook-trigger', 'hl7v2-parse', 'hl7v2-to-fhir'], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      trigger: 'webhook-trigger',
+      absent: ['manual-trigger'],
+      order: ['webhook-trigger', 'hl7v2-parse', 'hl7v2-to-fhir'],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-adt-mllp-trigger',
     base: 'adt',
     request: 'Receive these messages over MLLP on port 6661 instead.',
-    checks: { trigger: 'mllp-listener-trigger', absent: ['manual-trigger'], config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 6661 }], kept: ['to_fhir', 'out'] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      absent: ['manual-trigger'],
+      config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 6661 }],
+      kept: ['to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-adt-archive-raw',
     base: 'adt',
     request: 'Also archive the raw message in Postgres, in the table raw_messages.',
     connectors: WAREHOUSE,
-    checks: { nodes: ['postgres-write'], connections: [['to_fhir', 'out']], config: [{ type: 'postgres-write', path: 'table', equals: 'raw_messages' }], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['postgres-write'],
+      connections: [['to_fhir', 'out']],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'raw_messages' }],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-adt-remove-parse-refused',
@@ -65,14 +91,24 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-adt-before-out',
     base: 'adt',
     request: 'Just before the result goes out, de-identify it.',
-    checks: { nodes: ['fhir-deidentify'], connections: [['fhir-deidentify', 'out']], order: ['to_fhir', 'fhir-deidentify', 'out'], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['fhir-deidentify'],
+      connections: [['fhir-deidentify', 'out']],
+      order: ['to_fhir', 'fhir-deidentify', 'out'],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-adt-multi',
     base: 'adt',
     request: 'Validate the FHIR bundle and then write it to the FHIR server instead of returning it; retry the write 4 times.',
     connectors: FHIR,
-    checks: { nodes: ['fhir-validate', 'fhir-write'], order: ['to_fhir', 'fhir-validate', 'fhir-write'], config: [{ type: 'fhir-write', path: 'settings.retry.max_attempts', equals: 4 }], kept: ['parse', 'to_fhir'] },
+    checks: {
+      nodes: ['fhir-validate', 'fhir-write'],
+      order: ['to_fhir', 'fhir-validate', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'settings.retry.max_attempts', equals: 4 }],
+      kept: ['parse', 'to_fhir'],
+    },
   },
   {
     id: 'ho-adt-remove-unknown',
@@ -107,7 +143,12 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'oru_write',
     request: 'Keep a copy of each FHIR bundle in Postgres as well (table fhir_bundles).',
     connectors: [...FHIR, ...WAREHOUSE],
-    checks: { nodes: ['postgres-write'], order: ['to_fhir', 'postgres-write'], config: [{ type: 'postgres-write', path: 'table', equals: 'fhir_bundles' }], kept: ['validate', 'write', 'out'] },
+    checks: {
+      nodes: ['postgres-write'],
+      order: ['to_fhir', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'fhir_bundles' }],
+      kept: ['validate', 'write', 'out'],
+    },
   },
   {
     id: 'ho-oru-retry',
@@ -128,7 +169,14 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'oru_write',
     request: 'Put a terminology lookup between to_fhir and validate.',
     connectors: FHIR,
-    checks: { nodes: ['terminology-lookup'], connections: [['to_fhir', 'terminology-lookup'], ['terminology-lookup', 'validate']], kept: ['validate', 'write'] },
+    checks: {
+      nodes: ['terminology-lookup'],
+      connections: [
+        ['to_fhir', 'terminology-lookup'],
+        ['terminology-lookup', 'validate'],
+      ],
+      kept: ['validate', 'write'],
+    },
   },
   {
     id: 'ho-oru-multi',
@@ -149,7 +197,12 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-wh-manual',
     base: 'fhir_webhook',
     request: 'Let me start it by hand with a bundle instead of the webhook.',
-    checks: { trigger: 'manual-trigger', absent: ['webhook-trigger'], order: ['manual-trigger', 'fhir-validate', 'fhir-deidentify'], kept: ['validate', 'deidentify', 'out'] },
+    checks: {
+      trigger: 'manual-trigger',
+      absent: ['webhook-trigger'],
+      order: ['manual-trigger', 'fhir-validate', 'fhir-deidentify'],
+      kept: ['validate', 'deidentify', 'out'],
+    },
   },
   {
     id: 'ho-wh-split',
@@ -162,7 +215,13 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'fhir_webhook',
     request: 'Instead of returning the de-identified bundle, post it to the Research FHIR server.',
     connectors: TWO_FHIR,
-    checks: { nodes: ['fhir-write'], order: ['fhir-deidentify', 'fhir-write'], unlinked: [['deidentify', 'out']], config: [{ type: 'fhir-write', path: 'connector', equals: 'Research FHIR' }], kept: ['validate', 'deidentify'] },
+    checks: {
+      nodes: ['fhir-write'],
+      order: ['fhir-deidentify', 'fhir-write'],
+      unlinked: [['deidentify', 'out']],
+      config: [{ type: 'fhir-write', path: 'connector', equals: 'Research FHIR' }],
+      kept: ['validate', 'deidentify'],
+    },
   },
   {
     id: 'ho-wh-remove-deid',
@@ -174,34 +233,67 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-wh-terminology',
     base: 'fhir_webhook',
     request: 'Fill in missing code displays right after validation.',
-    checks: { nodes: ['terminology-lookup'], connections: [['validate', 'terminology-lookup']], order: ['fhir-validate', 'terminology-lookup', 'fhir-deidentify'], kept: ['validate', 'deidentify', 'out'] },
+    checks: {
+      nodes: ['terminology-lookup'],
+      connections: [['validate', 'terminology-lookup']],
+      order: ['fhir-validate', 'terminology-lookup', 'fhir-deidentify'],
+      kept: ['validate', 'deidentify', 'out'],
+    },
   },
   // --- Patients (patients)
   {
     id: 'ho-pat-female',
     base: 'patients',
     request: 'Only keep female patients.',
-    checks: { nodes: ['filter'], order: ['split', 'filter', 'out'], config: [{ type: 'filter', path: 'expression', equals: 'gender = "female"' }], kept: ['split', 'out'] },
+    checks: {
+      nodes: ['filter'],
+      order: ['split', 'filter', 'out'],
+      config: [{ type: 'filter', path: 'expression', equals: 'gender = "female"' }],
+      kept: ['split', 'out'],
+    },
   },
   {
     id: 'ho-pat-warehouse',
     base: 'patients',
     request: 'Also load the patients into the warehouse table research.patients.',
     connectors: WAREHOUSE,
-    checks: { nodes: ['postgres-write'], connections: [['split', 'postgres-write'], ['split', 'out']], config: [{ type: 'postgres-write', path: 'table', equals: 'research.patients' }, { type: 'postgres-write', path: 'connector', equals: 'warehouse' }] },
+    checks: {
+      nodes: ['postgres-write'],
+      connections: [
+        ['split', 'postgres-write'],
+        ['split', 'out'],
+      ],
+      config: [
+        { type: 'postgres-write', path: 'table', equals: 'research.patients' },
+        { type: 'postgres-write', path: 'connector', equals: 'warehouse' },
+      ],
+    },
   },
   {
     id: 'ho-pat-fhirpath',
     base: 'patients',
     request: "Extract each patient's name and gender with FHIRPath before the output.",
-    checks: { nodes: ['fhirpath-extract'], order: ['split', 'fhirpath-extract', 'out'], config: [{ type: 'fhirpath-extract', path: 'expressions.gender', equals: 'gender' }], kept: ['split', 'out'] },
+    checks: {
+      nodes: ['fhirpath-extract'],
+      order: ['split', 'fhirpath-extract', 'out'],
+      config: [{ type: 'fhirpath-extract', path: 'expressions.gender', equals: 'gender' }],
+      kept: ['split', 'out'],
+    },
   },
   // --- Clinical note (note)
   {
     id: 'ho-note-extract-alongside',
     base: 'note',
     request: 'Also extract conditions and medications from the note as FHIR, alongside the summary.',
-    checks: { nodes: ['clinical-extract'], connections: [['start', 'clinical-extract'], ['summarize', 'out'], ['clinical-extract', 'pipeline-output']], kept: ['summarize', 'out'] },
+    checks: {
+      nodes: ['clinical-extract'],
+      connections: [
+        ['start', 'clinical-extract'],
+        ['summarize', 'out'],
+        ['clinical-extract', 'pipeline-output'],
+      ],
+      kept: ['summarize', 'out'],
+    },
   },
   {
     id: 'ho-note-agent-instead',
@@ -213,7 +305,12 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-note-http',
     base: 'note',
     request: 'Post the summary to https://notes.example.org/api/summaries afterwards.',
-    checks: { nodes: ['http-request'], connections: [['summarize', 'http-request']], config: [{ type: 'http-request', path: 'url', equals: 'https://notes.example.org/api/summaries' }], kept: ['summarize'] },
+    checks: {
+      nodes: ['http-request'],
+      connections: [['summarize', 'http-request']],
+      config: [{ type: 'http-request', path: 'url', equals: 'https://notes.example.org/api/summaries' }],
+      kept: ['summarize'],
+    },
   },
   {
     id: 'ho-note-five-sentences',
@@ -232,27 +329,50 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     id: 'ho-837-claim-edits',
     base: 'claims837',
     request: 'Run the claim edits before converting to FHIR.',
-    checks: { nodes: ['claim-validate'], connections: [['claim-validate', 'x12-837-to-fhir']], order: ['x12-parse', 'claim-validate', 'x12-837-to-fhir'], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['claim-validate'],
+      connections: [['claim-validate', 'x12-837-to-fhir']],
+      order: ['x12-parse', 'claim-validate', 'x12-837-to-fhir'],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-837-835-alongside',
     base: 'claims837',
     request: 'Also handle 835 remittances: convert them to ExplanationOfBenefit alongside the claims.',
-    checks: { nodes: ['x12-835-to-fhir'], connections: [['x12-parse', 'x12-835-to-fhir'], ['x12-835-to-fhir', 'pipeline-output']], kept: ['parse', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['x12-835-to-fhir'],
+      connections: [
+        ['x12-parse', 'x12-835-to-fhir'],
+        ['x12-835-to-fhir', 'pipeline-output'],
+      ],
+      kept: ['parse', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-837-write-payer',
     base: 'claims837',
     request: 'Write the Claim bundle to the payer FHIR server.',
     connectors: [{ name: 'Payer FHIR', type: 'fhir' }],
-    checks: { nodes: ['fhir-write'], order: ['x12-837-to-fhir', 'fhir-write'], config: [{ type: 'fhir-write', path: 'connector', equals: 'Payer FHIR' }], kept: ['parse', 'to_fhir'] },
+    checks: {
+      nodes: ['fhir-write'],
+      order: ['x12-837-to-fhir', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'connector', equals: 'Payer FHIR' }],
+      kept: ['parse', 'to_fhir'],
+    },
   },
   {
     id: 'ho-claims-rejects-http',
     base: 'claims_checked',
     request: 'Send the rejected claims to the billing API instead of an output.',
     connectors: [{ name: 'Billing API', type: 'http' }],
-    checks: { nodes: ['http-request'], connections: [['claim-validate', 'http-request']], removed: ['out_rejected'], config: [{ type: 'http-request', path: 'connector', equals: 'Billing API' }], kept: ['edits', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['http-request'],
+      connections: [['claim-validate', 'http-request']],
+      removed: ['out_rejected'],
+      config: [{ type: 'http-request', path: 'connector', equals: 'Billing API' }],
+      kept: ['edits', 'to_fhir', 'out'],
+    },
   },
   {
     id: 'ho-claims-remove-edits',
@@ -265,7 +385,12 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'claims_checked',
     request: 'Store every parsed interchange in the claims table of the warehouse too.',
     connectors: WAREHOUSE,
-    checks: { nodes: ['postgres-write'], connections: [['x12-parse', 'postgres-write']], config: [{ type: 'postgres-write', path: 'table', equals: 'claims' }], kept: ['edits', 'to_fhir', 'out'] },
+    checks: {
+      nodes: ['postgres-write'],
+      connections: [['x12-parse', 'postgres-write']],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'claims' }],
+      kept: ['edits', 'to_fhir', 'out'],
+    },
   },
   // --- Nightly lab load (nightly)
   {
@@ -294,7 +419,12 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'nightly',
     request: 'Only keep final results.',
     connectors: [...FHIR, ...WAREHOUSE],
-    checks: { nodes: ['filter'], order: ['fhir-bundle-split', 'filter', 'postgres-write'], config: [{ type: 'filter', path: 'expression', equals: 'status = "final"' }], kept: ['query', 'split', 'db_write'] },
+    checks: {
+      nodes: ['filter'],
+      order: ['fhir-bundle-split', 'filter', 'postgres-write'],
+      config: [{ type: 'filter', path: 'expression', equals: 'status = "final"' }],
+      kept: ['query', 'split', 'db_write'],
+    },
   },
   // --- CSV load (csv_load)
   {

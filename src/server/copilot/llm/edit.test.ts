@@ -6,12 +6,22 @@ import { editWithModel } from './edit';
 
 const adt = () => structuredClone(BASES.adt.definition);
 const node = (id: string, type: string, config: object = {}) => ({ id, type, config: JSON.stringify(config) });
-const keep = [node('start', 'manual-trigger', { fields: { message: 'text' } }), node('parse', 'hl7v2-parse'), node('to_fhir', 'hl7v2-to-fhir'), node('out', 'pipeline-output', { key: 'result' })];
+const keep = [
+  node('start', 'manual-trigger', { fields: { message: 'text' } }),
+  node('parse', 'hl7v2-parse'),
+  node('to_fhir', 'hl7v2-to-fhir'),
+  node('out', 'pipeline-output', { key: 'result' }),
+];
 const link = (s: string, sp: string, t: string, tp: string) => ({ source: s, source_port: sp, target: t, target_port: tp });
 const base = [link('start', 'message', 'parse', 'text'), link('parse', 'message', 'to_fhir', 'message')];
 
 // the model's part: a first answer that does not fit by port types (HL7 v2 into the FHIR validator's output side), then a right one
-const wrong = { name: 'ADT', reasoning: ['validate before the output'], nodes: [...keep, node('validate', 'fhir-validate')], connections: [...base, link('to_fhir', 'bundle', 'validate', 'resource'), link('validate', 'bundle', 'out', 'value')] };
+const wrong = {
+  name: 'ADT',
+  reasoning: ['validate before the output'],
+  nodes: [...keep, node('validate', 'fhir-validate')],
+  connections: [...base, link('to_fhir', 'bundle', 'validate', 'resource'), link('validate', 'bundle', 'out', 'value')],
+};
 const right = { ...wrong, connections: [...base, link('to_fhir', 'bundle', 'validate', 'resource'), link('validate', 'valid', 'out', 'value')] };
 
 describe('editing with a language model', () => {
@@ -27,7 +37,7 @@ describe('editing with a language model', () => {
   });
   const model = (url: string) => createOpenAICompatible({ name: 'test', baseURL: url, supportsStructuredOutputs: true }).chatModel('editor');
 
-  it('sends the validator\'s findings back to the model and shows its corrected edit, kept nodes where they were', async () => {
+  it("sends the validator's findings back to the model and shows its corrected edit, kept nodes where they were", async () => {
     const r = await editWithModel(model(llm.url), 'test/editor', adt(), 'Validate the FHIR bundle before the output.');
     expect(r.attempts).toBe(2);
     const second = llm.seen.filter((s) => s.body.response_format).at(1)!;

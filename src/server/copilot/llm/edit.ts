@@ -19,7 +19,10 @@ export interface ModelEdit extends EditResult {
 
 /** The pipeline as the model sees it: ids, types, configs and connections (positions left out). */
 function current(def: PipelineDefinition): string {
-  return JSON.stringify({ nodes: def.nodes.map((n) => ({ id: n.id, type: n.type, config: n.config })), connections: def.connections.map(({ source, source_port, target, target_port }) => ({ source, source_port, target, target_port })) });
+  return JSON.stringify({
+    nodes: def.nodes.map((n) => ({ id: n.id, type: n.type, config: n.config })),
+    connections: def.connections.map(({ source, source_port, target, target_port }) => ({ source, source_port, target, target_port })),
+  });
 }
 
 function editPrompt(def: PipelineDefinition, request: string, connectors: Connector[], offline: EditResult): string {
@@ -41,7 +44,13 @@ function editPrompt(def: PipelineDefinition, request: string, connectors: Connec
  * generate/pipeline does. An answer still not valid is not shown: the rule-based edit answers, saying so. Nodes the
  * model kept keep their positions. A failing model call throws (the caller decides).
  */
-export async function editWithModel(model: LanguageModelV4, modelId: string, def: PipelineDefinition, request: string, opts: { connectors?: Connector[]; signal?: AbortSignal } = {}): Promise<ModelEdit> {
+export async function editWithModel(
+  model: LanguageModelV4,
+  modelId: string,
+  def: PipelineDefinition,
+  request: string,
+  opts: { connectors?: Connector[]; signal?: AbortSignal } = {},
+): Promise<ModelEdit> {
   const connectors = opts.connectors ?? [];
   const offline = editPipeline(def, request, { connectors });
   const types = relevantNodeTypes(request, [...def.nodes.map((n) => n.type), ...offline.definition.nodes.map((n) => n.type)]);
@@ -52,13 +61,27 @@ export async function editWithModel(model: LanguageModelV4, modelId: string, def
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     let answer: Answer;
     try {
-      const r = await generateText({ model, system, messages, output: Output.object({ schema: Answer }), temperature: 0, maxRetries: 1, abortSignal: opts.signal });
+      const r = await generateText({
+        model,
+        system,
+        messages,
+        output: Output.object({ schema: Answer }),
+        temperature: 0,
+        maxRetries: 1,
+        abortSignal: opts.signal,
+      });
       usage.input_tokens += r.usage.inputTokens ?? 0;
       usage.output_tokens += r.usage.outputTokens ?? 0;
       answer = r.output;
     } catch (e) {
       if (!NoObjectGeneratedError.isInstance(e)) throw e;
-      messages.push({ role: 'assistant', content: e.text ?? '' }, { role: 'user', content: repairPrompt([`the answer did not have the required shape (${String((e.cause as Error | undefined)?.message ?? e.message).slice(0, 300)})`]) });
+      messages.push(
+        { role: 'assistant', content: e.text ?? '' },
+        {
+          role: 'user',
+          content: repairPrompt([`the answer did not have the required shape (${String((e.cause as Error | undefined)?.message ?? e.message).slice(0, 300)})`]),
+        },
+      );
       reasoning.push(`Answer ${attempt}: not in the required shape; asked again.`);
       continue;
     }
@@ -77,9 +100,21 @@ export async function editWithModel(model: LanguageModelV4, modelId: string, def
       const diff = diffDefinitions(def, next);
       reasoning.push(`Answer ${attempt}: checked with the engine's validator: valid.`);
       const changes = describeDiff(def, next, diff);
-      return { definition: next, changes, unresolved: changes.length ? [] : [`${modelId} made no change for "${request}"`], validation: report, diff, attempts: attempt, usage, reasoning };
+      return {
+        definition: next,
+        changes,
+        unresolved: changes.length ? [] : [`${modelId} made no change for "${request}"`],
+        validation: report,
+        diff,
+        attempts: attempt,
+        usage,
+        reasoning,
+      };
     }
-    reasoning.push(`Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`);
+    reasoning.push(
+      `Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})` +
+        `${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`,
+    );
     messages.push({ role: 'assistant', content: JSON.stringify(answer) }, { role: 'user', content: repairPrompt(problems) });
   }
   reasoning.push(`After ${MAX_ATTEMPTS} answers the model's change was still not valid: the rule-based planner's edit is shown instead.`);

@@ -49,8 +49,16 @@ async function edit(def: PipelineDefinition, request: string, own: { name: strin
 export async function modifyForCopilot(ctx: ServiceContext, input: EditInput) {
   const row = input.pipeline_id ? await findPipelineRow(ctx, input.pipeline_id) : undefined;
   const parsed = PipelineDefinition.safeParse(row?.definition ?? input.definition);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Give pipeline_id, or a definition {nodes, connections}.', parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })));
-  if (input.apply && !row) throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [{ path: 'apply', message: 'needs pipeline_id' }]);
+  if (!parsed.success)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Give pipeline_id, or a definition {nodes, connections}.',
+      parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })),
+    );
+  if (input.apply && !row)
+    throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [
+      { path: 'apply', message: 'needs pipeline_id' },
+    ]);
   const own = await ctx.db.select({ name: connectors.name, type: connectors.type }).from(connectors).where(eq(connectors.orgId, ctx.principal.orgId));
   const e = await edit(parsed.data, input.request, own, input.model ?? env.COPILOT_MODEL);
   const definition = { ...parsed.data, nodes: e.definition.nodes, connections: e.definition.connections };
@@ -59,7 +67,10 @@ export async function modifyForCopilot(ctx: ServiceContext, input: EditInput) {
   const run = validation.valid && changed && input.sample_input !== undefined ? await dryRun(ctx, definition, input.sample_input) : null;
   const save = Boolean(input.apply && row && validation.valid && changed);
   const saved = save ? await updatePipeline(ctx, { id: row!.id, definition }) : null;
-  const unresolved = [...e.unresolved, ...(input.apply && row && !save ? [`nothing was saved: ${!changed ? 'the request changed nothing' : 'the result is not valid'}`] : [])];
+  const unresolved = [
+    ...e.unresolved,
+    ...(input.apply && row && !save ? [`nothing was saved: ${!changed ? 'the request changed nothing' : 'the result is not valid'}`] : []),
+  ];
   return {
     definition,
     changes: e.changes,
