@@ -8,6 +8,10 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc) once; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  // Turbopack keeps a cache of the build in the build folder, for the next build to start from. Writing it took
+  // 20-85 s of a cold test build; `npm test` turns it off where no build folder exists yet (a fresh clone, CI),
+  // since nothing would read it.
+  experimental: { turbopackFileSystemCacheForBuild: process.env.CLINFLOW_BUILD_CACHE !== '0' },
   reactStrictMode: true,
 };
 export default nextConfig;

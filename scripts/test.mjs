@@ -1,8 +1,18 @@
-// The whole suite, as CI runs it: build the app once, then unit + service tests, REST contract tests
-// against started servers (PGlite and the machine's Postgres), then the browser tests in Chromium.
-import { spawnSync } from 'node:child_process';
+// The whole suite, as CI runs it: build and type-check the app, unit + service tests, REST contract tests against
+// started servers (PGlite and the machine's Postgres), browser tests in Chromium.
+//
+// Steps that do not need each other run at the same time (on a 2-core machine each of them leaves a core idle for
+// part of its time: tsc is single-threaded, the tests wait on servers, timers, sockets and the browser):
+//   build (next build, then the server bundle) ─┬─ typecheck (reads the build's route types)
+//                                                ├─ playwright
+//   unit (needs no build) ───────────────────────┴─ rest (REST contract tests: after the build and the unit tests)
+// A failed build or typecheck stops every step and fails the run; a failed test step does not stop the others.
+// Each step's lines are prefixed with its name; each step's time is printed when it ends and all of them at the end,
+// so a slow run shows where it went.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 
 const root = path.resolve(import.meta.dirname, '..');
 // not test-results/: Playwright empties that folder when it starts
@@ -10,14 +20,56 @@ const results = path.join(root, '.test-reports');
 fs.mkdirSync(results, { recursive: true });
 // Tests build into their own folder, so a running `npm start` (.next) is left alone.
 const env = { ...process.env, CLINFLOW_DIST_DIR: '.next-test', NEXT_TELEMETRY_DISABLED: '1' };
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const began = performance.now();
+const seconds = (ms) => Math.round(ms / 1000);
+/** Every step that ran: its name, when it started (from the start of the run), how long it took, how it ended. */
+const timings = [];
+const children = new Set();
 
-function run(label, cmd, args, extraEnv = {}) {
+/** Runs one command; with `prefix`, its output lines carry the step's name (for steps sharing the terminal). */
+function run(label, cmd, args, { extraEnv = {}, prefix = false } = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
   const started = performance.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
-  // each step's time in the log: where a slow run spent it
-  console.log(`=== ${label}: ${r.status === 0 ? 'done' : 'failed'} in ${Math.round((performance.now() - started) / 1000)} s`);
-  return r.status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'], env: { ...env, ...extraEnv } });
+    children.add(child);
+    if (prefix) {
+      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+        readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${label}] ${line}\n`));
+      }
+    }
+    const finish = (status) => {
+      children.delete(child);
+      const ms = performance.now() - started;
+      timings.push({ label, at: seconds(started - began), took: seconds(ms), status });
+      // each step's time in the log: where a slow run spent it
+      console.log(`=== ${label}: ${status === 0 ? 'done' : 'failed'} in ${seconds(ms)} s`);
+      resolve(status);
+    };
+    child.on('error', (e) => {
+      console.error(`=== ${label}: ${e.message}`);
+      finish(1);
+    });
+    child.on('exit', (code, signal) => finish(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Runs steps one after the other; resolves with the first failure's status, or 0. */
+async function sequence(...steps) {
+  for (const step of steps) {
+    const status = await step();
+    if (status !== 0) return status;
+  }
+  return 0;
+}
+
+// Ctrl-C or a CI timeout: stop what is running rather than leave servers and browsers behind.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+    process.exit(130);
+  });
 }
 
 function readJson(file) {
@@ -28,25 +80,64 @@ function readJson(file) {
   }
 }
 
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+function printTimings() {
+  console.log('\nsteps (start → took, seconds from the start of the run):');
+  for (const t of timings.sort((a, b) => a.at - b.at)) {
+    console.log(`  ${t.label.padEnd(18)} ${String(t.at).padStart(5)} → ${String(t.took).padStart(4)} s${t.status === 0 ? '' : '  failed'}`);
+  }
+  console.log(`  ${'total'.padEnd(18)} ${seconds(performance.now() - began)} s`);
+}
 
-if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) process.exit(1);
-if (run('build', bin('next'), ['build']) !== 0) process.exit(1);
-if (run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]) !== 0) process.exit(1);
+for (const f of ['vitest.json', 'vitest-unit.json', 'vitest-rest.json', 'playwright.json']) fs.rmSync(path.join(results, f), { force: true });
+
+const vitest = (report, ...projects) => [
+  'run',
+  ...projects.flatMap((p) => ['--project', p]),
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=.test-reports/vitest-${report}.json`,
+];
+/** A failed typecheck or build: stop every step still running and fail the run. */
+function stopAll(step) {
+  console.error(`\n${step} failed: stopping the steps still running`);
+  for (const child of children) child.kill('SIGTERM');
+  printTimings();
+  process.exit(1);
+}
+
+const freshBuild = !fs.existsSync(path.join(root, '.next-test'));
+const built = sequence(
+  // no build folder yet (a fresh clone, CI): Turbopack's build cache would be written for no later build to read
+  () => run('build', bin('next'), ['build'], { prefix: true, extraEnv: freshBuild ? { CLINFLOW_BUILD_CACHE: '0' } : {} }),
+  () => run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')], { prefix: true }),
+).then((status) => (status === 0 ? 0 : stopAll('the build')));
+// the unit and service tests need no build
+const unit = run('unit', bin('vitest'), vitest('unit', 'unit', 'unit-isolated'), { prefix: true });
+// after the build: its route types are part of what tsc checks (.next-test/types, tsconfig.json)
+const typecheck = built
+  .then(() => run('typecheck', bin('tsc'), ['--noEmit'], { prefix: true }))
+  .then((status) => (status === 0 ? 0 : stopAll('typecheck')));
+const playwright = built.then(() =>
+  run('playwright', bin('playwright'), ['test', '--reporter=list,json'], {
+    prefix: true,
+    extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, 'playwright.json') },
+  }),
+);
+// after the unit tests, so that at most two steps of tests share the machine
+const rest = Promise.all([built, unit]).then(() => run('rest', bin('vitest'), vitest('rest', 'rest'), { prefix: true }));
 
 const failures = [];
-if (run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=.test-reports/vitest.json']) !== 0) {
-  failures.push('vitest');
-}
-if (run('playwright', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, 'playwright.json') }) !== 0) {
-  failures.push('playwright');
-}
+const statuses = { unit: await unit, rest: await rest, playwright: await playwright };
+await typecheck;
+for (const [step, status] of Object.entries(statuses)) if (status !== 0) failures.push(step);
+printTimings();
 
-const v = readJson('vitest.json');
+const v = [readJson('vitest-unit.json'), readJson('vitest-rest.json')];
 const p = readJson('playwright.json');
-const passed = (v?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0);
-const failed = (v?.numFailedTests ?? 0) + (p?.stats?.unexpected ?? 0) + (p?.stats?.flaky ?? 0);
-const skipped = (v?.numPendingTests ?? 0) + (p?.stats?.skipped ?? 0);
+const sum = (key) => v.reduce((n, r) => n + (r?.[key] ?? 0), 0);
+const passed = sum('numPassedTests') + (p?.stats?.expected ?? 0);
+const failed = sum('numFailedTests') + (p?.stats?.unexpected ?? 0) + (p?.stats?.flaky ?? 0);
+const skipped = sum('numPendingTests') + (p?.stats?.skipped ?? 0);
 if (failures.length > 0 && failed === 0) {
   console.error(`\n${failures.join(' and ')} failed before reporting results`);
   console.log(`\n${passed} passed, 1 failed`);
