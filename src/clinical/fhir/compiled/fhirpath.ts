@@ -52,10 +52,35 @@ const TRUE = booleanToTypedValue(true);
 const FALSE = booleanToTypedValue(false);
 const bool = (b: boolean): TypedValue[] => (b ? TRUE : FALSE);
 
+/** A navigation from the input: names of properties joined by dots. */
+function isPath(atom: Atom): boolean {
+  if (atom instanceof SymbolAtom) return !atom.name.startsWith('%');
+  return atom instanceof DotAtom && isPath(atom.left) && atom.right instanceof SymbolAtom && !atom.right.name.startsWith('%');
+}
+
+/**
+ * Whether evaluating the expression can neither raise an error nor give more than one boolean (`x.exists()`,
+ * `status = 'final'`, and/or/not of such): then `a or b` with `a` true is true without `b`, as in @medplum/core,
+ * which evaluates `b` all the same but can do nothing with it.
+ */
+function safe(atom: Atom): boolean {
+  if (atom instanceof DotAtom && atom.right instanceof FunctionAtom && atom.right.args.length === 0) {
+    const f = atom.right.name;
+    return ((f === 'exists' || f === 'empty' || f === 'hasValue') && isPath(atom.left)) || (f === 'not' && safe(atom.left));
+  }
+  if (atom instanceof EqualsAtom || atom instanceof NotEqualsAtom) {
+    return [atom.left, atom.right].every((a) => a instanceof LiteralAtom || isPath(a));
+  }
+  if (atom instanceof AndAtom || atom instanceof OrAtom || atom instanceof XorAtom || atom instanceof ImpliesAtom) return safe(atom.left) && safe(atom.right);
+  return false;
+}
+
 function boolOp(atom: AndAtom | OrAtom | XorAtom | ImpliesAtom, l: Fn, r: Fn): Fn {
+  const skip = safe(atom.right);
   if (atom instanceof AndAtom) {
     return (input, vars) => {
       const a = singleton(l(input, vars), 'boolean');
+      if (skip && a?.value === false) return FALSE;
       const b = singleton(r(input, vars), 'boolean');
       if (a?.value === true && b?.value === true) return TRUE;
       return a?.value === false || b?.value === false ? FALSE : [];
@@ -64,6 +89,7 @@ function boolOp(atom: AndAtom | OrAtom | XorAtom | ImpliesAtom, l: Fn, r: Fn): F
   if (atom instanceof OrAtom) {
     return (input, vars) => {
       const a = singleton(l(input, vars), 'boolean');
+      if (skip && a?.value === true) return TRUE;
       const b = singleton(r(input, vars), 'boolean');
       if (a?.value === false && b?.value === false) return FALSE;
       return a?.value || b?.value ? TRUE : [];
@@ -78,6 +104,7 @@ function boolOp(atom: AndAtom | OrAtom | XorAtom | ImpliesAtom, l: Fn, r: Fn): F
   }
   return (input, vars) => {
     const a = singleton(l(input, vars), 'boolean');
+    if (skip && a?.value === false) return TRUE;
     const b = singleton(r(input, vars), 'boolean');
     if (b?.value === true || a?.value === false) return TRUE;
     return !a || !b ? [] : FALSE;

@@ -193,28 +193,34 @@ function crawl(s: State, prop: CompiledProp, value: unknown, type: string, at: A
   if (isPrimitive(type)) {
     // an object given for a primitive: @medplum/core checks it as an Element (in primitive()); resource-invariants.ts
     // walks it as any object
-    if (hook && value && typeof value === 'object' && value.valueOf() === value) scanNested(value, pathOf(at, true), s.root, s.nested);
+    if (hook && value && typeof value === 'object' && value.valueOf() === value) unwalked(s, value, pathOf(at, true));
     return;
   }
   walkObject(s, value, type === prop.type ? (prop.plan ??= compiledPlan(type)) : compiledPlan(type), at, hook);
 }
 
+/** The type of a choice, as resolve() gives it. */
+function typeOf(prop: CompiledProp, choice: Choice): string {
+  return choice.type === 'Element' || choice.type === 'BackboneElement' ? prop.element.type[0]!.code : choice.type;
+}
+
+/** The choice a property takes in `o` (the first type present), as resolve() finds it. */
 function chosen(o: Json, prop: CompiledProp): Choice {
   const choices = prop.choices;
   for (let i = 0; i < choices.length - 1; i++) if (o[choices[i]!.key] !== undefined || o[choices[i]!.extKey] !== undefined) return choices[i]!;
   return choices[choices.length - 1]!;
 }
 
-function walkProp(s: State, o: Json, prop: CompiledProp, up: At, hook: boolean): void {
-  const r = resolve(o, prop);
+function walkProp(s: State, o: Json, prop: CompiledProp, choice: Choice, up: At, hook: boolean): void {
+  const merged = !!o[choice.extKey];
+  // without a primitive extension to merge, the value is the key's, as resolve() would find it
+  const r = merged ? resolve(o, prop) : isEmpty(o[choice.key]) ? undefined : { value: o[choice.key], type: typeOf(prop, choice) };
   if (!r) {
     if (prop.min > 0) structure(s, `${path(up)}.${prop.name}`, 'Missing required property');
     return;
   }
-  const choice = chosen(o, prop);
-  const merged = !!o[choice.extKey];
   // the JSON as it is, where the walk meets a merged value: resource-invariants.ts walks the keys as they are
-  if (merged && hook) for (const k of [choice.key, choice.extKey]) scanNested(o[k], `${pathOf(up, true)}.${k}`, s.root, s.nested);
+  if (merged && hook) for (const k of [choice.key, choice.extKey]) unwalked(s, o[k], `${pathOf(up, true)}.${k}`);
   const sub = hook && !merged;
   const values = r.value;
   if (Array.isArray(values)) {
@@ -258,25 +264,20 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
     let seen: Record<string, string> | undefined;
     // Object.keys, not for-in: what the reference reads (for-in also yields what a library adds to String.prototype)
     for (const key of Object.keys(o)) {
+      if (hook) nullsOf(s, o, key, at);
       if (key === 'resourceType') continue;
       const prop = plan.byKey.get(key);
-      if (prop && takes(o, prop, key)) walkProp(s, o, prop, at, hook);
+      if (prop) {
+        const choice = prop.choices.length === 1 ? prop.choices[0]! : chosen(o, prop);
+        // where the walk takes the property up: its value's key, or its extension's when it has no value
+        if (key === choice.key || (key === choice.extKey && o[choice.key] === undefined)) walkProp(s, o, prop, choice, at, hook);
+      }
       if (plan.keys.has(key)) continue;
       seen = additional(s, o, key, plan, at, hook, seen);
     }
   }
   for (const prop of plan.required) if (!present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
   if (isResource) s.resources.pop();
-}
-
-/** Whether `key` is where the walk takes the property up: its value's key, or its extension's when it has no value. */
-function takes(o: Json, prop: CompiledProp, key: string): boolean {
-  if (!prop.isChoice) return key === prop.name || o[prop.name] === undefined;
-  for (const c of prop.choices) {
-    if (o[c.key] !== undefined) return key === c.key;
-    if (o[c.extKey] !== undefined) return key === c.extKey;
-  }
-  return false;
 }
 
 function present(obj: unknown, prop: CompiledProp): boolean {
@@ -301,7 +302,7 @@ function choiceOf(obj: Json, key: string, plan: CompiledPlan): string | undefine
 /** @medplum/core's check of a key that is not plainly an element: choice types given twice, unknown properties. */
 function additional(s: State, obj: Json, key: string, plan: CompiledPlan, at: At, hook: boolean, seen: Record<string, string> | undefined) {
   const choice = plan.choices.size ? choiceOf(obj, key, plan) : undefined;
-  if (hook && !plan.walked(obj, key)) scanNested(obj[key], `${pathOf(at, true)}.${key}`, s.root, s.nested);
+  if (hook && !plan.walked(obj, key)) unwalked(s, obj[key], `${pathOf(at, true)}.${key}`);
   if (choice) {
     seen ??= {};
     const related = choice.startsWith('_') ? choice.slice(1) : `_${choice}`;
@@ -321,7 +322,34 @@ function additional(s: State, obj: Json, key: string, plan: CompiledPlan, at: At
   return seen;
 }
 
-/** Null values anywhere (@medplum/core's first check, before the walk); the path is joined only for an issue. */
+/**
+ * @medplum/core's first check, of null values anywhere, done by the walk as it goes (where it walks the JSON as it
+ * is): this key's value, or its list's items.
+ */
+function nullsOf(s: State, o: Json, key: string, at: At): void {
+  const value = o[key];
+  if (value === null) structure(s, `${pathOf(at, true)}.${key}`, 'Invalid null value');
+  else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === undefined) structure(s, `${pathOf(at, true)}.${key}[${i}]`, 'Invalid undefined value');
+      else if (item === null) {
+        const partner = o[key.startsWith('_') ? key.slice(1) : `_${key}`] as unknown[] | undefined;
+        if (!partner?.[i]) structure(s, `${pathOf(at, true)}.${key}[${i}]`, 'Invalid null value');
+      }
+    }
+  }
+}
+
+/** A part of the JSON the walk does not go through as it is: resource-invariants.ts's walk, and the nulls below it. */
+function unwalked(s: State, value: unknown, json: string): void {
+  scanNested(value, json, s.root, s.nested);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (value[i] && typeof value[i] === 'object') nulls(value[i] as Json, [`${json}[${i}]`], s);
+  } else if (value && typeof value === 'object') nulls(value as Json, [json], s);
+}
+
+/** Null values anywhere below an object (@medplum/core's first check); the path is joined only for an issue. */
 function nulls(obj: Json, trail: string[], s: State): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
@@ -360,7 +388,6 @@ export function compiledIssues(resource: Json, bindings: boolean): FhirIssue[] {
   if (!isResourceType(type)) return [{ severity: 'error', code: 'structure', path: '', message: 'Invalid resource type' }, ...nestedIssues(resource, root)];
   const plan = compiledPlan(type);
   const top: At = { up: undefined, name: type, key: type, index: -1 };
-  nulls(resource, [type], s);
   s.resources.push(root);
   rootInvariants(s, plan, resource, top);
   const org1 = brokenNested(resource, type, root, true);
