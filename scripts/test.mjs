@@ -7,6 +7,7 @@
 //                                                ├─ playwright
 //   unit (needs no build) ───────────────────────┴─ rest (REST contract tests: after the build and the unit tests)
 // A failed build or typecheck stops every step and fails the run; a failed test step does not stop the others.
+// CLINFLOW_TEST_SERIAL=1 runs the steps one after another instead (to compare the two on one machine).
 // Each step's lines are prefixed with its name; each step's time is printed when it ends and all of them at the end,
 // so a slow run shows where it went.
 import { spawn } from 'node:child_process';
@@ -111,20 +112,22 @@ const built = sequence(
   () => run('build', bin('next'), ['build'], { prefix: true, extraEnv: freshBuild ? { CLINFLOW_BUILD_CACHE: '0' } : {} }),
   () => run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')], { prefix: true }),
 ).then((status) => (status === 0 ? 0 : stopAll('the build')));
-// the unit and service tests need no build
-const unit = run('unit', bin('vitest'), vitest('unit', 'unit', 'unit-isolated'), { prefix: true });
+// CLINFLOW_TEST_SERIAL=1: one step after another (build, typecheck, unit, REST, Playwright), to compare on one machine
+const serial = process.env.CLINFLOW_TEST_SERIAL === '1';
 // after the build: its route types are part of what tsc checks (.next-test/types, tsconfig.json)
 const typecheck = built
   .then(() => run('typecheck', bin('tsc'), ['--noEmit'], { prefix: true }))
   .then((status) => (status === 0 ? 0 : stopAll('typecheck')));
-const playwright = built.then(() =>
+// the unit and service tests need no build
+const unit = (serial ? typecheck : Promise.resolve()).then(() => run('unit', bin('vitest'), vitest('unit', 'unit', 'unit-isolated'), { prefix: true }));
+// after the unit tests, so that at most two steps of tests share the machine
+const rest = Promise.all([built, unit]).then(() => run('rest', bin('vitest'), vitest('rest', 'rest'), { prefix: true }));
+const playwright = (serial ? rest : built).then(() =>
   run('playwright', bin('playwright'), ['test', '--reporter=list,json'], {
     prefix: true,
     extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, 'playwright.json') },
   }),
 );
-// after the unit tests, so that at most two steps of tests share the machine
-const rest = Promise.all([built, unit]).then(() => run('rest', bin('vitest'), vitest('rest', 'rest'), { prefix: true }));
 
 const failures = [];
 const statuses = { unit: await unit, rest: await rest, playwright: await playwright };
