@@ -7,7 +7,8 @@
 //                                                ├─ playwright
 //   unit (needs no build) ───────────────────────┴─ rest (REST contract tests: after the build and the unit tests)
 // A failed build or typecheck stops every step and fails the run; a failed test step does not stop the others.
-// CLINFLOW_TEST_SERIAL=1 runs the steps one after another instead (to compare the two on one machine).
+// That order is opt-in (CLINFLOW_TEST_PARALLEL=1) until it has passed on a quiet machine; by default the steps run one
+// after another, the order CI has always passed with.
 // Each step's lines are prefixed with its name; each step's time is printed when it ends and all of them at the end,
 // so a slow run shows where it went.
 import { spawn } from 'node:child_process';
@@ -112,8 +113,8 @@ const built = sequence(
   () => run('build', bin('next'), ['build'], { prefix: true, extraEnv: freshBuild ? { CLINFLOW_BUILD_CACHE: '0' } : {} }),
   () => run('build the server', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')], { prefix: true }),
 ).then((status) => (status === 0 ? 0 : stopAll('the build')));
-// CLINFLOW_TEST_SERIAL=1: one step after another (build, typecheck, unit, REST, Playwright), to compare on one machine
-const serial = process.env.CLINFLOW_TEST_SERIAL === '1';
+// by default one step after another (build, typecheck, unit, REST, Playwright); CLINFLOW_TEST_PARALLEL=1 side by side
+const serial = process.env.CLINFLOW_TEST_PARALLEL !== '1';
 // after the build: its route types are part of what tsc checks (.next-test/types, tsconfig.json)
 const typecheck = built
   .then(() => run('typecheck', bin('tsc'), ['--noEmit'], { prefix: true }))

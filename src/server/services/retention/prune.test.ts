@@ -73,11 +73,11 @@ describe.each(['postgres', 'pglite'] as const)('the pruner (%s)', (kind) => {
     const result = await prune(rt.db, { batchSize: 1, restRatio: 0 });
     expect(result.status).toBe('completed');
     const after = await a.executions.get({ id: old });
-    expect(after).toMatchObject({ status: 'completed', payloads: 'pruned', inputs: {}, outputs: null, duration_ms: before.duration_ms });
+    expect(after).toMatchObject({ status: 'completed', payloads: 'pruned', inputs: null, outputs: null, duration_ms: before.duration_ms });
     expect(after.nodes.map((n) => [n.node_id, n.status, n.duration_ms, n.started_at])).toEqual(
       before.nodes.map((n) => [n.node_id, n.status, n.duration_ms, n.started_at]),
     );
-    for (const n of after.nodes) expect([n.inputs, n.outputs, n.logs]).toEqual([{}, {}, []]);
+    for (const n of after.nodes) expect([n.inputs, n.outputs, n.logs]).toEqual([null, null, []]);
     expect(JSON.stringify(after)).not.toContain('MSH|');
     // the newer run is whole
     const kept = await a.executions.get({ id: recent });
