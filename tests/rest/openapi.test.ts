@@ -40,7 +40,10 @@ describe('OpenAPI document', () => {
     // a step session takes no execution slot, so it is never refused with CONCURRENCY_LIMIT
     const retry = paths['/execute/retry']!.post.responses;
     expect(codesOf(retry['404']).sort()).toEqual(['EXECUTION_NOT_FOUND', 'NODE_NOT_FOUND', 'PIPELINE_NOT_FOUND']);
-    expect(codesOf(retry['409'])).toEqual(['PIPELINE_NOT_DEPLOYED']);
+    // a retry needing data its run's data policy did not keep (issue 27)
+    expect(codesOf(retry['409'])).toEqual(['PIPELINE_NOT_DEPLOYED', 'PAYLOADS_NOT_KEPT']);
+    expect(Object.keys(paths['/organization/data-settings']!).sort()).toEqual(['get', 'put']);
+    expect(paths['/pipelines/{id}']!.put.requestBody.content['application/json'].schema.properties).toHaveProperty('data_settings');
     expect(codesOf(paths['/execute/step']!.post.responses['429'])).toEqual(['RATE_LIMITED']);
     expect(codesOf(paths['/pipelines/{id}']!.put.responses['409'])).toEqual(['VERSION_CONFLICT']);
     expect(codesOf(paths['/pipelines/{id}']!.delete.responses['409'])).toEqual(['PIPELINE_DEPLOYED']);

@@ -39,6 +39,11 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
       node_types: ['hl7v2-parse', 'manual-trigger'],
       deployed_version: null,
       deployed_at: null,
+      // what its runs keep: a new pipeline sets nothing of its own and inherits its organization's (data-policy.test.ts)
+      data_settings: expect.objectContaining({
+        overrides: { policy: null, payload_days: null, execution_days: null, max_executions: null },
+        inherited: ['policy', 'payload_days', 'execution_days', 'max_executions'],
+      }),
     });
     await api.put(`/api/pipelines/${p.id}`, { name: 'meta 2' });
     expect((await api.post(`/api/pipelines/${p.id}/deploy`)).status).toBe(200);
