@@ -85,6 +85,10 @@ test('three edits asked in the chat, each previewed as a diff; accept, undo, acc
   await expect(preview).toContainText('1 added, 0 changed, 0 removed, 2 rewired');
   await preview.getByRole('button', { name: /^Accept/ }).click();
   await expect(page.getByTestId('node-validate')).toBeVisible();
+  // the nodes after the added one moved right to make room: nothing drawn over another
+  const box = async (id: string) => (await page.getByTestId(`node-${id}`).boundingBox())!;
+  const [validate, out] = [await box('validate'), await box('out')];
+  expect(validate.x + validate.width).toBeLessThanOrEqual(out.x);
   await page.screenshot({ path: '/tmp/edits-4-accepted.png' });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('unsaved')).toBeHidden();

@@ -65,7 +65,9 @@ function marked(nodes: FlowNode[], change: Preview['change']): FlowNode[] {
   const gone = new Set(change.removedNodes);
   const rewired = new Set(change.rewired);
   const mark = (n: FlowNode): FlowNode['data']['copilot'] => (change.changed[n.id] ? 'changed' : gone.has(n.id) ? 'removed' : rewired.has(n.id) ? 'rewired' : undefined);
-  return nodes.map((n) => (mark(n) ? { ...n, data: { ...n.data, copilot: mark(n) } } : n));
+  // where the change moves a node to make room, it is drawn there
+  const place = (n: FlowNode): FlowNode => (change.moved[n.id] ? { ...n, position: change.moved[n.id]! } : n);
+  return nodes.map((n) => place(mark(n) ? { ...n, data: { ...n.data, copilot: mark(n) } } : n));
 }
 
 const REMOVED_EDGE = { animated: false, style: { strokeWidth: 2, stroke: '#f87171', strokeDasharray: '2 5', opacity: 0.7 } };

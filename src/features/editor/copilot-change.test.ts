@@ -50,6 +50,19 @@ describe('a change the copilot proposes to the canvas', () => {
     expect(currentDefinition(s.getState())).toEqual(currentDefinition(makeStore(canvas).getState()));
   });
 
+  it('marks the nodes it rewires, and moves those the planner moved to make room (from the canvas it planned on)', () => {
+    const s = makeStore(canvas);
+    const moved = { ...changed, nodes: changed.nodes.map((n) => (n.id === 'out' ? { ...n, position: { x: 660, y: 0 } } : n)) };
+    s.getState().proposeChange(moved, about, canvas);
+    expect(s.getState().preview!.change).toMatchObject({ rewired: ['start'], moved: { out: { x: 660, y: 0 } } });
+    s.getState().acceptPreview();
+    expect(currentDefinition(s.getState()).nodes.find((n) => n.id === 'out')?.position).toEqual({ x: 660, y: 0 });
+    // without the canvas it planned on, the canvas keeps its own positions
+    const t = makeStore(canvas);
+    t.getState().proposeChange(moved, about);
+    expect(t.getState().preview!.change!.moved).toEqual({});
+  });
+
   it('is made as one undo step when accepted, the canvas keeping its own positions', () => {
     const s = makeStore(canvas);
     s.getState().setGraph(s.getState().nodes.map((n) => (n.id === 'out' ? { ...n, position: { x: 800, y: 40 } } : n)), s.getState().edges);

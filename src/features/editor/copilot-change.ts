@@ -21,10 +21,15 @@ export interface GraphChange {
   removedEdges: string[];
   /** The canvas's nodes that stay as they are but whose connections the change adds or takes away. */
   rewired: string[];
+  /** Where the change puts the canvas's nodes it moves to make room (the planner shifts what follows an added step). */
+  moved: Record<string, { x: number; y: number }>;
 }
 
-/** How `next` differs from the canvas's nodes and edges (positions aside: the canvas keeps its own). */
-export function diffGraph(nodes: FlowNode[], edges: FlowEdge[], next: Definition): GraphChange {
+/**
+ * How `next` differs from the canvas's nodes and edges. Positions aside (the canvas keeps its own), except where the
+ * planner moved a node to make room: given the definition it planned on (`base`), a node it placed elsewhere moves.
+ */
+export function diffGraph(nodes: FlowNode[], edges: FlowEdge[], next: Definition, base?: Definition): GraphChange {
   const flow = toFlow(next);
   const now = new Map(nodes.map((n) => [n.id, n]));
   const after = new Set(flow.nodes.map((n) => n.id));
@@ -46,6 +51,12 @@ export function diffGraph(nodes: FlowNode[], edges: FlowEdge[], next: Definition
     removedNodes,
     removedEdges: removed.map(edgeKey),
     rewired: nodes.map((n) => n.id).filter((id) => touched.has(id) && after.has(id) && !changed[id]),
+    moved: Object.fromEntries(
+      flow.nodes.flatMap((n) => {
+        const was = base?.nodes.find((b) => b.id === n.id);
+        return was && now.has(n.id) && (was.position.x !== n.position.x || was.position.y !== n.position.y) ? [[n.id, n.position]] : [];
+      }),
+    ),
   };
 }
 

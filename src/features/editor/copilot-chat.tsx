@@ -77,7 +77,7 @@ function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
             data-testid="chat-show-proposal"
             disabled={canvas !== proposal.canvas}
             title={canvas !== proposal.canvas ? 'The canvas changed since this was proposed: ask again' : 'Draw this change on the canvas again'}
-            onClick={() => proposeChange(proposal.definition, proposal.about)}
+            onClick={() => proposeChange(proposal.definition, proposal.about, proposal.base)}
           >
             Show this change on the canvas
           </Button>

@@ -66,8 +66,8 @@ export function useCopilotChat() {
       if (canvas) {
         const definition = { nodes: got.nodes, connections: got.connections };
         const about = { name, validation: checked, reasoning: thoughts.slice(1), unresolved: [] };
-        outcome = store.getState().proposeChange(definition, about) ? 'previewed' : 'unchanged';
-        if (outcome === 'previewed') update(id, () => ({ proposal: { definition, about, canvas: changeKey(canvas) } }));
+        outcome = store.getState().proposeChange(definition, about, canvas) ? 'previewed' : 'unchanged';
+        if (outcome === 'previewed') update(id, () => ({ proposal: { definition, about, canvas: changeKey(canvas), base: canvas } }));
       } else {
         const result: CopilotProposal = { pipeline: { name, nodes: got.nodes, connections: got.connections }, validation: checked, reasoning: thoughts.slice(1), unresolved: [], dry_run: dryRun as CopilotProposal['dry_run'], planner: 'offline' };
         await store.getState().propose(result, autoLayout);

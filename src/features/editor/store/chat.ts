@@ -21,7 +21,7 @@ export interface ChatTurn {
   /** What became of a pipeline it carried: previewed on the canvas, or the same as the canvas. */
   outcome: 'previewed' | 'unchanged' | null;
   /** A change it proposed to the canvas, kept to preview again, and the canvas it was made for (changeKey). */
-  proposal?: { definition: Definition; about: ChangeAbout; canvas: string };
+  proposal?: { definition: Definition; about: ChangeAbout; canvas: string; base: Definition };
 }
 
 /** The copilot panel beside the canvas: open or not, and the conversation, kept while the editor is open. */

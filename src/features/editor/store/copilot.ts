@@ -20,7 +20,7 @@ export interface Preview {
   nodes: FlowNode[];
   edges: FlowEdge[];
   /** A change to the canvas's pipeline: what it does to the document's own nodes and connections; null for a pipeline of its own. */
-  change: Pick<GraphChange, 'changed' | 'removedNodes' | 'removedEdges' | 'rewired'> | null;
+  change: Pick<GraphChange, 'changed' | 'removedNodes' | 'removedEdges' | 'rewired' | 'moved'> | null;
 }
 
 /** What the copilot said of a change: its validation, the steps it took, what it could not do. */
@@ -36,7 +36,7 @@ export interface CopilotSlice {
   setDescribing(open: boolean): void;
   propose(result: CopilotProposal, laidOut: (nodes: FlowNode[], edges: FlowEdge[]) => Promise<FlowNode[]>): Promise<void>;
   /** The canvas's pipeline changed into `next`, previewed (added nodes and edges drawn proposed); false when nothing would change. */
-  proposeChange(next: Definition, about: ChangeAbout): boolean;
+  proposeChange(next: Definition, about: ChangeAbout, base?: Definition): boolean;
   onPreviewNodesChange(changes: NodeChange<FlowNode>[]): void;
   onPreviewEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
   /** Puts the proposal into the document as one undo step; the ids of the added nodes. */
@@ -81,9 +81,9 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
     // the canvas fits it into view once its nodes are measured
     set({ preview: { result, nodes, edges: graph.edges, change: null }, describing: false });
   },
-  proposeChange(next, about) {
+  proposeChange(next, about, base) {
     const { nodes, edges } = get();
-    const diff = diffGraph(nodes, edges, next);
+    const diff = diffGraph(nodes, edges, next, base);
     if (isEmptyChange(diff)) return false;
     const added = new Set(diff.addedNodes.map((n) => n.id));
     const end = (id: string) => (added.has(id) ? PROPOSED + id : id);
@@ -93,7 +93,7 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
         result,
         nodes: diff.addedNodes.map(asProposed),
         edges: diff.addedEdges.map((e) => ({ ...e, id: PROPOSED + e.id, source: end(e.source), target: end(e.target), ...PROPOSED_EDGE })),
-        change: { changed: diff.changed, removedNodes: diff.removedNodes, removedEdges: diff.removedEdges, rewired: diff.rewired },
+        change: { changed: diff.changed, removedNodes: diff.removedNodes, removedEdges: diff.removedEdges, rewired: diff.rewired, moved: diff.moved },
       },
       describing: false,
     });
@@ -133,7 +133,8 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
       .filter((n) => !gone.has(n.id))
       .map((n) => {
         const data = change?.changed[n.id];
-        return data || n.selected ? { ...n, selected: false, ...(data ? { data } : {}) } : n;
+        const at = change?.moved[n.id];
+        return data || at || n.selected ? { ...n, selected: false, ...(data ? { data } : {}), ...(at ? { position: at } : {}) } : n;
       });
     set({ preview: null });
     get().setGraph([...kept, ...added], [...edges.filter((e) => !cut.has(edgeKey(e)) && !gone.has(e.source) && !gone.has(e.target)), ...addedEdges]);
