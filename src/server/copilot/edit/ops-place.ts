@@ -49,7 +49,13 @@ export function insertOnEdge(g: EditGraph, edge: PipelineConnection, types: stri
       continue;
     }
     trial.disconnect(edge);
-    if (!linkInto(trial, placed.out, edge.target, edge.target_port, configContext(trial, clause, ctx), said)) {
+    const cfg = configContext(trial, clause, ctx);
+    // the target took this kind of data before (a step that passes it on, de-identified, checked): the port types suffice
+    const same = placed.out.flow.kind === from.flow.kind;
+    const linked =
+      linkInto(trial, placed.out, edge.target, edge.target_port, cfg, said) ||
+      (same && linkInto(trial, placed.out, edge.target, edge.target_port, cfg, said, { portsOnly: true }));
+    if (!linked) {
       tried.push(`${edge.target}.${edge.target_port} does not take what ${type} gives (${flowText(placed.out.flow)})`);
       continue;
     }
