@@ -140,7 +140,7 @@ describe.each([
       [payloadless, 'completed', 'pruned'],
     ]);
     const detail = (await api().get(`/api/executions/${payloadless}`)).body;
-    expect(detail).toMatchObject({ status: 'completed', payloads: 'pruned', inputs: {}, outputs: null, duration_ms: detailBefore.duration_ms });
+    expect(detail).toMatchObject({ status: 'completed', payloads: 'pruned', inputs: null, outputs: null, duration_ms: detailBefore.duration_ms });
     expect(detail.nodes.map((n: { node_id: string; status: string; duration_ms: number }) => [n.node_id, n.status, n.duration_ms])).toEqual(
       detailBefore.nodes.map((n: { node_id: string; status: string; duration_ms: number }) => [n.node_id, n.status, n.duration_ms]),
     );
