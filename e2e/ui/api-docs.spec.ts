@@ -15,7 +15,8 @@ test('the API reference opens an operation and sends a request with a pasted key
     if (url.protocol.startsWith('http') && !['127.0.0.1', 'localhost'].includes(url.hostname)) problems.push(`outside request: ${r.url()}`);
   });
   await page.goto('/api/docs');
-  await expect(page.getByRole('heading', { name: /Clinflow API/ })).toBeVisible();
+  // the first page of a fresh server: Swagger UI's bundle and the whole OpenAPI document are loaded and rendered cold
+  await expect(page.getByRole('heading', { name: /Clinflow API/ })).toBeVisible({ timeout: 30_000 });
 
   // paste the key under Authorize
   await page.getByRole('button', { name: 'Authorize', exact: true }).first().click();
