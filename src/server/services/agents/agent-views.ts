@@ -4,20 +4,6 @@ import type { AgentTemplate } from './templates';
 export type AgentRow = typeof agents.$inferSelect;
 export type AgentStatus = AgentRow['status'];
 
-export interface AgentInput {
-  name?: string;
-  agent_type?: string;
-  description?: string;
-  model_config?: Partial<AgentConfig['model_config']>;
-  prompt_template?: string;
-  instructions?: string;
-  /** Tool ids (a built-in tool's name, or a custom tool's id or name). */
-  tools?: string[];
-  project_id?: string | null;
-  template_id?: string;
-  is_active?: boolean;
-}
-
 export function agentView(row: AgentRow) {
   return {
     id: row.id,
