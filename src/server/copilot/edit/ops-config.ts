@@ -7,19 +7,11 @@ import { replaceOp } from './ops-change';
 import type { OpResult } from './ops-place';
 import type { EditContext } from './points';
 import { findNode } from './resolve';
+import { CONNECTOR_TYPE } from '../planner/configure';
 import { stepAsked } from './steps';
 
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
 
-const CONNECTOR_TYPE: Record<string, string> = {
-  'fhir-query': 'fhir',
-  'fhir-write': 'fhir',
-  'fhir-bulk-export': 'fhir',
-  'hl7v2-mllp-send': 'hl7-mllp',
-  'http-request': 'http',
-  'postgres-query': 'postgres',
-  'postgres-write': 'postgres',
-};
 const READS = /\b(read|reads|reading|query|queries|fetch\w*|pull\w*|search\w*|get|export\w*|from)\b/;
 
 /** "Retry the FHIR write 5 times": the retry setting of the write named, or of every write. */

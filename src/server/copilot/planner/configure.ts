@@ -24,7 +24,8 @@ export interface Configured {
   missing: string[];
 }
 
-const CONNECTOR_TYPE: Record<string, string> = {
+/** The connector type each node that uses one takes (the edit planner picks connectors by it too). */
+export const CONNECTOR_TYPE: Record<string, string> = {
   'fhir-query': 'fhir',
   'fhir-write': 'fhir',
   'fhir-bulk-export': 'fhir',
