@@ -8,7 +8,6 @@ import {
   DotAtom,
   EmptySetAtom,
   EqualsAtom,
-  evalFhirPathTyped,
   fhirPathArrayEquals,
   fhirPathArrayNotEquals,
   FhirPathAtom,
@@ -22,7 +21,6 @@ import {
   LiteralAtom,
   NotEqualsAtom,
   OrAtom,
-  parseFhirPath,
   removeDuplicates,
   singleton,
   SymbolAtom,
@@ -31,7 +29,7 @@ import {
   UnionAtom,
   XorAtom,
 } from '@medplum/core';
-import { isEmptyValue as isEmpty, type NavCache, navigate, planOf } from './schema';
+import { isEmptyValue as isEmpty, type NavCache, navigate } from './schema';
 
 /**
  * FHIRPath invariants compiled to closures over the raw JSON: the subset the R4 invariants use most (navigation,
@@ -43,7 +41,7 @@ import { isEmptyValue as isEmpty, type NavCache, navigate, planOf } from './sche
  */
 
 export type Vars = Record<string, TypedValue>;
-type Fn = (input: TypedValue[], vars: Vars) => TypedValue[];
+export type Fn = (input: TypedValue[], vars: Vars) => TypedValue[];
 
 /** The compiled form cannot answer this one: evaluate with @medplum/core instead. */
 export class Bail extends Error {}
@@ -242,7 +240,7 @@ function once(fn: Fn): Fn {
   };
 }
 
-function compile(atom: Atom): Fn | undefined {
+export function compile(atom: Atom): Fn | undefined {
   const fn = compileAtom(atom);
   return fn && !(atom instanceof LiteralAtom) && independent(atom) && !(atom instanceof SymbolAtom) ? once(fn) : fn;
 }
@@ -332,7 +330,7 @@ function arithmetic(atom: ArithemticOperatorAtom): Fn | undefined {
  * undefined when it depends on the context some other way (`$this`, `%resource`, a function of the context itself):
  * when none of them is in a value, the expression's result is the one it has on an empty value of the type.
  */
-function readsOnly(atom: Atom, top: boolean, out: Set<string>): boolean {
+export function readsOnly(atom: Atom, top: boolean, out: Set<string>): boolean {
   if (atom instanceof FhirPathAtom) return readsOnly(atom.child, top, out);
   if (atom instanceof LiteralAtom || atom instanceof EmptySetAtom) return true;
   if (atom instanceof SymbolAtom) {
@@ -347,96 +345,4 @@ function readsOnly(atom: Atom, top: boolean, out: Set<string>): boolean {
   if (atom instanceof IsAtom) return readsOnly(atom.left, top, out);
   if ('left' in atom && 'right' in atom) return readsOnly(atom.left as Atom, top, out) && readsOnly(atom.right as Atom, top, out);
   return false;
-}
-
-export interface Invariant {
-  key: string;
-  expression: string;
-  /** The compiled form, or undefined when the expression is outside the subset. */
-  fn?: Fn;
-  atom: FhirPathAtom;
-  /** What readsOnly found: the names of the properties read, or undefined. */
-  reads?: string[];
-  /** Its guard per type of context. */
-  guards?: Map<string, Guard>;
-}
-
-const invariants = new Map<string, Invariant>();
-
-/** The invariant of an expression, compiled once per process. */
-export function invariantOf(key: string, expression: string): Invariant {
-  let inv = invariants.get(expression);
-  if (!inv) {
-    const atom = parseFhirPath(expression);
-    const fn = compile(atom);
-    const reads = new Set<string>();
-    inv = { key, expression, atom, ...(fn ? { fn } : {}), ...(fn && readsOnly(atom, true, reads) ? { reads: [...reads] } : {}) };
-    invariants.set(expression, inv);
-  }
-  return inv;
-}
-
-interface Guard {
-  /** The JSON keys of the properties read (`contained`, `_contained`); null when the type has no plan for one of them. */
-  keys: string[] | null;
-  /** The result on an empty value of the type, once known. */
-  empty?: boolean;
-}
-
-function guardOf(inv: Invariant, type: string): Guard {
-  const byType = (inv.guards ??= new Map());
-  let guard = byType.get(type);
-  if (!guard) {
-    const plan = planOf(type);
-    const props = inv.reads!.map((name) => plan?.nav.get(name));
-    guard = { keys: props.every((p) => p) ? props.flatMap((p) => p!.choices.flatMap((c) => [c.key, c.extKey])) : null };
-    byType.set(type, guard);
-  }
-  return guard;
-}
-
-const UCUM_ONLY: Vars = { '%ucum': toTypedValue('http://unitsofmeasure.org') };
-
-/**
- * The invariant's result on a value of `type` that has none of the properties it reads, when that is the case: the
- * result it has on an empty value of the type, computed once. Undefined when it must be evaluated.
- */
-export function known(inv: Invariant, value: unknown, type: string): boolean | undefined {
-  if (!inv.reads || !value || typeof value !== 'object') return undefined;
-  const guard = guardOf(inv, type);
-  if (!guard.keys || !absent(value as Record<string, unknown>, guard.keys)) return undefined;
-  if (guard.empty === undefined) {
-    try {
-      guard.empty = evaluate(inv, { type, value: {} }, UCUM_ONLY);
-    } catch {
-      return undefined; // evaluated on the value itself, it raises its error there
-    }
-  }
-  return guard.empty;
-}
-
-/**
- * Whether the invariant holds on `value` (its result is exactly one `true`), as @medplum/core's validator decides;
- * throws what its evaluation throws.
- */
-export function holds(inv: Invariant, value: TypedValue, vars: Vars): boolean {
-  return (typeof value.type === 'string' ? known(inv, value.value, value.type) : undefined) ?? evaluate(inv, value, vars);
-}
-
-function absent(v: Record<string, unknown>, keys: string[]): boolean {
-  for (let i = 0; i < keys.length; i++) if (v[keys[i]!] !== undefined) return false;
-  return true;
-}
-
-export function evaluate(inv: Invariant, value: TypedValue, vars: Vars): boolean {
-  if (inv.fn) {
-    try {
-      const r = inv.fn([value], vars);
-      return r.length === 1 && r[0]!.value?.valueOf() === true;
-    } catch {
-      // a Bail, a type without a plan, or an error the interpreter raises too: it answers, or raises it in its own words
-    }
-  }
-  const r = evalFhirPathTyped(inv.atom, [value], vars);
-  return r.length === 1 && r[0]!.value === true;
 }

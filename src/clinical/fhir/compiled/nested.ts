@@ -1,6 +1,7 @@
 import { isResourceType, toTypedValue, tryGetDataType, type TypedValue } from '@medplum/core';
 import type { FhirIssue } from '../validate';
-import { evaluate, type Invariant, invariantOf, known, type Vars } from './fhirpath';
+import type { Vars } from './fhirpath';
+import { evaluate, type Invariant, invariantOf, known } from './invariants';
 
 /**
  * The compiled form of resource-invariants.ts (what @medplum/core's check leaves out: the resource-level invariants

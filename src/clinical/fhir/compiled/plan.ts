@@ -1,6 +1,6 @@
 import type { Constraint } from '@medplum/core';
 import type { listedValueSet } from '../binding-codes';
-import { type Invariant, invariantOf } from './fhirpath';
+import { type Invariant, invariantOf } from './invariants';
 import { type Json, planOrThrow, type Prop } from './schema';
 
 /**

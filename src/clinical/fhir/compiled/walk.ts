@@ -1,7 +1,8 @@
 import { fhirTypeToJsType, isResourceType, toTypedValue, type TypedValue, validationRegexes } from '@medplum/core';
 import { codeIssue, listedValueSet } from '../binding-codes';
 import type { FhirIssue } from '../validate';
-import { evaluate, known, type Vars } from './fhirpath';
+import type { Vars } from './fhirpath';
+import { evaluate, known } from './invariants';
 import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
 import { type CompiledProp, compiledPlan, type CompiledPlan } from './plan';
 import { type Choice, isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
