@@ -17,7 +17,7 @@ export interface JobOptions {
   executions: boolean;
   concurrency: number;
   /** The pruner's cron (PRUNE_SCHEDULE), and whether it VACUUMs after a pass (PGlite, which has no autovacuum). */
-  prune: { cron: string; vacuum: boolean };
+  prune: { cron: string; vacuum: boolean | 'if-off' };
 }
 
 export async function startJobs(queue: Queue, db: Db, opts: JobOptions): Promise<void> {

@@ -111,7 +111,7 @@ export function getRuntime(): Promise<Runtime> {
     await startJobs(queue, database.db, {
       executions: database.kind === 'pglite' || env.WORKER_IN_SERVER,
       concurrency: env.WORKER_CONCURRENCY,
-      prune: { cron: env.PRUNE_SCHEDULE, vacuum: database.kind === 'pglite' },
+      prune: { cron: env.PRUNE_SCHEDULE, vacuum: database.kind === 'pglite' ? true : 'if-off' },
     });
     // deployed pipelines' MLLP ports are opened by every web process (on one port in a cluster), again on each
     // start, and follow deploys and undeploys made in other processes

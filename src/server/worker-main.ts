@@ -22,7 +22,7 @@ async function main() {
     superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,
     cronSeconds: env.QUEUE_CRON_SECONDS,
   });
-  await startJobs(queue, database.db, { executions: true, concurrency: env.WORKER_CONCURRENCY, prune: { cron: env.PRUNE_SCHEDULE, vacuum: false } });
+  await startJobs(queue, database.db, { executions: true, concurrency: env.WORKER_CONCURRENCY, prune: { cron: env.PRUNE_SCHEDULE, vacuum: 'if-off' } });
   console.log(`clinflow worker ${process.pid} ready`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -6,7 +6,7 @@ import { rowsOf } from '@/server/db/rows';
 import { migratedPostgres } from '@/server/db/test-support';
 import { createRuntime, type Runtime } from '@/server/runtime';
 import { memoryRuntime, orgCaller } from '@/server/testing';
-import { prune } from './prune';
+import { autovacuumOff, prune } from './prune';
 
 const adt = readFileSync(path.resolve(import.meta.dirname, '../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
 const DAY = 86_400_000;
@@ -213,5 +213,32 @@ describe.each(['postgres', 'pglite'] as const)('the pruner (%s)', (kind) => {
       { id: second.id, status: 'completed', executions_deleted: second.executions_deleted },
     ]);
     expect((await a.executions.list({ pipeline_id: p, limit: 10, offset: 0 })).total_count).toBe(0);
+  });
+
+  it.runIf(kind === 'postgres')('vacuums after a pass that removed rows where autovacuum is off, so the space is used again', async () => {
+    const lastVacuum = async () =>
+      rowsOf<{ at: string | null }>(await rt.db.execute(sql`select last_vacuum::text as at from pg_stat_user_tables where relname = 'executions'`))[0]?.at;
+    const a = await orgCaller(rt, `org-vacuum-${kind}`);
+    const p = await pipeline(a, { execution_days: 1 });
+    // this machine's Postgres runs with autovacuum off; where it is on, turning it off on the table is the same case
+    const serverOff = rowsOf<{ autovacuum: string }>(await rt.db.execute(sql`show autovacuum`))[0]?.autovacuum === 'off';
+    expect(await autovacuumOff(rt.db)).toBe(serverOff);
+    if (!serverOff) {
+      await run(a, p, 3);
+      const before = await lastVacuum();
+      expect((await prune(rt.db, { restRatio: 0, vacuum: 'if-off' })).executions_deleted).toBeGreaterThanOrEqual(1);
+      expect(await lastVacuum()).toBe(before); // left to autovacuum
+      await rt.db.execute(sql`alter table executions set (autovacuum_enabled = false)`);
+    }
+    try {
+      expect(await autovacuumOff(rt.db)).toBe(true);
+      await run(a, p, 3);
+      const before = await lastVacuum();
+      expect((await prune(rt.db, { restRatio: 0, vacuum: 'if-off' })).executions_deleted).toBeGreaterThanOrEqual(1);
+      // the statistics collector reports the VACUUM a moment later
+      await expect.poll(lastVacuum, { timeout: 5_000 }).not.toBe(before);
+    } finally {
+      if (!serverOff) await rt.db.execute(sql`alter table executions reset (autovacuum_enabled)`);
+    }
   });
 });

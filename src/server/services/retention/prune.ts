@@ -2,6 +2,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { rowsOf } from '@/server/db/rows';
 import { pruneCounts, pruneRuns } from '@/server/db/schema';
 import { errorForLog, logger } from '@/server/logger';
 import { countBoundary, deleteRunsBefore, prunePayloadsBefore, type Removed } from './prune-batches';
@@ -25,8 +26,12 @@ export interface PruneOptions {
   jobId?: string | null;
   /** Aborted when the queue took the job back (its heartbeat found the claim gone): the run stops after its statement. */
   signal?: AbortSignal;
-  /** PGlite has no autovacuum: after a run that removed rows, VACUUM the two tables so their space is used again. */
-  vacuum?: boolean;
+  /**
+   * After a run that removed rows, VACUUM the two tables so their space is used again: `true` always (PGlite has no
+   * autovacuum), `'if-off'` only when Postgres's autovacuum is off for the server or either table (whose dead rows
+   * would otherwise stay until someone vacuums by hand, and the database grow without end).
+   */
+  vacuum?: boolean | 'if-off';
   /** How long the pruner's own records are kept (default 90 days). */
   historyDays?: number;
 }
@@ -55,6 +60,16 @@ async function deletionCutoff(db: Db, t: RetentionTarget, now: Date): Promise<Da
   if (!byAge) return byCount;
   if (!byCount) return byAge;
   return byAge > byCount ? byAge : byCount;
+}
+
+/** Whether Postgres's autovacuum is off for the server, or turned off on the executions tables (reloptions). */
+export async function autovacuumOff(db: Db): Promise<boolean> {
+  const [row] = rowsOf<{ off: boolean }>(
+    await db.execute(sql`select current_setting('autovacuum') = 'off' or exists (
+      select 1 from pg_class where relname in ('executions', 'execution_nodes') and relnamespace = 'public'::regnamespace
+        and 'autovacuum_enabled=false' = any(coalesce(reloptions, '{}'))) as off`),
+  );
+  return row?.off === true;
 }
 
 /**
@@ -138,7 +153,9 @@ export async function prune(db: Db, opts: PruneOptions = {}): Promise<PruneResul
     .where(eq(pruneRuns.id, run!.id));
   // the pruner's own history is kept for a while, then pruned like the rest
   await db.delete(pruneRuns).where(lt(pruneRuns.startedAt, new Date(Date.now() - (opts.historyDays ?? 90) * DAY_MS)));
-  if (opts.vacuum && counted.length) await db.execute(sql`vacuum executions, execution_nodes`);
+  if (counted.length && (opts.vacuum === true || (opts.vacuum === 'if-off' && (await autovacuumOff(db))))) {
+    await db.execute(sql`vacuum executions, execution_nodes`);
+  }
   const result = { id: run!.id, status, executions_deleted: totals.e, payloads_pruned: totals.p, bytes_freed: totals.b, duration_ms: Date.now() - started };
   if (counted.length || status !== 'completed') logger.info('pruner', result);
   return result;
