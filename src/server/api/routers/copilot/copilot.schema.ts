@@ -39,3 +39,27 @@ export const GeneratedCode = z.object({
   node: z.object({ type: z.literal('code'), name: z.string(), config: z.object({ source: z.string(), timeout_ms: z.number().int() }) }).describe('A code node to place in a pipeline'),
   planner: z.literal('offline'),
 });
+
+export const TAGS = ['Copilot'];
+
+export const Finding = z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() });
+
+export const Report = z.object({ valid: z.boolean(), errors: z.array(Finding), warnings: z.array(Finding) });
+
+export const Node = z.object({ id: z.string(), type: z.string(), name: z.string().optional(), config: z.record(z.string(), z.unknown()), position: z.object({ x: z.number(), y: z.number() }) }).loose();
+
+export const Connection = z.object({ source: z.string(), source_port: z.string(), target: z.string(), target_port: z.string() }).loose();
+
+/** The model to plan with: any id of GET /api/llm-models; without it COPILOT_MODEL (default clinflow/offline). */
+
+export const PlannerModel = z.string().min(1).max(200).optional().describe('A language model id from GET /api/llm-models to design with (the LLM planner); default: the server\'s COPILOT_MODEL, clinflow/offline unless set — the rule-based planner');
+
+export const Diff = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  rewired: z.array(z.string()),
+  changed: z.array(z.string()),
+  connections: z.object({ added: z.array(Connection), removed: z.array(Connection) }),
+});
+
+export const Suggestion = z.object({ id: z.string(), pipeline_id: z.string(), pipeline_version: z.number().int(), kind: z.string(), node_id: z.string().nullable(), title: z.string(), change: z.string().describe('The change, as a modify request'), status: z.enum(['open', 'applied']), applied_version: z.number().int().nullable(), created_at: z.string() });
