@@ -9,7 +9,7 @@ const distDir = path.join(root, process.env.CLINFLOW_DIST_DIR || '.next');
 
 await build({
   entryPoints: {
-    server: path.join(root, 'src/server/http/main.ts'),
+    server: path.join(root, 'src/server/http-server/main.ts'),
     worker: path.join(root, 'src/server/worker-main.ts'),
   },
   outdir: path.join(distDir, 'clinflow'),

@@ -1,6 +1,6 @@
-import { connectChecked } from '@/server/net/connect';
+import { connectChecked } from '@/server/outbound/connect';
 import { OutboundError } from '@/shared/outbound-error';
-import { OutboundPolicy } from '@/server/net/policy';
+import { OutboundPolicy } from '@/server/outbound/policy';
 import { NodeError } from '../node-error';
 import type { ConnectorHandle, NodeServices } from '../node-type';
 import { testServices } from '../testing/node-context';

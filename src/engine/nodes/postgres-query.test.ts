@@ -1,8 +1,8 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectChecked } from '@/server/net/connect';
+import { connectChecked } from '@/server/outbound/connect';
 import { OutboundError } from '@/shared/outbound-error';
-import { OutboundPolicy } from '@/server/net/policy';
+import { OutboundPolicy } from '@/server/outbound/policy';
 import { closePools } from '../lib/postgres';
 import { NodeError } from '../node-error';
 import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
