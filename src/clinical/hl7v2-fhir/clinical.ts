@@ -126,6 +126,8 @@ function value(type: string, v: Field, unit: Field, ctx: Ctx): Partial<Observati
     }
     case 'SN': {
       const [cmp, n1, sep, n2] = [v.c(1), v.c(2), v.c(3), v.c(4)];
+      // `^2^+` (2 or more) is no quantity: the words as they came
+      if (sep === '+') return { valueString: [cmp, n1, sep, n2].join(' ').trim() };
       if (sep === ':' || sep === '/') {
         const a = quantity(n1, undefined);
         const b = quantity(n2, undefined);
@@ -157,11 +159,19 @@ function value(type: string, v: Field, unit: Field, ctx: Ctx): Partial<Observati
       const m = /^(\d{2})(\d{2})?(\d{2})?/.exec(v.c(1));
       return m ? { valueTime: `${m[1]}:${m[2] ?? '00'}:${m[3] ?? '00'}` } : { valueString: v.c(1) };
     }
+    case 'DR': {
+      const p = clean({ start: ctx.dt(v.c(1)), end: ctx.dt(v.c(2)) });
+      return p ? { valuePeriod: p } : {};
+    }
+    case 'VR':
+      // value range: low-high, as text (the bounds need not be numbers)
+      return v.c(1) || v.c(2) ? { valueString: `${v.c(1)}-${v.c(2)}` } : {};
+    case 'IS':
+      return v.c(1).trim() ? { valueCodeableConcept: { coding: [{ code: v.c(1).trim() }] } } : {};
     case 'ST':
     case 'TX':
     case 'FT':
     case 'ID':
-    case 'IS':
     case 'NA':
     case '': {
       const text = v.text().trim();
@@ -173,11 +183,10 @@ function value(type: string, v: Field, unit: Field, ctx: Ctx): Partial<Observati
   }
 }
 
-/** OBX-5: one value, or (repeated, but not text) one component per repetition. */
+/** OBX-5: one value, or (repeated, text included) one component per repetition, as the FHIR-Converter templates give them. */
 function values(obx: Seg, code: CodeableConcept, ctx: Ctx): Partial<Observation> {
   const type = obx.v(2).toUpperCase();
   const reps = obx.reps(5);
-  if (['ST', 'TX', 'FT'].includes(type) && reps.length > 1) return { valueString: reps.map((f) => f.text()).join('\n') };
   if (reps.length > 1) {
     return { component: reps.map((f) => ({ code, ...value(type, f, obx.f(6), ctx) })) };
   }

@@ -114,7 +114,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         guarantor(s, ctx);
         break;
       case 'IN2':
-        insuranceDetails(s, ctx);
+        insuranceDetails(s, ctx, insured);
         // IN2 completes the IN1 it follows
         if (insured) employerPolicyHolder(s, insured.in1, insured.coverage, ctx);
         insured = undefined;

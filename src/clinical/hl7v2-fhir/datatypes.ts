@@ -65,10 +65,13 @@ function coding(code: string, display: string, system: string): Coding | undefin
   return clean<Coding>({ code: code.trim() || undefined, display: display.trim() || undefined, system: systemUrl(system) });
 }
 
-/** CWE / CE / CNE (and the first three components of CF): primary and alternate codings, CWE-9 as text. */
+/**
+ * CWE / CE / CNE (and the first three components of CF): primary (1-3), alternate (4-6) and second alternate
+ * (10-12) codings, CWE-9 as text.
+ */
 export function codeableConcept(f: Field | undefined): CodeableConcept | undefined {
   if (!f || f.empty) return undefined;
-  const codings = [coding(f.c(1), f.c(2), f.c(3)), coding(f.c(4), f.c(5), f.c(6))].filter((c): c is Coding => !!c && !!c.code);
+  const codings = [coding(f.c(1), f.c(2), f.c(3)), coding(f.c(4), f.c(5), f.c(6)), coding(f.c(10), f.c(11), f.c(12))].filter((c): c is Coding => !!c && !!c.code);
   const text = f.c(9).trim() || (codings.length === 0 ? (f.c(2) || f.c(1)).trim() : '');
   return clean<CodeableConcept>({ coding: codings, text: text || undefined });
 }

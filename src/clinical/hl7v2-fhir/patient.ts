@@ -1,7 +1,7 @@
-import type { Coverage, Encounter, HumanName, Identifier, Organization, Patient, RelatedPerson } from '@medplum/fhirtypes';
+import type { ContactPoint, Coverage, Encounter, HumanName, Identifier, Organization, Patient, RelatedPerson } from '@medplum/fhirtypes';
 import { address, clean, codeableConcept, contactPoint, date, humanName, identifier, tableConcept } from './datatypes';
 import type { Ctx } from './context';
-import type { Seg } from './reader';
+import type { Field, Seg } from './reader';
 
 /** PID-8, HL7 table 0001 → FHIR administrative gender. */
 export const GENDER: Record<string, Patient['gender']> = { F: 'female', M: 'male', O: 'other', A: 'other', N: 'other', U: 'unknown' };
@@ -52,7 +52,7 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
         birthDate: date(pid.v(7)),
         gender: GENDER[pid.v(8).toUpperCase()],
         address: pid.reps(11).map(address).filter((x) => !!x),
-        telecom: [...pid.reps(13).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'home' as const } : c)), ...pid.reps(14).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'work' as const } : c))].filter((x) => !!x),
+        telecom: [...pid.reps(13).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'home' as const } : c)), ...pid.reps(14).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'work' as const } : c)), ...pid.reps(40).map(contactPoint)].filter((x) => !!x),
         maritalStatus: MARITAL[pid.v(16)] ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] } : codeableConcept(pid.reps(16)[0]),
         communication: pid.reps(15).map((f) => codeableConcept(f)).filter((x) => !!x).map((language) => ({ language: language! })),
         deceasedDateTime: deathAt,
@@ -93,7 +93,8 @@ export function relatedPerson(nk1: Seg, ctx: Ctx): void {
     id,
     patient: patientRef,
     ...clean<Partial<RelatedPerson>>({
-      identifier: nk1.reps(33).map(identifier).filter((x) => !!x),
+      // NK1-12 the contact's own identifier, NK1-33 their identifiers, NK1-37 their social security number
+      identifier: [identifier(nk1.f(12)), ...nk1.reps(33).map(identifier), typedId(nk1.v(37), 'SS', 'http://hl7.org/fhir/sid/us-ssn')].filter((x) => !!x),
       name: [...nk1.reps(2), ...nk1.reps(30)].map((f) => humanName(f)).filter((x) => !!x),
       relationship: [codeableConcept(nk1.f(3)), codeableConcept(nk1.f(7))].filter((x) => !!x).map((c) => (c!.coding ? { ...c, coding: c!.coding.map((k) => ({ ...k, system: k.system ?? 'http://terminology.hl7.org/CodeSystem/v2-0063' })) } : c!)),
       address: nk1.reps(4).map(address).filter((x) => !!x),
@@ -182,6 +183,7 @@ export function coverage(in1: Seg, ctx: Ctx): Coverage | undefined {
   } else if (rel === 'SEL' && ctx.patientResource) {
     // the insured is the patient: what IN1 says of the insured belongs to the Patient
     addTo(ctx.patientResource, in1.reps(16).map((f) => humanName(f)), in1.reps(49).map(identifier));
+    addPersonData(ctx.patientResource, { birthDate: in1.v(18), gender: in1.v(43), addresses: in1.reps(19) });
   }
   return ctx.once<Coverage>('Coverage', `IN1|${in1.index}`, (id) => ({
     resourceType: 'Coverage',
@@ -208,6 +210,28 @@ export function addTo(p: Patient, names: (HumanName | undefined)[], ids: (Identi
   for (const i of ids) if (i && !seen.has(JSON.stringify(i))) (p.identifier ??= []).push(i);
 }
 
+/**
+ * What a segment about the insured or the guarantor says of the patient when that person is the patient: the birth
+ * date and gender where PID gave none, and their addresses and phones (home and work uses where the XTN has none).
+ */
+function addPersonData(p: Patient, d: { birthDate?: string; gender?: string; addresses?: Field[]; home?: Field[]; work?: Field[] }): void {
+  p.birthDate ??= date(d.birthDate ?? '');
+  p.gender ??= GENDER[(d.gender ?? '').toUpperCase()];
+  const seen = new Set([...(p.address ?? []), ...(p.telecom ?? [])].map((x) => JSON.stringify(x)));
+  const add = <T>(list: T[] | undefined, x: T | undefined): T[] | undefined => {
+    if (!x || seen.has(JSON.stringify(x))) return list;
+    seen.add(JSON.stringify(x));
+    return [...(list ?? []), x];
+  };
+  for (const f of d.addresses ?? []) p.address = add(p.address, address(f));
+  const uses: [Field[] | undefined, 'home' | 'work'][] = [[d.home, 'home'], [d.work, 'work']];
+  for (const [fields, use] of uses) for (const f of fields ?? []) p.telecom = add(p.telecom, withUse(contactPoint(f), use));
+}
+
+function withUse(c: ContactPoint | undefined, use: ContactPoint['use']): ContactPoint | undefined {
+  return c && !c.use ? { ...c, use } : c;
+}
+
 /** The mother (PID-21 mother's identifier) as a RelatedPerson, when the message has no NK1. */
 export function mother(pid: Seg, ctx: Ctx): void {
   if (!ctx.patient || !pid.reps(21).length) return;
@@ -231,7 +255,9 @@ export function guarantor(gt1: Seg, ctx: Ctx): void {
   if (gt1.reps(21).length) return;
   const rel = gt1.v(11).toUpperCase();
   if (rel === 'SEL') {
-    if (ctx.patientResource) addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)]);
+    if (!ctx.patientResource) return;
+    addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)]);
+    addPersonData(ctx.patientResource, { birthDate: gt1.v(8), gender: gt1.v(9), addresses: gt1.reps(5), home: gt1.reps(6), work: gt1.reps(7) });
     return;
   }
   const patientRef = ctx.patient;
@@ -251,9 +277,29 @@ export function guarantor(gt1: Seg, ctx: Ctx): void {
   }));
 }
 
-/** IN2: the patient's Medicare (IN2-6), Medicaid (IN2-8), military (IN2-10) and member (IN2-61) numbers, and IN2-7 name. */
-export function insuranceDetails(in2: Seg, ctx: Ctx): void {
+/**
+ * IN2: the patient's Medicare (IN2-6), Medicaid (IN2-8), military (IN2-10) and member (IN2-61) numbers, and IN2-7
+ * name; the insured's identifiers (IN2-1, IN2-2 social security number) and phones (IN2-63) are the patient's when
+ * the IN1 it completes says the insured is the patient (IN1-17 SEL), else the insured person's (the IN1's RelatedPerson).
+ */
+export function insuranceDetails(in2: Seg, ctx: Ctx, insured?: { in1: Seg; coverage: Coverage }): void {
   if (!ctx.patientResource) return;
+  const ids = [...in2.reps(1).map(identifier), typedId(in2.v(2), 'SS', 'http://hl7.org/fhir/sid/us-ssn')];
+  if (insured?.in1.v(17).toUpperCase() === 'SEL') {
+    addTo(ctx.patientResource, [], ids);
+    addPersonData(ctx.patientResource, { home: in2.reps(63) });
+  } else if (insured?.coverage.subscriber?.reference?.startsWith('RelatedPerson/')) {
+    const ref = insured.coverage.subscriber.reference;
+    const person = ctx.resources.find((r) => `RelatedPerson/${r.id}` === ref) as RelatedPerson | undefined;
+    if (person) {
+      const seen = new Set((person.identifier ?? []).map((x) => JSON.stringify(x)));
+      for (const i of ids) if (i && !seen.has(JSON.stringify(i))) (person.identifier ??= []).push(i);
+      for (const f of in2.reps(63)) {
+        const c = contactPoint(f);
+        if (c) (person.telecom ??= []).push(c);
+      }
+    }
+  }
   addTo(ctx.patientResource, [humanName(in2.f(7))], [
     typedId(in2.v(6), 'MC', 'http://hl7.org/fhir/sid/us-medicare'),
     typedId(in2.v(8), 'MA'),
