@@ -1,7 +1,8 @@
-import type { Appointment, AppointmentParticipant, DocumentReference, Location, ServiceRequest } from '@medplum/fhirtypes';
+import type { Appointment, AppointmentParticipant, DocumentReference, ServiceRequest } from '@medplum/fhirtypes';
 import { clean, codeableConcept, entityIdentifier } from './datatypes';
-import type { Ctx, Ref } from './context';
-import type { Field, Seg } from './reader';
+import type { Ctx } from './context';
+import type { Seg } from './reader';
+import { location } from './locations';
 
 /** TXA-17, HL7 table 0271 → DocumentReference.docStatus. */
 const DOC_STATUS: Record<string, DocumentReference['docStatus']> = { AU: 'final', LA: 'final', DI: 'preliminary', DO: 'preliminary', IN: 'preliminary', IP: 'preliminary', PA: 'preliminary' };
@@ -65,13 +66,6 @@ const APPOINTMENT_STATUS: Record<string, Appointment['status']> = {
 };
 /** Without SCH-25, the trigger event says it (S15 cancel, S17 delete, S26 no-show). */
 const TRIGGER_STATUS: Record<string, Appointment['status']> = { S15: 'cancelled', S16: 'cancelled', S17: 'entered-in-error', S26: 'noshow' };
-
-function location(ctx: Ctx, f: Field): Ref | undefined {
-  const parts = [f.c(4), f.c(1), f.c(2), f.c(3)].map((x) => x.trim()).filter(Boolean);
-  if (!parts.length) return undefined;
-  const l = ctx.once<Location>('Location', parts.join('|'), (id) => ({ resourceType: 'Location', id, name: parts.join(' '), mode: 'instance' }), true);
-  return ctx.ref(l);
-}
 
 function addMinutes(dt: string, minutes: number): string | undefined {
   const m = /^(.*T\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2}:\d{2}|Z)$/.exec(dt);

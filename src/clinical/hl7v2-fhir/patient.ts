@@ -2,6 +2,7 @@ import type { ContactPoint, Coverage, Encounter, HumanName, Identifier, Organiza
 import { address, clean, codeableConcept, contactPoint, date, humanName, identifier, tableConcept } from './datatypes';
 import type { Ctx } from './context';
 import type { Field, Seg } from './reader';
+import { dischargedTo, visitDetails, visitParticipants } from './visit';
 
 /** PID-8, HL7 table 0001 → FHIR administrative gender. */
 export const GENDER: Record<string, Patient['gender']> = { F: 'female', M: 'male', O: 'other', A: 'other', N: 'other', U: 'unknown' };
@@ -118,19 +119,23 @@ export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
     [17, 'ADM', 'admitter'],
   ];
   const visit = identifier(pv1.f(19));
+  const status: Encounter['status'] = end ? 'finished' : pv1.v(2) === 'P' ? 'planned' : pv1.v(2) === 'N' ? 'cancelled' : pv1.v(2) === 'U' || !pv1.v(2) ? 'unknown' : 'in-progress';
   const e = ctx.once<Encounter>('Encounter', visit ? `visit|${visit.system ?? ''}|${visit.value}` : `PV1|${pv1.index}`, (id) => ({
     resourceType: 'Encounter',
     id,
-    status: end ? 'finished' : pv1.v(2) === 'P' ? 'planned' : pv1.v(2) === 'N' ? 'cancelled' : pv1.v(2) === 'U' || !pv1.v(2) ? 'unknown' : 'in-progress',
+    status,
     class: cls ?? { code: 'UNK', display: 'unknown', system: 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor' },
     ...clean<Partial<Encounter>>({
       identifier: [identifier(pv1.f(19)), identifier(pv1.f(50))].filter((x) => !!x).map((x) => ({ ...x!, type: x!.type ?? tableConcept('VN', '0203') })),
       type: [tableConcept(pv1.v(4), '0007')].filter((x) => !!x),
       serviceType: tableConcept(pv1.v(10), '0069'),
       subject: ctx.patient,
-      participant: participants.flatMap(([n, code, display]) =>
-        pv1.reps(n).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((individual) => ({ type: [{ coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType' }] }], individual })),
-      ),
+      participant: [
+        ...participants.flatMap(([n, code, display]) =>
+          pv1.reps(n).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((individual) => ({ type: [{ coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType' }] }], individual })),
+        ),
+        ...visitParticipants(pv1, pv2, ctx),
+      ],
       period: clean({ start, end }),
       reasonCode: pv2 ? [codeableConcept(pv2.f(3))].filter((x) => !!x) : [],
       hospitalization: clean({
@@ -139,7 +144,9 @@ export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
         reAdmission: tableConcept(pv1.v(13), '0092'),
         dischargeDisposition: tableConcept(pv1.v(36), '0112'),
         dietPreference: [codeableConcept(pv1.f(38))].filter((x) => !!x),
+        destination: dischargedTo(pv1, ctx),
       }),
+      ...visitDetails(pv1, pv2, ctx, status),
     }),
   }), !!visit);
   ctx.encounter = ctx.ref(e);

@@ -1,0 +1,123 @@
+import type { Bundle, Encounter, Location, Observation, Patient, RelatedPerson, Resource } from '@medplum/fhirtypes';
+import { describe, expect, it } from 'vitest';
+import { parseMessage } from '@/clinical/hl7v2';
+import { convertMessage } from './convert';
+
+// Fields the FHIR-Converter templates map that no shared sample exercised (the audit of issue 26, item 6):
+// each message is written here, field by field, so what it says is plain.
+
+/** A segment from its fields by number: `seg('PV1', { 2: 'I', 3: '4E^401^B' })` → `PV1||I|4E^401^B`. */
+function seg(id: string, fields: Record<number, string>): string {
+  const last = Math.max(0, ...Object.keys(fields).map(Number));
+  return [id, ...Array.from({ length: last }, (_, i) => fields[i + 1] ?? '')].join('|');
+}
+
+function convert(type: string, ...segments: string[]): Bundle {
+  const msh = `MSH|^~\\&|APP|FAC|REC|RFAC|20240101120000||${type}|MSG${segments.length}|P|2.5`;
+  return convertMessage(parseMessage([msh, ...segments].join('\r'))).bundle;
+}
+
+function all<T extends Resource>(bundle: Bundle, type: T['resourceType']): T[] {
+  return (bundle.entry ?? []).map((e) => e.resource!).filter((r): r is T => r.resourceType === type);
+}
+
+const PID = seg('PID', { 1: '1', 3: '12345^^^HOSP^MR', 5: 'DOE^JANE', 8: 'F' });
+
+describe('visit (PV1, PV2)', () => {
+  const bundle = convert(
+    'ADT^A01',
+    PID,
+    seg('PV1', { 2: 'I', 3: '4E^401^B^GENHOSP^^N^MAIN^4', 6: '3W^301^A^GENHOSP', 19: 'V100^^^HOSP^VN', 37: 'HOM&Home^20240110', 42: '5N^501^A^GENHOSP', 52: 'P77^Other^Olga' }),
+    seg('PV2', { 11: '5', 13: 'R9^Sender^Sam', 22: 'Y', 25: '2' }),
+  );
+  const [encounter] = all<Encounter>(bundle, 'Encounter');
+  const locations = new Map(all<Location>(bundle, 'Location').map((l) => [`Location/${l.id}`, l]));
+  const chain = (ref: string | undefined): string[] => {
+    const l = ref ? locations.get(ref) : undefined;
+    return l ? [l.name!, ...chain(l.partOf?.reference)] : [];
+  };
+
+  it('says where the patient is: the bed of PV1-3, within its room, unit, floor, building and facility', () => {
+    expect(encounter!.location![0]!.status).toBe('active');
+    expect(chain(encounter!.location![0]!.location.reference)).toEqual(['B', '401', '4E', '4', 'MAIN', 'GENHOSP']);
+    expect(locations.get(encounter!.location![0]!.location.reference!)!.type?.[0]?.coding?.[0]?.code).toBe('N');
+  });
+
+  it('keeps where the patient was (PV1-6, completed) and will be (PV1-42, planned), the same facility shared', () => {
+    const [, prior, pending] = encounter!.location!;
+    expect(prior).toMatchObject({ status: 'completed' });
+    expect(chain(prior!.location.reference)).toEqual(['A', '301', '3W', 'GENHOSP']);
+    expect(pending).toMatchObject({ status: 'planned' });
+    expect(chain(pending!.location.reference)).toEqual(['A', '501', '5N', 'GENHOSP']);
+    expect(all<Location>(bundle, 'Location').filter((l) => l.name === 'GENHOSP')).toHaveLength(1);
+  });
+
+  it('maps the other provider (PV1-52), the referral source (PV2-13), length of stay, priority, protection and destination', () => {
+    const roles = encounter!.participant!.map((p) => p.type![0]!.coding![0]!.code);
+    expect(roles).toEqual(expect.arrayContaining(['PART', 'REF']));
+    expect(encounter!.length).toMatchObject({ value: 5, unit: 'd' });
+    expect(encounter!.priority?.coding?.[0]?.code).toBe('UR');
+    expect(encounter!.meta?.security?.[0]?.code).toBe('R');
+    expect(locations.get(encounter!.hospitalization!.destination!.reference!)!.name).toBe('Home');
+  });
+});
+
+describe('observation values (OBX-2, OBX-5)', () => {
+  const obx = (n: number, type: string, value: string, code = `C${n}^Code ${n}^L`) => seg('OBX', { 1: String(n), 2: type, 3: code, 5: value, 11: 'F' });
+  const bundle = convert(
+    'ORU^R01',
+    PID,
+    seg('OBR', { 1: '1', 2: 'P1', 3: 'F1', 4: 'PANEL^Panel^L', 25: 'F' }),
+    obx(1, 'SN', '^2^+'),
+    obx(2, 'VR', '1^5'),
+    obx(3, 'DR', '20240101^20240105'),
+    obx(4, 'IS', 'POS'),
+    obx(5, 'TX', 'first line~second line'),
+    obx(6, 'CWE', '^^^^^^^^^A1^Alternate^L'),
+  );
+  const byCode = new Map(all<Observation>(bundle, 'Observation').map((o) => [o.code.coding![0]!.code, o]));
+
+  it('gives each value type what the reference gives it', () => {
+    expect(byCode.get('C1')!.valueString).toBe('2 +');
+    expect(byCode.get('C2')!.valueString).toBe('1-5');
+    expect(byCode.get('C3')!.valuePeriod).toEqual({ start: '2024-01-01', end: '2024-01-05' });
+    expect(byCode.get('C4')!.valueCodeableConcept).toEqual({ coding: [{ code: 'POS' }] });
+    expect(byCode.get('C6')!.valueCodeableConcept?.coding?.[0]).toMatchObject({ code: 'A1', display: 'Alternate' });
+  });
+
+  it('makes a repeated text value one component per repetition', () => {
+    const text = byCode.get('C5')!;
+    expect(text.valueString).toBeUndefined();
+    expect(text.component?.map((c) => c.valueString)).toEqual(['first line', 'second line']);
+  });
+});
+
+describe('the insured, the guarantor and next of kin', () => {
+  const in1 = (relationship: string) => seg('IN1', { 1: '1', 2: 'PLAN', 3: 'INS1', 4: 'Insurer', 16: 'ROE^RICHARD', 17: relationship, 36: 'POL1' });
+  const in2 = seg('IN2', { 1: 'EMP7^^^CORP', 2: '123-45-6789', 63: '^PRN^PH^^^555^1234567' });
+
+  it('gives the patient the insured’s identifiers and phone (IN2-1, IN2-2, IN2-63) when IN1-17 says the insured is the patient', () => {
+    const [patient] = all<Patient>(convert('ADT^A04', PID, seg('PV1', { 2: 'O' }), in1('SEL'), in2), 'Patient');
+    expect(patient!.identifier!.map((i) => i.value)).toEqual(expect.arrayContaining(['EMP7', '123-45-6789']));
+    expect(patient!.identifier!.find((i) => i.value === '123-45-6789')!.type?.coding?.[0]?.code).toBe('SS');
+    expect(patient!.telecom?.map((t) => t.value)).toContain('(555) 1234567');
+  });
+
+  it('gives them to the insured person otherwise', () => {
+    const bundle = convert('ADT^A04', PID, seg('PV1', { 2: 'O' }), in1('SPO'), in2);
+    expect(all<Patient>(bundle, 'Patient')[0]!.identifier!.map((i) => i.value)).not.toContain('123-45-6789');
+    const insured = all<RelatedPerson>(bundle, 'RelatedPerson').find((p) => p.name?.[0]?.family === 'ROE')!;
+    expect(insured.identifier!.map((i) => i.value)).toEqual(['EMP7', '123-45-6789']);
+  });
+
+  it('takes the birth date and gender of a self-guarantor (GT1-8, GT1-9) where PID has none', () => {
+    const pid = seg('PID', { 1: '1', 3: '777^^^HOSP^MR', 5: 'POE^ANN' });
+    const [patient] = all<Patient>(convert('ADT^A04', pid, seg('GT1', { 1: '1', 3: 'POE^ANN', 8: '19700203', 9: 'F', 11: 'SEL' })), 'Patient');
+    expect(patient).toMatchObject({ birthDate: '1970-02-03', gender: 'female' });
+  });
+
+  it('gives a next of kin their identifier (NK1-12) and social security number (NK1-37)', () => {
+    const [kin] = all<RelatedPerson>(convert('ADT^A04', PID, seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 12: 'K55^^^HOSP', 37: '987-65-4321' })), 'RelatedPerson');
+    expect(kin!.identifier!.map((i) => i.value)).toEqual(['K55', '987-65-4321']);
+  });
+});
