@@ -266,13 +266,18 @@ function keepOrganizationValid(org: Json): void {
   if (org.name === undefined && org._name === undefined && !Array.isArray(org.identifier)) org._name = MASKED;
 }
 
-/** Drops removed array elements, then empty arrays and objects (FHIR allows neither), bottom up. */
+/** An extension left with its url alone (its value removed): FHIR's ext-1 wants a value or extensions. */
+function emptyExtension(k: string, x: unknown): boolean {
+  return (k === 'extension' || k === 'modifierExtension') && !!x && typeof x === 'object' && Object.keys(x).every((key) => key === 'url');
+}
+
+/** Drops removed array elements, then empty arrays, objects and extensions (FHIR allows none), bottom up. */
 function compact(obj: Json): void {
   for (const [k, v] of Object.entries(obj)) {
     if (Array.isArray(v)) {
       const kept = v.filter((x) => x !== REMOVED);
       for (const x of kept) if (x && typeof x === 'object') compact(x as Json);
-      const nonEmpty = kept.filter((x) => !(x && typeof x === 'object' && Object.keys(x).length === 0));
+      const nonEmpty = kept.filter((x) => !(x && typeof x === 'object' && Object.keys(x).length === 0) && !emptyExtension(k, x));
       if (nonEmpty.length === 0) delete obj[k];
       else obj[k] = nonEmpty;
     } else if (v && typeof v === 'object') {

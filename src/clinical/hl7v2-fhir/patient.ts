@@ -3,6 +3,7 @@ import { address, clean, codeableConcept, contactPoint, date, humanName, identif
 import type { Ctx } from './context';
 import type { Field, Seg } from './reader';
 import { dischargedTo, visitDetails, visitParticipants } from './visit';
+import { patientExtensions } from './patient-extensions';
 
 /** PID-8, HL7 table 0001 → FHIR administrative gender. */
 export const GENDER: Record<string, Patient['gender']> = { F: 'female', M: 'male', O: 'other', A: 'other', N: 'other', U: 'unknown' };
@@ -52,7 +53,8 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
         name: [...pid.reps(5), ...pid.reps(9)].map((f) => humanName(f)).filter((x) => !!x),
         birthDate: date(pid.v(7)),
         gender: GENDER[pid.v(8).toUpperCase()],
-        address: pid.reps(11).map(address).filter((x) => !!x),
+        // PID-12 county code: the district of the one address that has none
+        address: pid.reps(11).map(address).filter((x) => !!x).map((a, _, list) => (list.length === 1 && !a.district && pid.v(12) ? { ...a, district: pid.v(12) } : a)),
         telecom: [...pid.reps(13).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'home' as const } : c)), ...pid.reps(14).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'work' as const } : c)), ...pid.reps(40).map(contactPoint)].filter((x) => !!x),
         maritalStatus: MARITAL[pid.v(16)] ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] } : codeableConcept(pid.reps(16)[0]),
         communication: pid.reps(15).map((f) => codeableConcept(f)).filter((x) => !!x).map((language) => ({ language: language! })),
@@ -61,6 +63,7 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
         multipleBirthInteger: /^\d+$/.test(birthOrder) ? Number(birthOrder) : undefined,
         multipleBirthBoolean: !/^\d+$/.test(birthOrder) && (pid.v(24) === 'Y' || pid.v(24) === 'N') ? pid.v(24) === 'Y' : undefined,
         generalPractitioner: pd1 ? pd1.reps(4).map((f) => ctx.practitioner(f)).filter((x) => !!x) : [],
+        extension: patientExtensions(pid),
       }),
     };
   }, !!known);
@@ -73,21 +76,25 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
 const CONTACT_ROLES = new Set(['E', 'F', 'I', 'S']);
 const CONTACT_RELATIONSHIPS = new Set(['EMR', 'CGV']);
 
-/** NK1 → RelatedPerson of the context's patient, or a Patient.contact for an employer, agency or the like. */
+/**
+ * NK1 → a contact of the patient (Patient.contact), and, unless it is an employer, agency or the like, a
+ * RelatedPerson of the context's patient too (as the FHIR-Converter templates and the v2-to-FHIR IG map it).
+ */
 export function relatedPerson(nk1: Seg, ctx: Ctx): void {
   if (!ctx.patient) return;
-  if (ctx.patientResource && (CONTACT_ROLES.has(nk1.v(7).toUpperCase()) || CONTACT_RELATIONSHIPS.has(nk1.v(3).toUpperCase()))) {
+  const contactOnly = CONTACT_ROLES.has(nk1.v(7).toUpperCase()) || CONTACT_RELATIONSHIPS.has(nk1.v(3).toUpperCase());
+  if (ctx.patientResource) {
     const contact = clean({
       name: humanName(nk1.reps(2)[0]),
       relationship: [codeableConcept(nk1.f(7)), codeableConcept(nk1.f(3))].filter((x) => !!x),
-      telecom: [...nk1.reps(5), ...nk1.reps(6)].map(contactPoint).filter((x) => !!x),
+      telecom: [...nk1.reps(5).map((f) => withUse(contactPoint(f), 'home')), ...nk1.reps(6).map((f) => withUse(contactPoint(f), 'work'))].filter((x) => !!x),
       address: address(nk1.reps(4)[0]),
       gender: GENDER[nk1.v(15).toUpperCase()],
       period: clean({ start: date(nk1.v(8)), end: date(nk1.v(9)) }),
     });
     if (contact) (ctx.patientResource.contact ??= []).push(contact as NonNullable<Patient['contact']>[number]);
-    return;
   }
+  if (contactOnly) return;
   const patientRef = ctx.patient;
   ctx.once<RelatedPerson>('RelatedPerson', `NK1|${nk1.index}`, (id) => ({
     resourceType: 'RelatedPerson',

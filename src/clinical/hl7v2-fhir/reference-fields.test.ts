@@ -62,6 +62,28 @@ describe('visit (PV1, PV2)', () => {
   });
 });
 
+describe('what PID says in extensions', () => {
+  const pid = seg('PID', { 1: '1', 3: '12345^^^HOSP^MR', 5: 'DOE^JANE', 6: 'SMITH^MARY', 10: '2106-3^White^CDCREC~2131-1^Other Race^CDCREC', 17: 'CAT^Catholic^HL70006', 22: 'H^Hispanic^HL70189', 23: 'Springfield General', 28: 'US^United States^ISO3166_1' });
+  const [patient] = all<Patient>(convert('ADT^A04', pid), 'Patient');
+  const ext = (url: string) => patient!.extension?.find((e) => e.url.endsWith(url));
+
+  it('maps race and ethnicity as US Core does: OMB categories, detailed codes and the text', () => {
+    expect(ext('us-core-race')!.extension).toEqual([
+      { url: 'ombCategory', valueCoding: { code: '2106-3', display: 'White', system: 'urn:oid:2.16.840.1.113883.6.238' } },
+      { url: 'detailed', valueCoding: { code: '2131-1', display: 'Other Race', system: 'urn:oid:2.16.840.1.113883.6.238' } },
+      { url: 'text', valueString: 'White, Other Race' },
+    ]);
+    expect(ext('us-core-ethnicity')!.extension?.[0]).toEqual({ url: 'ombCategory', valueCoding: { code: '2135-2', display: 'Hispanic or Latino', system: 'urn:oid:2.16.840.1.113883.6.238' } });
+  });
+
+  it('maps the mother’s maiden name, birth place, religion and nationality', () => {
+    expect(ext('patient-mothersMaidenName')!.valueString).toBe('SMITH');
+    expect(ext('patient-birthPlace')!.valueAddress).toEqual({ text: 'Springfield General' });
+    expect(ext('patient-religion')!.valueCodeableConcept?.coding?.[0]?.code).toBe('CAT');
+    expect(ext('patient-nationality')!.extension?.[0]?.valueCodeableConcept?.coding?.[0]?.code).toBe('US');
+  });
+});
+
 describe('observation values (OBX-2, OBX-5)', () => {
   const obx = (n: number, type: string, value: string, code = `C${n}^Code ${n}^L`) => seg('OBX', { 1: String(n), 2: type, 3: code, 5: value, 11: 'F' });
   const bundle = convert(
@@ -114,6 +136,14 @@ describe('the insured, the guarantor and next of kin', () => {
     const pid = seg('PID', { 1: '1', 3: '777^^^HOSP^MR', 5: 'POE^ANN' });
     const [patient] = all<Patient>(convert('ADT^A04', pid, seg('GT1', { 1: '1', 3: 'POE^ANN', 8: '19700203', 9: 'F', 11: 'SEL' })), 'Patient');
     expect(patient).toMatchObject({ birthDate: '1970-02-03', gender: 'female' });
+  });
+
+  it('makes every next of kin a contact of the patient as well, an employer a contact only', () => {
+    const bundle = convert('ADT^A04', PID, seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 5: '^PRN^PH^^^555^7654321' }), seg('NK1', { 1: '2', 2: 'ACME', 3: 'EMR', 7: 'E' }));
+    const [patient] = all<Patient>(bundle, 'Patient');
+    expect(patient!.contact?.map((c) => c.name?.family)).toEqual(['DOE', 'ACME']);
+    expect(patient!.contact?.[0]?.telecom?.[0]).toMatchObject({ value: '(555) 7654321', use: 'home' });
+    expect(all<RelatedPerson>(bundle, 'RelatedPerson').map((p) => p.name?.[0]?.family)).toEqual(['DOE']);
   });
 
   it('gives a next of kin their identifier (NK1-12) and social security number (NK1-37)', () => {
