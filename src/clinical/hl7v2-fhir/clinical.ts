@@ -7,11 +7,11 @@ const ALLERGY_CATEGORY: Record<string, AllergyIntolerance['category']> = { DA: [
 const CRITICALITY: Record<string, AllergyIntolerance['criticality']> = { SV: 'high', MI: 'low', MO: 'low' };
 
 /** AL1 (and IAM) → AllergyIntolerance. */
-export function allergy(al1: Seg, ctx: Ctx): void {
-  if (!ctx.patient) return;
+export function allergy(al1: Seg, ctx: Ctx): AllergyIntolerance | undefined {
+  if (!ctx.patient) return undefined;
   const patient = ctx.patient;
   const code = codeableConcept(al1.f(3));
-  if (!code) return;
+  if (!code) return undefined;
   const type = al1.v(2).toUpperCase();
   const iam = al1.id === 'IAM';
   // IAM-14 reported by (with IAM-15 relationship): the person who told of the allergy
@@ -28,7 +28,7 @@ export function allergy(al1: Seg, ctx: Ctx): void {
     asserter = ctx.ref(rp);
   }
   // the same allergen listed twice is one allergy
-  ctx.once<AllergyIntolerance>('AllergyIntolerance', `${al1.id}|${JSON.stringify(code.coding ?? code.text)}`, (id) => ({
+  return ctx.once<AllergyIntolerance>('AllergyIntolerance', `${al1.id}|${JSON.stringify(code.coding ?? code.text)}`, (id) => ({
     resourceType: 'AllergyIntolerance',
     id,
     patient,

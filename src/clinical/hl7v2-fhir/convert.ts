@@ -10,6 +10,7 @@ import { accident, deathAndAutopsy, referral } from './events';
 import { messageHeader, provenances, sendingDevice } from './header';
 import { employerPolicyHolder } from './insurance';
 import { medicationRequest } from './medication';
+import { note } from './notes';
 import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
 import { coverage, disability, encounter, guarantor, insuranceDetails, mother, patient, relatedPerson } from './patient';
 import { chargedProcedure, deathProcedures, procedure } from './procedures';
@@ -93,6 +94,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   // OMG: a PV1 after an order opens its prior results (PRIOR_RESULT): their orders, documents and observations
   // support it (ServiceRequest.supportingInfo, as in the FHIR-Converter templates)
   let supported: ServiceRequest | undefined;
+  // the resource the segment just read made, which an NTE after it annotates
+  let noted: Resource | undefined;
   const support = (r: Resource | undefined) => {
     if (supported && r && r !== supported && !supported.supportingInfo?.some((x) => x.reference === `${r.resourceType}/${r.id}`)) (supported.supportingInfo ??= []).push(ctx.ref(r));
   };
@@ -103,6 +106,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
 
   for (let i = 1; i < body.length; i++) {
     const s = body[i]!;
+    if (s.id !== 'NTE') noted = undefined;
     switch (s.id) {
       case 'PID':
         ctx.encounter = undefined;
@@ -137,7 +141,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       }
       case 'AL1':
       case 'IAM':
-        allergy(s, ctx);
+        noted = allergy(s, ctx);
         break;
       case 'DG1': {
         const condition = diagnosis(s, ctx);
@@ -178,6 +182,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
           // the order group's ORC after its OBR: the same order
           lateOrderControl(s, order, ctx, report);
+          noted = order;
           break;
         }
         orc = s;
@@ -189,6 +194,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         // an ORC alone (no OBR, RXA or pharmacy detail before the next ORC) is an order of its own
         const detail = all.slice(i + 1).find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (!detail || detail.id === 'ORC' || detail.id === 'RXA') order = serviceRequest(s, undefined, ctx);
+        noted = order;
         support(order);
         break;
       }
@@ -196,6 +202,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const spm = all.slice(i + 1).find((x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
         specimenRef = spm?.id === 'SPM' ? (specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!)) : undefined;
         order = serviceRequest(orc, s, ctx, specimenRef);
+        noted = order;
         support(order);
         report = RESULT_TYPES.has(type) || (s.v(25) && !ORDER_TYPES.has(type)) ? diagnosticReport(orc, s, ctx, order && ctx.ref(order)) : undefined;
         if (report && specimenRef) report.specimen = [specimenRef];
@@ -208,6 +215,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
         const request = medicationRequest(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, s.id === 'RXE' ? placed : undefined);
         if (s.id === 'RXO') placed = request && ctx.ref(request);
+        noted = request;
         break;
       }
       case 'SPM':
@@ -223,6 +231,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
         const imm = immunization(s, ctx, rxr?.id === 'RXR' ? rxr : undefined, orc);
         immunizationRef = imm && ctx.ref(imm);
+        noted = imm;
         break;
       }
       case 'OBX': {
@@ -230,7 +239,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         // the OBX of a document message are the document's content, not results of its orders (as in the FHIR-Converter templates)
         const basedOn = order && !specimenPart && type !== 'MDM' ? ctx.ref(order) : undefined;
         if (['ED', 'RP'].includes(s.v(2).toUpperCase())) {
-          support(documentResult(s, ctx, basedOn));
+          noted = documentResult(s, ctx, basedOn);
+          support(noted);
           break;
         }
         // immunization funding source and program eligibility are facts of the Immunization (v2-to-FHIR IG)
@@ -245,11 +255,19 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
           }
         }
         const obs = observation(s, ctx, basedOn, specimenRef);
+        noted = obs;
         if (obs && immunizationRef) obs.partOf = [immunizationRef];
         if (obs && report && !specimenPart) (report.result ??= []).push(ctx.ref(obs));
         support(obs);
         break;
       }
+      case 'TQ1':
+        // an order's timing: an NTE after it is still about the order
+        noted = order;
+        break;
+      case 'NTE':
+        note(s, noted, ctx);
+        break;
       case 'TXA':
         docs.push({ txa: s, body: [], mark: ctx.resources.length });
         break;

@@ -1,4 +1,4 @@
-import type { Bundle, Encounter, Location, Observation, Patient, RelatedPerson, Resource } from '@medplum/fhirtypes';
+import type { Bundle, Encounter, Location, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { convertMessage } from './convert';
@@ -111,6 +111,23 @@ describe('observation values (OBX-2, OBX-5)', () => {
     const text = byCode.get('C5')!;
     expect(text.valueString).toBeUndefined();
     expect(text.component?.map((c) => c.valueString)).toEqual(['first line', 'second line']);
+  });
+});
+
+describe('notes (NTE)', () => {
+  it('makes an NTE a note of the order or result it follows, with its time and author', () => {
+    const bundle = convert(
+      'ORU^R01',
+      PID,
+      seg('OBR', { 1: '1', 2: 'P1', 3: 'F1', 4: 'PANEL^Panel^L', 25: 'F' }),
+      seg('NTE', { 1: '1', 3: 'Fasting specimen' }),
+      seg('OBX', { 1: '1', 2: 'NM', 3: 'GLU^Glucose^L', 5: '99', 11: 'F' }),
+      seg('NTE', { 1: '1', 3: 'Repeated~and confirmed', 5: 'D1^Lab^Larry', 6: '20240102030405' }),
+    );
+    expect(all<ServiceRequest>(bundle, 'ServiceRequest')[0]!.note).toEqual([{ text: 'Fasting specimen' }]);
+    const [note] = all<Observation>(bundle, 'Observation')[0]!.note!;
+    expect(note).toMatchObject({ text: 'Repeated\nand confirmed', time: '2024-01-02T03:04:05+00:00' });
+    expect(note!.authorReference?.reference).toMatch(/^Practitioner\//);
   });
 });
 
