@@ -9,6 +9,7 @@ import { appointment, documentReference } from './documents';
 import { accident, deathAndAutopsy, referral } from './events';
 import { messageHeader, provenances, sendingDevice } from './header';
 import { employerPolicyHolder } from './insurance';
+import { chargedDispense, medicationDispense } from './dispense';
 import { medicationRequest } from './medication';
 import { note } from './notes';
 import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
@@ -84,6 +85,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   let immunizationRef: Ref | undefined;
   // the MedicationRequest of the order's RXO, which the pharmacy's RXE is based on
   let placed: Ref | undefined;
+  // the MedicationRequest (RXE, else RXO) of the order, which its dispenses (RXD) fill
+  let prescribed: Ref | undefined;
   // an OBX after SPM describes the specimen (or its container), not a result of the order
   let specimenPart = false;
   // each TXA with the OBX that follow it (its content), and how many resources were made before it
@@ -174,7 +177,10 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         // number (ORC-2, else OBR-2): without one there is no order to tie it to, and no Procedure
         const before = all.slice(0, i).reverse();
         const placer = before.find((x) => x.id === 'ORC')?.v(2) || before.find((x) => x.id === 'OBR')?.v(2);
-        if (placer) chargedProcedure(s, placer, ctx, charge);
+        if (placer) {
+          chargedProcedure(s, placer, ctx, charge);
+          chargedDispense(s, ctx);
+        }
         break;
       }
       case 'ORC': {
@@ -188,6 +194,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         orc = s;
         specimenPart = false;
         placed = undefined;
+        prescribed = undefined;
         order = undefined;
         report = undefined;
         immunizationRef = undefined;
@@ -215,7 +222,13 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
         const request = medicationRequest(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, s.id === 'RXE' ? placed : undefined);
         if (s.id === 'RXO') placed = request && ctx.ref(request);
+        if (request) prescribed = ctx.ref(request);
         noted = request;
+        break;
+      }
+      case 'RXD': {
+        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
+        noted = medicationDispense(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, prescribed);
         break;
       }
       case 'SPM':

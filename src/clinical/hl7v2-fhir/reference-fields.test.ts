@@ -1,4 +1,4 @@
-import type { Bundle, Encounter, Location, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type { Bundle, Encounter, Location, MedicationDispense, MedicationRequest, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { convertMessage } from './convert';
@@ -111,6 +111,26 @@ describe('observation values (OBX-2, OBX-5)', () => {
     const text = byCode.get('C5')!;
     expect(text.valueString).toBeUndefined();
     expect(text.component?.map((c) => c.valueString)).toEqual(['first line', 'second line']);
+  });
+});
+
+describe('dispenses (RXD, FT1-29)', () => {
+  it('makes an RXD a MedicationDispense that fills the order’s MedicationRequest, and a drug billed by FT1 one too', () => {
+    const bundle = convert(
+      'RDS^O13',
+      PID,
+      seg('ORC', { 1: 'NW', 2: 'P9', 5: 'CM' }),
+      seg('RXE', { 2: '01151327^Doxycycline^NDC', 3: '1', 5: 'TAB^Tablet^L' }),
+      seg('RXD', { 1: '1', 2: '01151327^Doxycycline^NDC', 3: '20201212', 4: '10', 5: 'TAB^Tablet^L', 7: 'PN1', 9: '^After food', 11: 'N' }),
+      seg('RXR', { 1: 'PO^oral^HL70162' }),
+      seg('FT1', { 1: '1', 4: '20201212', 6: 'CG', 7: '99^Drug^L', 29: '0182-1061-05^ASPIRIN EC^NDC', 42: 'PN2', 43: '5^CAP&Capsule&L' }),
+    );
+    const [dispensed, billed] = all<MedicationDispense>(bundle, 'MedicationDispense');
+    const [request] = all<MedicationRequest>(bundle, 'MedicationRequest');
+    expect(dispensed).toMatchObject({ status: 'completed', whenHandedOver: '2020-12-12', quantity: { value: 10, unit: 'Tablet' }, note: [{ text: 'After food' }], substitution: { wasSubstituted: false } });
+    expect(dispensed!.authorizingPrescription?.[0]).toMatchObject({ reference: `MedicationRequest/${request!.id}`, identifier: { value: 'PN1' } });
+    expect(dispensed!.dosageInstruction?.[0]?.route?.coding?.[0]?.code).toBe('PO');
+    expect(billed).toMatchObject({ medicationCodeableConcept: { coding: [{ code: '0182-1061-05' }] }, quantity: { value: 5, unit: 'Capsule' }, authorizingPrescription: [{ identifier: { value: 'PN2' } }] });
   });
 });
 
