@@ -62,6 +62,8 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
       identifier: [entityIdentifier(dg1.f(20))].filter((x) => !!x),
       onsetDateTime: ctx.dt(dg1.v(5)),
       recordedDate: ctx.dt(dg1.v(19)),
+      // DG1-16 the diagnosing clinician
+      asserter: ctx.practitioner(dg1.reps(16)[0]),
       extension: dueTo(dg1.f(22), subject, ctx),
     }),
   }));

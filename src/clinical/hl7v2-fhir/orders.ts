@@ -1,7 +1,8 @@
-import type { DiagnosticReport, Identifier, Immunization, Resource, ServiceRequest, Specimen } from '@medplum/fhirtypes';
-import { clean, codeableConcept, date, entityIdentifier, identifier, quantity, tableConcept } from './datatypes';
+import type { DiagnosticReport, Identifier, Immunization, Organization, Resource, ServiceRequest, Specimen } from '@medplum/fhirtypes';
+import { clean, codeableConcept, date, entityIdentifier, identifier, quantity, systemUrl, tableConcept } from './datatypes';
+import { location } from './locations';
 import type { Ctx, Ref } from './context';
-import type { Seg } from './reader';
+import type { Field, Seg } from './reader';
 
 /** ORC-5, HL7 table 0038 → ServiceRequest.status; without it, ORC-1 (table 0119) decides. */
 const ORDER_STATUS: Record<string, ServiceRequest['status']> = { A: 'active', CA: 'revoked', CM: 'completed', DC: 'revoked', ER: 'entered-in-error', HD: 'on-hold', IP: 'active', RP: 'revoked', SC: 'active' };
@@ -124,6 +125,21 @@ export function specimen(spm: Seg, ctx: Ctx): Specimen | undefined {
   }));
 }
 
+/** A vaccine's manufacturer (CWE, MVX code) → an Organization known by its code. */
+function manufacturer(f: Field, ctx: Ctx): Ref | undefined {
+  const code = f.c(1).trim();
+  const name = f.c(2).trim() || code;
+  if (!name) return undefined;
+  const system = systemUrl(f.c(3)) ?? 'http://terminology.hl7.org/CodeSystem/MVX';
+  const org = ctx.once<Organization>('Organization', `manufacturer|${system}|${code || name}`, (id) => ({
+    resourceType: 'Organization',
+    id,
+    name,
+    ...(code ? { identifier: [{ system, value: code }] } : {}),
+  }), true);
+  return ctx.ref(org);
+}
+
 const IMMUNIZATION_STATUS: Record<string, Immunization['status']> = { CP: 'completed', PA: 'completed', RE: 'not-done', NA: 'not-done' };
 
 /** RXA (+ RXR route and site) → Immunization. */
@@ -151,7 +167,15 @@ export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined, orc?: Seg
       expirationDate: date(rxa.v(16)),
       primarySource: source === '00' ? true : source ? false : undefined,
       reportOrigin: source && source !== '00' ? codeableConcept(rxa.f(9)) : undefined,
-      performer: rxa.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'AP', display: 'Administering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+      performer: [
+        ...rxa.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'AP', display: 'Administering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+        // ORC-12 the ordering provider
+        ...(orc?.reps(12) ?? []).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'OP', display: 'Ordering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+      ],
+      // RXA-19 indication, RXA-17 manufacturer, RXA-27 (v2.6+) or RXA-11 where it was given
+      reasonCode: rxa.reps(19).map(codeableConcept).filter((x) => !!x),
+      manufacturer: manufacturer(rxa.f(17), ctx),
+      location: location(ctx, rxa.f(27)) ?? location(ctx, rxa.f(11)),
       statusReason: status === 'not-done' ? codeableConcept(rxa.f(18)) : undefined,
       route: rxr ? codeableConcept(rxr.f(1)) : undefined,
       site: rxr ? codeableConcept(rxr.f(2)) : undefined,

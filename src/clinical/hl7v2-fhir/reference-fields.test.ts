@@ -1,4 +1,4 @@
-import type { Bundle, Encounter, Location, MedicationDispense, MedicationRequest, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type { Bundle, Condition, Encounter, Immunization, Location, MedicationDispense, MedicationRequest, Observation, Organization, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { convertMessage } from './convert';
@@ -131,6 +131,25 @@ describe('dispenses (RXD, FT1-29)', () => {
     expect(dispensed!.authorizingPrescription?.[0]).toMatchObject({ reference: `MedicationRequest/${request!.id}`, identifier: { value: 'PN1' } });
     expect(dispensed!.dosageInstruction?.[0]?.route?.coding?.[0]?.code).toBe('PO');
     expect(billed).toMatchObject({ medicationCodeableConcept: { coding: [{ code: '0182-1061-05' }] }, quantity: { value: 5, unit: 'Capsule' }, authorizingPrescription: [{ identifier: { value: 'PN2' } }] });
+  });
+});
+
+describe('immunization (RXA) and diagnosis (DG1)', () => {
+  it('maps the vaccine’s indication, manufacturer, place and ordering provider, and the diagnosing clinician', () => {
+    const bundle = convert(
+      'VXU^V04',
+      PID,
+      seg('ORC', { 1: 'RE', 2: 'P5', 12: 'O1^Order^Olive' }),
+      seg('RXA', { 1: '0', 2: '1', 3: '20240101', 5: '08^HepB^CVX', 6: '0.5', 7: 'mL^mL^UCUM', 11: '^^^CLINIC1', 17: 'MSD^Merck^MVX', 19: 'Z23^Vaccination^I10' }),
+    );
+    const [imm] = all<Immunization>(bundle, 'Immunization');
+    expect(imm!.reasonCode?.[0]?.coding?.[0]?.code).toBe('Z23');
+    expect(imm!.performer?.map((p) => p.function?.coding?.[0]?.code)).toEqual(['OP']);
+    const org = all<Organization>(bundle, 'Organization').find((o) => `Organization/${o.id}` === imm!.manufacturer?.reference);
+    expect(org).toMatchObject({ name: 'Merck', identifier: [{ value: 'MSD' }] });
+    expect(all<Location>(bundle, 'Location').find((l) => `Location/${l.id}` === imm!.location?.reference)?.name).toBe('CLINIC1');
+    const [condition] = all<Condition>(convert('ADT^A08', PID, seg('DG1', { 1: '1', 3: 'I10^Hypertension^I10', 16: 'D2^Diag^Dora' })), 'Condition');
+    expect(condition!.asserter?.reference).toMatch(/^Practitioner\//);
   });
 });
 
