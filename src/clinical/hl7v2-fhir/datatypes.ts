@@ -71,7 +71,9 @@ function coding(code: string, display: string, system: string): Coding | undefin
  */
 export function codeableConcept(f: Field | undefined): CodeableConcept | undefined {
   if (!f || f.empty) return undefined;
-  const codings = [coding(f.c(1), f.c(2), f.c(3)), coding(f.c(4), f.c(5), f.c(6)), coding(f.c(10), f.c(11), f.c(12))].filter((c): c is Coding => !!c && !!c.code);
+  const codings = [coding(f.c(1), f.c(2), f.c(3)), coding(f.c(4), f.c(5), f.c(6)), coding(f.c(10), f.c(11), f.c(12))].filter(
+    (c): c is Coding => !!c && !!c.code,
+  );
   const text = f.c(9).trim() || (codings.length === 0 ? (f.c(2) || f.c(1)).trim() : '');
   return clean<CodeableConcept>({ coding: codings, text: text || undefined });
 }

@@ -4,7 +4,17 @@ import type { Ctx, Ref } from './context';
 import type { Seg } from './reader';
 
 /** ORC-5 (HL7 table 0038) → MedicationDispense.status, as the FHIR-Converter templates map it. */
-const DISPENSE_STATUS: Record<string, MedicationDispense['status']> = { A: 'preparation', CA: 'cancelled', CM: 'completed', DC: 'stopped', ER: 'entered-in-error', HD: 'on-hold', IP: 'preparation', RP: 'stopped', SC: 'in-progress' };
+const DISPENSE_STATUS: Record<string, MedicationDispense['status']> = {
+  A: 'preparation',
+  CA: 'cancelled',
+  CM: 'completed',
+  DC: 'stopped',
+  ER: 'entered-in-error',
+  HD: 'on-hold',
+  IP: 'preparation',
+  RP: 'stopped',
+  SC: 'in-progress',
+};
 
 /**
  * RXD (a pharmacy's dispense), with its ORC and RXR → MedicationDispense of the context's patient: RXD-2 the
@@ -18,6 +28,7 @@ export function medicationDispense(orc: Seg | undefined, rxd: Seg, rxr: Seg | un
   const subject = ctx.patient;
   const number = rxd.v(7);
   const substitution = rxd.v(11).toUpperCase();
+  const numbered = number ? { value: number, type: { text: 'Prescription Number' } } : undefined;
   return ctx.once<MedicationDispense>('MedicationDispense', `RXD|${rxd.index}`, (id) => ({
     resourceType: 'MedicationDispense',
     id,
@@ -28,7 +39,7 @@ export function medicationDispense(orc: Seg | undefined, rxd: Seg, rxr: Seg | un
       context: ctx.encounter,
       whenHandedOver: ctx.dt(rxd.v(3)),
       quantity: quantity(rxd.v(4), rxd.f(5)),
-      authorizingPrescription: prescription || number ? [clean({ ...prescription, identifier: number ? { value: number, type: { text: 'Prescription Number' } } : undefined })!] : [],
+      authorizingPrescription: prescription || numbered ? [clean({ ...prescription, identifier: numbered })!] : [],
       note: rxd.reps(9).map((f) => f.c(2) || f.c(1)).filter((t) => t.trim()).map((text) => ({ text })),
       performer: rxd.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor })),
       substitution: substitution ? { wasSubstituted: substitution !== 'N' && substitution !== '0' } : undefined,

@@ -7,7 +7,16 @@ import type { Seg } from './reader';
 type Noted = Extract<Resource, { note?: Annotation[] }>;
 
 /** R4 resources with `note` (a DiagnosticReport has none: an NTE after an OBX that is a document is left out). */
-const NOTED = new Set(['Observation', 'ServiceRequest', 'Immunization', 'AllergyIntolerance', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'Condition']);
+const NOTED = new Set([
+  'Observation',
+  'ServiceRequest',
+  'Immunization',
+  'AllergyIntolerance',
+  'MedicationRequest',
+  'MedicationDispense',
+  'Procedure',
+  'Condition',
+]);
 
 /**
  * NTE → a note (Annotation) of the resource made from the segment it follows, as the FHIR-Converter templates map

@@ -140,6 +140,12 @@ function manufacturer(f: Field, ctx: Ctx): Ref | undefined {
   return ctx.ref(org);
 }
 
+/** XCN fields → Immunization performers with their function (HL7 table 0443). */
+function performers(fields: Field[], code: string, display: string, ctx: Ctx): NonNullable<Immunization['performer']> {
+  const fn = { coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] };
+  return fields.map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor, function: fn }));
+}
+
 const IMMUNIZATION_STATUS: Record<string, Immunization['status']> = { CP: 'completed', PA: 'completed', RE: 'not-done', NA: 'not-done' };
 
 /** RXA (+ RXR route and site) → Immunization. */
@@ -168,9 +174,9 @@ export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined, orc?: Seg
       primarySource: source === '00' ? true : source ? false : undefined,
       reportOrigin: source && source !== '00' ? codeableConcept(rxa.f(9)) : undefined,
       performer: [
-        ...rxa.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'AP', display: 'Administering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+        ...performers(rxa.reps(10), 'AP', 'Administering Provider', ctx),
         // ORC-12 the ordering provider
-        ...(orc?.reps(12) ?? []).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor!, function: { coding: [{ code: 'OP', display: 'Ordering Provider', system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] } })),
+        ...performers(orc?.reps(12) ?? [], 'OP', 'Ordering Provider', ctx),
       ],
       // RXA-19 indication, RXA-17 manufacturer, RXA-27 (v2.6+) or RXA-11 where it was given
       reasonCode: rxa.reps(19).map(codeableConcept).filter((x) => !!x),

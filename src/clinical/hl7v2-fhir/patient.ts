@@ -1,4 +1,4 @@
-import type { ContactPoint, Coverage, Encounter, HumanName, Identifier, Organization, Patient, RelatedPerson } from '@medplum/fhirtypes';
+import type { Address, ContactPoint, Coverage, Encounter, HumanName, Identifier, Organization, Patient, RelatedPerson } from '@medplum/fhirtypes';
 import { address, clean, codeableConcept, contactPoint, date, humanName, identifier, tableConcept } from './datatypes';
 import type { Ctx } from './context';
 import type { Field, Seg } from './reader';
@@ -53,9 +53,12 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
         name: [...pid.reps(5), ...pid.reps(9)].map((f) => humanName(f)).filter((x) => !!x),
         birthDate: date(pid.v(7)),
         gender: GENDER[pid.v(8).toUpperCase()],
-        // PID-12 county code: the district of the one address that has none
-        address: pid.reps(11).map(address).filter((x) => !!x).map((a, _, list) => (list.length === 1 && !a.district && pid.v(12) ? { ...a, district: pid.v(12) } : a)),
-        telecom: [...pid.reps(13).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'home' as const } : c)), ...pid.reps(14).map(contactPoint).map((c) => (c && !c.use ? { ...c, use: 'work' as const } : c)), ...pid.reps(40).map(contactPoint)].filter((x) => !!x),
+        address: withCounty(pid.reps(11).map(address).filter((x) => !!x), pid.v(12)),
+        telecom: [
+          ...pid.reps(13).map((f) => withUse(contactPoint(f), 'home')),
+          ...pid.reps(14).map((f) => withUse(contactPoint(f), 'work')),
+          ...pid.reps(40).map(contactPoint),
+        ].filter((x) => !!x),
         maritalStatus: MARITAL[pid.v(16)] ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] } : codeableConcept(pid.reps(16)[0]),
         communication: pid.reps(15).map((f) => codeableConcept(f)).filter((x) => !!x).map((language) => ({ language: language! })),
         deceasedDateTime: deathAt,
@@ -114,6 +117,8 @@ export function relatedPerson(nk1: Seg, ctx: Ctx): void {
   }));
 }
 
+const PARTICIPATION = 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType';
+
 /** PV1 (+ PV2) → Encounter of the context's patient; sets the context's encounter. */
 export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
   const cls = ENCOUNTER_CLASS[pv1.v(2).toUpperCase()];
@@ -126,7 +131,8 @@ export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
     [17, 'ADM', 'admitter'],
   ];
   const visit = identifier(pv1.f(19));
-  const status: Encounter['status'] = end ? 'finished' : pv1.v(2) === 'P' ? 'planned' : pv1.v(2) === 'N' ? 'cancelled' : pv1.v(2) === 'U' || !pv1.v(2) ? 'unknown' : 'in-progress';
+  const kind = pv1.v(2);
+  const status: Encounter['status'] = end ? 'finished' : ({ P: 'planned', N: 'cancelled', U: 'unknown', '': 'unknown' } as const)[kind as 'P'] ?? 'in-progress';
   const e = ctx.once<Encounter>('Encounter', visit ? `visit|${visit.system ?? ''}|${visit.value}` : `PV1|${pv1.index}`, (id) => ({
     resourceType: 'Encounter',
     id,
@@ -139,7 +145,11 @@ export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
       subject: ctx.patient,
       participant: [
         ...participants.flatMap(([n, code, display]) =>
-          pv1.reps(n).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((individual) => ({ type: [{ coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType' }] }], individual })),
+          pv1
+            .reps(n)
+            .map((f) => ctx.practitioner(f))
+            .filter((x) => !!x)
+            .map((individual) => ({ type: [{ coding: [{ code, display, system: PARTICIPATION }] }], individual })),
         ),
         ...visitParticipants(pv1, pv2, ctx),
       ],
@@ -242,6 +252,11 @@ function addPersonData(p: Patient, d: { birthDate?: string; gender?: string; add
   for (const [fields, use] of uses) for (const f of fields ?? []) p.telecom = add(p.telecom, withUse(contactPoint(f), use));
 }
 
+/** PID-12 county code: the district of the one address, when it has none. */
+function withCounty(list: Address[], county: string): Address[] {
+  return list.length === 1 && county && !list[0]!.district ? [{ ...list[0]!, district: county }] : list;
+}
+
 function withUse(c: ContactPoint | undefined, use: ContactPoint['use']): ContactPoint | undefined {
   return c && !c.use ? { ...c, use } : c;
 }
@@ -270,7 +285,8 @@ export function guarantor(gt1: Seg, ctx: Ctx): void {
   const rel = gt1.v(11).toUpperCase();
   if (rel === 'SEL') {
     if (!ctx.patientResource) return;
-    addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)]);
+    const ids = [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)];
+    addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), ids);
     addPersonData(ctx.patientResource, { birthDate: gt1.v(8), gender: gt1.v(9), addresses: gt1.reps(5), home: gt1.reps(6), work: gt1.reps(7) });
     return;
   }

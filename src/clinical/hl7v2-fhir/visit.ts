@@ -2,10 +2,14 @@ import type { Encounter, EncounterLocation, EncounterParticipant, Location } fro
 import { clean } from './datatypes';
 import type { Ctx, Ref } from './context';
 import { location } from './locations';
-import type { Seg } from './reader';
+import type { Field, Seg } from './reader';
 
 /** PV2-25 visit priority (HL7 table 0217) → v3 ActPriority, as the FHIR-Converter templates map it. */
-const PRIORITY: Record<string, { code: string; display: string }> = { '1': { code: 'EM', display: 'emergency' }, '2': { code: 'UR', display: 'urgent' }, '3': { code: 'EL', display: 'elective' } };
+const PRIORITY: Record<string, { code: string; display: string }> = {
+  '1': { code: 'EM', display: 'emergency' },
+  '2': { code: 'UR', display: 'urgent' },
+  '3': { code: 'EL', display: 'elective' },
+};
 
 /** PV2-22 visit protection indicator → the visit's confidentiality. */
 const PROTECTION: Record<string, { code: string; display: string }> = { Y: { code: 'R', display: 'restricted' }, N: { code: 'N', display: 'normal' } };
@@ -35,9 +39,13 @@ function locations(pv1: Seg, pv2: Seg | undefined, ctx: Ctx, status: Encounter['
 
 /** PV1-52 other healthcare providers (participation) and PV2-13 referral source (referrer). */
 export function visitParticipants(pv1: Seg, pv2: Seg | undefined, ctx: Ctx): EncounterParticipant[] {
-  const of = (refs: (Ref | undefined)[], code: string, display: string) =>
-    refs.filter((x) => !!x).map((individual) => ({ type: [{ coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType' }] }], individual }));
-  return [...of(pv1.reps(52).map((f) => ctx.practitioner(f)), 'PART', 'Participation'), ...of((pv2?.reps(13) ?? []).map((f) => ctx.practitioner(f)), 'REF', 'referrer')];
+  const system = 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType';
+  const of = (fields: Field[], code: string, display: string) =>
+    fields
+      .map((f) => ctx.practitioner(f))
+      .filter((x) => !!x)
+      .map((individual) => ({ type: [{ coding: [{ code, display, system }] }], individual }));
+  return [...of(pv1.reps(52), 'PART', 'Participation'), ...of(pv2?.reps(13) ?? [], 'REF', 'referrer')];
 }
 
 /** PV1-37 discharged to location (DLD: the place coded in its first component) → a Location. */

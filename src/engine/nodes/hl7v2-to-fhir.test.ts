@@ -1,4 +1,4 @@
-import type { Bundle, Encounter, Observation, Patient, Provenance } from '@medplum/fhirtypes';
+import type { Bundle, Encounter, Location, Observation, Patient, Provenance } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseMessage } from '@/clinical/hl7v2';
@@ -34,10 +34,13 @@ describe('hl7v2-to-fhir', () => {
   it('gives what its documentation example says', async () => {
     const r = await runNode(toFhir, {}, { message: parseMessage(EXAMPLE) });
     const bundle = r.outputs.bundle as Bundle;
-    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['MessageHeader', 'Patient', 'Encounter', 'Device', 'Provenance']);
+    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['MessageHeader', 'Patient', 'Encounter', 'Location', 'Location', 'Location', 'Device', 'Provenance']);
     const [patient] = resources<Patient>(bundle, 'Patient');
     expect(patient).toMatchObject({ identifier: [{ value: 'PATID1234' }], name: [{ family: 'EVERYMAN', given: ['ADAM', 'A'] }], birthDate: '1961-06-15', gender: 'male' });
-    expect(resources<Encounter>(bundle, 'Encounter')[0]).toMatchObject({ class: { code: 'IMP' }, subject: { reference: `Patient/${patient!.id}` } });
+    const [encounter] = resources<Encounter>(bundle, 'Encounter');
+    expect(encounter).toMatchObject({ class: { code: 'IMP' }, subject: { reference: `Patient/${patient!.id}` } });
+    const bed = resources<Location>(bundle, 'Location').find((l) => `Location/${l.id}` === encounter!.location![0]!.location.reference);
+    expect(bed?.name).toBe('01');
     expect(resources<Provenance>(bundle, 'Provenance')[0]!.recorded).toBe('2024-01-05T08:30:00-05:00');
     expect(r4Errors(bundle)).toEqual([]);
   });
@@ -56,7 +59,7 @@ describe('hl7v2-to-fhir', () => {
     const message = parseMessage(EXAMPLE.replace('20240105083000-0500', '20240105083000'));
     const plain = (await runNode(toFhir, { bundle_type: 'collection', include_message_header: false, include_provenance: false }, { message })).outputs.bundle as Bundle;
     expect(plain.type).toBe('collection');
-    expect(plain.entry!.map((e) => e.resource!.resourceType)).toEqual(['Patient', 'Encounter']);
+    expect(plain.entry!.map((e) => e.resource!.resourceType)).toEqual(['Patient', 'Encounter', 'Location', 'Location', 'Location']);
     expect(plain.entry!.some((e) => e.request)).toBe(false);
     expect(r4Errors(plain)).toEqual([]);
     const zoned = (await runNode(toFhir, { timezone: '-05:00' }, { message })).outputs.bundle as Bundle;
