@@ -39,6 +39,11 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /** Browser sign-in and sign-up attempts allowed per client address per minute (brute-force guard). */
   AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  /**
+   * Days audit-trail entries are kept (issue 30 §3): six years by default (HIPAA keeps its documentation that long,
+   * §164.316(b)(2)); at least a year and a day, longer than a run's data is kept by default (365 days).
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(366).max(36_500).default(2190),
   /** Secret for signing browser sessions; when absent, generated into DATA_DIR/auth.secret (embedded) or the database (Postgres). */
   AUTH_SECRET: z.string().min(32).optional(),
   /**

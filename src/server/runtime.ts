@@ -7,6 +7,7 @@ import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '@/server/auth/
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
+import { auditSignIn } from '@/server/services/audit/sign-in';
 import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
 import { createQueue, type Queue } from '@/server/queue/queue';
@@ -47,7 +48,7 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     auth: createAuth(database.db, secret, {
       byAddress: createRateLimiter(database, { name: 'sign-in-address', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
       byAccount: createRateLimiter(database, { name: 'sign-in-account', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
-    }, onSignUp),
+    }, onSignUp, auditSignIn),
     keyCache,
     queue: opts.queue,
     apiLimiter: createRateLimiter(database, {

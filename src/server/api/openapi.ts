@@ -79,6 +79,39 @@ function webhookOperation(): Json {
   };
 }
 
+/** The audit export streams NDJSON (not JSON), so it is a route handler of its own and its operation is written here. */
+function auditExportOperation(): Json {
+  const filter = (name: string, description: string, schema: Json = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+  return {
+    operationId: 'audit-events-export',
+    summary: 'Export the audit trail as FHIR R4 AuditEvent resources (NDJSON)',
+    description:
+      'Oldest first, one AuditEvent a line (application/fhir+ndjson), for a hospital’s own audit store: sign-ins as DICOM 110114 ' +
+      'User Authentication, everything else as a RESTful operation (read, create, update, delete, operation) with the Clinflow action ' +
+      'as a second subtype (system urn:clinflow:audit-action); the actor as the requesting agent with its address; the object as the ' +
+      'entity. The export is itself recorded (audit.export). Same filters as GET /audit-events. Needs the admin scope.',
+    tags: ['Audit'],
+    security: [{ bearerAuth: [] }],
+    parameters: [
+      filter('since', 'ISO 8601: only entries at or after this time', { type: 'string', format: 'date-time' }),
+      filter('until', 'ISO 8601: only entries before this time', { type: 'string', format: 'date-time' }),
+      filter('action', 'An action (execution.read) or an object type (pipeline)'),
+      filter('actor', "The actor's id, or text in their email or key name"),
+      filter('object_id', 'The id of the object acted on'),
+      filter('outcome', 'success or failure', { type: 'string', enum: ['success', 'failure'] }),
+      { $ref: '#/components/parameters/OrganizationId' },
+    ],
+    responses: {
+      '200': {
+        description: 'The entries, one FHIR R4 AuditEvent JSON a line',
+        headers: RATE_HEADERS,
+        content: { 'application/fhir+ndjson': { schema: { type: 'string' }, example: '{"resourceType":"AuditEvent","action":"R",…}\n' } },
+      },
+      ...errorResponses([...COMMON_ERRORS, 'METHOD_NOT_ALLOWED']),
+    },
+  };
+}
+
 let cached: Json | undefined;
 
 /**
@@ -149,6 +182,7 @@ function build(): Json {
   }
 
   paths['/webhooks/{pipelineId}'] = { post: webhookOperation() };
+  paths['/audit-events/export'] = { get: auditExportOperation() };
   for (const path of ['/agents/{id}/chat', '/agents/{id}/conversations/{cid}/messages']) addEventStream(paths[path]?.post);
   addEventStream(paths['/copilot/chat']?.post, COPILOT_STREAM);
 

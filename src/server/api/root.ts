@@ -1,4 +1,5 @@
 import { agentsRouter } from './routers/agents/router';
+import { auditRouter } from './routers/audit/router';
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
 import { copilotRouter } from './routers/copilot/router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   tools: toolsRouter,
   copilot: copilotRouter,
   storage: storageRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,6 +12,7 @@ import { AppError, type ErrorCode } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
 import { serviceContext, type Channel } from '@/server/services/context';
+import { auditCall, type AuditMeta } from './audit-meta';
 
 export interface Context {
   rt: Runtime;
@@ -38,6 +39,8 @@ export interface Meta extends OpenApiMeta {
    * rate limit, request validation, body, internal): the OpenAPI document lists them per status.
    */
   errors?: ErrorCode[];
+  /** What a successful call adds to the audit trail (issue 30 §3). */
+  audit?: AuditMeta;
 }
 
 const TRPC_CODE: Record<number, TRPCError['code']> = {
@@ -120,23 +123,29 @@ function trpcError(app: AppError): TRPCError {
  * response, and turns the AppError it threw into the matching TRPCError. One middleware, not one per concern: tRPC
  * copies a call's options at every level (~5% of the CPU of a GET, profiled).
  */
-async function around<R extends { ok: boolean; error?: { cause?: unknown } }>(meta: Meta | undefined, ctx: Context, call: () => Promise<R>): Promise<R> {
+async function around<R extends { ok: boolean; error?: { cause?: unknown }; data?: unknown }>(
+  meta: Meta | undefined,
+  ctx: Context,
+  call: () => Promise<R>,
+  rawInput?: () => Promise<unknown>,
+): Promise<R> {
   if (meta?.successStatus) ctx.response.status = meta.successStatus;
   const result = await call();
   if (!result.ok && result.error?.cause instanceof AppError) throw trpcError(result.error.cause);
+  if (result.ok && meta?.audit && rawInput) await auditCall(ctx, meta.audit, await rawInput(), result.data);
   return result;
 }
 
 export const publicProcedure = t.procedure.use(({ meta, ctx, next }) => around(meta, ctx, () => next()));
 
 function scoped(scope: BaseScope) {
-  return t.procedure.use(({ meta, ctx, next }) => {
+  return t.procedure.use(({ meta, ctx, next, getRawInput }) => {
     if (!ctx.principal) throw trpcError(ctx.authError ?? new AppError('UNAUTHENTICATED', 'Authentication is required.'));
     if (!hasScope(ctx.principal.scopes, scope)) {
       throw trpcError(new AppError('FORBIDDEN', `This key lacks the "${scope}" scope needed for this operation.`));
     }
     const principal = ctx.principal;
-    return around(meta, ctx, () => next({ ctx: { ...ctx, principal } }));
+    return around(meta, ctx, () => next({ ctx: { ...ctx, principal } }), getRawInput);
   });
 }
 

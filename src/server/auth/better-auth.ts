@@ -8,7 +8,7 @@ import { env } from '@/env';
 import type { Db } from '@/server/db/client';
 import { accounts, sessions, settings, users, verifications } from '@/server/db/schema';
 import { withHashedSessionTokens } from './hashed-sessions';
-import { signInHooks, type SignInLimiters } from './sign-in-limits';
+import { signInHooks, type SignInAttempt, type SignInLimiters } from './sign-in-limits';
 import { logger } from '@/server/logger';
 import { openSecrets, sealSecrets } from '@/server/secrets';
 import { getOrCreateSetting, putSetting } from '@/server/db/settings';
@@ -21,7 +21,10 @@ export type OnSignUp = (
   tokens: { setup?: string | null; invite?: string | null },
 ) => Promise<unknown>;
 
-export function createAuth(db: Db, secret: string, limits: SignInLimiters, onSignUp: OnSignUp) {
+/** What happens on a sign-in attempt, successful or refused (the audit trail records it). */
+export type OnSignIn = (db: Db, attempt: SignInAttempt) => Promise<void>;
+
+export function createAuth(db: Db, secret: string, limits: SignInLimiters, onSignUp: OnSignUp, onSignIn?: OnSignIn) {
   return betterAuth({
     appName: 'Clinflow',
     secret,
@@ -52,7 +55,7 @@ export function createAuth(db: Db, secret: string, limits: SignInLimiters, onSig
       },
     },
     // by address and by account, in the shared store: better-auth's own limits above are per process
-    hooks: signInHooks(limits),
+    hooks: signInHooks(limits, onSignIn && ((attempt) => onSignIn(db, attempt))),
     databaseHooks: {
       user: {
         create: {

@@ -24,6 +24,7 @@ export async function guard(rt: Runtime, req: Request): Promise<GuardResult> {
   let error: AppError | undefined;
   try {
     principal = await authenticate(rt, req);
+    if (principal) principal = { ...principal, address: clientAddress(req) };
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     error = e;

@@ -7,4 +7,6 @@ export interface Principal {
   userId?: string;
   /** The browser session (kind `session`): where its active organization is kept. */
   sessionId?: string;
+  /** The client address of the request (what the audit trail records). */
+  address?: string;
 }

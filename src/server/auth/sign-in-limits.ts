@@ -18,7 +18,15 @@ export interface SignInLimiters {
  * guesses at one account's password. Only failures count against an account: its owner signing in now and
  * then is never refused because of their own successes.
  */
-export function signInHooks(limits: SignInLimiters) {
+/** A sign-in attempt, as the audit trail records it (never the password). */
+export interface SignInAttempt {
+  email: string;
+  ok: boolean;
+  userId?: string;
+  address: string;
+}
+
+export function signInHooks(limits: SignInLimiters, onAttempt?: (attempt: SignInAttempt) => Promise<void>) {
   return {
     before: createAuthMiddleware(async (ctx) => {
       if (ctx.path !== SIGN_IN && ctx.path !== SIGN_UP) return;
@@ -31,7 +39,12 @@ export function signInHooks(limits: SignInLimiters) {
       if (ctx.path !== SIGN_IN) return;
       const email = accountOf(ctx.body);
       const returned = ctx.context.returned;
-      if (email && isAPIError(returned) && returned.statusCode === 401) await limits.byAccount.consume(`account:${email}`);
+      const failed = isAPIError(returned);
+      if (email && failed && returned.statusCode === 401) await limits.byAccount.consume(`account:${email}`);
+      if (email && onAttempt && (!failed || returned.statusCode === 401)) {
+        const address = ctx.headers?.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+        await onAttempt({ email, ok: !failed, userId: ctx.context.newSession?.user.id, address });
+      }
     }),
   };
 }

@@ -1,3 +1,4 @@
+import { handleAuditExport } from '@/server/api/rest/audit-export';
 import { handleRest } from '@/server/api/rest/handler';
 import { handleWebhook } from '@/server/api/rest/webhook';
 import { handleOpenApiDocument } from '@/server/api/rest/openapi-document';
@@ -16,6 +17,7 @@ export function ownHandler(method: string, pathname: string): WebHandler | undef
   if (pathname !== '/api' && !pathname.startsWith('/api/')) return undefined;
   if (NEXT_PATHS.has(pathname) || NEXT_PREFIXES.some((p) => pathname.startsWith(p))) return undefined;
   if (pathname === '/api/openapi.json') return method === 'GET' || method === 'HEAD' ? handleOpenApiDocument : undefined;
+  if (pathname === '/api/audit-events/export') return handleAuditExport;
   const webhook = /^\/api\/webhooks\/([^/]+)\/?$/.exec(pathname);
   if (webhook) {
     const pipelineId = decoded(webhook[1]!);

@@ -28,7 +28,7 @@ export function userLimitOf(method: string, path: string): UserLimit | undefined
   return path.startsWith('/copilot/') && path !== '/copilot/health' ? 'copilot' : undefined;
 }
 
-function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+export function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const details = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));

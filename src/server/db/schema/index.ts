@@ -8,3 +8,4 @@ export * from './agents';
 export * from './copilot';
 export * from './slots';
 export * from './retention';
+export * from './audit';

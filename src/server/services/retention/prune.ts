@@ -5,6 +5,7 @@ import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { pruneCounts, pruneRuns } from '@/server/db/schema';
 import { errorForLog, logger } from '@/server/logger';
+import { pruneAudit } from '@/server/services/audit/prune';
 import { countBoundary, deleteRunsBefore, prunePayloadsBefore, type Removed } from './prune-batches';
 import { retentionTargets, type RetentionTarget } from './targets';
 
@@ -153,6 +154,7 @@ export async function prune(db: Db, opts: PruneOptions = {}): Promise<PruneResul
     .where(eq(pruneRuns.id, run!.id));
   // the pruner's own history is kept for a while, then pruned like the rest
   await db.delete(pruneRuns).where(lt(pruneRuns.startedAt, new Date(Date.now() - (opts.historyDays ?? 90) * DAY_MS)));
+  await pruneAudit(db, now);
   if (counted.length && (opts.vacuum === true || (opts.vacuum === 'if-off' && (await autovacuumOff(db))))) {
     await db.execute(sql`vacuum executions, execution_nodes`);
   }

@@ -20,6 +20,7 @@ const types = readProcedure
   .query(() => connectorTypes());
 
 const create = writeProcedure
+  .meta({ audit: { action: 'connector.create', detail: (_i, o) => ({ type: String(o?.type) }) } })
   .meta({ openapi: { method: 'POST', path: '/connectors', tags: S.TAGS, summary: 'Create a connector (credentials stored encrypted)', protect: true }, successStatus: 201, errors: ['CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'] })
   .input(S.CreateConnectorInput)
   .output(S.Connector)
@@ -36,12 +37,14 @@ const get = readProcedure
   .query(({ ctx, input }) => getConnector(ctx, input.id));
 
 const update = writeProcedure
+  .meta({ audit: { action: 'connector.update' } })
   .meta({ openapi: { method: 'PUT', path: '/connectors/{id}', tags: S.TAGS, summary: 'Update a connector', protect: true }, errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'] })
   .input(S.UpdateConnectorInput)
   .output(S.Connector)
   .mutation(({ ctx, input }) => updateConnector(ctx, input.id, input));
 
 const remove = writeProcedure
+  .meta({ audit: { action: 'connector.delete' } })
   .meta({ openapi: { method: 'DELETE', path: '/connectors/{id}', tags: S.TAGS, summary: 'Delete a connector no deployed pipeline uses', protect: true }, successStatus: 204, errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_IN_USE'] })
   .input(S.ConnectorId)
   .output(z.void())

@@ -120,7 +120,7 @@ export const ExecutionDetail = ExecutionSummary.extend({
 });
 
 /** An ISO 8601 time with an offset, in the years the database can store (year 0 and beyond 9999 are refused). */
-const Instant = z.iso.datetime({ offset: true }).refine((v) => {
+export const Instant = z.iso.datetime({ offset: true }).refine((v) => {
   const year = new Date(v).getUTCFullYear();
   return year >= 1 && year <= 9999;
 }, 'Use a time between the years 1 and 9999, e.g. 2026-01-31T00:00:00Z.');

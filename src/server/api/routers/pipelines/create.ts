@@ -3,6 +3,7 @@ import { createPipeline } from '@/server/services/pipelines/create-pipeline';
 import { CreatePipelineInput, Pipeline } from './pipeline.schema';
 
 export const create = writeProcedure
+  .meta({ audit: { action: 'pipeline.create' } })
   .meta({
     openapi: { method: 'POST', path: '/pipelines', tags: ['Pipelines'], summary: 'Create a pipeline', protect: true },
     successStatus: 201,

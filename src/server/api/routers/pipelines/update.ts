@@ -3,6 +3,7 @@ import { updatePipeline } from '@/server/services/pipelines/update-pipeline';
 import { Pipeline, UpdatePipelineInput } from './pipeline.schema';
 
 export const update = writeProcedure
+  .meta({ audit: { action: 'pipeline.save', detail: (_i, o) => ({ version: Number(o?.version) }) } })
   .meta({
     openapi: {
       method: 'PUT',
