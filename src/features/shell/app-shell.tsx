@@ -1,6 +1,6 @@
 'use client';
 
-import { Blocks, BookOpen, Bot, Database, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, Users, Workflow } from 'lucide-react';
+import { Blocks, BookOpen, Bot, Database, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, ScrollText, Users, Workflow } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -80,6 +80,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             </NavLink>
             <NavLink href="/settings/run-data" icon={<Database className="size-4" aria-hidden />}>
               Run data
+            </NavLink>
+            <NavLink href="/settings/audit-log" icon={<ScrollText className="size-4" aria-hidden />}>
+              Audit log
             </NavLink>
           </div>
           <div className="md:space-y-1">

@@ -1,11 +1,11 @@
-import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { auditEvents } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
 
 export interface AuditQuery {
   since?: string;
   until?: string;
-  /** An action (`execution.read`) or an object type's actions (`pipeline`). */
+  /** An action (`execution.read`) or all actions of a kind (`pipeline`, `session`). */
   action?: string;
   /** The actor's id, or text found in their name (email or key name). */
   actor?: string;
@@ -20,7 +20,8 @@ export function auditWhere(ctx: ServiceContext, q: AuditQuery): SQL {
   const where: SQL[] = [eq(auditEvents.orgId, ctx.principal.orgId)];
   if (q.since) where.push(gte(auditEvents.at, new Date(q.since)));
   if (q.until) where.push(lt(auditEvents.at, new Date(q.until)));
-  if (q.action) where.push(q.action.includes('.') ? eq(auditEvents.action, q.action) : eq(auditEvents.objectType, q.action));
+  // a bare word is the actions of that kind (`session` → session.sign-in, session.sign-in-failed); the schema allows only [a-z-]
+  if (q.action) where.push(q.action.includes('.') ? eq(auditEvents.action, q.action) : like(auditEvents.action, `${q.action}.%`));
   if (q.actor) {
     const pattern = `%${q.actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(or(eq(auditEvents.actorId, q.actor), sql`${auditEvents.actorName} ilike ${pattern}`)!);
