@@ -52,7 +52,8 @@ function exportHref(f: Filters): string {
   return `/api/audit-events/export${qs ? `?${qs}` : ''}`;
 }
 
-const SELECT = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-teal-600 focus:outline-none';
+const SELECT =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-teal-600 focus:outline-none';
 
 /** /settings/audit-log: who did what in the organization — and who read which run's patient data (admins only). */
 export function AuditLogPage() {
@@ -102,7 +103,12 @@ export function AuditLogPage() {
               </select>
             </label>
             <TextField label="Who" placeholder="email, key name or id" value={filters.actor} onChange={(e) => set({ actor: e.target.value })} />
-            <TextField label="Object id" placeholder="an execution or pipeline id" value={filters.object_id} onChange={(e) => set({ object_id: e.target.value })} />
+            <TextField
+              label="Object id"
+              placeholder="an execution or pipeline id"
+              value={filters.object_id}
+              onChange={(e) => set({ object_id: e.target.value })}
+            />
             <label className="block text-sm font-medium text-slate-700">
               Outcome
               <select className={SELECT} value={filters.outcome} onChange={(e) => set({ outcome: e.target.value as Filters['outcome'] })}>

@@ -40,7 +40,13 @@ export function toFhirAuditEvent(r: AuditRow): AuditEvent {
   const signIn = objectType === 'session';
   const action = signIn ? 'E' : (VERB_ACTION[verb] ?? 'E');
   const agent: AuditEventAgent = {
-    type: { coding: [r.actorType === 'user' ? { system: SYSTEMS.role, code: 'humanuser', display: 'human user' } : { system: SYSTEMS.role, code: 'dataprocessor', display: 'data processor' }] },
+    type: {
+      coding: [
+        r.actorType === 'user'
+          ? { system: SYSTEMS.role, code: 'humanuser', display: 'human user' }
+          : { system: SYSTEMS.role, code: 'dataprocessor', display: 'data processor' },
+      ],
+    },
     who: {
       ...(r.actorId ? { identifier: { system: `urn:clinflow:${r.actorType}`, value: r.actorId } } : {}),
       ...(r.actorName ? { display: r.actorName } : {}),
