@@ -12,9 +12,11 @@ import { organizationRouter } from './routers/organization/router';
 import { pipelinesRouter } from './routers/pipelines/router';
 import { storageRouter } from './routers/storage/router';
 import { toolsRouter } from './routers/tools/router';
+import { transferRouter } from './routers/transfer/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
+  transfer: transferRouter,
   pipelines: pipelinesRouter,
   keys: keysRouter,
   members: membersRouter,
