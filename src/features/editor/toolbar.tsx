@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { StatusBadge } from '@/features/pipelines/status-badge';
 import { useDeployActions } from '@/features/pipelines/use-pipeline-actions';
+import { ExportPipelineLink } from '@/features/transfer/export-link';
 import { api } from '@/trpc/react';
 import { useEditorActions } from './actions-context';
 import { ProblemsButton } from './problems-button';
@@ -134,6 +135,7 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         <IconButton label="Step debugger" onClick={() => toggle('debug')} pressed={panel === 'debug'}>
           <Bug className="size-4" aria-hidden />
         </IconButton>
+        <ExportPipelineLink pipelineId={pipelineId} name={pipeline.name} />
         {SEP}
         {behind !== null ? (
           <Button variant="secondary" size="sm" icon={<Rocket className="size-3.5" aria-hidden />} loading={publishing} title={publishTitle(pipeline, dirty)} onClick={() => publish()}>

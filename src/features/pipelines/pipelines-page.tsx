@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData } from '@tanstack/react-query';
-import { Plus, Workflow } from 'lucide-react';
+import { Plus, Upload, Workflow } from 'lucide-react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pagination } from '@/components/ui/pagination';
 import { api } from '@/trpc/react';
+import { ImportDialog } from '@/features/transfer/import-dialog';
 import { CreatePipelineDialog } from './create-pipeline-dialog';
 import { DeletePipelineDialog } from './delete-pipeline-dialog';
 import { PipelinesTable } from './pipelines-table';
@@ -25,6 +26,7 @@ export function PipelinesPage() {
   const offset = (page - 1) * PAGE_SIZE;
   const list = api.pipelines.list.useQuery({ limit: PAGE_SIZE, offset }, { placeholderData: keepPreviousData });
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [renaming, setRenaming] = useState<PipelineSummary | null>(null);
   const [deleting, setDeleting] = useState<PipelineSummary | null>(null);
 
@@ -41,9 +43,14 @@ export function PipelinesPage() {
   }, [pageEmpty, offset, total]);
 
   const newButton = (
-    <Button icon={<Plus className="size-4" aria-hidden />} onClick={() => setCreating(true)}>
-      New pipeline
-    </Button>
+    <div className="flex gap-2">
+      <Button variant="secondary" icon={<Upload className="size-4" aria-hidden />} onClick={() => setImporting(true)}>
+        Import
+      </Button>
+      <Button icon={<Plus className="size-4" aria-hidden />} onClick={() => setCreating(true)}>
+        New pipeline
+      </Button>
+    </div>
   );
 
   return (
@@ -74,6 +81,7 @@ export function PipelinesPage() {
           )}
         </QueryState>
       </Card>
+      <ImportDialog open={importing} onClose={() => setImporting(false)} />
       <CreatePipelineDialog open={creating} onClose={() => setCreating(false)} onCreated={() => goTo(0)} />
       <RenamePipelineDialog pipeline={renaming} onClose={() => setRenaming(null)} />
       <DeletePipelineDialog key={deleting?.id ?? 'none'} pipeline={deleting} onClose={() => setDeleting(null)} />
