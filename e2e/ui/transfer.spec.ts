@@ -62,8 +62,9 @@ test('export a pipeline from the editor and import it into another organization 
   await expect(dialog.getByText('Missing connectors')).toHaveCount(0);
   await shot(them, 'mapped');
   await dialog.getByRole('button', { name: 'Import pipeline' }).click();
-  await expect(them).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
+  // the toast first: it shows at once and fades after a few seconds, while the editor may take longer to load
   await expect(them.getByText('Imported “Admissions to research” (not deployed)')).toBeVisible();
+  await expect(them).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
   await shot(them, 'imported');
 
   const importedId = them.url().split('/').at(-1)!;
