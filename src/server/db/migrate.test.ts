@@ -8,7 +8,22 @@ import { rowsOf } from './rows';
 import { migratedPostgres } from './test-support';
 
 /** drizzle-kit's list of the migrations in drizzle/. */
-const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as { entries: { idx: number; when: number; tag: string }[] };
+
+describe('the migration journal', () => {
+  // drizzle's migrator applies, on a database that has some, only the migrations dated after the last one applied:
+  // a migration merged from a branch with an earlier date would be skipped on every existing database
+  it('dates each migration after the one before it, and snapshots chain each to the one before', () => {
+    const whens = JOURNAL.entries.map((e) => e.when);
+    expect(whens).toEqual([...whens].sort((a, b) => a - b));
+    expect(new Set(whens).size).toBe(whens.length);
+    const snapshots = JOURNAL.entries.map((e) => {
+      const file = path.join(process.cwd(), 'drizzle/meta', `${e.tag.slice(0, 4)}_snapshot.json`);
+      return JSON.parse(readFileSync(file, 'utf8')) as { id: string; prevId: string };
+    });
+    for (let i = 1; i < snapshots.length; i++) expect(snapshots[i]!.prevId, JOURNAL.entries[i]!.tag).toBe(snapshots[i - 1]!.id);
+  });
+});
 
 /** A node record's input of ~200 KB, as a converted bundle is: compressible, stored out of line (TOAST). */
 const bigInput = { bundle: { entry: Array.from({ length: 2_000 }, (_, i) => ({ resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } } })) } };
