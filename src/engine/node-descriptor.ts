@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { PORT_TYPES, type PortType } from '@/shared/ports';
+import type { NodePlan } from './node-plan';
 
 /**
  * What a node type is, apart from how it runs: the one source of truth that the catalog, the editor, the
@@ -103,6 +104,8 @@ export interface NodeDescriptor<C extends z.ZodType = z.ZodType> {
    * `triggers` lists the trigger types the nested pipeline may start with.
    */
   subgraphs?(config: z.infer<C>): { field: string; definition: PipelineDefinition; triggers: string[] }[];
+  /** What the copilot's planner reads of the node (node-plan.ts); without it the planner never places the node. */
+  plan?: NodePlan;
 }
 
 /** Declares a node type's descriptor with its id and config type inferred (one call per node file). */

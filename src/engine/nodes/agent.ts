@@ -30,6 +30,10 @@ export const agent = describeNode({
   config: Config,
   example: { agent_id: '00000000-0000-4000-8000-000000000000' },
   ui: { order: ['agent_id'], fields: { agent_id: { title: 'Agent', widget: 'agent' } } },
+  plan: {
+    role: 'step', stage: 'model', input: 'input', output: 'output', jobs: ['ai'], verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
+    cue: /\bagents?\b|\bassistant\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],
     outputs: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { pass } from '../node-plan';
 
 const Config = z.object({
   on_invalid: z
@@ -46,6 +47,11 @@ export const claimValidate = describeNode({
   ].join('\n'),
   config: Config,
   example: { on_invalid: 'route', as_of: '2026-01-15' },
+  plan: {
+    role: 'step', stage: 'raw', input: 'interchange', output: 'valid', aside: 'invalid', jobs: ['validate'],
+    takes: (f) => f.kind === 'x12' && f.x12 !== '835',
+    gives: pass,
+  },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],
     outputs: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const Config = z.object({
   model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
@@ -45,6 +46,19 @@ export const clinicalExtract = describeNode({
   config: Config,
   example: { model: 'clinflow/offline', patient_reference: 'Patient/123', include: ['Condition', 'MedicationStatement', 'Observation'] },
   ui: { order: ['model', 'patient_reference', 'include'] },
+  plan: {
+    role: 'step',
+    // on notes it makes FHIR out of text; on FHIR notes it is one more step, in the request's order
+    stage: (data) => (data === 'note' ? 'convert' : 'work'),
+    input: 'text', output: 'bundle', jobs: ['ai', 'extract'], search: false,
+    takes: (f) => f.kind === 'note' || f.kind === 'answer',
+    gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
+    cue: anyOf(
+      /\b(extract|identify|pull out|find|turn)\w*[^.]{0,50}\b(conditions|medications|problems|diagnoses|problem list|vitals)\b[^.]{0,50}\b(notes?|text|narrative|dictations?|reports?)\b/,
+      /\b(notes?|free[- ]text|narrative)\b[^.]{0,40}\b(into|as|to) (structured|fhir|conditions)|\bnlp\b/,
+      /\bclinical extract/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The clinical text, or {text, patient_reference?, patient?}' }],
     outputs: [

@@ -46,6 +46,10 @@ export const code = describeNode({
   config: Config,
   example: { source: "const born = new Date(input.birthDate);\nreturn { id: input.id, born: born.getUTCFullYear() };", timeout_ms: 1000 },
   ui: { fields: { source: { widget: 'code' } } },
+  plan: {
+    role: 'step', stage: 'work', input: 'input', output: 'output', search: false, gives: (f) => ({ type: 'json', kind: f.kind, list: f.list }),
+    cue: /\bjavascript\b|\bcustom code\b|\bjs code\b|\bscript\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value bound to `input`' }],
     outputs: [{ name: 'output', type: 'any', description: 'What the code returns' }],

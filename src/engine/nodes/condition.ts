@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { pass } from '../node-plan';
 
 const Config = z.object({
   expression: jsonataField('JSONata expression evaluated against the input value; its truthiness picks the branch'),
@@ -26,6 +27,9 @@ export const condition = describeNode({
   config: Config,
   example: { expression: '$exists(deceasedDateTime) or deceasedBoolean = true' },
   ui: { fields: { expression: { widget: 'expression' } } },
+  plan: {
+    role: 'step', stage: 'work', input: 'value', output: 'true', aside: 'false', router: 'branch', jobs: ['route'], search: false, gives: pass,
+  },
   ports: () => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to test and route' }],
     outputs: [

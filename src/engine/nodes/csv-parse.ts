@@ -32,6 +32,11 @@ export const csvParse = describeNode({
   ].join('\n'),
   config: Config,
   example: { delimiter: ',', header: true },
+  plan: {
+    role: 'step', stage: 'parse', input: 'text', output: 'rows', jobs: ['parse'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'csv' && f.type === 'text',
+    gives: () => ({ type: 'json', kind: 'csv', list: true }),
+  },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'The CSV document' }],
     outputs: [{ name: 'rows', type: 'json', description: 'Objects (with header) or arrays of fields' }],

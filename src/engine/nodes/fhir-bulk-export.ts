@@ -59,6 +59,11 @@ export const fhirBulkExport = describeNode({
     order: ['connector', 'level', 'group_id', 'types', 'since', 'output', 'max_resources', 'max_wait_s', 'on_limit', 'timeout_ms'],
     fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, types: { title: 'Resource types (_type)' }, since: { title: 'Changed since (_since)', placeholder: '2024-01-01T00:00:00Z' } },
   },
+  plan: {
+    role: 'source', stage: 'source', input: 'start', output: 'resources', jobs: ['read-fhir'], scheduled: { reads: 'fhir', all: true },
+    gives: () => ({ type: 'json', kind: 'fhir', list: true }),
+    cue: /\bbulk (data|export|fhir)|\$export\b|\bexport (all|every|the whole)|\bgroup export\b|\bcohort\b/,
+  },
   ports: (config) => ({
     inputs: [{ name: 'start', type: 'any', optional: true, description: 'Connect the trigger (or any node) to run the export after it; its value is not used' }],
     outputs: [

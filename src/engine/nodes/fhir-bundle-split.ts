@@ -37,6 +37,12 @@ export const fhirBundleSplit = describeNode({
   config: Config,
   example: { types: ['Patient', 'Condition'], relative_references: false },
   ui: { order: ['types', 'relative_references'] },
+  plan: {
+    role: 'step', stage: 'work', input: 'bundle', output: 'resources', search: false, converter: 'converts the value',
+    takes: (f) => f.type === 'fhir-bundle',
+    gives: () => ({ type: 'json', kind: 'fhir', list: true }),
+    cue: /\bsplit\w*[^.]{0,40}?\bbundles?\b|\bunbundl\w*|\bbundle entries\b|\bentry by entry\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'A FHIR Bundle' }],
     outputs: [

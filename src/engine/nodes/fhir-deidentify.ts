@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ruleProblem } from '@/clinical/deid/fhir-rules';
 import { describeNode, type PortType } from '../node-descriptor';
+import { fhirTyped, isFhir, pass } from '../node-plan';
 
 const ACTIONS = ['redact', 'hash', 'date-shift', 'birth-date', 'zip3', 'region', 'scrub', 'keep'] as const;
 
@@ -85,6 +86,12 @@ export const fhirDeidentify = describeNode({
   config: Config,
   example: { preset: 'safe-harbor', rules: [{ path: 'Patient.communication', action: 'keep' }], date_shift_days: 180, keep_birth_year: true, over_89: 'boundary', patient_identity: 'mrn', expect: 'bundle', on_invalid: 'route' },
   ui: { order: ['preset', 'rules', 'date_shift_days', 'keep_birth_year', 'over_89', 'patient_identity', 'expect', 'on_invalid'], fields: { rules: { widget: 'json' } } },
+  plan: {
+    role: 'step', stage: 'deidentify', input: 'resource', output: 'resource', jobs: ['deidentify'],
+    takes: (f) => isFhir(f) && !f.list,
+    adapt: (f) => (fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
+    gives: pass,
+  },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: TYPE[config.expect], description: 'A FHIR R4 resource or Bundle' }],
     outputs: [

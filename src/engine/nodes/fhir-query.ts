@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 /** The `connector` field every FHIR node has (empty by default: the node then says what to set). */
 export const fhirConnectorField = z
@@ -67,6 +68,15 @@ export const fhirQuery = describeNode({
   ui: {
     order: ['connector', 'mode', 'query', 'max_pages', 'max_resources', 'timeout_ms'],
     fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, query: { placeholder: 'Patient?identifier={{mrn}}' } },
+  },
+  plan: {
+    role: 'source', stage: 'source', input: 'params', output: 'bundle', jobs: ['read-fhir'], search: false, scheduled: { reads: 'fhir' },
+    gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'searchset' }),
+    cue: anyOf(
+      /\b(pull|fetch|query|queries|search|poll|read|get|retriev|look\w* up|download|collect(?!ion)|grab)\w*[^.]{0,60}?\b(from|on|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,25}?\b(fhir|ehr|hapi)\b/,
+      /\bfhir search\b|\b(search|query|poll)\w* the fhir/,
+      /\bfrom (the |our )?(\w+ )?(fhir|ehr)( server| store| api| endpoint)?\b(?! (patients?|resources?|bundles?|messages?|data)\b)/,
+    ),
   },
   ports: (config) => ({
     inputs: [{ name: 'params', type: 'json', optional: true, description: 'Values for the {{field}} placeholders of the query' }],

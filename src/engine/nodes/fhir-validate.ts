@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { structureDefinitionProblem, US_CORE_PROFILE_URLS, US_CORE_PROFILES } from '@/clinical/fhir/us-core';
 import { describeNode, type PortType } from '../node-descriptor';
+import { fhirTyped, isFhir } from '../node-plan';
 
 const Config = z
   .object({
@@ -72,6 +73,13 @@ export const fhirValidate = describeNode({
   config: Config,
   example: { expect: 'resource', profile: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient', bindings: true, warnings_invalid: false, on_invalid: 'route' },
   ui: { order: ['expect', 'profile', 'profile_definition', 'declared_profiles', 'bindings', 'warnings_invalid', 'on_invalid'], fields: { profile_definition: { widget: 'json' } } },
+  plan: {
+    role: 'step', stage: 'check', input: 'resource', output: 'valid', aside: 'invalid', jobs: ['validate'], search: false,
+    converter: 'checks the value is FHIR (and types it for the next node)',
+    takes: (f) => isFhir(f) && !f.list,
+    adapt: (f) => (f.type === 'json' ? { expect: f.bundle ? 'bundle' : 'resource' } : fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
+    gives: (f, c) => ({ ...f, type: c.expect === 'bundle' ? 'fhir-bundle' : c.expect === 'resource' ? 'fhir-resource' : f.type }),
+  },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR R4 resource or Bundle (JSON)' }],
     outputs: [

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
 import { FHIR_CONNECTION_ERRORS, fhirConnectorField } from './fhir-query';
+import { isFhir } from '../node-plan';
+
+/** Verbs that put data somewhere, for the words that ask for a FHIR write. */
+const WRITE = '(?:write|writes|writing|written|store|save|load|post|push|upsert|update|persist|create|send|forward|deliver|put|insert|upload|sync|land|keep|archive|copy)\\w*';
 
 /** The tag system that carries a write's idempotency key on the resources it creates. */
 export const IDEMPOTENCY_TAG = 'https://clinflow.dev/fhir/idempotency-key';
@@ -73,6 +77,14 @@ export const fhirWrite = describeNode({
   ui: {
     order: ['connector', 'operation', 'if_none_exist', 'validate', 'timeout_ms'],
     fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, if_none_exist: { placeholder: 'identifier=urn:mrn|{{identifier[0].value}}' } },
+  },
+  plan: {
+    role: 'sink', stage: 'sink', input: 'resource', output: 'result', search: false,
+    takes: (f) => isFhir(f) && !f.list && (f.type !== 'fhir-bundle' || f.bundle === 'transaction' || f.bundle === 'batch'),
+    adapt: (f) => ({ operation: f.type === 'fhir-bundle' || (f.type !== 'fhir-resource' && f.bundle) ? 'transaction' : 'create' }),
+    cue: new RegExp(
+      `\\b${WRITE}[^.]{0,50}?\\b(to|into|in|on)\\s+(?:the\\s+|our\\s+|a\\s+|an\\s+)?(?:(?!webhook|endpoint)[^.]){0,25}?\\b(fhir|ehr|hapi|server|repository|fhir store)\\b`,
+    ),
   },
   ports: (config) => ({
     inputs: [

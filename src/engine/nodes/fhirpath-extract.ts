@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fhirPathProblem } from '@/clinical/fhir/fhirpath';
 import { describeNode } from '../node-descriptor';
+import { anyOf, isFhir } from '../node-plan';
 
 const Config = z.object({
   expressions: z
@@ -57,6 +58,16 @@ export const fhirpathExtract = describeNode({
     each_entry: false,
   },
   ui: { order: ['expressions', 'mode', 'each_entry'], fields: { expressions: { widget: 'json' } } },
+  plan: {
+    role: 'step', stage: 'work', input: 'resource', output: 'values', jobs: ['extract'],
+    takes: (f) => isFhir(f) && !f.list,
+    adapt: (f) => (f.type === 'fhir-bundle' ? { each_entry: true } : {}),
+    gives: (_f, c) => ({ type: 'json', kind: 'json', list: c.each_entry === true }),
+    cue: anyOf(
+      /\bfhirpath\b|\bextract\w* (the )?(fields?|values?|names?|mrn|birth ?dates?|identifiers?|dob|gender)\b/,
+      /\bpull out (the )?(fields?|mrn|names?)\b|\bflatten\w*/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR resource or Bundle' }],
     outputs: [{ name: 'values', type: 'json', description: '{name: value} (a list of them with each_entry)' }],

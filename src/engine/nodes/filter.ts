@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { pass } from '../node-plan';
 
 const Config = z.object({
   expression: jsonataField('JSONata predicate evaluated per item ($ is the item, $index its position); truthy keeps it'),
@@ -25,6 +26,11 @@ export const filter = describeNode({
   config: Config,
   example: { expression: 'clinicalStatus.coding[0].code = "active"' },
   ui: { fields: { expression: { widget: 'expression' } } },
+  plan: {
+    role: 'step', stage: 'work', input: 'items', output: 'kept', aside: 'rejected', router: 'keep', jobs: ['route'], search: false,
+    takes: (f) => Boolean(f.list),
+    gives: pass,
+  },
   ports: () => ({
     inputs: [{ name: 'items', type: 'json', description: 'The array to filter' }],
     outputs: [

@@ -63,6 +63,12 @@ export const hl7v2Ack = describeNode({
   config: Config,
   example: { mode: 'original', code: 'AE', text: 'PID-5 (patient name) is missing', error_code: '101', error_location: 'PID-5' },
   ui: { order: ['mode', 'code', 'text', 'error_code', 'error_location'], fields: { text: { widget: 'textarea' } } },
+  plan: {
+    role: 'step', stage: 'encode', input: 'message', output: 'text', search: false,
+    takes: (f) => f.kind === 'hl7',
+    gives: () => ({ type: 'text', kind: 'hl7' }),
+    cue: /\b(build|create|generate|return|send back|reply with|make)\w*[^.]{0,20}\b(ack|acks|acknowledg\w*)\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The received message' }],
     outputs: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { pass } from '../node-plan';
 
 const Config = z.object({
   date_shift_days: z.number().int().min(1).max(3650).default(365).describe("Dates move by up to this many days, forwards or backwards (never 0): the same number for all of one patient's messages, derived from the organization's key and the patient's MRN"),
@@ -54,6 +55,9 @@ export const hl7v2Deidentify = describeNode({
   config: Config,
   example: { date_shift_days: 180, keep_birth_year: true, over_89: 'boundary', on_invalid: 'route' },
   ui: { order: ['date_shift_days', 'keep_birth_year', 'over_89', 'on_invalid'] },
+  plan: {
+    role: 'step', stage: 'raw', input: 'message', output: 'message', jobs: ['deidentify'], takes: (f) => f.kind === 'hl7', gives: pass,
+  },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'A parsed HL7 v2 message' }],
     outputs: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const Config = z.object({
   connector: z.string().max(200).default('').describe('The hl7-mllp connector (id or name) of the receiving system'),
@@ -42,6 +43,13 @@ export const hl7v2MllpSend = describeNode({
   ].join('\n'),
   config: Config,
   example: { connector: 'lab-feed', ack_timeout_ms: 10000 },
+  plan: {
+    role: 'sink', stage: 'sink', input: 'message', output: 'ack', takes: (f) => f.kind === 'hl7',
+    cue: anyOf(
+      /\b(send|forward|relay|route|deliver|push|transmit|pass)\w*[^.]{0,60}?\b(mllp|interface engine|downstream|lis|ris|lab system)\b/,
+      /\bover mllp\b|\bvia mllp\b/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'message', type: 'any', description: 'The message: an hl7v2-message value or HL7 v2 text' }],
     outputs: [{ name: 'ack', type: 'hl7v2-message', description: 'The receiver’s ACK (MSA-1 AA or CA)' }],

@@ -43,6 +43,12 @@ export const hl7v2Parse = describeNode({
   ].join('\n'),
   config: Config,
   example: { on_invalid: 'route' },
+  plan: {
+    role: 'step', stage: 'parse', input: 'text', output: 'message', aside: 'invalid', jobs: ['parse'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'hl7' && f.type === 'text',
+    gives: () => ({ type: 'hl7v2-message', kind: 'hl7' }),
+    cue: /\bparse\w*\b[^.]{0,30}\b(hl7|adt|oru|orm|message)|\b(hl7|adt|oru)\b[^.]{0,20}\bpars/,
+  },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'HL7 v2 text: one message, or a batch' }],
     outputs: [

@@ -29,6 +29,12 @@ export const hl7v2Serialize = describeNode({
   ].join('\n'),
   config: Config,
   example: { segment_terminator: 'CR' },
+  plan: {
+    role: 'step', stage: 'encode', input: 'message', output: 'text', search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'hl7',
+    gives: () => ({ type: 'text', kind: 'hl7' }),
+    cue: /\bserializ\w*|\bback to (hl7|text|er7|pipe)/,
+  },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The message to write' }],
     outputs: [{ name: 'text', type: 'text', description: 'HL7 v2 text, each segment ended by the terminator' }],

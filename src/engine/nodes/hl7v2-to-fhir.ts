@@ -67,6 +67,11 @@ export const hl7v2ToFhir = describeNode({
   config: Config,
   example: { bundle_type: 'transaction', include_message_header: true, include_provenance: true, timezone: '-05:00', on_invalid: 'route' },
   ui: { order: ['bundle_type', 'include_message_header', 'include_provenance', 'timezone', 'on_invalid'] },
+  plan: {
+    role: 'step', stage: 'convert', input: 'message', output: 'bundle', aside: 'invalid', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'hl7',
+    gives: (_f, c) => ({ type: 'fhir-bundle', kind: 'fhir', bundle: String(c.bundle_type ?? 'transaction') }),
+  },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The message to convert (from hl7v2-parse)' }],
     outputs: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const HTTP_URL = z.url({ protocol: /^https?$/ });
 
@@ -53,6 +54,14 @@ export const httpRequest = describeNode({
   config: Config,
   example: { method: 'POST', url: 'https://partner.example.org/fhir', headers: { 'Content-Type': 'application/fhir+json' }, timeout_ms: 15000 },
   ui: { order: ['method', 'connector', 'url', 'headers', 'timeout_ms'], fields: { connector: { widget: 'connector', connectorType: 'http' } } },
+  plan: {
+    role: 'sink', stage: 'sink', input: 'body', output: 'response', search: false,
+    cue: anyOf(
+      /\b(to|at)\s+(the\s+|our\s+)?[^.]{0,40}?https?:\/\//,
+      /\b(post|send|forward|push|notify|call|deliver)\w*[^.]{0,50}(https?:\/\/|\bapi\b|\bendpoint\b|\bhttp\b|\brest\b|\bslack\b|\bteams\b|\bpager\w*)/,
+      /\bnotif\w*|\balert\w*|\bhttp request\b/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'body', type: 'any', optional: true, description: 'What to send (JSON unless a string with a Content-Type)' }],
     outputs: [{ name: 'response', type: 'json', description: '{status, headers, body}' }],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compileSchema } from '../lib/json-schema';
 import { describeNode } from '../node-descriptor';
+import { pass } from '../node-plan';
 
 const Config = z.object({
   schema: z
@@ -47,6 +48,12 @@ export const jsonSchemaValidate = describeNode({
     on_invalid: 'route',
   },
   ui: { fields: { schema: { widget: 'json' } } },
+  plan: {
+    role: 'step', stage: 'check', input: 'value', output: 'valid', aside: 'invalid', jobs: ['validate'], search: false,
+    takes: (f) => f.kind !== 'note' && f.type !== 'text',
+    gives: pass,
+    cue: /\bjson schema\b|\bagainst (a|the|our) schema\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'value', type: 'json', description: 'The value to validate' }],
     outputs: [

@@ -31,6 +31,12 @@ export const jsonataTransform = describeNode({
   config: Config,
   example: { expression: '{"id": id, "family": name[0].family, "born": birthDate}' },
   ui: { fields: { expression: { widget: 'expression' } } },
+  plan: {
+    role: 'step', stage: 'work', input: 'input', output: 'output', search: false,
+    takes: (f) => f.type !== 'text',
+    gives: (f) => ({ type: 'json', kind: f.kind === 'fhir' ? 'fhir' : 'json', list: f.list }),
+    cue: /\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/,
+  },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value to transform ($ in the expression)' }],
     outputs: [{ name: 'output', type: 'json', description: 'The result of the expression' }],

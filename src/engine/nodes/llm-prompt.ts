@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const Config = z.object({
   model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models): clinflow/offline (rule-based, no LLM, always available), openai/gpt-4o-mini, anthropic/…, or an OpenAI-compatible one'),
@@ -48,6 +49,13 @@ export const llmPrompt = describeNode({
     },
   },
   ui: { order: ['model', 'instructions', 'prompt', 'temperature', 'max_tokens', 'output_schema'], fields: { instructions: { widget: 'textarea' }, prompt: { widget: 'textarea' }, output_schema: { widget: 'json' } } },
+  plan: {
+    role: 'step', stage: 'model', input: 'input', output: 'text', jobs: ['ai'], search: false, verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
+    cue: anyOf(
+      /\bclassif\w*|\bcategori[sz]\w*|\bprompt\b|\btranslat\w*|\bexplain\w*|\bdraft\w*/,
+      /\bgenerat\w* (a |an )?(letter|message|explanation|reply)|\bask\w* (the |a |an )?(model|llm)|\bsentiment\b/,
+    ),
+  },
   ports: (config) => ({
     inputs: [{ name: 'input', type: 'any', description: 'What the prompt template reads ({{input}}, {{field.path}})' }],
     outputs: [

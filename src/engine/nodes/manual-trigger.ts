@@ -31,6 +31,9 @@ export const manualTrigger = describeNode({
   ].join('\n'),
   config: Config,
   example: { fields: { message: 'text' } },
+  plan: {
+    role: 'trigger', stage: 'trigger', search: false,
+  },
   ports: (config) => ({
     inputs: [],
     outputs: [

@@ -68,6 +68,9 @@ export const mllpListenerTrigger = describeNode({
   ].join('\n'),
   config: Config,
   example: { port: 2575, encoding: 'utf8', ack_mode: 'stored', allowed_senders: ['10.20.0.0/16'] },
+  plan: {
+    role: 'trigger', stage: 'trigger', search: false,
+  },
   ports: () => ({
     inputs: [],
     outputs: [

@@ -20,6 +20,9 @@ export const pipelineOutput = describeNode({
   ].join('\n'),
   config: Config,
   example: { key: 'bundle' },
+  plan: {
+    role: 'output', stage: 'output', input: 'value', search: false,
+  },
   ports: () => ({ inputs: [{ name: 'value', type: 'any', description: 'The value to return' }], outputs: [] }),
   errors: {},
 });

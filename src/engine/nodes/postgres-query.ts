@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const Config = z.object({
   connector: z.string().max(200).default('').describe('The postgres connector (id or name) of the database to read'),
@@ -50,6 +51,13 @@ export const postgresQuery = describeNode({
     params: ['id'],
     max_rows: 100,
     timeout_ms: 30000,
+  },
+  plan: {
+    role: 'source', stage: 'source', input: 'input', output: 'rows', search: false,
+    gives: () => ({ type: 'json', kind: 'json', list: true }),
+    cue: anyOf(
+      /\b(query|select|read|pull|fetch|look\w* up|get)\w*[^.]{0,40}?\b(from|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,20}?\b(postgres\w*|database|warehouse|\bdb\b|sql)\b/,
+    ),
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', optional: true, description: 'What `params` are evaluated on' }],

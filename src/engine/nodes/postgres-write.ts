@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 const Column = z.string().regex(IDENTIFIER, 'a column name: letters, digits and _, not starting with a digit');
@@ -74,6 +75,13 @@ export const postgresWrite = describeNode({
     conflict_columns: ['id'],
     columns: { id: 'id', patient_id: '$substringAfter(subject.reference, "/")', code: 'code.coding[0].code', resource: '$' },
     timeout_ms: 30000,
+  },
+  plan: {
+    role: 'sink', stage: 'sink', input: 'rows', output: 'result', search: false,
+    takes: (f) => f.type !== 'text' && !(f.kind === 'fhir' && (f.type === 'fhir-bundle' || f.bundle)),
+    cue: anyOf(
+      /\b(write|insert|load|store|save|upsert|append|land|sync|copy|export|send|push)\w*[^.]{0,60}?\b(postgres\w*|database|warehouse|\btable\b|\bdb\b|\bsql\b)/,
+    ),
   },
   ports: () => ({
     inputs: [{ name: 'rows', type: 'any', description: 'A list of row objects, or one object' }],

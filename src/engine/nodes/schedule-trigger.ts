@@ -74,6 +74,9 @@ export const scheduleTrigger = describeNode({
   ].join('\n'),
   config: Config,
   example: { cron: '0 2 * * *', timezone: 'UTC', inputs: { source: 'nightly' } },
+  plan: {
+    role: 'trigger', stage: 'trigger', search: false,
+  },
   ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
   errors: {},
 });

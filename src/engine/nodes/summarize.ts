@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf } from '../node-plan';
 
 const Config = z.object({
   model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
@@ -33,6 +34,15 @@ export const summarize = describeNode({
   config: Config,
   example: { model: 'clinflow/offline', max_sentences: 2, max_words: 80, focus: 'diagnoses, medications and plan' },
   ui: { order: ['model', 'max_sentences', 'max_words', 'focus'] },
+  plan: {
+    role: 'step', stage: 'model', input: 'text', output: 'summary', jobs: ['ai'],
+    takes: (f) => (f.type === 'text' && !['hl7', 'x12', 'csv'].includes(f.kind)) || f.kind === 'note',
+    gives: () => ({ type: 'text', kind: 'answer' }),
+    cue: anyOf(
+      /\bsummari[sz](e|es|ed|ing)\b(?! agent)/,
+      /\b(write|give|create|produce|generate|make)\w* (a |an )?([\w-]+ ){0,3}summary\b|\bcondens\w*|\btl;?dr\b/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The text, or an object with a `text` field' }],
     outputs: [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { anyOf, pass } from '../node-plan';
 
 const Case = z.object({
   port: z
@@ -53,6 +54,14 @@ export const switchDescriptor = describeNode({
       { port: 'conditions', expression: 'resourceType = "Condition"' },
     ],
     mode: 'first',
+  },
+  plan: {
+    role: 'step', stage: 'work', input: 'value', router: 'branch', jobs: ['route'], search: false, gives: pass,
+    cue: anyOf(
+      /\bswitch\b|\bseparate (outputs|branches|queues|routes)\b|\beach (message |resource )?type to its own\b/,
+      /\bby (message|resource|event) type\b|\bper (message|resource) type\b/,
+      /\bdepending on (the )?(message|resource|event) type\b/,
+    ),
   },
   ports: (config) => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to route' }],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
+import { anyOf, isFhir, pass } from '../node-plan';
 
 const Config = z.object({
   overwrite: z
@@ -42,6 +43,13 @@ export const terminologyLookup = describeNode({
   ].join('\n'),
   config: Config,
   example: { overwrite: false, on_unknown: 'report' },
+  plan: {
+    role: 'step', stage: 'work', input: 'value', output: 'value', takes: (f) => isFhir(f) && !f.list, gives: pass,
+    cue: anyOf(
+      /\bterminolog\w*|\bmissing displays?\b|\bcode displays?\b|\blook\w* up (the )?codes\b/,
+      /\benrich\w*[^.]{0,20}codes|\bdisplays? (for|of) (the )?codes\b/,
+    ),
+  },
   ports: () => ({
     inputs: [{ name: 'value', type: 'json', description: 'A FHIR resource or Bundle, a CodeableConcept, a Coding or {system, code}' }],
     outputs: [

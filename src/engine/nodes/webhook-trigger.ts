@@ -37,6 +37,9 @@ export const webhookTrigger = describeNode({
   ].join('\n'),
   config: Config,
   example: {},
+  plan: {
+    role: 'trigger', stage: 'trigger', search: false,
+  },
   ports: () => ({
     inputs: [],
     outputs: [

@@ -32,6 +32,11 @@ export const x12835ToFhir = describeNode({
   ].join('\n'),
   config: Config,
   example: {},
+  plan: {
+    role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'x12' && f.x12 === '835',
+    gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
+  },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 835' }],
     outputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'Bundle (collection): the ExplanationOfBenefits and the Patients, Organizations and Coverages they reference' }],

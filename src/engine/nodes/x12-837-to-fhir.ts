@@ -35,6 +35,11 @@ export const x12837ToFhir = describeNode({
   ].join('\n'),
   config: Config,
   example: {},
+  plan: {
+    role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'x12' && f.x12 !== '835',
+    gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
+  },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],
     outputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'Bundle (collection): the Claims and the Patients, Organizations, Practitioners, Locations and Coverages they reference' }],

@@ -40,6 +40,12 @@ export const x12Parse = describeNode({
   ].join('\n'),
   config: Config,
   example: { strict: true, on_invalid: 'route' },
+  plan: {
+    role: 'step', stage: 'parse', input: 'text', output: 'interchange', aside: 'invalid', jobs: ['parse'], search: false, converter: 'converts the value',
+    takes: (f) => f.kind === 'x12' && f.type === 'text',
+    gives: (f) => ({ type: 'x12-interchange', kind: 'x12', x12: f.x12 }),
+    cue: /\bparse\w*\b[^.]{0,30}\b(x12|edi|83[457]|27[0-7]|claims?|remittances?|eligibility)/,
+  },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'X12 EDI text, ISA to IEA' }],
     outputs: [

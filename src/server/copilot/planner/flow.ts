@@ -1,22 +1,7 @@
-import type { PortType } from '@/shared/ports';
+import type { Flow, Kind } from '@/engine/node-plan';
 
-/**
- * What flows along the pipeline at one point, as the planner follows it: the port type, and what the
- * value is (HL7 v2 text, X12, CSV, a FHIR Bundle…), which the port type alone does not say (`text` may be
- * an HL7 message or a clinical note; `json` rows or a resource).
- */
-export interface Flow {
-  type: PortType;
-  kind: Kind;
-  /** An array of items (CSV rows, resources taken out of a Bundle). */
-  list?: boolean;
-  /** A FHIR Bundle's type, when known: transaction, collection, searchset… */
-  bundle?: string;
-  /** The X12 transaction set, when the request says it: 837 or 835. */
-  x12?: string;
-}
-
-export type Kind = 'hl7' | 'x12' | 'csv' | 'note' | 'fhir' | 'json' | 'event' | 'answer';
+/** What flows along the pipeline as the planner follows it: the descriptors' plans read and give it. */
+export type { Flow, Kind };
 
 export const flowText = (f: Flow): string => {
   const what: Record<Kind, string> = {

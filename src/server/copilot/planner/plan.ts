@@ -4,7 +4,7 @@ import { configure, type Connector } from './configure';
 import { flowText, type Flow } from './flow';
 import { readRequest, type Request } from './read';
 import { repair, type Definition } from './repair';
-import { orderSteps, ROUTERS } from './order';
+import { isRouter, orderSteps } from './order';
 import { chooseSteps, type Step } from './select';
 
 export interface PlanOptions {
@@ -86,7 +86,6 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
 
   const { main, sinks, asideSteps } = orderSteps(steps, req, reasoning);
   unresolved.push(...req.missing);
-  const isRouter = (s: Step) => ROUTERS.includes(s.type);
 
   // the trigger
   const trigger = req.trigger.type;

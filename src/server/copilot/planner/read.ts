@@ -1,5 +1,6 @@
 import type { Kind } from './flow';
 import { readSchedule, type Schedule } from './cron';
+import { BEHAVIORS, plannedWhere } from './behaviors';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
 export interface Request {
@@ -53,40 +54,23 @@ const SYNONYMS: [RegExp, string][] = [
   [/\bexplanation ?of ?benefits?\b|\beobs?\b/, 'ExplanationOfBenefit'],
 ];
 
-/** Cues: what a phrase of the request asks for. Clinical words weigh first; the catalog search adds the rest. */
-const WRITE = '(?:write|writes|writing|written|store|save|load|post|push|upsert|update|persist|create|send|forward|deliver|put|insert|upload|sync|land|keep|archive|copy)\\w*';
+/**
+ * Cues: what a phrase of the request asks for. Capabilities (`validate`, `to-fhir`…) the data resolves to a node
+ * type (select.ts); each node type's own words are its descriptor's `plan.cue`. The catalog search adds the rest.
+ */
 const CUES: [RegExp, string][] = [
-  [/\bparse\w*\b[^.]{0,30}\b(hl7|adt|oru|orm|message)|\b(hl7|adt|oru)\b[^.]{0,20}\bpars/, 'hl7v2-parse'],
-  [/\bparse\w*\b[^.]{0,30}\b(x12|edi|83[457]|27[0-7]|claims?|remittances?|eligibility)/, 'x12-parse'],
   [/\b(to|into|as|in)\s+fhir\b|\bfhir (bundles?|resources?|r4)\b|\bconvert\w*|\bmap\w* [^.]{0,20}fhir|\bfhir[^.]{0,30}\b(server|store|ehr)/, 'to-fhir'],
   [/\bcheck\w* [^.]{0,30}\bfor (errors|problems|issues|mistakes)\b|\bis (this|it|the|my|our) [^.?]{0,30}\bvalid\b|\bwhat('s| is) wrong\b|\bvalidat\w*|\bverif\w*|\bcheck\w* (them |it |each \w+ |the \w+ )?(against|for conformance)\b|\bconformance\b|\bscrub\w*|\bclaim edits?\b|\bus core\b/, 'validate'],
-  [/\bjson schema\b|\bagainst (a|the|our) schema\b/, 'json-schema-validate'],
   [/\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove)\w* (out )?(the )?(phi|identifiers|patient identifiers|names)|\bsafe harbor\b|\bresearch\b|\bhipaa\b/, 'deidentify'],
-  [new RegExp(`\\b${WRITE}[^.]{0,50}?\\b(to|into|in|on)\\s+(?:the\\s+|our\\s+|a\\s+|an\\s+)?(?:(?!webhook|endpoint)[^.]){0,25}?\\b(fhir|ehr|hapi|server|repository|fhir store)\\b`), 'fhir-write'],
-  [/\b(pull|fetch|query|queries|search|poll|read|get|retriev|look\w* up|download|collect(?!ion)|grab)\w*[^.]{0,60}?\b(from|on|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,25}?\b(fhir|ehr|hapi)\b|\bfhir search\b|\b(search|query|poll)\w* the fhir|\bfrom (the |our )?(\w+ )?(fhir|ehr)( server| store| api| endpoint)?\b(?! (patients?|resources?|bundles?|messages?|data)\b)/, 'fhir-query'],
-  [/\bbulk (data|export|fhir)|\$export\b|\bexport (all|every|the whole)|\bgroup export\b|\bcohort\b/, 'fhir-bulk-export'],
-  [/\bterminolog\w*|\bmissing displays?\b|\bcode displays?\b|\blook\w* up (the )?codes\b|\benrich\w*[^.]{0,20}codes|\bdisplays? (for|of) (the )?codes\b/, 'terminology-lookup'],
-  [/\bsplit\w*[^.]{0,40}?\bbundles?\b|\bunbundl\w*|\bbundle entries\b|\bentry by entry\b/, 'fhir-bundle-split'],
-  [/\bfhirpath\b|\bextract\w* (the )?(fields?|values?|names?|mrn|birth ?dates?|identifiers?|dob|gender)\b|\bpull out (the )?(fields?|mrn|names?)\b|\bflatten\w*/, 'fhirpath-extract'],
-  [/\b(extract|identify|pull out|find|turn)\w*[^.]{0,50}\b(conditions|medications|problems|diagnoses|problem list|vitals)\b[^.]{0,50}\b(notes?|text|narrative|dictations?|reports?)\b|\b(notes?|free[- ]text|narrative)\b[^.]{0,40}\b(into|as|to) (structured|fhir|conditions)|\bnlp\b|\bclinical extract/, 'clinical-extract'],
   [/\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|gender|fields?|values?|obx|results?|identifiers?)\b/, 'extract-fields'],
   [/\b(extract|identify|pull out|find|capture)\w* (the )?(conditions|medications|problems|diagnoses|problem list)\b/, 'extract-clinical'],
-  [/\bsummari[sz](e|es|ed|ing)\b(?! agent)|\b(write|give|create|produce|generate|make)\w* (a |an )?([\w-]+ ){0,3}summary\b|\bcondens\w*|\btl;?dr\b/, 'summarize'],
-  [/\bclassif\w*|\bcategori[sz]\w*|\bprompt\b|\btranslat\w*|\bexplain\w*|\bdraft\w*|\bgenerat\w* (a |an )?(letter|message|explanation|reply)|\bask\w* (the |a |an )?(model|llm)|\bsentiment\b/, 'llm-prompt'],
   [/\bllm\b|\blanguage model\b|\bgpt\b|\bclaude\b|\bai model\b/, 'ai'],
-  [/\bagents?\b|\bassistant\b/, 'agent'],
-  [/\bswitch\b|\bseparate (outputs|branches|queues|routes)\b|\beach (message |resource )?type to its own\b|\bby (message|resource|event) type\b|\bper (message|resource) type\b|\bdepending on (the )?(message|resource|event) type\b/, 'switch'],
-  [/\bfilter\w*|\bonly (keep|the|active|final|those|rows|records|patients|observations|messages)\b|\bexclud\w*|\b(drop|remove|discard)\w* (the )?(rows|records|those|resources|everything|all)\b|\bkeep only\b|\bkeep (the |only the )?\w+ (where|with|that|whose)\b|\bskip (the )?(rows|records)\b/, 'filter'],
-  [/\babnormal|\bcritical|\bout[- ]of[- ]range\b|\bpanic\b|\burgent\b|\bescalat\w*|\bflag\w*|\bdeceased\b|\bpositive\b|\b(above|over|greater than|higher than|exceed\w*|below|under|less than|lower than)\s+\d+(?!\d|\.\d|\s*(words?|sentences?|characters?|chars|tokens?|minutes?|hours?|days?|seconds?)\b)|[<>]=?\s*\d|\bif (the|it|a|an|its|their|they)\b/, 'condition'],
-  [/\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/, 'jsonata-transform'],
-  [/\bjavascript\b|\bcustom code\b|\bjs code\b|\bscript\b/, 'code'],
-  [/\b(to|at)\s+(the\s+|our\s+)?[^.]{0,40}?https?:\/\/|\b(post|send|forward|push|notify|call|deliver)\w*[^.]{0,50}(https?:\/\/|\bapi\b|\bendpoint\b|\bhttp\b|\brest\b|\bslack\b|\bteams\b|\bpager\w*)|\bnotif\w*|\balert\w*|\bhttp request\b/, 'http-request'],
-  [/\b(write|insert|load|store|save|upsert|append|land|sync|copy|export|send|push)\w*[^.]{0,60}?\b(postgres\w*|database|warehouse|\btable\b|\bdb\b|\bsql\b)/, 'postgres-write'],
-  [/\b(query|select|read|pull|fetch|look\w* up|get)\w*[^.]{0,40}?\b(from|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,20}?\b(postgres\w*|database|warehouse|\bdb\b|sql)\b/, 'postgres-query'],
-  [/\b(send|forward|relay|route|deliver|push|transmit|pass)\w*[^.]{0,60}?\b(mllp|interface engine|downstream|lis|ris|lab system)\b|\bover mllp\b|\bvia mllp\b/, 'hl7v2-mllp-send'],
-  [/\b(build|create|generate|return|send back|reply with|make)\w*[^.]{0,20}\b(ack|acks|acknowledg\w*)\b/, 'hl7v2-ack'],
-  [/\bserializ\w*|\bback to (hl7|text|er7|pipe)/, 'hl7v2-serialize'],
+  [/\bfilter\w*|\bonly (keep|the|active|final|those|rows|records|patients|observations|messages)\b|\bexclud\w*|\b(drop|remove|discard)\w* (the )?(rows|records|those|resources|everything|all)\b|\bkeep only\b|\bkeep (the |only the )?\w+ (where|with|that|whose)\b|\bskip (the )?(rows|records)\b/, 'keep-matching'],
+  [/\babnormal|\bcritical|\bout[- ]of[- ]range\b|\bpanic\b|\burgent\b|\bescalat\w*|\bflag\w*|\bdeceased\b|\bpositive\b|\b(above|over|greater than|higher than|exceed\w*|below|under|less than|lower than)\s+\d+(?!\d|\.\d|\s*(words?|sentences?|characters?|chars|tokens?|minutes?|hours?|days?|seconds?)\b)|[<>]=?\s*\d|\bif (the|it|a|an|its|their|they)\b/, 'test'],
 ];
+
+/** The words that ask for each node type, from its descriptor. */
+const NODE_CUES: [RegExp, string][] = plannedWhere((p) => p.cue).map((type) => [BEHAVIORS[type]!.cue!, type]);
 
 const LISTEN = /\bfrom port \d+\b|\b(listen|receiv|incoming|inbound|arriv|coming in|comes? in|accept|feed)\w*[^.]{0,50}\bmllp\b|\bmllp\b[^.]{0,30}\b(listener|feed|inbound|port\s*\d+)|\bmllp (in|listener)\b|\blisten\w* on port\b/;
 const WEBHOOK = /\bwebhooks?\b|\bcallbacks?\b|\b(receive|accept)s?\b[^.]{0,40}\bhttps? (post|request)s?\b|\bposted to (us|our)\b/;
@@ -127,7 +111,8 @@ export function readRequest(text: string): Request {
   const lower = text.toLowerCase();
   const { data, x12 } = dataOf(text, lower);
   const wants: Want[] = [];
-  for (const [re, what] of CUES) {
+  // a node named by its own words comes before a capability said at the same place (the sort below keeps this order)
+  for (const [re, what] of [...NODE_CUES, ...CUES]) {
     const m = re.exec(lower);
     if (m) wants.push({ what, at: m.index, said: m[0].trim().slice(0, 60) });
   }

@@ -1,4 +1,4 @@
-import { BEHAVIORS } from './behaviors';
+import { BEHAVIORS, shareJob } from './behaviors';
 import { descriptor, searchNodes, type SearchHit } from './catalog';
 import type { Request, Want } from './read';
 
@@ -9,19 +9,6 @@ export interface Step {
   /** On the branch of what a router sends aside ("otherwise…"). */
   aside?: boolean;
 }
-
-/** Node types of the same job: once one is chosen, a search hit on another adds nothing. */
-const GROUPS = [
-  ['fhir-deidentify', 'hl7v2-deidentify'],
-  ['fhir-validate', 'json-schema-validate', 'claim-validate'],
-  ['hl7v2-to-fhir', 'x12-837-to-fhir', 'x12-835-to-fhir'],
-  ['summarize', 'llm-prompt', 'agent', 'clinical-extract'],
-  ['hl7v2-parse', 'x12-parse', 'csv-parse'],
-  ['condition', 'filter', 'switch'],
-  ['fhir-query', 'fhir-bulk-export'],
-  ['fhirpath-extract', 'clinical-extract'],
-];
-const NEVER_FROM_SEARCH = new Set(['manual-trigger', 'schedule-trigger', 'webhook-trigger', 'mllp-listener-trigger', 'pipeline-output', 'merge', 'for-each', 'code', 'jsonata-transform', 'hl7v2-parse', 'x12-parse', 'csv-parse', 'fhir-validate', 'json-schema-validate', 'condition', 'filter', 'switch', 'http-request', 'postgres-query', 'postgres-write', 'fhir-write', 'fhir-query', 'hl7v2-ack', 'hl7v2-serialize', 'llm-prompt', 'hl7v2-to-fhir', 'x12-837-to-fhir', 'x12-835-to-fhir', 'fhir-bundle-split', 'clinical-extract']);
 
 const DATA_WORDS = new Set(['pid', 'obx', 'nte', 'msh', 'pv1', 'obr', 'hl7', 'hl7v2', 'v2', 'fhir', 'r4', 'x12', 'edi', 'adt', 'oru', 'orm', 'oml', 'siu', 'vxu', 'mdm', '837', '835', '834', 'message', 'messages', 'bundle', 'resource', 'resources', 'claim', 'claims', 'patient', 'patients', 'server', 'mllp', 'text', 'json']);
 
@@ -44,7 +31,7 @@ function resolve(w: Want, req: Request, chosen: Set<string>): { type: string; wh
     case 'deidentify':
       if (req.data === 'hl7' && !wantsFhir(req)) return { type: 'hl7v2-deidentify', why: 'the messages stay HL7 v2' };
       return { type: 'fhir-deidentify', why: 'the data is FHIR by then' };
-    case 'filter':
+    case 'keep-matching':
       if (req.data === 'csv' || req.data === 'fhir' || chosen.has('fhir-bulk-export') || chosen.has('postgres-query') || wantsFhir(req)) return { type: 'filter', why: 'keeps the items that match' };
       return { type: 'condition', why: 'a single value is kept or sent aside' };
     case 'extract-fields':
@@ -53,7 +40,7 @@ function resolve(w: Want, req: Request, chosen: Set<string>): { type: string; wh
       return null;
     case 'extract-clinical':
       return req.data === 'note' || /\bnotes?\b|\bnarratives?\b|\bdocumentreference|\bfree[- ]text|\bdictat|\btranscri/.test(req.lower) ? { type: 'clinical-extract', why: 'from clinical text' } : null;
-    case 'condition':
+    case 'test':
       if (req.data === 'csv' || chosen.has('fhir-bulk-export') || chosen.has('postgres-query') || /\b(rows|records|entries|items)\b/.test(req.lower.slice(Math.max(0, w.at - 40), w.at + 20)))
         return { type: 'filter', why: 'a test on each row keeps the rows that pass' };
       return { type: 'condition', why: 'a test sends the value one way or the other' };
@@ -97,12 +84,14 @@ export function chooseSteps(req: Request, reasoning: string[]): { steps: Step[];
   }
   const hits = searchNodes(req.text);
   for (const h of hits.slice(0, 6)) {
-    if (NEVER_FROM_SEARCH.has(h.type) || chosen.has(h.type) || dropped.has(h.type) || h.score < 14) continue;
+    const b = BEHAVIORS[h.type];
+    // nodes that the cues place, or that the data asks for, are not added by a search hit
+    if (!b || b.search === false || chosen.has(h.type) || dropped.has(h.type) || h.score < 14) continue;
     // words that name the data (HL7, FHIR, ADT…) match many nodes; a hit needs a word of what the node does
     if (!h.matched.some((m) => !DATA_WORDS.has(m))) continue;
-    if (GROUPS.some((g) => g.includes(h.type) && g.some((t) => chosen.has(t)))) continue;
-    const b = BEHAVIORS[h.type];
-    if (!b || b.role !== 'step' || descriptor(h.type).side_effect === 'write') continue;
+    // one node of a job (validate, de-identify, parse…) is enough
+    if ([...chosen].some((t) => shareJob(h.type, t))) continue;
+    if (b.role !== 'step' || descriptor(h.type).side_effect === 'write') continue;
     const at = Math.min(...h.matched.map((m) => req.lower.indexOf(m)).filter((i) => i >= 0));
     chosen.add(h.type);
     steps.push({ type: h.type, at: Number.isFinite(at) ? at : req.lower.length, said: h.matched.join(', ') });

@@ -1,0 +1,82 @@
+import type { PortType } from '@/shared/ports';
+
+/**
+ * What the copilot's planner knows of a node type, kept on its descriptor (`plan`) next to its ports and docs:
+ * the ports a data flow enters and leaves by, what values it takes and gives, where in a pipeline it belongs,
+ * which job it shares with others, and the words that ask for it. A node type with a `plan` is planned for
+ * without the copilot naming it; one without (merge, for-each) is only placed by hand. Isomorphic.
+ */
+
+export type Kind = 'hl7' | 'x12' | 'csv' | 'note' | 'fhir' | 'json' | 'event' | 'answer';
+
+/**
+ * What flows along the pipeline at one point, as the planner follows it: the port type, and what the
+ * value is (HL7 v2 text, X12, CSV, a FHIR Bundle…), which the port type alone does not say (`text` may be
+ * an HL7 message or a clinical note; `json` rows or a resource).
+ */
+export interface Flow {
+  type: PortType;
+  kind: Kind;
+  /** An array of items (CSV rows, resources taken out of a Bundle). */
+  list?: boolean;
+  /** A FHIR Bundle's type, when known: transaction, collection, searchset… */
+  bundle?: string;
+  /** The X12 transaction set, when the request says it: 837 or 835. */
+  x12?: string;
+}
+
+/**
+ * Where in a pipeline a node belongs, in order: triggers, sources, parsers, work on raw messages, conversion to
+ * FHIR, checks, de-identification, the rest (in the order the request gives), language models, a test on what a
+ * model answered, encoding back to a message, sinks, outputs.
+ */
+export const PLAN_STAGES = ['trigger', 'source', 'parse', 'raw', 'convert', 'check', 'deidentify', 'work', 'model', 'after-model', 'encode', 'sink', 'output'] as const;
+export type PlanStage = (typeof PLAN_STAGES)[number];
+
+/** A stage's rank: later stages come later in the pipeline. */
+export const stageRank = (stage: PlanStage): number => PLAN_STAGES.indexOf(stage);
+
+export interface NodePlan {
+  /** What the node is in a flow. A `step` is put in the main line; sinks fan out at its end. */
+  role: 'trigger' | 'source' | 'step' | 'sink' | 'output';
+  /** Where it belongs; a function when that depends on what arrives at the trigger (text to FHIR on notes, or one more step). */
+  stage: PlanStage | ((data: Kind) => PlanStage);
+  /** The input the flow enters by; none for a trigger. */
+  input?: string;
+  /** The output the flow goes on from. */
+  output?: string;
+  /** An output that takes the rest aside (invalid, false, rejected), routed to its own output when it fires. */
+  aside?: string;
+  /** Whether it takes this value (an HL7 parser wants HL7 text, not any text); any value when absent. */
+  takes?(f: Flow): boolean;
+  /** The config that fits the value it takes (a Bundle makes fhir-write a transaction). */
+  adapt?(f: Flow): Record<string, unknown>;
+  /** What comes out for what went in. */
+  gives?(f: Flow, config: Record<string, unknown>): Flow;
+  /** A router: `keep` keeps what passes and sends the rest aside, `branch` sends the value one way or another. */
+  router?: 'keep' | 'branch';
+  /** Its answer is something a router after it may test (a model's or an agent's). */
+  verdict?: boolean;
+  /** May be put between two steps whose values do not fit, with why (for the reasoning). */
+  converter?: string;
+  /** Jobs it shares with other node types: once one is chosen, a catalog-search hit on another adds nothing. */
+  jobs?: string[];
+  /** Whether a catalog search on the request's words may add it (default yes); no for nodes the cues place. */
+  search?: boolean;
+  /** The words that ask for it, as a pattern on the request in lower case. */
+  cue?: RegExp;
+  /** A source a schedule reads its data with when the request names none: the data it reads; `all` for "all of them". */
+  scheduled?: { reads: Kind; all?: boolean };
+}
+
+/** The stage of a plan for the data that arrives at the trigger. */
+export const stageOf = (plan: NodePlan, data: Kind): PlanStage => (typeof plan.stage === 'function' ? plan.stage(data) : plan.stage);
+
+export const isFhir = (f: Flow) => f.kind === 'fhir';
+/** A FHIR value's shape as fhir-validate and fhir-deidentify expect it. */
+export const fhirTyped = (f: Flow) => (f.type === 'fhir-bundle' ? 'bundle' : f.type === 'fhir-resource' ? 'resource' : 'any');
+/** The value goes on as it came. */
+export const pass = (f: Flow) => f;
+
+/** One pattern out of alternatives (a long cue written in lines): matches where any of them does, the first listed winning. */
+export const anyOf = (...patterns: RegExp[]): RegExp => new RegExp(patterns.map((p) => p.source).join('|'));
