@@ -36,6 +36,61 @@ export type PlanStage = (typeof PLAN_STAGES)[number];
 /** A stage's rank: later stages come later in the pipeline. */
 export const stageRank = (stage: PlanStage): number => PLAN_STAGES.indexOf(stage);
 
+/**
+ * Steps a request asks for by what they do rather than by a node's name ("validate", "de-identify", "to FHIR"):
+ * the planner's cues find the capability, and the node whose `answers` fit the data does it.
+ */
+export type Capability = 'to-fhir' | 'validate' | 'deidentify' | 'keep-matching' | 'test' | 'extract-fields' | 'extract-clinical' | 'ai';
+
+/** What the planner knows when it picks the node for a capability. */
+export interface CapabilityAsk {
+  /** The request in lower case. */
+  lower: string;
+  /** What arrives at the trigger, and the X12 transaction set when the request names one. */
+  data: Kind;
+  x12?: string;
+  /** The request from where the capability is said to the end of its clause. */
+  clause: string;
+  /** The words around where it is said. */
+  near: string;
+  /** The request speaks of FHIR, or asks for a step that reads or writes a FHIR server or converts to FHIR. */
+  fhir: boolean;
+  /** A step chosen so far does this job. */
+  doing(job: string): boolean;
+  /** A source chosen so far gives a list of items (rows, resources). */
+  itemsFromSource: boolean;
+}
+
+/** How a node answers a capability: when it fits, why (for the reasoning); a fallback is taken only when no other fits. */
+export interface CapabilityAnswer {
+  when(ask: CapabilityAsk): boolean;
+  why: string;
+  fallback?: boolean;
+}
+
+/** A chosen step as another one's `dropWhen` sees it. */
+export interface ChosenStep {
+  type: string;
+  plan: NodePlan;
+  /** Where the request asks for it, and the words that did. */
+  at: number;
+  said: string;
+  /** The connector type it uses (fhir, postgres…), if any. */
+  connector?: string;
+}
+
+/** What the planner knows when it asks whether a chosen step is redundant. */
+export interface DropAsk {
+  lower: string;
+  data: Kind;
+  /** The outside event the request's trigger starts on (`mllp`, `schedule`, `webhook`; `manual`: a request). */
+  trigger: string;
+  /** The step asked about. */
+  step: ChosenStep;
+  /** The other steps chosen so far (steps dropped before this one are gone). */
+  others: ChosenStep[];
+}
+
 export interface NodePlan {
   /** What the node is in a flow. A `step` is put in the main line; sinks fan out at its end. */
   role: 'trigger' | 'source' | 'step' | 'sink' | 'output';
@@ -65,6 +120,19 @@ export interface NodePlan {
   search?: boolean;
   /** The words that ask for it, as a pattern on the request in lower case. */
   cue?: RegExp;
+  /** A trigger: the outputs the data arrives by, and what it is, for the data the request names; none: its config's fields. */
+  starts?(data: { data: Kind; x12?: string }): { port: string; flow: Flow }[];
+  /** The raw data it parses: added for that data when the request asks nothing of it; `alone`: only when nothing else is asked. */
+  parses?: { data: Kind; alone?: boolean };
+  /** A step it is always preceded by (a FHIR write by validation, so what the server would refuse goes aside), with why. */
+  precededBy?: { type: string; said: string; why: string };
+  /**
+   * Whether the step, once chosen, is dropped: another chosen step makes it redundant, or its cue matched words
+   * meant for another. Asked in catalog order.
+   */
+  dropWhen?(ask: DropAsk): boolean;
+  /** The capabilities it does, and for which data. */
+  answers?: Partial<Record<Capability, CapabilityAnswer>>;
   /** A source a schedule reads its data with when the request names none: the data it reads; `all` for "all of them". */
   scheduled?: { reads: Kind; all?: boolean };
 }

@@ -51,6 +51,12 @@ export const claimValidate = describeNode({
     role: 'step', stage: 'raw', input: 'interchange', output: 'valid', aside: 'invalid', jobs: ['validate'],
     takes: (f) => f.kind === 'x12' && f.x12 !== '835',
     gives: pass,
+    answers: {
+      validate: {
+        when: (a) => a.data === 'x12' && a.x12 !== '835' && (/\bclaim|\bscrub|\bedits?\b|\b837/.test(a.clause) || !/\bfhir|\bresources?\b|\bprofile|\bus core/.test(a.clause)),
+        why: 'claims are checked by claim edits',
+      },
+    },
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],

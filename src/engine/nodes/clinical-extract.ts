@@ -58,6 +58,13 @@ export const clinicalExtract = describeNode({
       /\b(notes?|free[- ]text|narrative)\b[^.]{0,40}\b(into|as|to) (structured|fhir|conditions)|\bnlp\b/,
       /\bclinical extract/,
     ),
+    answers: {
+      'to-fhir': { when: (a) => a.data === 'note' && !a.doing('summary'), why: 'clinical text to FHIR' },
+      'extract-clinical': {
+        when: (a) => a.data === 'note' || /\bnotes?\b|\bnarratives?\b|\bdocumentreference|\bfree[- ]text|\bdictat|\btranscri/.test(a.lower),
+        why: 'from clinical text',
+      },
+    },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The clinical text, or {text, patient_reference?, patient?}' }],

@@ -29,6 +29,14 @@ export const condition = describeNode({
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
     role: 'step', stage: 'work', input: 'value', output: 'true', aside: 'false', router: 'branch', jobs: ['route'], search: false, gives: pass,
+    answers: {
+      'keep-matching': { when: () => true, why: 'a single value is kept or sent aside', fallback: true },
+      test: { when: () => true, why: 'a test sends the value one way or the other', fallback: true },
+    },
+    // another router does the test; "…if it is valid": the validator routes that already
+    dropWhen: ({ lower, step, others }) =>
+      others.some((o) => o.plan.router) ||
+      (/\bvalid\b|\binvalid\b/.test(lower.slice(step.at, step.at + 40)) && others.some((o) => o.plan.jobs?.includes('validate'))),
   },
   ports: () => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to test and route' }],

@@ -36,6 +36,7 @@ export const csvParse = describeNode({
     role: 'step', stage: 'parse', input: 'text', output: 'rows', jobs: ['parse'], search: false, converter: 'converts the value',
     takes: (f) => f.kind === 'csv' && f.type === 'text',
     gives: () => ({ type: 'json', kind: 'csv', list: true }),
+    parses: { data: 'csv' },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'The CSV document' }],

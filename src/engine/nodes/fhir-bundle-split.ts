@@ -42,6 +42,9 @@ export const fhirBundleSplit = describeNode({
     takes: (f) => f.type === 'fhir-bundle',
     gives: () => ({ type: 'json', kind: 'fhir', list: true }),
     cue: /\bsplit\w*[^.]{0,40}?\bbundles?\b|\bunbundl\w*|\bbundle entries\b|\bentry by entry\b/,
+    // FHIRPath reads each entry of a Bundle itself; FHIR made of text needs no split unless the request says so
+    dropWhen: ({ lower, others }) =>
+      others.some((o) => o.plan.jobs?.includes('extract') && (o.plan.takes?.({ type: 'fhir-bundle', kind: 'fhir' }) || !/\bsplit/.test(lower))),
   },
   ports: () => ({
     inputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'A FHIR Bundle' }],

@@ -91,6 +91,7 @@ export const fhirDeidentify = describeNode({
     takes: (f) => isFhir(f) && !f.list,
     adapt: (f) => (fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
     gives: pass,
+    answers: { deidentify: { when: () => true, why: 'the data is FHIR by then', fallback: true } },
   },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: TYPE[config.expect], description: 'A FHIR R4 resource or Bundle' }],

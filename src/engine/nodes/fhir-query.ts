@@ -77,6 +77,11 @@ export const fhirQuery = describeNode({
       /\bfhir search\b|\b(search|query|poll)\w* the fhir/,
       /\bfrom (the |our )?(\w+ )?(fhir|ehr)( server| store| api| endpoint)?\b(?! (patients?|resources?|bundles?|messages?|data)\b)/,
     ),
+    // the bulk export reads everything; a read phrase that runs on into the write phrase ("…and create each
+    // Patient on the FHIR server") asked for the write
+    dropWhen: ({ step, others }) =>
+      others.some((o) => o.plan.jobs?.includes('read-fhir')) ||
+      others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir' && o.at > step.at && o.at < step.at + step.said.length),
   },
   ports: (config) => ({
     inputs: [{ name: 'params', type: 'json', optional: true, description: 'Values for the {{field}} placeholders of the query' }],

@@ -79,6 +79,7 @@ export const fhirValidate = describeNode({
     takes: (f) => isFhir(f) && !f.list,
     adapt: (f) => (f.type === 'json' ? { expect: f.bundle ? 'bundle' : 'resource' } : fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
     gives: (f, c) => ({ ...f, type: c.expect === 'bundle' ? 'fhir-bundle' : c.expect === 'resource' ? 'fhir-resource' : f.type }),
+    answers: { validate: { when: (a) => a.fhir || a.data !== 'hl7', why: 'FHIR is validated against R4', fallback: true } },
   },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR R4 resource or Bundle (JSON)' }],

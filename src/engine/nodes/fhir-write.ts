@@ -85,6 +85,9 @@ export const fhirWrite = describeNode({
     cue: new RegExp(
       `\\b${WRITE}[^.]{0,50}?\\b(to|into|in|on)\\s+(?:the\\s+|our\\s+|a\\s+|an\\s+)?(?:(?!webhook|endpoint)[^.]){0,25}?\\b(fhir|ehr|hapi|server|repository|fhir store)\\b`,
     ),
+    // "store it in the warehouse / send it to the API": another sink was meant, unless FHIR is named
+    dropWhen: ({ step, others }) => !/fhir|\behr\b|hapi/.test(step.said) && others.some((o) => o.plan.role === 'sink'),
+    precededBy: { type: 'fhir-validate', said: 'validate before writing', why: 'so what the server would refuse goes aside' },
   },
   ports: (config) => ({
     inputs: [

@@ -67,6 +67,7 @@ export const fhirpathExtract = describeNode({
       /\bfhirpath\b|\bextract\w* (the )?(fields?|values?|names?|mrn|birth ?dates?|identifiers?|dob|gender)\b/,
       /\bpull out (the )?(fields?|mrn|names?)\b|\bflatten\w*/,
     ),
+    answers: { 'extract-fields': { when: (a) => (a.data === 'fhir' || a.fhir) && !a.doing('extract'), why: 'FHIR fields read with FHIRPath' } },
   },
   ports: () => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR resource or Bundle' }],

@@ -30,6 +30,13 @@ export const filter = describeNode({
     role: 'step', stage: 'work', input: 'items', output: 'kept', aside: 'rejected', router: 'keep', jobs: ['route'], search: false,
     takes: (f) => Boolean(f.list),
     gives: pass,
+    answers: {
+      'keep-matching': { when: (a) => a.data === 'csv' || a.data === 'fhir' || a.itemsFromSource || a.fhir, why: 'keeps the items that match' },
+      test: {
+        when: (a) => a.data === 'csv' || a.itemsFromSource || /\b(rows|records|entries|items)\b/.test(a.near),
+        why: 'a test on each row keeps the rows that pass',
+      },
+    },
   },
   ports: () => ({
     inputs: [{ name: 'items', type: 'json', description: 'The array to filter' }],

@@ -68,6 +68,8 @@ export const hl7v2Ack = describeNode({
     takes: (f) => f.kind === 'hl7',
     gives: () => ({ type: 'text', kind: 'hl7' }),
     cue: /\b(build|create|generate|return|send back|reply with|make)\w*[^.]{0,20}\b(ack|acks|acknowledg\w*)\b/,
+    // the MLLP listener acknowledges by itself; an ACK is HL7 v2's
+    dropWhen: ({ data, trigger }) => trigger === 'mllp' || data !== 'hl7',
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The received message' }],

@@ -57,6 +57,7 @@ export const hl7v2Deidentify = describeNode({
   ui: { order: ['date_shift_days', 'keep_birth_year', 'over_89', 'on_invalid'] },
   plan: {
     role: 'step', stage: 'raw', input: 'message', output: 'message', jobs: ['deidentify'], takes: (f) => f.kind === 'hl7', gives: pass,
+    answers: { deidentify: { when: (a) => a.data === 'hl7' && !a.fhir, why: 'the messages stay HL7 v2' } },
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'A parsed HL7 v2 message' }],

@@ -49,6 +49,10 @@ export const hl7v2MllpSend = describeNode({
       /\b(send|forward|relay|route|deliver|push|transmit|pass)\w*[^.]{0,60}?\b(mllp|interface engine|downstream|lis|ris|lab system)\b/,
       /\bover mllp\b|\bvia mllp\b/,
     ),
+    // a listener's messages are sent on only when the request says where
+    dropWhen: ({ lower, trigger }) =>
+      trigger === 'mllp' &&
+      !/\b(send|forward|relay|deliver|push|transmit|pass)\w*\b[^.]{0,80}\bto\b[^.]{0,40}\b(mllp|lis|ris|interface|system|engine|downstream)\b/.test(lower),
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'any', description: 'The message: an hl7v2-message value or HL7 v2 text' }],

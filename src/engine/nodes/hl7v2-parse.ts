@@ -48,6 +48,7 @@ export const hl7v2Parse = describeNode({
     takes: (f) => f.kind === 'hl7' && f.type === 'text',
     gives: () => ({ type: 'hl7v2-message', kind: 'hl7' }),
     cue: /\bparse\w*\b[^.]{0,30}\b(hl7|adt|oru|orm|message)|\b(hl7|adt|oru)\b[^.]{0,20}\bpars/,
+    parses: { data: 'hl7', alone: true },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'HL7 v2 text: one message, or a batch' }],

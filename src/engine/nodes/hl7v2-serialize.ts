@@ -34,6 +34,7 @@ export const hl7v2Serialize = describeNode({
     takes: (f) => f.kind === 'hl7',
     gives: () => ({ type: 'text', kind: 'hl7' }),
     cue: /\bserializ\w*|\bback to (hl7|text|er7|pipe)/,
+    dropWhen: ({ data }) => data !== 'hl7',
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The message to write' }],

@@ -71,6 +71,7 @@ export const hl7v2ToFhir = describeNode({
     role: 'step', stage: 'convert', input: 'message', output: 'bundle', aside: 'invalid', jobs: ['to-fhir'], search: false, converter: 'converts the value',
     takes: (f) => f.kind === 'hl7',
     gives: (_f, c) => ({ type: 'fhir-bundle', kind: 'fhir', bundle: String(c.bundle_type ?? 'transaction') }),
+    answers: { 'to-fhir': { when: (a) => a.data === 'hl7', why: 'HL7 v2 to FHIR' } },
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The message to convert (from hl7v2-parse)' }],

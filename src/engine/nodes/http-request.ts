@@ -61,6 +61,8 @@ export const httpRequest = describeNode({
       /\b(post|send|forward|push|notify|call|deliver)\w*[^.]{0,50}(https?:\/\/|\bapi\b|\bendpoint\b|\bhttp\b|\brest\b|\bslack\b|\bteams\b|\bpager\w*)/,
       /\bnotif\w*|\balert\w*|\bhttp request\b/,
     ),
+    // "send it to the FHIR server / the EHR" is the FHIR write
+    dropWhen: ({ step, others }) => /fhir|\behr\b/.test(step.said) && others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir'),
   },
   ports: () => ({
     inputs: [{ name: 'body', type: 'any', optional: true, description: 'What to send (JSON unless a string with a Content-Type)' }],

@@ -53,6 +53,7 @@ export const jsonSchemaValidate = describeNode({
     takes: (f) => f.kind !== 'note' && f.type !== 'text',
     gives: pass,
     cue: /\bjson schema\b|\bagainst (a|the|our) schema\b/,
+    answers: { validate: { when: (a) => !a.fhir && (a.data === 'csv' || a.data === 'json'), why: 'rows are checked against a JSON Schema' } },
   },
   ports: () => ({
     inputs: [{ name: 'value', type: 'json', description: 'The value to validate' }],

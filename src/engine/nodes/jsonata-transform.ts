@@ -36,6 +36,7 @@ export const jsonataTransform = describeNode({
     takes: (f) => f.type !== 'text',
     gives: (f) => ({ type: 'json', kind: f.kind === 'fhir' ? 'fhir' : 'json', list: f.list }),
     cue: /\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/,
+    answers: { 'extract-fields': { when: (a) => a.data === 'hl7' && !a.fhir, why: 'HL7 v2 fields read with $hl7()' } },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value to transform ($ in the expression)' }],

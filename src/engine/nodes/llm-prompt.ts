@@ -55,6 +55,9 @@ export const llmPrompt = describeNode({
       /\bclassif\w*|\bcategori[sz]\w*|\bprompt\b|\btranslat\w*|\bexplain\w*|\bdraft\w*/,
       /\bgenerat\w* (a |an )?(letter|message|explanation|reply)|\bask\w* (the |a |an )?(model|llm)|\bsentiment\b/,
     ),
+    answers: { ai: { when: (a) => !a.doing('ai'), why: 'a language model' } },
+    // an agent that drafts or explains is the model step; a prompt node beside it only when one is named
+    dropWhen: ({ step, others }) => others.some((o) => o.plan.jobs?.includes('ai') && o.plan.verdict) && !/\bprompt|\bllm\b|\bmodel\b|\bgpt\b|\bclaude\b/.test(step.said),
   },
   ports: (config) => ({
     inputs: [{ name: 'input', type: 'any', description: 'What the prompt template reads ({{input}}, {{field.path}})' }],

@@ -58,6 +58,9 @@ export const postgresQuery = describeNode({
     cue: anyOf(
       /\b(query|select|read|pull|fetch|look\w* up|get)\w*[^.]{0,40}?\b(from|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,20}?\b(postgres\w*|database|warehouse|\bdb\b|sql)\b/,
     ),
+    // "write … into the warehouse": the write's words, not a query
+    dropWhen: ({ step, others }) =>
+      others.some((o) => o.plan.role === 'sink' && o.connector === 'postgres') && /\b(write|insert|load|store|save|upsert|append|land)/.test(step.said),
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', optional: true, description: 'What `params` are evaluated on' }],

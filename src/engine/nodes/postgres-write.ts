@@ -82,6 +82,9 @@ export const postgresWrite = describeNode({
     cue: anyOf(
       /\b(write|insert|load|store|save|upsert|append|land|sync|copy|export|send|push)\w*[^.]{0,60}?\b(postgres\w*|database|warehouse|\btable\b|\bdb\b|\bsql\b)/,
     ),
+    // beside a FHIR write, only when a database is named
+    dropWhen: ({ step, others }) =>
+      others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir') && !/postgres|database|warehouse|\bdb\b|sql|table/.test(step.said),
   },
   ports: () => ({
     inputs: [{ name: 'rows', type: 'any', description: 'A list of row objects, or one object' }],

@@ -76,6 +76,7 @@ export const scheduleTrigger = describeNode({
   example: { cron: '0 2 * * *', timezone: 'UTC', inputs: { source: 'nightly' } },
   plan: {
     role: 'trigger', stage: 'trigger', search: false,
+    starts: () => [{ port: 'event', flow: { type: 'trigger-event', kind: 'event' } }],
   },
   ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
   errors: {},

@@ -35,7 +35,7 @@ export const summarize = describeNode({
   example: { model: 'clinflow/offline', max_sentences: 2, max_words: 80, focus: 'diagnoses, medications and plan' },
   ui: { order: ['model', 'max_sentences', 'max_words', 'focus'] },
   plan: {
-    role: 'step', stage: 'model', input: 'text', output: 'summary', jobs: ['ai'],
+    role: 'step', stage: 'model', input: 'text', output: 'summary', jobs: ['ai', 'summary'],
     takes: (f) => (f.type === 'text' && !['hl7', 'x12', 'csv'].includes(f.kind)) || f.kind === 'note',
     gives: () => ({ type: 'text', kind: 'answer' }),
     cue: anyOf(

@@ -39,6 +39,7 @@ export const webhookTrigger = describeNode({
   example: {},
   plan: {
     role: 'trigger', stage: 'trigger', search: false,
+    starts: ({ data, x12 }) => [{ port: 'body', flow: { type: 'json', kind: data, x12 } }],
   },
   ports: () => ({
     inputs: [],

@@ -36,6 +36,7 @@ export const x12835ToFhir = describeNode({
     role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
     takes: (f) => f.kind === 'x12' && f.x12 === '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
+    answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 === '835', why: 'X12 835 to FHIR' } },
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 835' }],

@@ -39,6 +39,7 @@ export const x12837ToFhir = describeNode({
     role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
     takes: (f) => f.kind === 'x12' && f.x12 !== '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
+    answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 !== '835', why: 'X12 837 to FHIR' } },
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],

@@ -45,6 +45,7 @@ export const x12Parse = describeNode({
     takes: (f) => f.kind === 'x12' && f.type === 'text',
     gives: (f) => ({ type: 'x12-interchange', kind: 'x12', x12: f.x12 }),
     cue: /\bparse\w*\b[^.]{0,30}\b(x12|edi|83[457]|27[0-7]|claims?|remittances?|eligibility)/,
+    parses: { data: 'x12' },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'X12 EDI text, ISA to IEA' }],

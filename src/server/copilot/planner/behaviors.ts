@@ -1,5 +1,5 @@
 import type { NodePlan } from '@/engine/node-plan';
-import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
+import { NODE_DESCRIPTORS, getNodeDescriptor } from '@/engine/nodes/descriptors';
 
 /**
  * How each node type takes part in a data flow, beyond its port types: its descriptor's `plan` (the port the
@@ -25,3 +25,7 @@ export const shareJob = (a: string, b: string): boolean => Boolean(BEHAVIORS[a]?
 
 /** Whether a node type does a job. */
 export const doesJob = (type: string, job: string): boolean => Boolean(BEHAVIORS[type]?.jobs?.includes(job));
+
+/** The connector type a node type uses (its config's connector field), if it uses one. */
+export const connectorTypeOf = (type: string): string | undefined =>
+  Object.values(getNodeDescriptor(type)?.ui?.fields ?? {}).find((f) => f.widget === 'connector' && f.connectorType)?.connectorType;

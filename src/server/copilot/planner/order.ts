@@ -23,7 +23,7 @@ export function orderSteps(steps: Step[], req: Request, reasoning: string[]): { 
   const byOrder = (x: Step, y: Step) => stage(x) - stage(y) || x.at - y.at;
   // a schedule starts with nothing but the time: a pipeline on FHIR data reads it from the server first
   const readers = plannedWhere((p) => p.scheduled?.reads === req.data);
-  if (req.trigger.type === 'schedule-trigger' && readers.length && !steps.some((s) => BEHAVIORS[s.type]!.role === 'source')) {
+  if (req.trigger.event === 'schedule' && readers.length && !steps.some((s) => BEHAVIORS[s.type]!.role === 'source')) {
     // several types, "all of them": one bulk export rather than one search per type
     const all = req.resourceTypes.length > 1 && /\ball\b/.test(req.lower);
     const source = readers.find((t) => Boolean(BEHAVIORS[t]!.scheduled!.all) === all) ?? readers[0]!;

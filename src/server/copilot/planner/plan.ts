@@ -23,14 +23,8 @@ export interface Plan {
 /** What arrives at the trigger, and by which of its outputs. */
 function startPoints(req: Request, trigger: string, fields: Record<string, string>, first: Step | undefined): Point[] {
   const at = (port: string, flow: Flow): Point => ({ node: trigger, port, flow, col: 0, row: 0 });
-  switch (req.trigger.type) {
-    case 'mllp-listener-trigger':
-      return [at('parsed', { type: 'hl7v2-message', kind: 'hl7' }), at('message', { type: 'text', kind: 'hl7' })];
-    case 'webhook-trigger':
-      return [at('body', { type: 'json', kind: req.data, x12: req.x12 })];
-    case 'schedule-trigger':
-      return [at('event', { type: 'trigger-event', kind: 'event' })];
-  }
+  const starts = BEHAVIORS[req.trigger.type]?.starts;
+  if (starts) return starts(req).map((s) => at(s.port, s.flow));
   if (first && BEHAVIORS[first.type]?.role === 'source') return [at('event', { type: 'trigger-event', kind: 'event' })];
   const bundle = /\bbundles?\b/.test(req.lower);
   const [name, flow]: [string, Flow] =

@@ -1,5 +1,7 @@
 import type { Kind } from './flow';
 import { readSchedule, type Schedule } from './cron';
+import type { TriggerEventKind } from '@/engine/node-descriptor';
+import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 import { BEHAVIORS, plannedWhere } from './behaviors';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
@@ -9,7 +11,8 @@ export interface Request {
   /** What arrives at the trigger. */
   data: Kind;
   x12?: '837' | '835';
-  trigger: { type: string; said: string; schedule?: Schedule; port?: number };
+  /** The outside event that starts it (`manual`: an execute request), and the trigger node type that takes it. */
+  trigger: { event: TriggerEventKind; type: string; said: string; schedule?: Schedule; port?: number };
   /** Steps the request asks for, each with where it is said (to keep the request's order). */
   wants: Want[];
   resourceTypes: string[];
@@ -86,14 +89,26 @@ function dataOf(text: string, lower: string): { data: Kind; x12?: '837' | '835' 
   return { data: 'json' };
 }
 
+/** The trigger node type of each event kind (the descriptor's `trigger.events`; none listed: started by a request). */
+const triggerType = (event: TriggerEventKind): string => {
+  const d = NODE_DESCRIPTORS.find((n) => n.trigger && (event === 'manual' ? n.trigger.events.length === 0 : n.trigger.events.includes(event)));
+  if (!d) throw new Error(`no trigger node type takes ${event} events`);
+  return d.id;
+};
+
 function triggerOf(text: string, lower: string): Request['trigger'] {
+  const t = triggerEvent(text, lower);
+  return { ...t, type: triggerType(t.event) };
+}
+
+function triggerEvent(text: string, lower: string): Omit<Request['trigger'], 'type'> {
   const port = lower.match(/\bport\s*(\d{2,5})\b/);
-  if (LISTEN.test(lower)) return { type: 'mllp-listener-trigger', said: 'messages arrive over MLLP', ...(port ? { port: Number(port[1]) } : {}) };
+  if (LISTEN.test(lower)) return { event: 'mllp', said: 'messages arrive over MLLP', ...(port ? { port: Number(port[1]) } : {}) };
   const schedule = readSchedule(text);
-  if (schedule) return { type: 'schedule-trigger', said: `a schedule: ${schedule.said}`, schedule };
-  if (/\bschedule[ds]?\b(?! (messages?|appointments?|system))|\bcron\b|\bpoll\w*|\bperiodic\w*/.test(lower)) return { type: 'schedule-trigger', said: 'a schedule with no interval given (hourly)', schedule: { cron: '0 * * * *', said: 'hourly' } };
-  if (WEBHOOK.test(lower)) return { type: 'webhook-trigger', said: 'an outside system posts to a webhook' };
-  return { type: 'manual-trigger', said: 'no schedule, webhook or MLLP feed named: started by hand or through the API' };
+  if (schedule) return { event: 'schedule', said: `a schedule: ${schedule.said}`, schedule };
+  if (/\bschedule[ds]?\b(?! (messages?|appointments?|system))|\bcron\b|\bpoll\w*|\bperiodic\w*/.test(lower)) return { event: 'schedule', said: 'a schedule with no interval given (hourly)', schedule: { cron: '0 * * * *', said: 'hourly' } };
+  if (WEBHOOK.test(lower)) return { event: 'webhook', said: 'an outside system posts to a webhook' };
+  return { event: 'manual', said: 'no schedule, webhook or MLLP feed named: started by hand or through the API' };
 }
 
 function thresholdOf(lower: string): Request['threshold'] {

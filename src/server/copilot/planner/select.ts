@@ -1,4 +1,5 @@
-import { BEHAVIORS, shareJob } from './behaviors';
+import type { CapabilityAnswer, CapabilityAsk, ChosenStep } from '@/engine/node-plan';
+import { BEHAVIORS, connectorTypeOf, doesJob, plannedWhere, shareJob } from './behaviors';
 import { descriptor, searchNodes, type SearchHit } from './catalog';
 import type { Request, Want } from './read';
 
@@ -12,43 +13,40 @@ export interface Step {
 
 const DATA_WORDS = new Set(['pid', 'obx', 'nte', 'msh', 'pv1', 'obr', 'hl7', 'hl7v2', 'v2', 'fhir', 'r4', 'x12', 'edi', 'adt', 'oru', 'orm', 'oml', 'siu', 'vxu', 'mdm', '837', '835', '834', 'message', 'messages', 'bundle', 'resource', 'resources', 'claim', 'claims', 'patient', 'patients', 'server', 'mllp', 'text', 'json']);
 
-const wantsFhir = (req: Request) => /\bfhir\b/.test(req.lower) || req.wants.some((w) => ['to-fhir', 'fhir-write', 'fhir-query', 'fhir-bulk-export'].includes(w.what));
+/** Node types that talk to a FHIR server: a request that asks for one is about FHIR. */
+const FHIR_SERVER = new Set(plannedWhere(() => true).filter((t) => connectorTypeOf(t) === 'fhir'));
 
-/** A capability (`validate`, `deidentify`, `to-fhir`, `filter`, `ai`) as the node type that does it for this data; null: none needed. */
+const wantsFhir = (req: Request) => /\bfhir\b/.test(req.lower) || req.wants.some((w) => w.what === 'to-fhir' || FHIR_SERVER.has(w.what));
+
+const DROPPABLE = plannedWhere((p) => p.dropWhen);
+
+/** The node types that answer each capability, in catalog order. */
+const ANSWERS = new Map<string, { type: string; answer: CapabilityAnswer }[]>();
+for (const type of plannedWhere((p) => p.answers)) {
+  for (const [capability, answer] of Object.entries(BEHAVIORS[type]!.answers!)) ANSWERS.set(capability, [...(ANSWERS.get(capability) ?? []), { type, answer }]);
+}
+
+/**
+ * A capability (`validate`, `deidentify`, `to-fhir`, `keep-matching`, `ai`…) as the node type that does it for this data, by
+ * the descriptors' `answers` (one that fits, else a fallback that does); a node type asked for by its own words as
+ * itself; null: none needed.
+ */
 function resolve(w: Want, req: Request, chosen: Set<string>): { type: string; why: string } | null {
-  const clause = req.lower.slice(w.at).split(/[,;.]| and | then | before | if /)[0]!;
-  switch (w.what) {
-    case 'to-fhir':
-      if (req.data === 'hl7') return { type: 'hl7v2-to-fhir', why: 'HL7 v2 to FHIR' };
-      if (req.data === 'x12') return { type: req.x12 === '835' ? 'x12-835-to-fhir' : 'x12-837-to-fhir', why: `X12 ${req.x12 ?? '837'} to FHIR` };
-      if (req.data === 'note' && !chosen.has('summarize')) return { type: 'clinical-extract', why: 'clinical text to FHIR' };
-      return null;
-    case 'validate':
-      if (req.data === 'x12' && req.x12 !== '835' && (/\bclaim|\bscrub|\bedits?\b|\b837/.test(clause) || !/\bfhir|\bresources?\b|\bprofile|\bus core/.test(clause))) return { type: 'claim-validate', why: 'claims are checked by claim edits' };
-      if (!wantsFhir(req) && (req.data === 'csv' || req.data === 'json')) return { type: 'json-schema-validate', why: 'rows are checked against a JSON Schema' };
-      if (!wantsFhir(req) && req.data === 'hl7') return null;
-      return { type: 'fhir-validate', why: 'FHIR is validated against R4' };
-    case 'deidentify':
-      if (req.data === 'hl7' && !wantsFhir(req)) return { type: 'hl7v2-deidentify', why: 'the messages stay HL7 v2' };
-      return { type: 'fhir-deidentify', why: 'the data is FHIR by then' };
-    case 'keep-matching':
-      if (req.data === 'csv' || req.data === 'fhir' || chosen.has('fhir-bulk-export') || chosen.has('postgres-query') || wantsFhir(req)) return { type: 'filter', why: 'keeps the items that match' };
-      return { type: 'condition', why: 'a single value is kept or sent aside' };
-    case 'extract-fields':
-      if (req.data === 'hl7' && !wantsFhir(req)) return { type: 'jsonata-transform', why: 'HL7 v2 fields read with $hl7()' };
-      if (req.data === 'fhir' || wantsFhir(req)) return chosen.has('clinical-extract') ? null : { type: 'fhirpath-extract', why: 'FHIR fields read with FHIRPath' };
-      return null;
-    case 'extract-clinical':
-      return req.data === 'note' || /\bnotes?\b|\bnarratives?\b|\bdocumentreference|\bfree[- ]text|\bdictat|\btranscri/.test(req.lower) ? { type: 'clinical-extract', why: 'from clinical text' } : null;
-    case 'test':
-      if (req.data === 'csv' || chosen.has('fhir-bulk-export') || chosen.has('postgres-query') || /\b(rows|records|entries|items)\b/.test(req.lower.slice(Math.max(0, w.at - 40), w.at + 20)))
-        return { type: 'filter', why: 'a test on each row keeps the rows that pass' };
-      return { type: 'condition', why: 'a test sends the value one way or the other' };
-    case 'ai':
-      return chosen.has('summarize') || chosen.has('clinical-extract') || chosen.has('agent') || chosen.has('llm-prompt') ? null : { type: 'llm-prompt', why: 'a language model' };
-    default:
-      return { type: w.what, why: '' };
-  }
+  const answers = ANSWERS.get(w.what);
+  if (!answers) return { type: w.what, why: '' };
+  const ask: CapabilityAsk = {
+    lower: req.lower,
+    data: req.data,
+    x12: req.x12,
+    clause: req.lower.slice(w.at).split(/[,;.]| and | then | before | if /)[0]!,
+    near: req.lower.slice(Math.max(0, w.at - 40), w.at + 20),
+    fhir: wantsFhir(req),
+    doing: (job) => [...chosen].some((t) => doesJob(t, job)),
+    itemsFromSource: [...chosen].some((t) => BEHAVIORS[t]!.role === 'source' && Boolean(BEHAVIORS[t]!.gives?.({ type: 'trigger-event', kind: 'event' }, {}).list)),
+  };
+  const fits = (fallback: boolean) => answers.find((a) => Boolean(a.answer.fallback) === fallback && a.answer.when(ask));
+  const a = fits(false) ?? fits(true);
+  return a ? { type: a.type, why: a.answer.why } : null;
 }
 
 /**
@@ -68,16 +66,18 @@ export function chooseSteps(req: Request, reasoning: string[]): { steps: Step[];
     said.push(`"${w.said}" → ${r.type}${r.why ? ` (${r.why})` : ''}`);
   }
   const dropped = drop(steps, chosen, req);
-  // FHIR is validated before it is written (the write's own check stops a bad one; this routes it aside)
-  const write = steps.find((s) => s.type === 'fhir-write');
-  if (write && !chosen.has('fhir-validate')) {
-    chosen.add('fhir-validate');
-    steps.push({ type: 'fhir-validate', at: write.at, said: 'validate before writing' });
-    said.push('fhir-write → fhir-validate before it, so what the server would refuse goes aside');
+  // a step that is always preceded by another (FHIR validated before it is written: the write's own check stops a
+  // bad one; the validator routes it aside)
+  for (const step of [...steps]) {
+    const pre = BEHAVIORS[step.type]!.precededBy;
+    if (!pre || chosen.has(pre.type)) continue;
+    chosen.add(pre.type);
+    steps.push({ type: pre.type, at: step.at, said: pre.said });
+    said.push(`${step.type} → ${pre.type} before it, ${pre.why}`);
   }
   // raw CSV or X12 means nothing unparsed; HL7 v2 neither when nothing else is asked of it
-  const parser = { csv: 'csv-parse', x12: 'x12-parse', hl7: 'hl7v2-parse' }[req.data as 'csv' | 'x12' | 'hl7'];
-  if (parser && !chosen.has(parser) && (req.data !== 'hl7' || steps.length === 0)) {
+  const parser = plannedWhere((p) => p.parses?.data === req.data)[0];
+  if (parser && !chosen.has(parser) && (!BEHAVIORS[parser]!.parses!.alone || steps.length === 0)) {
     chosen.add(parser);
     steps.push({ type: parser, at: 0, said: req.data });
     said.push(`the data is ${req.data} → ${parser}`);
@@ -102,50 +102,18 @@ export function chooseSteps(req: Request, reasoning: string[]): { steps: Step[];
   return { steps, hits };
 }
 
-/** Steps that another chosen step makes redundant, or that a cue matched on a phrase meant for another. */
+/** Steps that another chosen step makes redundant, or that a cue matched on a phrase meant for another: each planned type's `dropWhen`, in catalog order. */
 function drop(steps: Step[], chosen: Set<string>, req: Request): Set<string> {
   const dropped = new Set<string>();
-  const remove = (type: string) => {
-    if (chosen.has(type)) dropped.add(type);
-    const i = steps.findIndex((s) => s.type === type);
-    if (i >= 0) steps.splice(i, 1);
+  const seen = (s: Step): ChosenStep => ({ type: s.type, plan: BEHAVIORS[s.type]!, at: s.at, said: s.said, connector: connectorTypeOf(s.type) });
+  for (const type of DROPPABLE) {
+    const step = steps.find((s) => s.type === type);
+    if (!step) continue;
+    const ask = { lower: req.lower, data: req.data, trigger: req.trigger.event, step: seen(step), others: steps.filter((s) => s !== step).map(seen) };
+    if (!BEHAVIORS[type]!.dropWhen!(ask)) continue;
+    dropped.add(type);
+    steps.splice(steps.indexOf(step), 1);
     chosen.delete(type);
-  };
-  if (chosen.has('fhir-bulk-export')) remove('fhir-query');
-  // a read phrase that runs on into the write phrase ("…and create each Patient on the FHIR server")
-  const query = steps.find((s) => s.type === 'fhir-query');
-  const write = steps.find((s) => s.type === 'fhir-write');
-  if (query && write && write.at > query.at && write.at < query.at + query.said.length) remove('fhir-query');
-  if (chosen.has('filter')) remove('condition');
-  // "…if it is valid": the validator routes that already
-  const test = steps.find((s) => s.type === 'condition');
-  if (test && /\bvalid\b|\binvalid\b/.test(req.lower.slice(test.at, test.at + 40)) && ['fhir-validate', 'claim-validate', 'json-schema-validate'].some((t) => chosen.has(t))) remove('condition');
-  // FHIRPath reads each entry of a Bundle itself
-  if (chosen.has('fhirpath-extract')) remove('fhir-bundle-split');
-  // an agent that drafts or explains is the model step; a prompt node beside it only when one is named
-  const prompt = steps.find((s) => s.type === 'llm-prompt');
-  if (prompt && chosen.has('agent') && !/\bprompt|\bllm\b|\bmodel\b|\bgpt\b|\bclaude\b/.test(prompt.said)) remove('llm-prompt');
-  if (chosen.has('switch')) remove('condition');
-  if (chosen.has('clinical-extract') && chosen.has('fhir-bundle-split') && !/\bsplit/.test(req.lower)) remove('fhir-bundle-split');
-  const http = steps.find((s) => s.type === 'http-request');
-  if (http && /fhir|\behr\b/.test(http.said) && chosen.has('fhir-write')) remove('http-request');
-  const pgQuery = steps.find((s) => s.type === 'postgres-query');
-  if (pgQuery && chosen.has('postgres-write') && /\b(write|insert|load|store|save|upsert|append|land)/.test(pgQuery.said)) remove('postgres-query');
-  if (req.trigger.type === 'mllp-listener-trigger') {
-    const send = steps.find((s) => s.type === 'hl7v2-mllp-send');
-    const outbound = /\b(send|forward|relay|deliver|push|transmit|pass)\w*\b[^.]{0,80}\bto\b[^.]{0,40}\b(mllp|lis|ris|interface|system|engine|downstream)\b/;
-    if (send && !outbound.test(req.lower)) remove('hl7v2-mllp-send');
-    remove('hl7v2-ack');
   }
-  if (req.data !== 'hl7') {
-    remove('hl7v2-ack');
-    remove('hl7v2-serialize');
-  }
-  if (chosen.has('fhir-write') && chosen.has('postgres-write')) {
-    const pg = steps.find((s) => s.type === 'postgres-write')!;
-    if (!/postgres|database|warehouse|\bdb\b|sql|table/.test(pg.said)) remove('postgres-write');
-  }
-  const fhirWrite = steps.find((s) => s.type === 'fhir-write');
-  if (fhirWrite && !/fhir|\behr\b|hapi/.test(fhirWrite.said) && ['http-request', 'hl7v2-mllp-send', 'postgres-write'].some((t) => chosen.has(t))) remove('fhir-write');
   return dropped;
 }
