@@ -67,6 +67,8 @@ export interface TriggerSpec<Cfg> {
 export interface NodeDescriptor<C extends z.ZodType = z.ZodType> {
   id: string;
   name: string;
+  /** The id a new node of this type gets in a pipeline the copilot writes (then _2, _3…); default: the type id with underscores. */
+  idBase?: string;
   category: Category;
   description: string;
   version: string;

@@ -108,6 +108,12 @@ export interface NodePlan {
   adapt?(f: Flow): Record<string, unknown>;
   /** What comes out for what went in. */
   gives?(f: Flow, config: Record<string, unknown>): Flow;
+  /** It may take HL7 v2, X12 or CSV as raw text (every other node wants it parsed first). */
+  takesRaw?: boolean;
+  /** Outputs that follow the config (a switch's cases): the first carries the flow on, `aside` takes what matches none. */
+  branches?: { of(config: Record<string, unknown>): string[]; aside: string };
+  /** It runs a program given in its config: the language and the field (the planner writes small transforms with it). */
+  runs?: { language: 'jsonata' | 'javascript'; field: string };
   /** A router: `keep` keeps what passes and sends the rest aside, `branch` sends the value one way or another. */
   router?: 'keep' | 'branch';
   /** Its answer is something a router after it may test (a model's or an agent's). */

@@ -33,6 +33,7 @@ export const agent = describeNode({
   plan: {
     role: 'step', stage: 'model', input: 'input', output: 'output', jobs: ['ai'], verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
     cue: /\bagents?\b|\bassistant\b/,
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],

@@ -17,6 +17,7 @@ const Config = z.object({
 export const claimValidate = describeNode({
   id: 'claim-validate',
   name: 'Claim validate',
+  idBase: 'claim_edits',
   category: 'claims',
   description: 'Runs claim edits on an 837 (NPIs, impossible dates, line totals, diagnosis pointers) and routes it to valid or invalid, each issue naming its loop, segment and element.',
   version: '1.0.0',

@@ -19,6 +19,7 @@ const Config = z.object({
 export const clinicalExtract = describeNode({
   id: 'clinical-extract',
   name: 'Clinical extract',
+  idBase: 'extract',
   category: 'ai',
   description: 'Extracts conditions, medications and observations from clinical free text with a language model into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
   version: '1.0.0',

@@ -49,6 +49,8 @@ export const code = describeNode({
   plan: {
     role: 'step', stage: 'work', input: 'input', output: 'output', search: false, gives: (f) => ({ type: 'json', kind: f.kind, list: f.list }),
     cue: /\bjavascript\b|\bcustom code\b|\bjs code\b|\bscript\b/,
+    takesRaw: true,
+    runs: { language: 'javascript', field: 'source' },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value bound to `input`' }],

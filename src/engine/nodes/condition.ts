@@ -10,6 +10,7 @@ const Config = z.object({
 export const condition = describeNode({
   id: 'condition',
   name: 'Condition (if/else)',
+  idBase: 'check',
   category: 'control',
   description: 'Routes a value to the `true` or `false` branch by a JSONata expression.',
   version: '1.0.0',

@@ -16,6 +16,7 @@ const Config = z.object({
 export const csvParse = describeNode({
   id: 'csv-parse',
   name: 'CSV parse',
+  idBase: 'parse',
   category: 'data',
   description: 'Parses CSV text (quoted fields, any delimiter) into rows.',
   version: '1.0.0',
@@ -37,6 +38,7 @@ export const csvParse = describeNode({
     takes: (f) => f.kind === 'csv' && f.type === 'text',
     gives: () => ({ type: 'json', kind: 'csv', list: true }),
     parses: { data: 'csv' },
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'The CSV document' }],

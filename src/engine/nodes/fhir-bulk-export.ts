@@ -25,6 +25,7 @@ const Config = z
 export const fhirBulkExport = describeNode({
   id: 'fhir-bulk-export',
   name: 'FHIR bulk export',
+  idBase: 'export',
   category: 'healthcare',
   description: 'Runs a FHIR Bulk Data $export (system, group or patient level) on a fhir connector and outputs the exported resources as they stream in, or counts per type.',
   version: '1.0.0',

@@ -15,6 +15,7 @@ const Config = z.object({
 export const fhirBundleSplit = describeNode({
   id: 'fhir-bundle-split',
   name: 'FHIR bundle split',
+  idBase: 'split',
   category: 'healthcare',
   description: 'Takes the resources out of a FHIR Bundle, optionally only some types, as a list (for a for-each) and grouped by type.',
   version: '1.0.0',

@@ -36,6 +36,7 @@ const TYPE: Record<'any' | 'resource' | 'bundle', PortType> = { any: 'any', reso
 export const fhirDeidentify = describeNode({
   id: 'fhir-deidentify',
   name: 'FHIR de-identify',
+  idBase: 'deidentify',
   category: 'healthcare',
   description: "De-identifies FHIR R4 resources and bundles by HIPAA Safe Harbor: names and contacts removed, identifiers hashed with the organization's key, dates shifted per patient, ZIP to 3 digits, free text scrubbed.",
   version: '1.0.0',

@@ -38,6 +38,7 @@ const Config = z.object({
 export const fhirQuery = describeNode({
   id: 'fhir-query',
   name: 'FHIR query',
+  idBase: 'query',
   category: 'healthcare',
   description: 'Searches a FHIR server (following next links up to a limit) or reads one resource, through a fhir connector, and outputs a Bundle.',
   version: '1.0.0',

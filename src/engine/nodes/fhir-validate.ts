@@ -41,6 +41,7 @@ const VALID_TYPE: Record<'any' | 'resource' | 'bundle', PortType> = { any: 'any'
 export const fhirValidate = describeNode({
   id: 'fhir-validate',
   name: 'FHIR validate',
+  idBase: 'validate',
   category: 'healthcare',
   description: 'Validates a FHIR R4 resource or bundle (structure, cardinality, types, invariants, required codes, optionally a profile such as US Core) and routes it to valid or invalid.',
   version: '1.0.0',

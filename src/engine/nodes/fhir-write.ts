@@ -33,6 +33,7 @@ const Config = z
 export const fhirWrite = describeNode({
   id: 'fhir-write',
   name: 'FHIR write',
+  idBase: 'write',
   category: 'healthcare',
   description: 'Writes a FHIR resource (create, update, conditional create) or a transaction Bundle to a FHIR server through a fhir connector, never twice on a retry.',
   version: '1.0.0',

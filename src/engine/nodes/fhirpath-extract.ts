@@ -28,6 +28,7 @@ const Config = z.object({
 export const fhirpathExtract = describeNode({
   id: 'fhirpath-extract',
   name: 'FHIRPath extract',
+  idBase: 'extract',
   category: 'healthcare',
   description: 'Pulls named values out of a FHIR resource or bundle with FHIRPath expressions.',
   version: '1.0.0',

@@ -12,6 +12,7 @@ const Config = z.object({
 export const forEach = describeNode({
   id: 'for-each',
   name: 'For each',
+  idBase: 'each',
   category: 'control',
   description: 'Runs a nested pipeline once per item of an array and collects the results in order.',
   version: '1.0.0',

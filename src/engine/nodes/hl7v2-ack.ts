@@ -41,6 +41,7 @@ const Config = z
 export const hl7v2Ack = describeNode({
   id: 'hl7v2-ack',
   name: 'HL7 v2 ACK',
+  idBase: 'ack',
   category: 'healthcare',
   description: 'Builds the acknowledgment (ACK, or a NAK with an ERR segment) of a received HL7 v2 message.',
   version: '1.0.0',

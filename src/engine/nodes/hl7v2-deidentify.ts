@@ -12,6 +12,7 @@ const Config = z.object({
 export const hl7v2Deidentify = describeNode({
   id: 'hl7v2-deidentify',
   name: 'HL7 v2 de-identify',
+  idBase: 'deidentify',
   category: 'healthcare',
   description: "De-identifies an HL7 v2 message by HIPAA Safe Harbor, field by data type in every segment (PID, NK1, GT1, IN1-IN3, PV1, orders, results…): names and phones emptied, identifiers hashed with the organization's key, addresses cut, dates shifted; free-text OBX and NTE scrubbed.",
   version: '1.0.0',

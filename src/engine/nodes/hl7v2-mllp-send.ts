@@ -16,6 +16,7 @@ const Config = z.object({
 export const hl7v2MllpSend = describeNode({
   id: 'hl7v2-mllp-send',
   name: 'HL7 v2 MLLP send',
+  idBase: 'send',
   category: 'healthcare',
   description: 'Sends an HL7 v2 message to a receiving system over MLLP (TCP) and waits for its ACK; fails on AE/AR.',
   version: '1.0.0',
@@ -53,6 +54,7 @@ export const hl7v2MllpSend = describeNode({
     dropWhen: ({ lower, trigger }) =>
       trigger === 'mllp' &&
       !/\b(send|forward|relay|deliver|push|transmit|pass)\w*\b[^.]{0,80}\bto\b[^.]{0,40}\b(mllp|lis|ris|interface|system|engine|downstream)\b/.test(lower),
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'any', description: 'The message: an hl7v2-message value or HL7 v2 text' }],

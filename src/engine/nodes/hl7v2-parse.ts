@@ -11,6 +11,7 @@ const Config = z.object({
 export const hl7v2Parse = describeNode({
   id: 'hl7v2-parse',
   name: 'HL7 v2 parse',
+  idBase: 'parse',
   category: 'healthcare',
   description: 'Parses HL7 v2 text (ADT, ORU, ORM, SIU, VXU, MDM… any version, batches too) into an hl7v2-message value, losslessly.',
   version: '1.0.0',
@@ -49,6 +50,7 @@ export const hl7v2Parse = describeNode({
     gives: () => ({ type: 'hl7v2-message', kind: 'hl7' }),
     cue: /\bparse\w*\b[^.]{0,30}\b(hl7|adt|oru|orm|message)|\b(hl7|adt|oru)\b[^.]{0,20}\bpars/,
     parses: { data: 'hl7', alone: true },
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'HL7 v2 text: one message, or a batch' }],

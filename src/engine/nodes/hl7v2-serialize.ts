@@ -11,6 +11,7 @@ const Config = z.object({
 export const hl7v2Serialize = describeNode({
   id: 'hl7v2-serialize',
   name: 'HL7 v2 serialize',
+  idBase: 'serialize',
   category: 'healthcare',
   description: 'Writes an hl7v2-message value back as HL7 v2 text, exactly as it was parsed (or as edited).',
   version: '1.0.0',

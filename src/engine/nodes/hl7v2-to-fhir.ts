@@ -25,6 +25,7 @@ const Config = z.object({
 export const hl7v2ToFhir = describeNode({
   id: 'hl7v2-to-fhir',
   name: 'HL7 v2 to FHIR',
+  idBase: 'to_fhir',
   category: 'healthcare',
   description: 'Converts an HL7 v2 message (ADT, ORU, ORM, OML, VXU, SIU, MDM, BAR, DFT, REF…) into a FHIR R4 Bundle.',
   version: '1.0.0',

@@ -25,6 +25,7 @@ const Config = z
 export const httpRequest = describeNode({
   id: 'http-request',
   name: 'HTTP request',
+  idBase: 'http',
   category: 'output',
   description: 'Sends the incoming value to an HTTP endpoint (webhook, REST API) and returns the response.',
   version: '1.0.0',
@@ -63,6 +64,7 @@ export const httpRequest = describeNode({
     ),
     // "send it to the FHIR server / the EHR" is the FHIR write
     dropWhen: ({ step, others }) => /fhir|\behr\b/.test(step.said) && others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir'),
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'body', type: 'any', optional: true, description: 'What to send (JSON unless a string with a Content-Type)' }],

@@ -23,6 +23,7 @@ const Config = z.object({
 export const jsonSchemaValidate = describeNode({
   id: 'json-schema-validate',
   name: 'JSON Schema validate',
+  idBase: 'check_schema',
   category: 'data',
   description: 'Checks a JSON value against a JSON Schema and routes it to valid or invalid.',
   version: '1.0.0',

@@ -9,6 +9,7 @@ const Config = z.object({
 export const jsonataTransform = describeNode({
   id: 'jsonata-transform',
   name: 'JSONata transform',
+  idBase: 'transform',
   category: 'data',
   description: 'Reshapes JSON with a JSONata expression: map, select, compute, aggregate.',
   version: '1.0.0',
@@ -37,6 +38,7 @@ export const jsonataTransform = describeNode({
     gives: (f) => ({ type: 'json', kind: f.kind === 'fhir' ? 'fhir' : 'json', list: f.list }),
     cue: /\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/,
     answers: { 'extract-fields': { when: (a) => a.data === 'hl7' && !a.fhir, why: 'HL7 v2 fields read with $hl7()' } },
+    runs: { language: 'jsonata', field: 'expression' },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value to transform ($ in the expression)' }],

@@ -14,6 +14,7 @@ const Config = z.object({
 export const llmPrompt = describeNode({
   id: 'llm-prompt',
   name: 'LLM prompt',
+  idBase: 'llm',
   category: 'ai',
   description: 'Sends a prompt built from the input to a language model and outputs its answer as text, or as an object validated against a JSON Schema.',
   version: '1.0.0',
@@ -58,6 +59,7 @@ export const llmPrompt = describeNode({
     answers: { ai: { when: (a) => !a.doing('ai'), why: 'a language model' } },
     // an agent that drafts or explains is the model step; a prompt node beside it only when one is named
     dropWhen: ({ step, others }) => others.some((o) => o.plan.jobs?.includes('ai') && o.plan.verdict) && !/\bprompt|\bllm\b|\bmodel\b|\bgpt\b|\bclaude\b/.test(step.said),
+    takesRaw: true,
   },
   ports: (config) => ({
     inputs: [{ name: 'input', type: 'any', description: 'What the prompt template reads ({{input}}, {{field.path}})' }],

@@ -12,6 +12,7 @@ const Config = z.object({
 export const manualTrigger = describeNode({
   id: 'manual-trigger',
   name: 'Manual trigger',
+  idBase: 'start',
   category: 'control',
   description: 'Starts a pipeline with the inputs of an execution request (API, editor, retry).',
   version: '1.0.0',

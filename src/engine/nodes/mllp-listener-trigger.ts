@@ -29,6 +29,7 @@ const SAMPLE =
 export const mllpListenerTrigger = describeNode({
   id: 'mllp-listener-trigger',
   name: 'MLLP listener trigger',
+  idBase: 'listener',
   category: 'control',
   description: 'Starts a deployed pipeline for each HL7 v2 message a sending system delivers over MLLP (TCP), and answers its ACK.',
   version: '1.0.0',

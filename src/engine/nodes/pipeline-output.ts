@@ -8,6 +8,7 @@ const Config = z.object({
 export const pipelineOutput = describeNode({
   id: 'pipeline-output',
   name: 'Pipeline output',
+  idBase: 'out',
   category: 'output',
   description: "Sets a value of the execution's outputs, returned by synchronous executions.",
   version: '1.0.0',
@@ -22,6 +23,7 @@ export const pipelineOutput = describeNode({
   example: { key: 'bundle' },
   plan: {
     role: 'output', stage: 'output', input: 'value', search: false,
+    takesRaw: true,
   },
   ports: () => ({ inputs: [{ name: 'value', type: 'any', description: 'The value to return' }], outputs: [] }),
   errors: {},

@@ -18,6 +18,7 @@ const Config = z.object({
 export const postgresQuery = describeNode({
   id: 'postgres-query',
   name: 'Postgres query',
+  idBase: 'db_query',
   category: 'data',
   description: 'Runs a read-only SQL query on a Postgres database (a warehouse, a registry) with parameters from the input; outputs the rows.',
   version: '1.0.0',

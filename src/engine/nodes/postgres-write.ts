@@ -35,6 +35,7 @@ const Config = z
 export const postgresWrite = describeNode({
   id: 'postgres-write',
   name: 'Postgres write',
+  idBase: 'db_write',
   category: 'data',
   description: 'Inserts or upserts rows into a Postgres table (a warehouse, a registry), all in one transaction.',
   version: '1.0.0',

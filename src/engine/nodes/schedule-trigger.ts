@@ -49,6 +49,7 @@ export function nextRuns(config: Pick<Config, 'cron' | 'timezone'>, count = 5, f
 export const scheduleTrigger = describeNode({
   id: 'schedule-trigger',
   name: 'Schedule trigger',
+  idBase: 'schedule',
   category: 'control',
   description: 'Starts a deployed pipeline on a cron schedule (every night, every 15 minutes…).',
   version: '1.0.0',

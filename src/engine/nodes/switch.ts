@@ -35,6 +35,7 @@ const Config = z.object({
 export const switchDescriptor = describeNode({
   id: 'switch',
   name: 'Switch',
+  idBase: 'route',
   category: 'control',
   description: 'Routes a value to one of several named branches by JSONata cases, with a default.',
   version: '1.0.0',
@@ -62,6 +63,7 @@ export const switchDescriptor = describeNode({
       /\bby (message|resource|event) type\b|\bper (message|resource) type\b/,
       /\bdepending on (the )?(message|resource|event) type\b/,
     ),
+    branches: { of: (c) => (c.cases as { port: string }[]).map((k) => k.port), aside: 'default' },
   },
   ports: (config) => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to route' }],

@@ -6,6 +6,7 @@ const Config = z.object({});
 export const webhookTrigger = describeNode({
   id: 'webhook-trigger',
   name: 'Webhook trigger',
+  idBase: 'webhook',
   category: 'control',
   description: 'Starts a deployed pipeline when an outside system POSTs to its webhook URL.',
   version: '1.0.0',

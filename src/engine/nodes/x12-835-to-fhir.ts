@@ -6,6 +6,7 @@ const Config = z.object({});
 export const x12835ToFhir = describeNode({
   id: 'x12-835-to-fhir',
   name: 'X12 835 to FHIR ExplanationOfBenefit',
+  idBase: 'to_fhir',
   category: 'claims',
   description: 'Converts the claim payments of an 835 remittance advice into FHIR R4 ExplanationOfBenefit resources, in a collection Bundle.',
   version: '1.0.0',

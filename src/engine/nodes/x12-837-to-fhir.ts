@@ -6,6 +6,7 @@ const Config = z.object({});
 export const x12837ToFhir = describeNode({
   id: 'x12-837-to-fhir',
   name: 'X12 837 to FHIR Claim',
+  idBase: 'to_fhir',
   category: 'claims',
   description: 'Converts the claims of an 837 (professional or institutional, 4010 or 5010) into FHIR R4 Claim resources, in a collection Bundle.',
   version: '1.0.0',

@@ -15,6 +15,7 @@ const Config = z.object({
 export const x12Parse = describeNode({
   id: 'x12-parse',
   name: 'X12 parse',
+  idBase: 'parse',
   category: 'claims',
   description: 'Parses X12 EDI text (837P/837I claims, 835 remittances, 834, 270/271, 276/277) into an x12-interchange value, losslessly.',
   version: '1.0.0',
@@ -46,6 +47,7 @@ export const x12Parse = describeNode({
     gives: (f) => ({ type: 'x12-interchange', kind: 'x12', x12: f.x12 }),
     cue: /\bparse\w*\b[^.]{0,30}\b(x12|edi|83[457]|27[0-7]|claims?|remittances?|eligibility)/,
     parses: { data: 'x12' },
+    takesRaw: true,
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'X12 EDI text, ISA to IEA' }],

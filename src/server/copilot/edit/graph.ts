@@ -2,7 +2,8 @@ import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineConnection, PipelineDefinition, PipelineNode } from '@/shared/pipeline';
 import type { PortType } from '@/shared/ports';
 import { BEHAVIORS } from '../planner/behaviors';
-import { ID, outFlow, type Point } from '../planner/build';
+import { outFlow, type Point } from '../planner/build';
+import { idBase } from '../planner/catalog';
 import { portsFor } from '../planner/catalog';
 import type { Flow, Kind } from '../planner/flow';
 
@@ -65,7 +66,7 @@ export class EditGraph {
   /** The output that takes the rest aside (invalid, false, rejected), if the node has one. */
   asideOutput(id: string): string | undefined {
     const n = this.node(id)!;
-    const aside = n.type === 'switch' ? 'default' : BEHAVIORS[n.type]?.aside;
+    const aside = BEHAVIORS[n.type]?.branches?.aside ?? BEHAVIORS[n.type]?.aside;
     return aside && portsFor(n.type, n.config).outputs.some((p) => p.name === aside) ? aside : undefined;
   }
 
@@ -164,7 +165,7 @@ export class EditGraph {
   }
 
   freeId(type: string, base?: string): string {
-    const b = base ?? ID[type] ?? type.replace(/-/g, '_');
+    const b = base ?? idBase(type);
     let id = b;
     for (let i = 2; this.node(id); i++) id = `${b}_${i}`;
     return id;

@@ -1,6 +1,6 @@
 import { portsFit } from '@/shared/ports';
 import { BEHAVIORS } from '../planner/behaviors';
-import { findRoute, fit, outFlow, TAKES_RAW, type Point } from '../planner/build';
+import { findRoute, fit, outFlow, takesRaw, type Point } from '../planner/build';
 import { configure, type ConfigContext } from '../planner/configure';
 import { ALL_CONVERTERS, type Converter } from '../planner/converters';
 import { flowText, type Flow } from '../planner/flow';
@@ -11,7 +11,7 @@ export function takesExisting(g: EditGraph, target: string, port: string, flow: 
   const node = g.node(target)!;
   const type = g.inputType(target, port);
   if (!type || !portsFit(flow.type, type)) return false;
-  if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !TAKES_RAW.has(node.type)) return false;
+  if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !takesRaw(node.type)) return false;
   const b = BEHAVIORS[node.type];
   if (b?.input !== port) return true;
   if (node.type === 'fhir-write') return flow.kind === 'fhir' || flow.kind === 'json';

@@ -1,7 +1,7 @@
 import type { PipelineConnection, PipelineNode } from '@/shared/pipeline';
 import { portsFit } from '@/shared/ports';
 import { BEHAVIORS } from './behaviors';
-import { descriptor, portsFor } from './catalog';
+import { descriptor, idBase, portsFor } from './catalog';
 import { configure, type ConfigContext } from './configure';
 import { ALL_CONVERTERS, type Converter } from './converters';
 import { flowText, type Flow } from './flow';
@@ -26,18 +26,8 @@ export interface Placed {
   more: Point[];
 }
 
-export const ID: Record<string, string> = {
-  'manual-trigger': 'start', 'schedule-trigger': 'schedule', 'webhook-trigger': 'webhook', 'mllp-listener-trigger': 'listener',
-  'hl7v2-parse': 'parse', 'x12-parse': 'parse', 'csv-parse': 'parse', 'hl7v2-to-fhir': 'to_fhir', 'x12-837-to-fhir': 'to_fhir', 'x12-835-to-fhir': 'to_fhir',
-  'fhir-validate': 'validate', 'json-schema-validate': 'check_schema', 'claim-validate': 'claim_edits', 'fhir-deidentify': 'deidentify', 'hl7v2-deidentify': 'deidentify',
-  'fhir-write': 'write', 'fhir-query': 'query', 'fhir-bulk-export': 'export', 'postgres-query': 'db_query', 'postgres-write': 'db_write', 'http-request': 'http',
-  'hl7v2-mllp-send': 'send', 'hl7v2-ack': 'ack', 'hl7v2-serialize': 'serialize', 'terminology-lookup': 'terminology', 'fhir-bundle-split': 'split',
-  'fhirpath-extract': 'extract', 'clinical-extract': 'extract', summarize: 'summarize', 'llm-prompt': 'llm', agent: 'agent', condition: 'check', filter: 'filter',
-  switch: 'route', 'jsonata-transform': 'transform', code: 'code', 'pipeline-output': 'out', merge: 'merge', 'for-each': 'each',
-};
-
-/** Nodes that may take HL7 v2, X12 or CSV as raw text; every other one wants it parsed first. */
-export const TAKES_RAW = new Set(['hl7v2-parse', 'x12-parse', 'csv-parse', 'hl7v2-mllp-send', 'http-request', 'pipeline-output', 'llm-prompt', 'agent', 'code']);
+/** Whether a node type may take HL7 v2, X12 or CSV as raw text; every other one wants it parsed first. */
+export const takesRaw = (type: string): boolean => Boolean(BEHAVIORS[type]?.takesRaw);
 
 export interface Fit {
   config: Record<string, unknown>;
@@ -48,7 +38,7 @@ export interface Fit {
 export function fit(type: string, flow: Flow, base: Record<string, unknown>, takes?: (f: Flow) => boolean): Fit | null {
   const b = BEHAVIORS[type];
   if (!b || !(takes ?? b.takes ?? (() => true))(flow)) return null;
-  if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !TAKES_RAW.has(type)) return null;
+  if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !takesRaw(type)) return null;
   const config = { ...base, ...(b.adapt?.(flow) ?? {}) };
   const ports = portsFor(type, config);
   const input = ports.inputs.find((p) => p.name === b.input) ?? ports.inputs[0];
@@ -86,7 +76,7 @@ export function findRoute(from: Point[], type: string, req: ConfigContext['req']
     const next: typeof frontier = [];
     for (const s of frontier) {
       for (const conv of ALL_CONVERTERS) {
-        if (s.via.some((v) => v.conv.key === conv.key) || (conv.only && !conv.only.includes(type))) continue;
+        if (s.via.some((v) => v.conv.key === conv.key) || (conv.only && !conv.only(type))) continue;
         const f = fit(conv.type, s.flow, conv.config(s.flow, req), conv.takes);
         if (!f) continue;
         const out = BEHAVIORS[conv.type]!.output!;
@@ -119,7 +109,7 @@ export class Builder {
   }
 
   add(type: string, config: Record<string, unknown>, col: number, row: number, opts: { id?: string; name?: string } = {}): string {
-    const base = opts.id ?? ID[type] ?? type.replace(/-/g, '_');
+    const base = opts.id ?? idBase(type);
     let id = base;
     for (let i = 2; this.nodes.some((n) => n.id === id); i++) id = `${base}_${i}`;
     while (this.taken.has(`${col},${row}`)) row = this.newRow();
@@ -191,9 +181,9 @@ export class Builder {
     const outputs = portsFor(type, config).outputs;
     const row = this.position(id).row;
     const point = (port: string): Point => ({ node: id, port, flow: outFlow(type, port, inFlow, config), col, row });
-    if (type === 'switch') {
-      const cases = (config.cases as { port: string }[]).map((c) => c.port);
-      return { id, out: point(cases[0]!), aside: point('default'), more: cases.slice(1).map(point) };
+    if (b.branches) {
+      const cases = b.branches.of(config);
+      return { id, out: point(cases[0]!), aside: point(b.branches.aside), more: cases.slice(1).map(point) };
     }
     const main = b.output ?? outputs[0]?.name;
     return {

@@ -10,6 +10,9 @@ export function descriptor(type: string): NodeDescriptor {
   return d;
 }
 
+/** The id a new node of the type gets (then _2, _3…): its descriptor's `idBase`, else the type id with underscores. */
+export const idBase = (type: string): string => getNodeDescriptor(type)?.idBase ?? type.replace(/-/g, '_');
+
 /** The node's ports for a config (its defaults filled in); the catalog's ports when the config does not parse. */
 export function portsFor(type: string, config: Record<string, unknown>): NodePorts {
   const d = descriptor(type);

@@ -1,4 +1,4 @@
-import { BEHAVIORS, CONVERTERS } from './behaviors';
+import { BEHAVIORS, CONVERTERS, doesJob, plannedWhere } from './behaviors';
 import type { Flow } from './flow';
 import type { Request } from './read';
 
@@ -15,8 +15,8 @@ export interface Converter {
   id?: string;
   name?: string;
   takes(f: Flow): boolean;
-  /** Only before these node types (text for a model is no use to a database). */
-  only?: string[];
+  /** Only before node types this accepts (text for a model is no use to a database). */
+  only?: (type: string) => boolean;
   config(f: Flow, req: Request): Record<string, unknown>;
   gives(f: Flow, config: Record<string, unknown>): Flow;
   /** Why it is there, for the reasoning. */
@@ -26,7 +26,18 @@ export interface Converter {
 const BUNDLE_TO_TRANSACTION =
   '{"resourceType": "Bundle", "type": "transaction", "entry": [entry[$exists(resource)].{"fullUrl": fullUrl, "resource": resource, "request": {"method": "POST", "url": resource.resourceType}}]}';
 const LIST_TO_TRANSACTION = '{"resourceType": "Bundle", "type": "transaction", "entry": [$.{"resource": $, "request": {"method": "POST", "url": resourceType}}]}';
-const FOR_MODELS = ['summarize', 'clinical-extract', 'llm-prompt', 'agent'];
+const FOR_MODELS = (type: string) => doesJob(type, 'ai');
+
+/** The node types that run a JSONata expression and JavaScript (their plan's `runs`), for the configured transforms. */
+const runnerOf = (language: 'jsonata' | 'javascript'): string => {
+  const type = plannedWhere((p) => p.runs?.language === language)[0];
+  if (!type) throw new Error(`no node type runs ${language}`);
+  return type;
+};
+const JSONATA = runnerOf('jsonata');
+const JAVASCRIPT = runnerOf('javascript');
+/** The config of a runner for a program: the program in the field its plan names. */
+const runner = (type: string, program: string) => ({ [BEHAVIORS[type]!.runs!.field]: program });
 const NOTES_TO_TEXT = '($notes := $join(**.attachment.data.$base64decode($), "\\n\\n"); $notes ? $notes : $join(**.div, "\\n\\n"))';
 
 /** CSV rows → a transaction Bundle of the resource type the request names, columns guessed from its words. */
@@ -50,7 +61,7 @@ const generic = (type: string): Converter => {
     takes: (f) => b.takes?.(f) ?? true,
     config: (f) => b.adapt?.(f) ?? {},
     gives: (f, c) => b.gives!(f, c),
-    why: type === 'fhir-validate' ? 'checks the value is FHIR (and types it for the next node)' : 'converts the value',
+    why: b.converter!,
   };
 };
 
@@ -58,64 +69,64 @@ export const ALL_CONVERTERS: Converter[] = [
   ...CONVERTERS.map(generic),
   {
     key: 'to-transaction',
-    type: 'jsonata-transform',
+    type: JSONATA,
     id: 'to_transaction',
     name: 'To a transaction Bundle',
     takes: (f) => f.kind === 'fhir' && (Boolean(f.list) || (f.type === 'fhir-bundle' && f.bundle !== 'transaction' && f.bundle !== 'batch')),
-    config: (f) => ({ expression: f.list ? LIST_TO_TRANSACTION : BUNDLE_TO_TRANSACTION }),
+    config: (f) => runner(JSONATA, f.list ? LIST_TO_TRANSACTION : BUNDLE_TO_TRANSACTION),
     gives: () => ({ type: 'json', kind: 'fhir', bundle: 'transaction' }),
     why: 'a FHIR server takes a transaction Bundle, not a collection or a list: each resource becomes a POST entry',
   },
   {
     key: 'rows-to-fhir',
-    type: 'jsonata-transform',
+    type: JSONATA,
     id: 'rows_to_fhir',
     name: 'Rows to FHIR',
     takes: (f) => (f.kind === 'csv' || f.kind === 'json') && Boolean(f.list),
-    config: (_f, req) => ({ expression: rowsToFhir(req) }),
+    config: (_f, req) => runner(JSONATA, rowsToFhir(req)),
     gives: () => ({ type: 'json', kind: 'fhir', bundle: 'transaction' }),
     why: 'maps each CSV row to a FHIR resource in a transaction Bundle (check the column names against your file)',
   },
   {
     key: 'notes-text',
     only: FOR_MODELS,
-    type: 'jsonata-transform',
+    type: JSONATA,
     id: 'note_text',
     name: 'Note text',
     takes: (f) => f.kind === 'fhir',
-    config: () => ({ expression: NOTES_TO_TEXT }),
+    config: () => runner(JSONATA, NOTES_TO_TEXT),
     gives: () => ({ type: 'json', kind: 'note' }),
     why: 'takes the text of the notes (attachments decoded, or the narrative) for the model',
   },
   {
     key: 'hl7-text',
     only: FOR_MODELS,
-    type: 'jsonata-transform',
+    type: JSONATA,
     id: 'message_text',
     name: 'Message text',
     takes: (f) => f.kind === 'hl7' && f.type === 'hl7v2-message',
-    config: () => ({ expression: '$join($append($hl7all($, "OBX-5"), $hl7all($, "NTE-3")), "\\n")' }),
+    config: () => runner(JSONATA, '$join($append($hl7all($, "OBX-5"), $hl7all($, "NTE-3")), "\\n")'),
     gives: () => ({ type: 'json', kind: 'note' }),
     why: 'the text of the message (OBX-5 values and NTE comments) for the model',
   },
   {
     key: 'json-text',
     only: FOR_MODELS,
-    type: 'jsonata-transform',
+    type: JSONATA,
     id: 'as_text',
     name: 'As text',
     takes: (f) => f.kind === 'json' || f.kind === 'csv',
-    config: () => ({ expression: '$string($)' }),
+    config: () => runner(JSONATA, '$string($)'),
     gives: () => ({ type: 'json', kind: 'note' }),
     why: 'the rows as text for the model',
   },
   {
     key: 'as-text',
-    type: 'code',
+    type: JAVASCRIPT,
     id: 'body_text',
     name: 'Body as text',
     takes: (f) => f.type === 'json' && ['hl7', 'x12', 'csv', 'note'].includes(f.kind),
-    config: () => ({ source: "return typeof input === 'string' ? input : (input && (input.message || input.text)) || JSON.stringify(input);" }),
+    config: () => runner(JAVASCRIPT, "return typeof input === 'string' ? input : (input && (input.message || input.text)) || JSON.stringify(input);"),
     gives: (f) => ({ type: 'text', kind: f.kind }),
     why: 'a webhook body arrives as JSON: the text inside it goes on',
   },
