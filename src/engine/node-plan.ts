@@ -30,7 +30,9 @@ export interface Flow {
  * FHIR, checks, de-identification, the rest (in the order the request gives), language models, a test on what a
  * model answered, encoding back to a message, sinks, outputs.
  */
-export const PLAN_STAGES = ['trigger', 'source', 'parse', 'raw', 'convert', 'check', 'deidentify', 'work', 'model', 'after-model', 'encode', 'sink', 'output'] as const;
+export const PLAN_STAGES = [
+  'trigger', 'source', 'parse', 'raw', 'convert', 'check', 'deidentify', 'work', 'model', 'after-model', 'encode', 'sink', 'output',
+] as const;
 export type PlanStage = (typeof PLAN_STAGES)[number];
 
 /** A stage's rank: later stages come later in the pipeline. */
@@ -91,6 +93,39 @@ export interface DropAsk {
   others: ChosenStep[];
 }
 
+/** What configuring a node from a request reads (the request, the flow it takes, connectors), and where it writes. */
+export interface ConfigureAsk {
+  text: string;
+  lower: string;
+  /** FHIR resource types, field names ("mrn", "birth date"), URLs and a table the request names. */
+  resourceTypes: string[];
+  fields: string[];
+  urls: string[];
+  table?: string;
+  /** The schedule and port the request gives its trigger. */
+  schedule?: { cron: string; timezone?: string };
+  port?: number;
+  /** What reaches the node. */
+  flow: Flow;
+  /** The organization's connectors, and the names given to nodes so far. */
+  connectors: { name: string; type: string }[];
+  used: Set<string>;
+  /** The test the request asks for, as JSONata on the flow (per item for a list). */
+  predicate(perItem: boolean): { expression: string; said: string; guessed: boolean };
+  /** The cases the request routes by (message or resource type…), as JSONata. */
+  switchCases(): { port: string; expression: string }[];
+  /** The config to fill (what fits the flow is in already), facts read into it, and what could not be filled. */
+  config: Record<string, unknown>;
+  filled: string[];
+  missing: string[];
+}
+
+/** The number the first group of a pattern finds in a text. */
+export const digits = (re: RegExp, text: string): number | undefined => {
+  const m = text.match(re);
+  return m ? Number(m[1]) : undefined;
+};
+
 export interface NodePlan {
   /** What the node is in a flow. A `step` is put in the main line; sinks fan out at its end. */
   role: 'trigger' | 'source' | 'step' | 'sink' | 'output';
@@ -114,6 +149,10 @@ export interface NodePlan {
   branches?: { of(config: Record<string, unknown>): string[]; aside: string };
   /** It runs a program given in its config: the language and the field (the planner writes small transforms with it). */
   runs?: { language: 'jsonata' | 'javascript'; field: string };
+  /** Fills its config from the request (the connector of its type is picked before, unless `ownConnector`). */
+  configure?(a: ConfigureAsk): void;
+  /** It picks its connector itself in `configure` (an http-request takes a URL first). */
+  ownConnector?: boolean;
   /** A router: `keep` keeps what passes and sends the rest aside, `branch` sends the value one way or another. */
   router?: 'keep' | 'branch';
   /** Its answer is something a router after it may test (a model's or an agent's). */
@@ -151,6 +190,9 @@ export const isFhir = (f: Flow) => f.kind === 'fhir';
 export const fhirTyped = (f: Flow) => (f.type === 'fhir-bundle' ? 'bundle' : f.type === 'fhir-resource' ? 'resource' : 'any');
 /** The value goes on as it came. */
 export const pass = (f: Flow) => f;
+
+/** One pattern of parts in a row (a long one written in lines). */
+export const inRow = (...parts: RegExp[]): RegExp => new RegExp(parts.map((p) => p.source).join(''));
 
 /** One pattern out of alternatives (a long cue written in lines): matches where any of them does, the first listed winning. */
 export const anyOf = (...patterns: RegExp[]): RegExp => new RegExp(patterns.map((p) => p.source).join('|'));

@@ -34,6 +34,9 @@ export const agent = describeNode({
     role: 'step', stage: 'model', input: 'input', output: 'output', jobs: ['ai'], verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
     cue: /\bagents?\b|\bassistant\b/,
     takesRaw: true,
+    configure: (a) => {
+      a.missing.push('agent_id: choose the agent to run (Agents page); a test run needs an active one, a real run a deployed one');
+    },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],

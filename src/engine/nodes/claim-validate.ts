@@ -54,7 +54,10 @@ export const claimValidate = describeNode({
     gives: pass,
     answers: {
       validate: {
-        when: (a) => a.data === 'x12' && a.x12 !== '835' && (/\bclaim|\bscrub|\bedits?\b|\b837/.test(a.clause) || !/\bfhir|\bresources?\b|\bprofile|\bus core/.test(a.clause)),
+        when: (a) =>
+          a.data === 'x12' &&
+          a.x12 !== '835' &&
+          (/\bclaim|\bscrub|\bedits?\b|\b837/.test(a.clause) || !/\bfhir|\bresources?\b|\bprofile|\bus core/.test(a.clause)),
         why: 'claims are checked by claim edits',
       },
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
-import { anyOf } from '../node-plan';
+import { anyOf, inRow } from '../node-plan';
 
 const Config = z.object({
   model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
@@ -55,7 +55,10 @@ export const clinicalExtract = describeNode({
     takes: (f) => f.kind === 'note' || f.kind === 'answer',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     cue: anyOf(
-      /\b(extract|identify|pull out|find|turn)\w*[^.]{0,50}\b(conditions|medications|problems|diagnoses|problem list|vitals)\b[^.]{0,50}\b(notes?|text|narrative|dictations?|reports?)\b/,
+      inRow(
+        /\b(extract|identify|pull out|find|turn)\w*[^.]{0,50}\b(conditions|medications|problems|diagnoses|problem list|vitals)\b/,
+        /[^.]{0,50}\b(notes?|text|narrative|dictations?|reports?)\b/,
+      ),
       /\b(notes?|free[- ]text|narrative)\b[^.]{0,40}\b(into|as|to) (structured|fhir|conditions)|\bnlp\b/,
       /\bclinical extract/,
     ),
@@ -65,6 +68,16 @@ export const clinicalExtract = describeNode({
         when: (a) => a.data === 'note' || /\bnotes?\b|\bnarratives?\b|\bdocumentreference|\bfree[- ]text|\bdictat|\btranscri/.test(a.lower),
         why: 'from clinical text',
       },
+    },
+    configure: (a) => {
+      const named = (t: string) => a.resourceTypes.includes(t) || (t === 'MedicationStatement' && a.resourceTypes.includes('MedicationRequest'));
+      const include = ['Condition', 'MedicationStatement', 'Observation'].filter(named);
+      if (include.length) {
+        a.config.include = include;
+        a.filled.push(`include ${include.join(', ')}`);
+      }
+      const ref = a.text.match(/\bPatient\/[A-Za-z0-9\-.]{1,64}\b/);
+      if (ref) a.config.patient_reference = ref[0];
     },
   },
   ports: () => ({

@@ -51,6 +51,12 @@ export const code = describeNode({
     cue: /\bjavascript\b|\bcustom code\b|\bjs code\b|\bscript\b/,
     takesRaw: true,
     runs: { language: 'javascript', field: 'source' },
+    configure: (a) => {
+      if (!a.config.source) {
+        a.config.source = 'return input;';
+        a.missing.push('source: write the code (it returns its input as it is)');
+      }
+    },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value bound to `input`' }],

@@ -38,6 +38,12 @@ export const condition = describeNode({
     dropWhen: ({ lower, step, others }) =>
       others.some((o) => o.plan.router) ||
       (/\bvalid\b|\binvalid\b/.test(lower.slice(step.at, step.at + 40)) && others.some((o) => o.plan.jobs?.includes('validate'))),
+    configure: (a) => {
+      const p = a.predicate(false);
+      a.config.expression = p.expression;
+      a.filled.push(`test: ${p.said}`);
+      if (p.guessed) a.missing.push(`expression: ${p.said}`);
+    },
   },
   ports: () => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to test and route' }],

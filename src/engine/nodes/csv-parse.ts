@@ -39,6 +39,11 @@ export const csvParse = describeNode({
     gives: () => ({ type: 'json', kind: 'csv', list: true }),
     parses: { data: 'csv' },
     takesRaw: true,
+    configure: (a) => {
+      if (/\btsv\b|\btab[- ](separated|delimited)\b/.test(a.lower)) a.config.delimiter = '\t';
+      else if (/\bsemicolon/.test(a.lower)) a.config.delimiter = ';';
+      else if (/\bpipe[- ]delimited\b/.test(a.lower)) a.config.delimiter = '|';
+    },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'text', description: 'The CSV document' }],

@@ -64,6 +64,18 @@ export const fhirBulkExport = describeNode({
     role: 'source', stage: 'source', input: 'start', output: 'resources', jobs: ['read-fhir'], scheduled: { reads: 'fhir', all: true },
     gives: () => ({ type: 'json', kind: 'fhir', list: true }),
     cue: /\bbulk (data|export|fhir)|\$export\b|\bexport (all|every|the whole)|\bgroup export\b|\bcohort\b/,
+    configure: (a) => {
+      if (a.resourceTypes.length) {
+        a.config.types = a.resourceTypes;
+        a.filled.push(`types ${a.resourceTypes.join(', ')}`);
+      }
+      const group = a.text.match(/\bgroup\s+["']?([A-Za-z0-9\-.]{1,64})["']?/);
+      if (group && !/^(export|level)$/i.test(group[1]!)) {
+        a.config.level = 'group';
+        a.config.group_id = group[1];
+        a.filled.push(`group ${group[1]}`);
+      }
+    },
   },
   ports: (config) => ({
     inputs: [{ name: 'start', type: 'any', optional: true, description: 'Connect the trigger (or any node) to run the export after it; its value is not used' }],

@@ -46,6 +46,12 @@ export const fhirBundleSplit = describeNode({
     // FHIRPath reads each entry of a Bundle itself; FHIR made of text needs no split unless the request says so
     dropWhen: ({ lower, others }) =>
       others.some((o) => o.plan.jobs?.includes('extract') && (o.plan.takes?.({ type: 'fhir-bundle', kind: 'fhir' }) || !/\bsplit/.test(lower))),
+    configure: (a) => {
+      if (a.resourceTypes.length && !(a.resourceTypes.length === 1 && a.resourceTypes[0] === 'Patient' && a.flow.kind !== 'fhir')) {
+        a.config.types = a.resourceTypes;
+        a.filled.push(`types ${a.resourceTypes.join(', ')}`);
+      }
+    },
   },
   ports: () => ({
     inputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'A FHIR Bundle' }],

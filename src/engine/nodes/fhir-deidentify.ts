@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ruleProblem } from '@/clinical/deid/fhir-rules';
 import { describeNode, type PortType } from '../node-descriptor';
-import { fhirTyped, isFhir, pass } from '../node-plan';
+import { digits, fhirTyped, isFhir, pass, type ConfigureAsk } from '../node-plan';
 
 const ACTIONS = ['redact', 'hash', 'date-shift', 'birth-date', 'zip3', 'region', 'scrub', 'keep'] as const;
 
@@ -32,6 +32,16 @@ const Config = z.object({
 });
 
 const TYPE: Record<'any' | 'resource' | 'bundle', PortType> = { any: 'any', resource: 'fhir-resource', bundle: 'fhir-bundle' };
+
+/** What a request says of de-identification (how far dates shift, birth years kept), for both de-identify nodes. */
+export function deidentifyFromRequest(a: ConfigureAsk): void {
+  const shift = digits(/\bshift\w*[^.]{0,30}?\b(\d{1,4})\s*days?\b/, a.lower);
+  if (shift && shift >= 1 && shift <= 3650) {
+    a.config.date_shift_days = shift;
+    a.filled.push(`dates shifted up to ${shift} days`);
+  }
+  if (/\bremove (the )?birth ?dates?|\bno birth year\b/.test(a.lower)) a.config.keep_birth_year = false;
+}
 
 export const fhirDeidentify = describeNode({
   id: 'fhir-deidentify',
@@ -93,6 +103,7 @@ export const fhirDeidentify = describeNode({
     adapt: (f) => (fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
     gives: pass,
     answers: { deidentify: { when: () => true, why: 'the data is FHIR by then', fallback: true } },
+    configure: deidentifyFromRequest,
   },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: TYPE[config.expect], description: 'A FHIR R4 resource or Bundle' }],

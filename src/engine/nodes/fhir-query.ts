@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
-import { anyOf } from '../node-plan';
+import { anyOf, inRow } from '../node-plan';
 
 /** The `connector` field every FHIR node has (empty by default: the node then says what to set). */
 export const fhirConnectorField = z
@@ -74,7 +74,10 @@ export const fhirQuery = describeNode({
     role: 'source', stage: 'source', input: 'params', output: 'bundle', jobs: ['read-fhir'], search: false, scheduled: { reads: 'fhir' },
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'searchset' }),
     cue: anyOf(
-      /\b(pull|fetch|query|queries|search|poll|read|get|retriev|look\w* up|download|collect(?!ion)|grab)\w*[^.]{0,60}?\b(from|on|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,25}?\b(fhir|ehr|hapi)\b/,
+      inRow(
+        /\b(pull|fetch|query|queries|search|poll|read|get|retriev|look\w* up|download|collect(?!ion)|grab)\w*[^.]{0,60}?/,
+        /\b(from|on|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,25}?\b(fhir|ehr|hapi)\b/,
+      ),
       /\bfhir search\b|\b(search|query|poll)\w* the fhir/,
       /\bfrom (the |our )?(\w+ )?(fhir|ehr)( server| store| api| endpoint)?\b(?! (patients?|resources?|bundles?|messages?|data)\b)/,
     ),
@@ -83,6 +86,23 @@ export const fhirQuery = describeNode({
     dropWhen: ({ step, others }) =>
       others.some((o) => o.plan.jobs?.includes('read-fhir')) ||
       others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir' && o.at > step.at && o.at < step.at + step.said.length),
+    configure: (a) => {
+      const type0 = a.resourceTypes.find((t) => !['Practitioner', 'Organization'].includes(t)) ?? a.resourceTypes[0] ?? 'Patient';
+      const params: string[] = [];
+      if (type0 === 'Observation' && /\blab/.test(a.lower)) params.push('category=laboratory');
+      if (type0 === 'Observation' && /\bvital/.test(a.lower)) params.push('category=vital-signs');
+      if (/\bfinal\b/.test(a.lower) && ['Observation', 'DiagnosticReport'].includes(type0)) params.push('status=final');
+      if (/\bactive\b/.test(a.lower) && type0 === 'Condition') params.push('clinical-status=active');
+      if (/\bby (mrn|medical record number|identifier)\b|\bwith (the |an |a )?(mrn|identifier)\b/.test(a.lower) && type0 === 'Patient') {
+        params.push('identifier={{mrn}}');
+        a.filled.push('the MRN from the execution inputs ({{mrn}})');
+      }
+      const family = a.text.match(/\bfamily (?:name )?["']?([A-Z][a-z]+)/);
+      if (family && type0 === 'Patient') params.push(`family=${family[1]!.toLowerCase()}`);
+      params.push(/\b(new|latest|recent|updated|changed)\b/.test(a.lower) ? '_sort=-_lastUpdated&_count=100' : '_count=100');
+      a.config.query = `${type0}?${params.join('&')}`;
+      a.filled.push(`query ${a.config.query}`);
+    },
   },
   ports: (config) => ({
     inputs: [{ name: 'params', type: 'json', optional: true, description: 'Values for the {{field}} placeholders of the query' }],

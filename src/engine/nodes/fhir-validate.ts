@@ -81,6 +81,13 @@ export const fhirValidate = describeNode({
     adapt: (f) => (f.type === 'json' ? { expect: f.bundle ? 'bundle' : 'resource' } : fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),
     gives: (f, c) => ({ ...f, type: c.expect === 'bundle' ? 'fhir-bundle' : c.expect === 'resource' ? 'fhir-resource' : f.type }),
     answers: { validate: { when: (a) => a.fhir || a.data !== 'hl7', why: 'FHIR is validated against R4', fallback: true } },
+    configure: (a) => {
+      if (/\bus core\b/.test(a.lower)) {
+        const url = US_CORE_PROFILE_URLS.find((u) => a.resourceTypes.some((t) => u.endsWith(`us-core-${t.toLowerCase()}`))) ?? US_CORE_PROFILE_URLS[0];
+        a.config.profile = url;
+        a.filled.push(`profile ${url}`);
+      }
+    },
   },
   ports: (config) => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR R4 resource or Bundle (JSON)' }],

@@ -4,7 +4,11 @@ import { FHIR_CONNECTION_ERRORS, fhirConnectorField } from './fhir-query';
 import { isFhir } from '../node-plan';
 
 /** Verbs that put data somewhere, for the words that ask for a FHIR write. */
-const WRITE = '(?:write|writes|writing|written|store|save|load|post|push|upsert|update|persist|create|send|forward|deliver|put|insert|upload|sync|land|keep|archive|copy)\\w*';
+const WRITE =
+  '(?:write|writes|writing|written|store|save|load|post|push|upsert|update|persist|create|send|forward|deliver|put|insert|upload|sync|land|' +
+  'keep|archive|copy)\\w*';
+/** Words that ask to create a resource only when it is not there yet. */
+const CONDITIONAL = /\bunless\b[^.]*\bexists?\b|\bif (it |one )?(does not|doesn't) (already )?exist|\bconditional\b|\bnot already there\b/;
 
 /** The tag system that carries a write's idempotency key on the resources it creates. */
 export const IDEMPOTENCY_TAG = 'https://clinflow.dev/fhir/idempotency-key';
@@ -84,11 +88,23 @@ export const fhirWrite = describeNode({
     takes: (f) => isFhir(f) && !f.list && (f.type !== 'fhir-bundle' || f.bundle === 'transaction' || f.bundle === 'batch'),
     adapt: (f) => ({ operation: f.type === 'fhir-bundle' || (f.type !== 'fhir-resource' && f.bundle) ? 'transaction' : 'create' }),
     cue: new RegExp(
-      `\\b${WRITE}[^.]{0,50}?\\b(to|into|in|on)\\s+(?:the\\s+|our\\s+|a\\s+|an\\s+)?(?:(?!webhook|endpoint)[^.]){0,25}?\\b(fhir|ehr|hapi|server|repository|fhir store)\\b`,
+      `\\b${WRITE}[^.]{0,50}?\\b(to|into|in|on)\\s+(?:the\\s+|our\\s+|a\\s+|an\\s+)?` +
+        '(?:(?!webhook|endpoint)[^.]){0,25}?\\b(fhir|ehr|hapi|server|repository|fhir store)\\b',
     ),
     // "store it in the warehouse / send it to the API": another sink was meant, unless FHIR is named
     dropWhen: ({ step, others }) => !/fhir|\behr\b|hapi/.test(step.said) && others.some((o) => o.plan.role === 'sink'),
     precededBy: { type: 'fhir-validate', said: 'validate before writing', why: 'so what the server would refuse goes aside' },
+    configure: (a) => {
+      if (a.config.operation === 'create' && /\bupdate\b/.test(a.lower)) {
+        a.config.operation = 'update';
+        a.filled.push('operation update');
+      } else if (a.config.operation === 'create' && CONDITIONAL.test(a.lower)) {
+        a.config.operation = 'conditional-create';
+        a.config.if_none_exist = 'identifier={{identifier.first().value}}';
+        a.filled.push('conditional create on the first identifier');
+        a.missing.push('if_none_exist: check the search that finds an existing resource (identifier={{identifier.first().value}})');
+      }
+    },
   },
   ports: (config) => ({
     inputs: [

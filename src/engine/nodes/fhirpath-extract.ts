@@ -25,6 +25,31 @@ const Config = z.object({
     .describe('For a Bundle: evaluate the expressions on each entry\'s resource and output one object per entry (in entry order), instead of once on the bundle'),
 });
 
+/** FHIR fields by the words a request names them with: the output key and its FHIRPath. */
+const FHIRPATHS: Record<string, [string, string]> = {
+  mrn: ['mrn', "identifier.where(type.coding.code = 'MR').value"],
+  identifier: ['identifier', 'identifier.value'],
+  name: ['name', "name.given.first() & ' ' & name.family"],
+  'family name': ['family', 'name.family'],
+  'last name': ['family', 'name.family'],
+  'given name': ['given', 'name.given.first()'],
+  'first name': ['given', 'name.given.first()'],
+  'birth date': ['birthDate', 'birthDate'],
+  birthdate: ['birthDate', 'birthDate'],
+  'date of birth': ['birthDate', 'birthDate'],
+  dob: ['birthDate', 'birthDate'],
+  gender: ['gender', 'gender'],
+  sex: ['gender', 'gender'],
+  address: ['address', 'address.line.first()'],
+  zip: ['postalCode', 'address.postalCode'],
+  'postal code': ['postalCode', 'address.postalCode'],
+  phone: ['phone', "telecom.where(system = 'phone').value"],
+  email: ['email', "telecom.where(system = 'email').value"],
+  status: ['status', 'status'],
+  code: ['code', 'code.coding.code'],
+  onset: ['onset', 'onsetDateTime'],
+};
+
 export const fhirpathExtract = describeNode({
   id: 'fhirpath-extract',
   name: 'FHIRPath extract',
@@ -69,6 +94,17 @@ export const fhirpathExtract = describeNode({
       /\bpull out (the )?(fields?|mrn|names?)\b|\bflatten\w*/,
     ),
     answers: { 'extract-fields': { when: (a) => (a.data === 'fhir' || a.fhir) && !a.doing('extract'), why: 'FHIR fields read with FHIRPath' } },
+    configure: (a) => {
+      const expressions: Record<string, string> = {};
+      for (const f of a.fields) {
+        const [key, path] = FHIRPATHS[f] ?? [];
+        if (key && path) expressions[key] = path;
+      }
+      if (Object.keys(expressions).length) {
+        a.config.expressions = { id: 'id', ...expressions };
+        a.filled.push(`fields ${Object.keys(expressions).join(', ')}`);
+      } else a.missing.push('expressions: the request names no fields to extract (resourceType and id are extracted)');
+    },
   },
   ports: () => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR resource or Bundle' }],

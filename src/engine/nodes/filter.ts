@@ -37,6 +37,12 @@ export const filter = describeNode({
         why: 'a test on each row keeps the rows that pass',
       },
     },
+    configure: (a) => {
+      const p = a.predicate(true);
+      a.config.expression = p.expression;
+      a.filled.push(`keep: ${p.said}`);
+      if (p.guessed) a.missing.push(`expression: ${p.said}`);
+    },
   },
   ports: () => ({
     inputs: [{ name: 'items', type: 'json', description: 'The array to filter' }],

@@ -71,6 +71,10 @@ export const hl7v2Ack = describeNode({
     cue: /\b(build|create|generate|return|send back|reply with|make)\w*[^.]{0,20}\b(ack|acks|acknowledg\w*)\b/,
     // the MLLP listener acknowledges by itself; an ACK is HL7 v2's
     dropWhen: ({ data, trigger }) => trigger === 'mllp' || data !== 'hl7',
+    configure: (a) => {
+      const code = a.text.match(/\b(AA|AE|AR|CA|CE|CR)\b/);
+      if (code) a.config.code = code[1];
+    },
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The received message' }],

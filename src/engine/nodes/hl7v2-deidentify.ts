@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
 import { pass } from '../node-plan';
+import { deidentifyFromRequest } from './fhir-deidentify';
 
 const Config = z.object({
   date_shift_days: z.number().int().min(1).max(3650).default(365).describe("Dates move by up to this many days, forwards or backwards (never 0): the same number for all of one patient's messages, derived from the organization's key and the patient's MRN"),
@@ -59,6 +60,7 @@ export const hl7v2Deidentify = describeNode({
   plan: {
     role: 'step', stage: 'raw', input: 'message', output: 'message', jobs: ['deidentify'], takes: (f) => f.kind === 'hl7', gives: pass,
     answers: { deidentify: { when: (a) => a.data === 'hl7' && !a.fhir, why: 'the messages stay HL7 v2' } },
+    configure: deidentifyFromRequest,
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'A parsed HL7 v2 message' }],

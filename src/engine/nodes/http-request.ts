@@ -65,6 +65,23 @@ export const httpRequest = describeNode({
     // "send it to the FHIR server / the EHR" is the FHIR write
     dropWhen: ({ step, others }) => /fhir|\behr\b/.test(step.said) && others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir'),
     takesRaw: true,
+    configure: (a) => {
+      const name = a.connectors.find((c) => c.type === 'http' && !a.used.has(c.name))?.name;
+      if (a.urls[0]) {
+        a.config.url = a.urls[0];
+        a.filled.push(`url ${a.urls[0]}`);
+      } else if (name) {
+        a.config.connector = name;
+        a.config.url = '/';
+        a.used.add(name);
+        a.filled.push(`connector "${name}"`);
+        a.missing.push(`url: the path under the connector "${name}"`);
+      } else {
+        a.config.url = 'https://example.org/replace-me';
+        a.missing.push('url: no address or http connector was given; replace https://example.org/replace-me');
+      }
+    },
+    ownConnector: true,
   },
   ports: () => ({
     inputs: [{ name: 'body', type: 'any', optional: true, description: 'What to send (JSON unless a string with a Content-Type)' }],

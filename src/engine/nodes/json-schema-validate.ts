@@ -55,6 +55,13 @@ export const jsonSchemaValidate = describeNode({
     gives: pass,
     cue: /\bjson schema\b|\bagainst (a|the|our) schema\b/,
     answers: { validate: { when: (a) => !a.fhir && (a.data === 'csv' || a.data === 'json'), why: 'rows are checked against a JSON Schema' } },
+    configure: (a) => {
+      const required = a.fields.map((f) => f.replace(/\s+/g, '_'));
+      const item = { type: 'object', ...(required.length ? { required } : {}) };
+      a.config.schema = a.flow.list ? { type: 'array', items: item } : item;
+      a.filled.push(required.length ? `schema requiring ${required.join(', ')}` : 'schema: an object');
+      if (!required.length) a.missing.push('schema: the request names no required fields; the schema only checks the value is an object');
+    },
   },
   ports: () => ({
     inputs: [{ name: 'value', type: 'json', description: 'The value to validate' }],

@@ -6,6 +6,20 @@ const Config = z.object({
   expression: jsonataField('JSONata expression evaluated against the input; its result is the output. One evaluation may take 5 s and nest 3000 levels deep'),
 });
 
+/** HL7 v2 fields by the words a request names them with, as JSONata on a parsed message. */
+const HL7_FIELDS: Record<string, [string, string]> = {
+  mrn: ['mrn', '$hl7($, "PID-3.1")'],
+  'patient id': ['mrn', '$hl7($, "PID-3.1")'],
+  name: ['name', '$hl7($, "PID-5.2") & " " & $hl7($, "PID-5.1")'],
+  'birth ?date': ['birth_date', '$hl7($, "PID-7")'],
+  dob: ['birth_date', '$hl7($, "PID-7")'],
+  gender: ['gender', '$hl7($, "PID-8")'],
+  sex: ['gender', '$hl7($, "PID-8")'],
+  'message type': ['message_type', 'message_type'],
+  visit: ['visit', '$hl7($, "PV1-19")'],
+  'obx|results?|values?|observations?': ['results', '$hl7all($, "OBX-5")'],
+};
+
 export const jsonataTransform = describeNode({
   id: 'jsonata-transform',
   name: 'JSONata transform',
@@ -39,6 +53,18 @@ export const jsonataTransform = describeNode({
     cue: /\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/,
     answers: { 'extract-fields': { when: (a) => a.data === 'hl7' && !a.fhir, why: 'HL7 v2 fields read with $hl7()' } },
     runs: { language: 'jsonata', field: 'expression' },
+    configure: (a) => {
+      if (!a.config.expression && a.flow.kind === 'hl7') {
+        const fields = Object.entries(HL7_FIELDS).filter(([w]) => new RegExp(`\\b${w}`).test(a.lower));
+        const picked = fields.length ? fields : Object.entries(HL7_FIELDS).slice(0, 3);
+        a.config.expression = `{${[...new Map(picked.map(([, kv]) => kv)).entries()].map(([k, v]) => `"${k}": ${v}`).join(', ')}}`;
+        a.filled.push(`HL7 v2 fields ${[...new Set(picked.map(([, [k]]) => k))].join(', ')}`);
+      } else if (!a.config.expression) {
+        const keys = a.fields.map((f) => f.replace(/\s+/g, '_'));
+        a.config.expression = keys.length ? `{${keys.map((k) => `"${k}": ${k}`).join(', ')}}` : '$';
+        a.missing.push('expression: write the mapping (it passes the value on as it is)');
+      }
+    },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The value to transform ($ in the expression)' }],

@@ -58,8 +58,15 @@ export const llmPrompt = describeNode({
     ),
     answers: { ai: { when: (a) => !a.doing('ai'), why: 'a language model' } },
     // an agent that drafts or explains is the model step; a prompt node beside it only when one is named
-    dropWhen: ({ step, others }) => others.some((o) => o.plan.jobs?.includes('ai') && o.plan.verdict) && !/\bprompt|\bllm\b|\bmodel\b|\bgpt\b|\bclaude\b/.test(step.said),
+    dropWhen: ({ step, others }) =>
+      others.some((o) => o.plan.jobs?.includes('ai') && o.plan.verdict) && !/\bprompt|\bllm\b|\bmodel\b|\bgpt\b|\bclaude\b/.test(step.said),
     takesRaw: true,
+    configure: (a) => {
+      const asks = /\b(classif|categori|prompt|translat|explain|draft|generat|ask|llm|model|gpt|claude|ai)\w*/i;
+      const clause = a.text.split(/(?<=[.;])\s+/).find((s) => asks.test(s));
+      a.config.instructions = (clause ?? a.text).trim().slice(0, 500);
+      a.filled.push('instructions from the request');
+    },
   },
   ports: (config) => ({
     inputs: [{ name: 'input', type: 'any', description: 'What the prompt template reads ({{input}}, {{field.path}})' }],

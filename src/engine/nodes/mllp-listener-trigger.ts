@@ -75,6 +75,12 @@ export const mllpListenerTrigger = describeNode({
       { port: 'parsed', flow: { type: 'hl7v2-message', kind: 'hl7' } },
       { port: 'message', flow: { type: 'text', kind: 'hl7' } },
     ],
+    configure: (a) => {
+      if (a.port) {
+        a.config.port = a.port;
+        a.filled.push(`port ${a.port}`);
+      }
+    },
   },
   ports: () => ({
     inputs: [],

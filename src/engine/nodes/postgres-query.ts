@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
-import { anyOf } from '../node-plan';
+import { anyOf, inRow } from '../node-plan';
 
 const Config = z.object({
   connector: z.string().max(200).default('').describe('The postgres connector (id or name) of the database to read'),
@@ -57,11 +57,22 @@ export const postgresQuery = describeNode({
     role: 'source', stage: 'source', input: 'input', output: 'rows', search: false,
     gives: () => ({ type: 'json', kind: 'json', list: true }),
     cue: anyOf(
-      /\b(query|select|read|pull|fetch|look\w* up|get)\w*[^.]{0,40}?\b(from|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,20}?\b(postgres\w*|database|warehouse|\bdb\b|sql)\b/,
+      inRow(
+        /\b(query|select|read|pull|fetch|look\w* up|get)\w*[^.]{0,40}?/,
+        /\b(from|in)\s+(the\s+|our\s+|a\s+)?[^.]{0,20}?\b(postgres\w*|database|warehouse|\bdb\b|sql)\b/,
+      ),
     ),
     // "write … into the warehouse": the write's words, not a query
     dropWhen: ({ step, others }) =>
       others.some((o) => o.plan.role === 'sink' && o.connector === 'postgres') && /\b(write|insert|load|store|save|upsert|append|land)/.test(step.said),
+    configure: (a) => {
+      const table = a.table ?? (a.resourceTypes[0] ? `${a.resourceTypes[0].toLowerCase()}s` : undefined);
+      if (table) {
+        a.config.sql = `select * from ${table} limit 100`;
+        a.filled.push(`sql on ${table}`);
+      }
+      a.missing.push('sql: check the query');
+    },
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', optional: true, description: 'What `params` are evaluated on' }],

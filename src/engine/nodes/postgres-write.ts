@@ -86,6 +86,20 @@ export const postgresWrite = describeNode({
     // beside a FHIR write, only when a database is named
     dropWhen: ({ step, others }) =>
       others.some((o) => o.plan.role === 'sink' && o.connector === 'fhir') && !/postgres|database|warehouse|\bdb\b|sql|table/.test(step.said),
+    configure: (a) => {
+      if (a.flow.kind === 'fhir') {
+        a.config.columns = { id: 'id', resource_type: 'resourceType', resource: '$' };
+        a.filled.push('columns id, resource_type, resource (the FHIR JSON)');
+      }
+      if (a.table) {
+        a.config.table = a.table;
+        a.filled.push(`table ${a.table}`);
+      } else a.missing.push('table: the request names no table');
+      if (/\bupsert|\bupdate existing\b/.test(a.lower)) {
+        a.config.mode = 'upsert';
+        a.config.conflict_columns = ['id'];
+      }
+    },
   },
   ports: () => ({
     inputs: [{ name: 'rows', type: 'any', description: 'A list of row objects, or one object' }],

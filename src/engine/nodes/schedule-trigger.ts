@@ -78,6 +78,16 @@ export const scheduleTrigger = describeNode({
   plan: {
     role: 'trigger', stage: 'trigger', search: false,
     starts: () => [{ port: 'event', flow: { type: 'trigger-event', kind: 'event' } }],
+    configure: (a) => {
+      if (!a.schedule) {
+        a.missing.push('schedule: the description names none (e.g. "every day at 6", "every 15 minutes")');
+        return;
+      }
+      const s = a.schedule!;
+      a.config.cron = s.cron;
+      if (s.timezone) a.config.timezone = s.timezone;
+      a.filled.push(`cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}`);
+    },
   },
   ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
   errors: {},

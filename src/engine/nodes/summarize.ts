@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
-import { anyOf } from '../node-plan';
+import { anyOf, digits } from '../node-plan';
 
 const Config = z.object({
   model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
@@ -42,6 +42,16 @@ export const summarize = describeNode({
       /\bsummari[sz](e|es|ed|ing)\b(?! agent)/,
       /\b(write|give|create|produce|generate|make)\w* (a |an )?([\w-]+ ){0,3}summary\b|\bcondens\w*|\btl;?dr\b/,
     ),
+    configure: (a) => {
+      const sentences = digits(/\b(\d{1,2})[- ]sentences?\b/, a.lower) ?? digits(/\bin (\d{1,2}) sentences?\b/, a.lower);
+      if (sentences && sentences <= 50) a.config.max_sentences = sentences;
+      const maxWords = digits(/\b(?:under|at most|max(?:imum)?|within|no more than) (\d{1,4}) words\b/, a.lower);
+      if (maxWords && maxWords >= 5) a.config.max_words = maxWords;
+      const focus = a.lower.match(/\bfocus(?:ing|ed)? on ([a-z ,]+?)(?:[.;]|$| then| and then)/);
+      if (focus) a.config.focus = focus[1]!.trim();
+      const said = ['summary', sentences && `${sentences} sentences`, maxWords && `≤ ${maxWords} words`, focus && `focus "${focus[1]!.trim()}"`];
+      if (sentences || maxWords || focus) a.filled.push(said.filter(Boolean).join(' '));
+    },
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The text, or an object with a `text` field' }],

@@ -64,6 +64,11 @@ export const switchDescriptor = describeNode({
       /\bdepending on (the )?(message|resource|event) type\b/,
     ),
     branches: { of: (c) => (c.cases as { port: string }[]).map((k) => k.port), aside: 'default' },
+    configure: (a) => {
+      const cases = a.switchCases();
+      a.config.cases = cases;
+      a.filled.push(`cases ${cases.map((c) => c.port).join(', ')}`);
+    },
   },
   ports: (config) => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to route' }],

@@ -7,7 +7,7 @@ import { replaceOp } from './ops-change';
 import type { OpResult } from './ops-place';
 import type { EditContext } from './points';
 import { findNode } from './resolve';
-import { CONNECTOR_TYPE } from '../planner/configure';
+import { connectorTypeOf } from '../planner/behaviors';
 import { stepAsked } from './steps';
 
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
@@ -44,7 +44,7 @@ export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ct
   }
   const named = ctx.connectors.filter((c) => lower.includes(c.name.toLowerCase()));
   for (const c of named) {
-    const nodes = g.def.nodes.filter((n) => CONNECTOR_TYPE[n.type] === c.type && n.config.connector !== c.name);
+    const nodes = g.def.nodes.filter((n) => connectorTypeOf(n.type) === c.type && n.config.connector !== c.name);
     const reading = READS.test(lower);
     const node = nodes.find((n) => (getNodeDescriptor(n.type)?.side_effect === 'write') !== reading) ?? nodes[0];
     if (node) {

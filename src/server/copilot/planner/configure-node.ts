@@ -25,9 +25,6 @@ export function configureNode(type: string, description: string, opts: { base?: 
   if (!d) return undefined;
   const req = readRequest(description);
   const base = opts.base ?? {};
-  if (type === 'schedule-trigger' && !req.trigger.schedule) {
-    return { config: base, filled: [], missing: ['schedule: the description names none (e.g. "every day at 6", "every 15 minutes")'], problem: configProblem(type, base) };
-  }
   const input = (opts.inputType ?? catalogPorts(d).inputs[0]?.type ?? 'trigger-event') as PortType;
   const c = configure(type, base, { type: input, kind: d.trigger ? 'event' : req.data }, { req, connectors: opts.connectors ?? [], used: new Set() });
   return { config: c.config, filled: c.filled, missing: c.missing, problem: configProblem(type, c.config) };

@@ -3,6 +3,7 @@ import { readSchedule, type Schedule } from './cron';
 import type { TriggerEventKind } from '@/engine/node-descriptor';
 import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 import { BEHAVIORS, plannedWhere } from './behaviors';
+import { anyOf, inRow } from '@/engine/node-plan';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
 export interface Request {
@@ -68,8 +69,25 @@ const CUES: [RegExp, string][] = [
   [/\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|gender|fields?|values?|obx|results?|identifiers?)\b/, 'extract-fields'],
   [/\b(extract|identify|pull out|find|capture)\w* (the )?(conditions|medications|problems|diagnoses|problem list)\b/, 'extract-clinical'],
   [/\bllm\b|\blanguage model\b|\bgpt\b|\bclaude\b|\bai model\b/, 'ai'],
-  [/\bfilter\w*|\bonly (keep|the|active|final|those|rows|records|patients|observations|messages)\b|\bexclud\w*|\b(drop|remove|discard)\w* (the )?(rows|records|those|resources|everything|all)\b|\bkeep only\b|\bkeep (the |only the )?\w+ (where|with|that|whose)\b|\bskip (the )?(rows|records)\b/, 'keep-matching'],
-  [/\babnormal|\bcritical|\bout[- ]of[- ]range\b|\bpanic\b|\burgent\b|\bescalat\w*|\bflag\w*|\bdeceased\b|\bpositive\b|\b(above|over|greater than|higher than|exceed\w*|below|under|less than|lower than)\s+\d+(?!\d|\.\d|\s*(words?|sentences?|characters?|chars|tokens?|minutes?|hours?|days?|seconds?)\b)|[<>]=?\s*\d|\bif (the|it|a|an|its|their|they)\b/, 'test'],
+  [
+    anyOf(
+      /\bfilter\w*|\bonly (keep|the|active|final|those|rows|records|patients|observations|messages)\b|\bexclud\w*/,
+      /\b(drop|remove|discard)\w* (the )?(rows|records|those|resources|everything|all)\b|\bkeep only\b/,
+      /\bkeep (the |only the )?\w+ (where|with|that|whose)\b|\bskip (the )?(rows|records)\b/,
+    ),
+    'keep-matching',
+  ],
+  [
+    anyOf(
+      /\babnormal|\bcritical|\bout[- ]of[- ]range\b|\bpanic\b|\burgent\b|\bescalat\w*|\bflag\w*|\bdeceased\b|\bpositive\b/,
+      inRow(
+        /\b(above|over|greater than|higher than|exceed\w*|below|under|less than|lower than)\s+\d+/,
+        /(?!\d|\.\d|\s*(words?|sentences?|characters?|chars|tokens?|minutes?|hours?|days?|seconds?)\b)/,
+      ),
+      /[<>]=?\s*\d|\bif (the|it|a|an|its|their|they)\b/,
+    ),
+    'test',
+  ],
 ];
 
 /** The words that ask for each node type, from its descriptor. */
@@ -106,7 +124,9 @@ function triggerEvent(text: string, lower: string): Omit<Request['trigger'], 'ty
   if (LISTEN.test(lower)) return { event: 'mllp', said: 'messages arrive over MLLP', ...(port ? { port: Number(port[1]) } : {}) };
   const schedule = readSchedule(text);
   if (schedule) return { event: 'schedule', said: `a schedule: ${schedule.said}`, schedule };
-  if (/\bschedule[ds]?\b(?! (messages?|appointments?|system))|\bcron\b|\bpoll\w*|\bperiodic\w*/.test(lower)) return { event: 'schedule', said: 'a schedule with no interval given (hourly)', schedule: { cron: '0 * * * *', said: 'hourly' } };
+  if (/\bschedule[ds]?\b(?! (messages?|appointments?|system))|\bcron\b|\bpoll\w*|\bperiodic\w*/.test(lower)) {
+    return { event: 'schedule', said: 'a schedule with no interval given (hourly)', schedule: { cron: '0 * * * *', said: 'hourly' } };
+  }
   if (WEBHOOK.test(lower)) return { event: 'webhook', said: 'an outside system posts to a webhook' };
   return { event: 'manual', said: 'no schedule, webhook or MLLP feed named: started by hand or through the API' };
 }

@@ -1,6 +1,7 @@
 import type { CapabilityAnswer, CapabilityAsk, ChosenStep } from '@/engine/node-plan';
 import { BEHAVIORS, connectorTypeOf, doesJob, plannedWhere, shareJob } from './behaviors';
 import { descriptor, searchNodes, type SearchHit } from './catalog';
+import type { Flow } from './flow';
 import type { Request, Want } from './read';
 
 export interface Step {
@@ -17,6 +18,8 @@ const DATA_WORDS = new Set(['pid', 'obx', 'nte', 'msh', 'pv1', 'obr', 'hl7', 'hl
 const FHIR_SERVER = new Set(plannedWhere(() => true).filter((t) => connectorTypeOf(t) === 'fhir'));
 
 const wantsFhir = (req: Request) => /\bfhir\b/.test(req.lower) || req.wants.some((w) => w.what === 'to-fhir' || FHIR_SERVER.has(w.what));
+
+const EVENT: Flow = { type: 'trigger-event', kind: 'event' };
 
 const DROPPABLE = plannedWhere((p) => p.dropWhen);
 
@@ -42,7 +45,7 @@ function resolve(w: Want, req: Request, chosen: Set<string>): { type: string; wh
     near: req.lower.slice(Math.max(0, w.at - 40), w.at + 20),
     fhir: wantsFhir(req),
     doing: (job) => [...chosen].some((t) => doesJob(t, job)),
-    itemsFromSource: [...chosen].some((t) => BEHAVIORS[t]!.role === 'source' && Boolean(BEHAVIORS[t]!.gives?.({ type: 'trigger-event', kind: 'event' }, {}).list)),
+    itemsFromSource: [...chosen].some((t) => BEHAVIORS[t]!.role === 'source' && Boolean(BEHAVIORS[t]!.gives?.(EVENT, {}).list)),
   };
   const fits = (fallback: boolean) => answers.find((a) => Boolean(a.answer.fallback) === fallback && a.answer.when(ask));
   const a = fits(false) ?? fits(true);
