@@ -153,6 +153,12 @@ export interface NodePlan {
   configure?(a: ConfigureAsk): void;
   /** It picks its connector itself in `configure` (an http-request takes a URL first). */
   ownConnector?: boolean;
+  /** Config the planner sets when the request gives none, said to the user (a listener's port). */
+  fallbacks?: { field: string; value: unknown; why: string }[];
+  /** The key of the pipeline output that takes what it sends aside (default `invalid`), by the request's words. */
+  asideKey?: (lower: string) => string;
+  /** Its input goes to a language model that may run outside this server whatever its config says (an agent's). */
+  externalModel?: boolean;
   /** A router: `keep` keeps what passes and sends the rest aside, `branch` sends the value one way or another. */
   router?: 'keep' | 'branch';
   /** Its answer is something a router after it may test (a model's or an agent's). */

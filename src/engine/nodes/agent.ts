@@ -37,6 +37,7 @@ export const agent = describeNode({
     configure: (a) => {
       a.missing.push('agent_id: choose the agent to run (Agents page); a test run needs an active one, a real run a deployed one');
     },
+    externalModel: true,
   },
   ports: () => ({
     inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],

@@ -44,6 +44,7 @@ export const condition = describeNode({
       a.filled.push(`test: ${p.said}`);
       if (p.guessed) a.missing.push(`expression: ${p.said}`);
     },
+    asideKey: (lower) => (/\babnormal|\bcritical|\burgent/.test(lower) ? 'normal' : 'otherwise'),
   },
   ports: () => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to test and route' }],

@@ -43,6 +43,7 @@ export const filter = describeNode({
       a.filled.push(`keep: ${p.said}`);
       if (p.guessed) a.missing.push(`expression: ${p.said}`);
     },
+    asideKey: () => 'rejected',
   },
   ports: () => ({
     inputs: [{ name: 'items', type: 'json', description: 'The array to filter' }],

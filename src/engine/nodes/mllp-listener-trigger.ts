@@ -81,6 +81,7 @@ export const mllpListenerTrigger = describeNode({
         a.filled.push(`port ${a.port}`);
       }
     },
+    fallbacks: [{ field: 'port', value: 2575, why: 'the request names none; 2575 (the usual HL7 port) was set' }],
   },
   ports: () => ({
     inputs: [],

@@ -69,6 +69,7 @@ export const switchDescriptor = describeNode({
       a.config.cases = cases;
       a.filled.push(`cases ${cases.map((c) => c.port).join(', ')}`);
     },
+    asideKey: () => 'other',
   },
   ports: (config) => ({
     inputs: [{ name: 'value', type: 'any', description: 'The value to route' }],

@@ -1,4 +1,5 @@
-import { BEHAVIORS } from './behaviors';
+import { BEHAVIORS, doesJob, plannedWhere } from './behaviors';
+import { idBase } from './catalog';
 import { Builder, type Placed, type Point } from './build';
 import { configure, type Connector } from './configure';
 import { flowText, type Flow } from './flow';
@@ -38,7 +39,10 @@ function startPoints(req: Request, trigger: string, fields: Record<string, strin
   return [at(name, flow)];
 }
 
-const VALIDATORS = ['fhir-validate', 'claim-validate', 'json-schema-validate'];
+const isValidator = (type: string) => doesJob(type, 'validate');
+/** The node type of a pipeline's outputs. */
+const OUTPUT = plannedWhere((p) => p.role === 'output')[0]!;
+const DEIDENTIFIERS = plannedWhere((p) => p.jobs?.includes('deidentify')).sort();
 
 /** The clause of the request around a position: between the punctuation before and after it. */
 function clauseAt(text: string, at: number): string {
@@ -47,8 +51,7 @@ function clauseAt(text: string, at: number): string {
   return text.slice(before + 1, after < 0 ? undefined : at + after);
 }
 
-const asideKey = (type: string, req: Request): string =>
-  type === 'condition' ? (/\babnormal|\bcritical|\burgent/.test(req.lower) ? 'normal' : 'otherwise') : type === 'filter' ? 'rejected' : type === 'switch' ? 'other' : 'invalid';
+const asideKey = (type: string, req: Request): string => BEHAVIORS[type]?.asideKey?.(req.lower) ?? 'invalid';
 
 const outputKey = (f: Flow): string =>
   f.kind === 'answer' ? 'answer' : f.type === 'fhir-bundle' || f.bundle ? 'bundle' : f.list ? 'items' : f.kind === 'fhir' ? 'resource' : f.kind === 'hl7' ? 'message' : 'result';
@@ -84,11 +87,12 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
   // the trigger
   const trigger = req.trigger.type;
   const triggerConfig = configure(trigger, {}, { type: 'trigger-event', kind: 'event' }, b.ctx);
-  if (trigger === 'mllp-listener-trigger' && triggerConfig.config.port === undefined) {
-    triggerConfig.config.port = 2575;
-    unresolved.push('listener (mllp-listener-trigger) port: the request names none; 2575 (the usual HL7 port) was set');
+  for (const f of BEHAVIORS[trigger]?.fallbacks ?? []) {
+    if (triggerConfig.config[f.field] !== undefined) continue;
+    triggerConfig.config[f.field] = f.value;
+    unresolved.push(`${idBase(trigger)} (${trigger}) ${f.field}: ${f.why}`);
   }
-  if (req.trigger.schedule?.note) unresolved.push(`schedule (schedule-trigger) cron: ${req.trigger.schedule.note}`);
+  if (req.trigger.schedule?.note) unresolved.push(`${idBase(trigger)} (${trigger}) cron: ${req.trigger.schedule.note}`);
   const triggerId = b.add(trigger, triggerConfig.config, 0, 0);
   reasoning.push(`Trigger: ${trigger}, because ${req.trigger.said}${triggerConfig.filled.length ? ` (${triggerConfig.filled.join(', ')})` : ''}.`);
   const fields: Record<string, string> = {};
@@ -120,7 +124,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     const clause = clauseAt(req.lower, sink.at);
     // "send claims with errors to…": the sink takes what the validator puts aside
     const rejects = /\b(with errors|invalid|rejected|failed|failing|that fail|bad ones)\b/.test(clause)
-      ? asides.find((a) => a.placed.aside && VALIDATORS.includes(a.step.type) && !sentAside.has(a.placed.id))
+      ? asides.find((a) => a.placed.aside && isValidator(a.step.type) && !sentAside.has(a.placed.id))
       : undefined;
     if (rejects) {
       sentAside.add(rejects.placed.id);
@@ -136,7 +140,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     const from = candidates.find((p) => b.routes(sink.type, p)) ?? candidates[0]!;
     const placed = b.attach(sink.type, [from]);
     if (placed) sinkResults.push(placed);
-    if (placed && from.flow.kind === 'event' && trigger === 'schedule-trigger') {
+    if (placed && from.flow.kind === 'event' && req.trigger.event === 'schedule') {
       unresolved.push(`${placed.id} (${sink.type}) gets only the schedule's event: the request names nothing the catalog can read the data from; add the node that reads it before ${placed.id}`);
     }
   }
@@ -148,7 +152,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     for (let i = 2; keys.has(k); i++) k = `${from.node}_${key}_${i}`;
     keys.add(k);
     const p = b.position(from.node);
-    const id = b.add('pipeline-output', { key: k }, p.col + 1, from.row, { id: k === 'result' ? 'out' : `out_${k}`.replace(/[^A-Za-z0-9_]/g, '_') });
+    const id = b.add(OUTPUT, { key: k }, p.col + 1, from.row, { id: k === 'result' ? 'out' : `out_${k}`.replace(/[^A-Za-z0-9_]/g, '_') });
     b.connect(from, id, 'value');
   };
   let elseDone = false;
@@ -167,7 +171,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
       if (last?.out) output(last.out, asideKey(step.type, req));
       continue;
     }
-    const validator = VALIDATORS.includes(step.type);
+    const validator = isValidator(step.type);
     if (routes || validator || req.keepsRejects) output({ ...placed.aside, row: b.newRow() }, asideKey(step.type, req));
     for (const more of placed.more) output({ ...more, row: b.newRow() }, more.port);
   }
@@ -184,9 +188,10 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     node.config = { ...node.config, fields };
   }
 
-  const agentNode = b.nodes.find((n) => n.type === 'agent');
-  if (agentNode && ['hl7', 'x12', 'fhir'].includes(req.data) && !b.nodes.some((n) => n.type.endsWith('-deidentify'))) {
-    unresolved.push(`${agentNode.id} (agent): patient data reaches the agent's model without de-identification; if that model runs outside this server, add fhir-deidentify or hl7v2-deidentify before it`);
+  const agentNode = b.nodes.find((n) => BEHAVIORS[n.type]?.externalModel);
+  if (agentNode && ['hl7', 'x12', 'fhir'].includes(req.data) && !b.nodes.some((n) => DEIDENTIFIERS.includes(n.type))) {
+    const add = `add ${DEIDENTIFIERS.join(' or ')} before it`;
+    unresolved.push(`${agentNode.id} (${agentNode.type}): patient data reaches the agent's model without de-identification; if that model runs outside this server, ${add}`);
   }
   const { def, report } = repair({ nodes: b.nodes, connections: b.connections }, reasoning, unresolved);
   reasoning.push(

@@ -1,11 +1,13 @@
 import { buildGraph, type Graph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
+import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 import type { Finding } from '@/engine/validate';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { CREDENTIAL_HEADER } from '@/shared/credential-headers';
 
 const OFFLINE = 'clinflow/offline';
-const DEIDENTIFY = new Set(['fhir-deidentify', 'hl7v2-deidentify']);
+/** Node types that de-identify (their descriptor's plan has the job). */
+const DEIDENTIFY = new Set(NODE_DESCRIPTORS.filter((d) => d.plan?.jobs?.includes('deidentify')).map((d) => d.id));
 
 /** Nodes that bring patient data into a pipeline (healthcare and claims nodes, MLLP feeds), de-identification aside. */
 function carriesPhi(g: Graph, id: string): boolean {
@@ -58,10 +60,11 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
     if (!d || n.def.disabled) continue;
     if (d.category === 'ai') {
       const model = typeof n.def.config?.model === 'string' ? n.def.config.model : OFFLINE;
-      const external = n.def.type === 'agent' || model !== OFFLINE;
+      const external = Boolean(d.plan?.externalModel) || model !== OFFLINE;
       if (external && phiReaches(g, id)) {
-        const which = n.def.type === 'agent' ? 'the agent\'s language model' : `the external model ${model}`;
-        out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: add fhir-deidentify or hl7v2-deidentify before this node (or use clinflow/offline, which runs on this server).` });
+        const which = d.plan?.externalModel ? 'the agent\'s language model' : `the external model ${model}`;
+        const add = `add ${[...DEIDENTIFY].sort().join(' or ')} before this node`;
+        out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: ${add} (or use clinflow/offline, which runs on this server).` });
       }
     }
     const headers = d.credentialHeaders ? (n.def.config?.[d.credentialHeaders] as Record<string, unknown> | undefined) : undefined;
@@ -69,8 +72,10 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
     if (typed.length) {
       out.push({ node_id: id, code: 'CREDENTIAL_IN_NODE', message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.` });
     }
-    if (n.def.type === 'fhir-write' && !upstreamHas(g, id, 'fhir-validate')) {
-      out.push({ node_id: id, code: 'FHIR_NOT_VALIDATED', message: 'FHIR resources are written without validation: add fhir-validate before this node so the server is not sent invalid resources.' });
+    const check = d.plan?.precededBy;
+    if (check && !upstreamHas(g, id, check.type)) {
+      const message = `FHIR resources are written without validation: add ${check.type} before this node so the server is not sent invalid resources.`;
+      out.push({ node_id: id, code: 'FHIR_NOT_VALIDATED', message });
     }
     if (d.side_effect === 'write' && n.settings.retry.max_attempts <= 1) {
       out.push({ node_id: id, code: 'WRITE_WITHOUT_RETRY', message: `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts (e.g. 3); writes carry an idempotency key, so a retry does not write twice.` });
