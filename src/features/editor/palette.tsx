@@ -5,14 +5,10 @@ import { Crosshair, Search, X } from 'lucide-react';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from '@/components/ui/cn';
 import { GRID, NODE_DRAG_TYPE } from './constants';
-import { CATEGORY_ORDER, lookOf } from './node-look';
+import { lookOf } from './node-look';
+import { paletteGroups } from './palette-groups';
 import { useEditor } from './store-provider';
 import type { CatalogEntry } from './types';
-
-function matches(entry: CatalogEntry, words: string[]): boolean {
-  const text = [entry.id, entry.name, entry.description, entry.category, ...entry.keywords].join(' ').toLowerCase();
-  return words.every((w) => text.includes(w));
-}
 
 /** The node catalog by category; drag an entry onto the canvas, or focus it and press Enter. */
 export function Palette() {
@@ -22,13 +18,7 @@ export function Palette() {
   const lastAdd = useRef(0);
   const flow = useReactFlow();
 
-  const groups = useMemo(() => {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    const found = Object.values(catalog).filter((e) => matches(e, words));
-    return CATEGORY_ORDER.map((c) => ({ category: c, entries: found.filter((e) => e.category === c).sort((a, b) => a.name.localeCompare(b.name)) })).filter(
-      (g) => g.entries.length > 0,
-    );
-  }, [catalog, query]);
+  const groups = useMemo(() => paletteGroups(catalog, query), [catalog, query]);
 
   /** Adds the node where "Add a node here" was picked on the canvas, else in the middle of the view. */
   function addAtCenter(type: string) {

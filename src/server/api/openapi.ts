@@ -2,6 +2,7 @@ import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath } from 
 import { appRouter } from './root';
 import type { Meta } from './trpc';
 import { ERROR_STATUS, type ErrorCode } from '@/server/errors';
+import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 
 type Json = Record<string, unknown>;
 
@@ -145,6 +146,12 @@ function addEventStream(op: Json | undefined, stream: typeof AGENT_STREAM = AGEN
   if (stream.conversation) ok.headers = { ...(ok.headers as Json), 'X-Conversation-ID': { description: 'The conversation of the turn', schema: { type: 'string' } } };
 }
 
+/** The node types of the registry, where a path names one: a type added to the registry is documented with no other change. */
+function nameNodeTypes(op: Json | undefined): void {
+  const param = (op?.parameters as Json[] | undefined)?.find((p) => p.name === 'nodeId');
+  if (param) param.schema = { type: 'string', enum: NODE_DESCRIPTORS.map((d) => d.id), description: 'A node type of the catalog' };
+}
+
 function build(): Json {
   const doc = generateOpenApiDocument(appRouter, {
     title: 'Clinflow API',
@@ -185,6 +192,7 @@ function build(): Json {
   paths['/audit-events/export'] = { get: auditExportOperation() };
   for (const path of ['/agents/{id}/chat', '/agents/{id}/conversations/{cid}/messages']) addEventStream(paths[path]?.post);
   addEventStream(paths['/copilot/chat']?.post, COPILOT_STREAM);
+  nameNodeTypes(paths['/node-catalog/{nodeId}']?.get);
 
   const components = (doc.components ?? {}) as Json;
   components.schemas = { ...((components.schemas as Json) ?? {}), Error: ERROR_SCHEMA };

@@ -3,12 +3,17 @@ import { nodePorts } from '@/features/editor/ports';
 import type { Runtime } from '@/server/runtime';
 import { memoryRuntime, orgCaller } from '@/server/testing';
 import { validatePipelineDefinition } from '@/server/services/pipelines/validate-definition';
+import { paletteGroups } from '@/features/editor/palette-groups';
+import { openApiDocument } from '@/server/api/openapi';
+import { editPipeline } from '@/server/copilot/edit';
+import { planPipeline } from '@/server/copilot/planner';
 import { getCatalogEntry, listCatalog, searchCatalog } from './catalog';
 
 /**
  * A node type added the way a new one is: its descriptor and its implementation (its own files), one line in
  * src/engine/nodes/registry.ts and its entry in implementations.ts — here appended to both lists by vi.mock, nothing
- * else touched. The catalog, the editor's ports, validation, header masking and execution must all know it.
+ * else touched. The catalog, the editor's palette and ports, validation, the OpenAPI document, the copilot's planner
+ * (new pipelines and edits), header masking and execution must all know it.
  */
 const { notify, notifyNode } = await vi.hoisted(async () => {
   const { z } = await import('zod');
@@ -31,6 +36,19 @@ const { notify, notifyNode } = await vi.hoisted(async () => {
     ports: () => ({ inputs: [{ name: 'text', type: 'text' }], outputs: [{ name: 'sent', type: 'json' }] }),
     errors: { PAGER_DOWN: 'the pager did not answer' },
     credentialHeaders: 'headers',
+    // what the copilot's planner needs: where it goes in a flow, the words that ask for it, its config from a request
+    plan: {
+      role: 'sink',
+      stage: 'sink',
+      input: 'text',
+      output: 'sent',
+      cue: /\bpage\w* the ward\b|\bward \d+ pager\b/,
+      configure: (a) => {
+        const ward = a.lower.match(/\bward (\d+)/)?.[1];
+        if (ward) a.config.url = `https://pager.example.org/ward-${ward}`;
+        else a.missing.push('url: the request names no ward');
+      },
+    },
   });
   const notifyNode = implementNode(notify, {
     async execute(ctx, inputs, config) {
@@ -97,5 +115,32 @@ describe('a node type added with its own files and one registry line', () => {
     expect(checked.warnings).toContainEqual(expect.objectContaining({ node_id: 'page', code: 'CREDENTIAL_IN_NODE' }));
     const run = await admin.executions.execute({ pipeline_id: created.id, inputs: { message: 'bed 4 admitted' }, test_mode: true, async: false });
     expect(run).toMatchObject({ status: 'completed', outputs: { paged: { url: 'https://pager.example.org/ward-7', text: 'bed 4 admitted' } } });
+  });
+
+  it('is in the editor\'s palette and the OpenAPI document', () => {
+    expect(paletteGroups(listCatalog().nodes, 'pager')).toEqual([{ category: 'output', entries: [expect.objectContaining({ id: 'throwaway-notify' })] }]);
+    const doc = openApiDocument() as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+    const nodeId = doc.paths['/node-catalog/{nodeId}']!.get.parameters.find((p) => p.name === 'nodeId');
+    expect(nodeId?.schema.enum).toContain('throwaway-notify');
+  });
+
+  it('is proposed by the copilot when a request names its words: in a new pipeline, configured, and in an edit', async () => {
+    const plan = planPipeline('Page the ward 7 pager with every admission note.');
+    const page = plan.pipeline.nodes.find((n) => n.type === 'throwaway-notify');
+    expect(page?.config).toMatchObject({ url: 'https://pager.example.org/ward-7' });
+    expect(plan.pipeline.connections).toContainEqual(expect.objectContaining({ target: page!.id, target_port: 'text' }));
+    expect(validatePipelineDefinition(plan.pipeline)).toMatchObject({ valid: true, errors: [] });
+
+    const notes = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: { fields: { note: 'text' } }, position: { x: 0, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'note' }, position: { x: 1, y: 0 } },
+      ],
+      connections: [{ source: 'in', source_port: 'note', target: 'out', target_port: 'value' }],
+    };
+    const edited = await editPipeline(notes, 'Also page the ward 3 pager with the note.');
+    const added = edited.definition.nodes.find((n) => n.type === 'throwaway-notify');
+    expect(added?.config).toMatchObject({ url: 'https://pager.example.org/ward-3' });
+    expect(validatePipelineDefinition(edited.definition)).toMatchObject({ valid: true });
   });
 });
