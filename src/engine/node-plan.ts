@@ -155,6 +155,8 @@ export interface NodePlan {
   ownConnector?: boolean;
   /** Config the planner sets when the request gives none, said to the user (a listener's port). */
   fallbacks?: { field: string; value: unknown; why: string }[];
+  /** The key of the pipeline output an edit gives its result (default: its output port's name). */
+  outputKey?: string;
   /** The key of the pipeline output that takes what it sends aside (default `invalid`), by the request's words. */
   asideKey?: (lower: string) => string;
   /** Its input goes to a language model that may run outside this server whatever its config says (an agent's). */

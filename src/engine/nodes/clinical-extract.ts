@@ -79,6 +79,7 @@ export const clinicalExtract = describeNode({
       const ref = a.text.match(/\bPatient\/[A-Za-z0-9\-.]{1,64}\b/);
       if (ref) a.config.patient_reference = ref[0];
     },
+    outputKey: 'extracted',
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The clinical text, or {text, patient_reference?, patient?}' }],

@@ -105,6 +105,7 @@ export const fhirpathExtract = describeNode({
         a.filled.push(`fields ${Object.keys(expressions).join(', ')}`);
       } else a.missing.push('expressions: the request names no fields to extract (resourceType and id are extracted)');
     },
+    outputKey: 'values',
   },
   ports: () => ({
     inputs: [{ name: 'resource', type: 'json', description: 'A FHIR resource or Bundle' }],

@@ -75,6 +75,7 @@ export const hl7v2Ack = describeNode({
       const code = a.text.match(/\b(AA|AE|AR|CA|CE|CR)\b/);
       if (code) a.config.code = code[1];
     },
+    outputKey: 'ack',
   },
   ports: () => ({
     inputs: [{ name: 'message', type: 'hl7v2-message', description: 'The received message' }],

@@ -52,6 +52,7 @@ export const summarize = describeNode({
       const said = ['summary', sentences && `${sentences} sentences`, maxWords && `≤ ${maxWords} words`, focus && `focus "${focus[1]!.trim()}"`];
       if (sentences || maxWords || focus) a.filled.push(said.filter(Boolean).join(' '));
     },
+    outputKey: 'summary',
   },
   ports: () => ({
     inputs: [{ name: 'text', type: 'any', description: 'The text, or an object with a `text` field' }],

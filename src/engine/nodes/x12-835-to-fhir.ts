@@ -38,6 +38,7 @@ export const x12835ToFhir = describeNode({
     takes: (f) => f.kind === 'x12' && f.x12 === '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 === '835', why: 'X12 835 to FHIR' } },
+    outputKey: 'remittances',
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 835' }],

@@ -41,6 +41,7 @@ export const x12837ToFhir = describeNode({
     takes: (f) => f.kind === 'x12' && f.x12 !== '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 !== '835', why: 'X12 837 to FHIR' } },
+    outputKey: 'claims',
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],

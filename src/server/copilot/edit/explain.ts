@@ -1,4 +1,5 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
+import { isOutput } from '../planner/behaviors';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { portsFor } from '../planner/catalog';
 import { flowText } from '../planner/flow';
@@ -39,7 +40,7 @@ export function explainFlow(def: PipelineDefinition): string {
         (c) =>
           `${flowText(flows.get(`${c.source}.${c.source_port}`) ?? { type: g.outputType(c.source, c.source_port) ?? 'any', kind: 'json' })} from ${c.source}`,
       );
-    if (n.type === 'pipeline-output') {
+    if (isOutput(n.type)) {
       lines.push(
         `${++step}. ${title(g, id)} returns ${into.join(' and ') || 'nothing (no input is connected)'} as the output "${String(n.config.key ?? id)}".`,
       );

@@ -1,4 +1,5 @@
 import type { PipelineConnection } from '@/shared/pipeline';
+import { isOutput, plannedWhere } from '../planner/behaviors';
 import type { Flow } from '../planner/flow';
 import { predicate } from '../planner/predicate';
 import { readRequest } from '../planner/read';
@@ -56,9 +57,12 @@ function filterEdge(g: EditGraph, op: Extract<Op, { kind: 'filter' }>): Pipeline
       : verb && verb !== 'return' && verb !== 'process'
         ? chain.find((id) => isWrite(g.node(id)!.type))
         : undefined;
-  const end = named ?? chain.find((id) => isSink(g.node(id)!.type) || g.node(id)!.type === 'pipeline-output') ?? chain.at(-1);
+  const end = named ?? chain.find((id) => isSink(g.node(id)!.type) || isOutput(g.node(id)!.type)) ?? chain.at(-1);
   return end ? g.mainIn(end) : undefined;
 }
+
+const KEEPER = plannedWhere((p) => p.router === 'keep')[0]!;
+const TESTER = plannedWhere((p) => Boolean(p.answers?.test?.fallback))[0]!;
 
 /** "Only keep female patients": a filter (on a list) or a condition (on one value) with the sentence's test. */
 export function filterOp(g: EditGraph, op: Extract<Op, { kind: 'filter' }>, ctx: Parameters<typeof insertOnEdge>[4]): OpResult {
@@ -66,7 +70,8 @@ export function filterOp(g: EditGraph, op: Extract<Op, { kind: 'filter' }>, ctx:
   if (!edge) return { ok: false, changes: [], problem: 'no connection in the pipeline to put the test on' };
   const flow = g.flows().get(`${edge.source}.${edge.source_port}`) ?? { type: 'json', kind: 'json' };
   const list = Boolean(flow.list);
-  const type = list ? 'filter' : 'condition';
+  // a list keeps what passes (filter); one value is tested (the test capability's fallback: condition)
+  const type = list ? KEEPER : TESTER;
   const test = testOf(op.clause, flow, list);
   const r = insertOnEdge(g, edge, [type], op.clause, ctx);
   if (!r.ok || !r.placed) return r;

@@ -1,7 +1,7 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineConnection, PipelineDefinition, PipelineNode } from '@/shared/pipeline';
 import type { PortType } from '@/shared/ports';
-import { BEHAVIORS } from '../planner/behaviors';
+import { BEHAVIORS, doesJob, isOutput, triggerEventsOf } from '../planner/behaviors';
 import { outFlow, type Point } from '../planner/build';
 import { idBase } from '../planner/catalog';
 import { portsFor } from '../planner/catalog';
@@ -106,7 +106,7 @@ export class EditGraph {
     while (at && !chain.includes(at)) {
       chain.push(at);
       const port = this.trigger?.id === at ? this.outgoing(at)[0]?.source_port : this.mainOutput(at);
-      const next = this.outgoing(at, port).find((c) => this.node(c.target)?.type !== 'pipeline-output') ?? this.outgoing(at, port)[0];
+      const next = this.outgoing(at, port).find((c) => !isOutput(this.node(c.target)?.type ?? '')) ?? this.outgoing(at, port)[0];
       at = next?.target;
     }
     return chain;
@@ -125,9 +125,9 @@ export class EditGraph {
       const into = this.mainIn(id);
       const inFlow = (into && flows.get(`${into.source}.${into.source_port}`)) ?? { type: 'json' as PortType, kind: 'json' as Kind };
       for (const p of outputs) {
-        const aside = p.name === this.asideOutput(id) && n.type !== 'switch' && n.type !== 'condition' && n.type !== 'filter';
+        const aside = p.name === this.asideOutput(id) && !BEHAVIORS[n.type]?.router;
         let f: Flow = aside ? { type: p.type, kind: 'json' } : outFlow(n.type, p.name, inFlow, n.config);
-        if (n.type === 'pipeline-output') f = inFlow;
+        if (isOutput(n.type)) f = inFlow;
         if (!BEHAVIORS[n.type] && !aside) f = { type: p.type === 'any' ? inFlow.type : p.type, kind: inFlow.kind };
         flows.set(`${id}.${p.name}`, f);
       }
@@ -138,15 +138,16 @@ export class EditGraph {
   /** What a trigger's output carries: by its port type, the field's name and the nodes it feeds. */
   private triggerFlow(n: PipelineNode, port: string, type: PortType): Flow {
     if (type === 'trigger-event') return { type, kind: 'event' };
-    if (n.type === 'mllp-listener-trigger') return { type, kind: 'hl7' };
+    if (triggerEventsOf(n.type)?.includes('mllp')) return { type, kind: 'hl7' };
+    const parses = (data: Kind) => feeds.some((t) => BEHAVIORS[t]?.parses?.data === data);
     const feeds = this.outgoing(n.id, port).map((c) => this.node(c.target)?.type ?? '');
     const name = port.toLowerCase();
     const x12 = /835|remit/.test(name) ? '835' : /837|claim/.test(name) ? '837' : undefined;
-    if (feeds.includes('hl7v2-parse') || /hl7|adt|oru|message/.test(name)) return { type, kind: 'hl7' };
-    if (feeds.includes('x12-parse') || /x12|edi|claim|remit|83[57]/.test(name)) return { type, kind: 'x12', ...(x12 ? { x12 } : { x12: '837' }) };
-    if (feeds.includes('csv-parse') || /csv/.test(name)) return { type, kind: 'csv' };
+    if (parses('hl7') || /hl7|adt|oru|message/.test(name)) return { type, kind: 'hl7' };
+    if (parses('x12') || /x12|edi|claim|remit|83[57]/.test(name)) return { type, kind: 'x12', ...(x12 ? { x12 } : { x12: '837' }) };
+    if (parses('csv') || /csv/.test(name)) return { type, kind: 'csv' };
     if (type === 'fhir-bundle') return { type, kind: 'fhir', bundle: 'collection' };
-    if (feeds.some((t) => ['summarize', 'clinical-extract', 'llm-prompt', 'agent'].includes(t)) || /note|text|narrative/.test(name))
+    if (feeds.some((t) => doesJob(t, 'ai')) || /note|text|narrative/.test(name))
       return { type, kind: 'note' };
     if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => t.startsWith('fhir-')))
       return { type, kind: 'fhir', ...(/bundle/.test(name) ? { bundle: 'collection' } : {}) };

@@ -3,6 +3,7 @@
  * to the FHIR server instead of returning it; retry the write 4 times" is three). Only the reading: which step,
  * where, what it replaces; the ops resolve the names against the pipeline.
  */
+import { triggerTypeOf } from '../planner/behaviors';
 
 export interface Anchor {
   rel: 'before' | 'after' | 'between';
@@ -157,13 +158,14 @@ const FILTER = new RegExp(
   ].join('|'),
   'i',
 );
+/** Words that ask for a trigger, by the event it starts on (`manual`: by hand or a request): its type is the registry's. */
 const TRIGGERS: [RegExp, string][] = [
-  [/\bwebhook\b/i, 'webhook-trigger'],
-  [/\bmllp\b[^,;]{0,40}\b(port|listen|receiv|inbound|incoming)|\b(listen|receiv|accept)\w*\b[^,;]{0,40}\bmllp\b/i, 'mllp-listener-trigger'],
-  [/\bby hand\b|\bmanual\w*\b|\bon demand\b/i, 'manual-trigger'],
+  [/\bwebhook\b/i, 'webhook'],
+  [/\bmllp\b[^,;]{0,40}\b(port|listen|receiv|inbound|incoming)|\b(listen|receiv|accept)\w*\b[^,;]{0,40}\bmllp\b/i, 'mllp'],
+  [/\bby hand\b|\bmanual\w*\b|\bon demand\b/i, 'manual'],
   [
     /\bschedule\b|\bnightly\b|\bhourly\b|\bdaily\b|\bevery (\d+ )?(minute|hour|day|night|morning|week|month)\w*|\bat \d{1,2}\s*(am|pm)\b|\bcron\b/i,
-    'schedule-trigger',
+    'schedule',
   ],
 ];
 const STARTS = /\b(start\w*|trigger\w*|kick\w* off|run (it|this)|receiv\w*|listen\w*|make (it|this)|change the schedule|schedule (it|this))\b/i;
@@ -196,7 +198,7 @@ function read(clause: string, then: boolean): Op {
   const now = parts?.now ?? clause;
   const trigger = TRIGGERS.find(([re]) => re.test(now));
   if (trigger && (STARTS.test(clause) || parts) && !/\b(post|send|notify|call|forward)\w*\b[^,;]{0,40}\bwebhook\b/i.test(now)) {
-    return { kind: 'trigger', clause, to: trigger[1], said: now };
+    return { kind: 'trigger', clause, to: triggerTypeOf(trigger[1]), said: now };
   }
   if (FILTER.test(clause))
     return {

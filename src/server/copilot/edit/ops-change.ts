@@ -1,5 +1,7 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
+import { BEHAVIORS, isOutput, OUTPUT_TYPE, triggerEventsOf } from '../planner/behaviors';
 import type { Point } from '../planner/build';
+import { idBase } from '../planner/catalog';
 import { configureNode } from '../planner/configure-node';
 import { flowText, type Flow } from '../planner/flow';
 import { isSink, isTrigger, type EditGraph } from './graph';
@@ -36,8 +38,8 @@ export function removeOp(g: EditGraph, op: Extract<Op, { kind: 'remove' }>, ctx:
   const node = findNode(g, op.target);
   if (!node) return fail(`no step of the pipeline is "${op.target.trim()}" (it has ${g.def.nodes.map((n) => n.id).join(', ')})`);
   if (isTrigger(node.type)) return fail(`${g.label(node.id)} starts the pipeline: replace it ("start this from a webhook instead") rather than removing it`);
-  const outputs = g.def.nodes.filter((n) => n.type === 'pipeline-output');
-  if (node.type === 'pipeline-output' && outputs.length === 1)
+  const outputs = g.def.nodes.filter((n) => isOutput(n.type));
+  if (isOutput(node.type) && outputs.length === 1)
     return fail(
       `${g.label(node.id)} is the only thing the pipeline returns; say what should happen to the result instead ` +
         '(for example "write it to the FHIR server instead of returning it")',
@@ -85,16 +87,16 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   if (!ask) return fail(`"${op.what}" names no step the catalog has`);
   const flows = g.flows();
   const subject = subjectPoint(g, flows, op.what);
-  const outputs = g.def.nodes.filter((n) => n.type === 'pipeline-output');
+  const outputs = g.def.nodes.filter((n) => isOutput(n.type));
   // "instead of returning the de-identified bundle": what is returned is the output, whatever the words after it
   const returning = /^\s*(return\w*|output\w*|giving it back|sending it back|(an?|the) (pipeline )?output)\b/i.test(op.old);
   let old = returning ? (outputs.find((n) => g.mainChain().includes(n.id)) ?? outputs[0]) : findNode(g, op.old);
   // "instead of an output": the output the subject's data goes to
-  if (subject && (!old || old.type === 'pipeline-output')) {
+  if (subject && (!old || isOutput(old.type))) {
     const fed = g
       .outgoing(subject.node, subject.port)
       .map((c) => g.node(c.target)!)
-      .find((n) => n.type === 'pipeline-output');
+      .find((n) => isOutput(n.type));
     if (fed) old = fed;
   }
   if (!old) return fail(`no step of the pipeline is "${op.old}"`);
@@ -103,7 +105,7 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   if (!into) return fail(`${g.label(old.id)} has no input for ${ask.types[0]} to take`);
   const trial = g.clone();
   const said: string[] = [];
-  const port = old.type === 'pipeline-output' ? undefined : trial.mainOutput(old.id);
+  const port = isOutput(old.type) ? undefined : trial.mainOutput(old.id);
   const outs = port ? trial.outgoing(old.id, port) : [];
   // the new step takes the old one's input, else the latest data before it that it can take
   const upstream = g
@@ -134,8 +136,8 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
       `${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`,
   ];
   // the pipeline's only output replaced by a write: the output now returns what the server answered
-  if (old.type === 'pipeline-output' && !trial.def.nodes.some((n) => n.type === 'pipeline-output') && placed.out) {
-    const id = trial.add('pipeline-output', old.config, { x: old.position.x + 260, y: old.position.y }, { id: old.id });
+  if (isOutput(old.type) && !trial.def.nodes.some((n) => isOutput(n.type)) && placed.out) {
+    const id = trial.add(OUTPUT_TYPE, old.config, { x: old.position.x + 260, y: old.position.y }, { id: old.id });
     trial.connect(placed.out.node, placed.out.port, id, 'value');
     changes.push(`${id} now returns what ${placed.id} answered`);
   }
@@ -143,12 +145,6 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
   return { ok: true, placed: placed.id, changes };
 }
 
-const TRIGGER_IDS: Record<string, string> = {
-  'manual-trigger': 'start',
-  'webhook-trigger': 'webhook',
-  'mllp-listener-trigger': 'listener',
-  'schedule-trigger': 'schedule',
-};
 const FIELD: Record<string, string> = { hl7: 'message', x12: 'claims', csv: 'csv', note: 'note', fhir: 'bundle', json: 'data' };
 
 /** The outputs of a new trigger that could carry what `flow` was. */
@@ -185,13 +181,14 @@ export function triggerOp(g: EditGraph, op: Extract<Op, { kind: 'trigger' }>, ct
     old.config = configured.config;
     return { ok: true, changes: [`${g.label(old.id)}: ${configured.filled.join(', ')}`] };
   }
-  if (op.to === 'schedule-trigger' && (!configured || configured.missing.length))
+  const schedule = Boolean(triggerEventsOf(op.to)?.includes('schedule'));
+  if (schedule && (!configured || configured.missing.length))
     return fail(`a schedule needs a time ("every day at 6", "every 15 minutes"): ${configured?.missing.join('; ') ?? ''}`);
   const flows = g.flows();
   const outs = g.outgoing(old.id);
   const config: Record<string, unknown> = { ...(configured?.config ?? {}) };
-  const fieldOf = (port: string, f: Flow) => (old.type === 'manual-trigger' ? port : (FIELD[f.kind] ?? 'data'));
-  if (op.to === 'manual-trigger') {
+  const fieldOf = (port: string, f: Flow) => (triggerEventsOf(old.type)?.length === 0 ? port : (FIELD[f.kind] ?? 'data'));
+  if (triggerEventsOf(op.to)?.length === 0) {
     const fields: Record<string, string> = {};
     for (const c of outs) {
       const f = flows.get(`${old.id}.${c.source_port}`)!;
@@ -199,10 +196,10 @@ export function triggerOp(g: EditGraph, op: Extract<Op, { kind: 'trigger' }>, ct
     }
     if (Object.keys(fields).length) config.fields = fields;
   }
-  if (op.to === 'mllp-listener-trigger' && config.port === undefined) config.port = 2575;
+  for (const f of BEHAVIORS[op.to]?.fallbacks ?? []) if (config[f.field] === undefined) config[f.field] = f.value;
   const trial = g.clone();
   trial.remove(old.id);
-  const id = trial.add(op.to, config, old.position, { id: TRIGGER_IDS[op.to] });
+  const id = trial.add(op.to, config, old.position, { id: idBase(op.to) });
   const said: string[] = [];
   for (const c of outs) {
     const f = flows.get(`${old.id}.${c.source_port}`)!;
@@ -213,7 +210,7 @@ export function triggerOp(g: EditGraph, op: Extract<Op, { kind: 'trigger' }>, ct
       const name = getNodeDescriptor(op.to)!.name;
       return fail(
         `${name} cannot give ${c.target} what it takes (${flowText(f)}): ` +
-          (op.to === 'schedule-trigger'
+          (schedule
             ? 'a schedule starts the pipeline with only the time, so add the step that reads the data (a FHIR query, a database query) first'
             : `it starts the pipeline with ${ways.map((w) => flowText(w.flow)).join(' or ') || 'only an event'}`),
       );

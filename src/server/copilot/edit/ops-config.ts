@@ -7,7 +7,7 @@ import { replaceOp } from './ops-change';
 import type { OpResult } from './ops-place';
 import type { EditContext } from './points';
 import { findNode } from './resolve';
-import { connectorTypeOf } from '../planner/behaviors';
+import { connectorTypeOf, isOutput } from '../planner/behaviors';
 import { stepAsked } from './steps';
 
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
@@ -66,7 +66,7 @@ export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ct
   if (ask) {
     const category = getNodeDescriptor(ask.types[0]!)?.category;
     const kin = g.def.nodes.find(
-      (n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && n.type !== 'pipeline-output',
+      (n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && !isOutput(n.type),
     );
     if (kin) return replaceOp(g, { kind: 'replace', clause: op.clause, what: op.what, old: kin.id }, ctx);
   }

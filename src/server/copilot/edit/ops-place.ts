@@ -1,4 +1,5 @@
 import type { PipelineConnection } from '@/shared/pipeline';
+import { BEHAVIORS, isOutput } from '../planner/behaviors';
 import type { Point } from '../planner/build';
 import { configureNode } from '../planner/configure-node';
 import { flowText, type Flow } from '../planner/flow';
@@ -25,15 +26,6 @@ const flowFor =
   (clause: string) =>
   (f: Flow): Flow =>
     f.kind === 'x12' && /\b835\b|remittance/i.test(clause) ? { ...f, x12: '835' } : f;
-
-const OUTPUT_KEY: Record<string, string> = {
-  'x12-835-to-fhir': 'remittances',
-  'x12-837-to-fhir': 'claims',
-  'clinical-extract': 'extracted',
-  'hl7v2-ack': 'ack',
-  'fhirpath-extract': 'values',
-  summarize: 'summary',
-};
 
 /** A new node of one of `types` on a connection, taking the connection's place: source → new → target. */
 export function insertOnEdge(g: EditGraph, edge: PipelineConnection, types: string[], clause: string, ctx: EditContext): OpResult {
@@ -86,7 +78,7 @@ export function branchFrom(g: EditGraph, from: Point[], types: string[], clause:
           `${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`,
       ];
       // what a non-write step gives goes to an output of its own, so it is not lost
-      if (placed.out && !isSink(type)) changes.push(`its result goes to the output ${addOutput(trial, placed.out, OUTPUT_KEY[type] ?? placed.out.port)}`);
+      if (placed.out && !isSink(type)) changes.push(`its result goes to the output ${addOutput(trial, placed.out, BEHAVIORS[type]?.outputKey ?? placed.out.port)}`);
       Object.assign(g.def, trial.def);
       return { ok: true, placed: placed.id, changes };
     }
@@ -147,7 +139,7 @@ function defaultEdge(g: EditGraph, types: string[]): PipelineConnection | undefi
     .filter((c): c is PipelineConnection => Boolean(c))
     .reverse();
   const fits = (c: PipelineConnection) => types.some((t) => takesNew(g, flows, c, t));
-  return edges.find(fits) ?? edges.find((c) => g.node(c.target)?.type === 'pipeline-output') ?? edges[0];
+  return edges.find(fits) ?? edges.find((c) => isOutput(g.node(c.target)?.type ?? '')) ?? edges[0];
 }
 
 function takesNew(g: EditGraph, flows: Map<string, Flow>, c: PipelineConnection, type: string, depth = 0): boolean {

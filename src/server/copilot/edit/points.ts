@@ -1,4 +1,5 @@
 import type { PipelineConnection } from '@/shared/pipeline';
+import { isOutput, OUTPUT_TYPE } from '../planner/behaviors';
 import type { Point } from '../planner/build';
 import { readRequest } from '../planner/read';
 import type { ConfigContext, Connector } from '../planner/configure';
@@ -28,7 +29,7 @@ export function chainPoints(g: EditGraph, flows: Map<string, Flow>): Point[] {
   const points: Point[] = [];
   for (const id of g.mainChain()) {
     const n = g.node(id)!;
-    if (n.type === 'pipeline-output' || isSink(n.type)) continue;
+    if (isOutput(n.type) || isSink(n.type)) continue;
     if (isTrigger(n.type)) {
       for (const c of g.outgoing(id)) if (!points.some((p) => p.node === id && p.port === c.source_port)) points.push(g.point(flows, id, c.source_port));
       continue;
@@ -97,12 +98,12 @@ export function alongside(g: EditGraph, phrase: string): string | undefined {
   const m = /\b(?:alongside|next to|beside|in parallel (?:to|with))\s+(.+?)(?=[,.;]|$)/i.exec(phrase);
   if (!m) return undefined;
   const n = findNode(g, m[1]!);
-  return n && n.type !== 'pipeline-output' && !isTrigger(n.type) ? n.id : undefined;
+  return n && !isOutput(n.type) && !isTrigger(n.type) ? n.id : undefined;
 }
 
 /** A key for a new pipeline-output that no other output has. */
 export function freeKey(g: EditGraph, base: string): string {
-  const keys = new Set(g.def.nodes.filter((n) => n.type === 'pipeline-output').map((n) => String(n.config.key ?? n.id)));
+  const keys = new Set(g.def.nodes.filter((n) => isOutput(n.type)).map((n) => String(n.config.key ?? n.id)));
   let k = base;
   for (let i = 2; keys.has(k); i++) k = `${base}_${i}`;
   return k;
@@ -112,7 +113,7 @@ export function freeKey(g: EditGraph, base: string): string {
 export function addOutput(g: EditGraph, from: Point, base: string): string {
   const key = freeKey(g, base);
   const near = g.node(from.node)!.position;
-  const id = g.add('pipeline-output', { key }, { x: near.x + 260, y: near.y }, { id: `out_${key}`.replace(/[^A-Za-z0-9_]/g, '_') });
+  const id = g.add(OUTPUT_TYPE, { key }, { x: near.x + 260, y: near.y }, { id: `out_${key}`.replace(/[^A-Za-z0-9_]/g, '_') });
   g.connect(from.node, from.port, id, 'value');
   return id;
 }

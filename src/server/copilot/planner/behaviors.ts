@@ -29,3 +29,17 @@ export const doesJob = (type: string, job: string): boolean => Boolean(BEHAVIORS
 /** The connector type a node type uses (its config's connector field), if it uses one. */
 export const connectorTypeOf = (type: string): string | undefined =>
   Object.values(getNodeDescriptor(type)?.ui?.fields ?? {}).find((f) => f.widget === 'connector' && f.connectorType)?.connectorType;
+
+/** The node type of a pipeline's outputs, and whether a type is one. */
+export const OUTPUT_TYPE = plannedWhere((p) => p.role === 'output')[0]!;
+export const isOutput = (type: string): boolean => BEHAVIORS[type]?.role === 'output';
+
+/** The events a trigger type starts on (none: only an execute request); undefined for a type that is not a trigger. */
+export const triggerEventsOf = (type: string): string[] | undefined => getNodeDescriptor(type)?.trigger?.events;
+
+/** The trigger node type of an event kind (the descriptor's `trigger.events`; `manual`: the one that lists none). */
+export const triggerTypeOf = (event: string): string => {
+  const d = NODE_DESCRIPTORS.find((n) => n.trigger && (event === 'manual' ? n.trigger.events.length === 0 : n.trigger.events.some((e) => e === event)));
+  if (!d) throw new Error(`no trigger node type takes ${event} events`);
+  return d.id;
+};

@@ -1,8 +1,7 @@
 import type { Kind } from './flow';
 import { readSchedule, type Schedule } from './cron';
 import type { TriggerEventKind } from '@/engine/node-descriptor';
-import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
-import { BEHAVIORS, plannedWhere } from './behaviors';
+import { BEHAVIORS, plannedWhere, triggerTypeOf } from './behaviors';
 import { anyOf, inRow } from '@/engine/node-plan';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
@@ -31,7 +30,7 @@ export interface Request {
 }
 
 export interface Want {
-  /** A node type, or a capability resolved by the data: `validate`, `deidentify`, `to-fhir`, `filter`. */
+  /** A node type, or a capability resolved by the data: `validate`, `deidentify`, `to-fhir`, `keep-matching`… */
   what: string;
   at: number;
   said: string;
@@ -107,16 +106,9 @@ function dataOf(text: string, lower: string): { data: Kind; x12?: '837' | '835' 
   return { data: 'json' };
 }
 
-/** The trigger node type of each event kind (the descriptor's `trigger.events`; none listed: started by a request). */
-const triggerType = (event: TriggerEventKind): string => {
-  const d = NODE_DESCRIPTORS.find((n) => n.trigger && (event === 'manual' ? n.trigger.events.length === 0 : n.trigger.events.includes(event)));
-  if (!d) throw new Error(`no trigger node type takes ${event} events`);
-  return d.id;
-};
-
 function triggerOf(text: string, lower: string): Request['trigger'] {
   const t = triggerEvent(text, lower);
-  return { ...t, type: triggerType(t.event) };
+  return { ...t, type: triggerTypeOf(t.event) };
 }
 
 function triggerEvent(text: string, lower: string): Omit<Request['trigger'], 'type'> {
