@@ -139,6 +139,8 @@ export interface NodePlan {
   aside?: string;
   /** Whether it takes this value (an HL7 parser wants HL7 text, not any text); any value when absent. */
   takes?(f: Flow): boolean;
+  /** What it keeps taking on a connection already drawn, when that is looser than `takes` (a FHIR write fed JSON). */
+  keeps?(f: Flow): boolean;
   /** The config that fits the value it takes (a Bundle makes fhir-write a transaction). */
   adapt?(f: Flow): Record<string, unknown>;
   /** What comes out for what went in. */

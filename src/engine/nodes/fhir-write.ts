@@ -105,6 +105,7 @@ export const fhirWrite = describeNode({
         a.missing.push('if_none_exist: check the search that finds an existing resource (identifier={{identifier.first().value}})');
       }
     },
+    keeps: (f) => f.kind === 'fhir' || f.kind === 'json',
   },
   ports: (config) => ({
     inputs: [

@@ -7,7 +7,7 @@ import { replaceOp } from './ops-change';
 import type { OpResult } from './ops-place';
 import type { EditContext } from './points';
 import { findNode } from './resolve';
-import { connectorTypeOf, isOutput } from '../planner/behaviors';
+import { BEHAVIORS, connectorTypeOf, isOutput } from '../planner/behaviors';
 import { stepAsked } from './steps';
 
 const fail = (problem: string): OpResult => ({ ok: false, changes: [], problem });
@@ -35,10 +35,12 @@ export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpRes
 export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ctx: EditContext): OpResult {
   const lower = op.what.toLowerCase();
   const req = readRequest(op.what);
-  const pg = g.def.nodes.filter((n) => n.type === 'postgres-write');
+  // the database writes: sinks through a postgres connector
+  const writesTable = (type: string) => BEHAVIORS[type]?.role === 'sink' && connectorTypeOf(type) === 'postgres';
+  const pg = g.def.nodes.filter((n) => writesTable(n.type));
   if (req.table && pg.length) {
     const node = (findNode(g, op.what) ?? pg[0])!;
-    const target = node.type === 'postgres-write' ? node : pg[0]!;
+    const target = writesTable(node.type) ? node : pg[0]!;
     target.config = { ...target.config, table: req.table };
     return { ok: true, changes: [`${g.label(target.id)}: table ${req.table}`] };
   }

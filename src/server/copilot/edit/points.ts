@@ -1,5 +1,5 @@
 import type { PipelineConnection } from '@/shared/pipeline';
-import { isOutput, OUTPUT_TYPE } from '../planner/behaviors';
+import { BEHAVIORS, doesJob, isOutput, OUTPUT_TYPE } from '../planner/behaviors';
 import type { Point } from '../planner/build';
 import { readRequest } from '../planner/read';
 import type { ConfigContext, Connector } from '../planner/configure';
@@ -69,8 +69,8 @@ export function subjectPoint(g: EditGraph, flows: Map<string, Flow>, phrase: str
     const fhir = chain.filter((pt) => pt.flow.kind === 'fhir');
     if (fhir.length) return fhir.at(-1);
   }
-  if (/\bparsed\b/.test(p)) return chain.find((pt) => g.node(pt.node)!.type.endsWith('-parse'));
-  if (/\bsummar\w*/.test(p)) return chain.find((pt) => g.node(pt.node)!.type === 'summarize');
+  if (/\bparsed\b/.test(p)) return chain.find((pt) => BEHAVIORS[g.node(pt.node)!.type]?.parses);
+  if (/\bsummar\w*/.test(p)) return chain.find((pt) => doesJob(g.node(pt.node)!.type, 'summary'));
   return undefined;
 }
 

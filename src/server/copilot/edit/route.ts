@@ -14,8 +14,8 @@ export function takesExisting(g: EditGraph, target: string, port: string, flow: 
   if (flow.type === 'text' && ['hl7', 'x12', 'csv'].includes(flow.kind) && !takesRaw(node.type)) return false;
   const b = BEHAVIORS[node.type];
   if (b?.input !== port) return true;
-  if (node.type === 'fhir-write') return flow.kind === 'fhir' || flow.kind === 'json';
-  return b.takes ? b.takes(flow) : true;
+  const takes = b.keeps ?? b.takes;
+  return takes ? takes(flow) : true;
 }
 
 interface Hop {
