@@ -1,5 +1,6 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineNode } from '@/shared/pipeline';
+import { BEHAVIORS, doesJob, isOutput } from '../planner/behaviors';
 import { searchNodes } from '../planner/catalog';
 import type { EditGraph } from './graph';
 
@@ -9,6 +10,10 @@ const type =
   (n) =>
     types.includes(n.type);
 const d = (n: PipelineNode) => getNodeDescriptor(n.type);
+const job =
+  (name: string): Test =>
+  (n) =>
+    doesJob(n.type, name);
 
 /**
  * What a step is called by what it does ("once the message is parsed", "before it is written", "the claim edits",
@@ -17,25 +22,25 @@ const d = (n: PipelineNode) => getNodeDescriptor(n.type);
 const DOES: [RegExp, Test][] = [
   [/\bclaim (edits?|checks?|validation|scrub\w*)|\bedits\b/, type('claim-validate')],
   [/\bfhirpath\b|\bextract(ion|ing|ed)?\b(?! (conditions|medications))/, type('fhirpath-extract', 'clinical-extract', 'jsonata-transform')],
-  [/\bde-?identif\w*|\banonymi\w*|\bredact\w*|\bphi\b/, (n) => n.type.endsWith('-deidentify')],
+  [/\bde-?identif\w*|\banonymi\w*|\bredact\w*|\bphi\b/, job('deidentify')],
   [/\bterminolog\w*|\bdisplays?\b/, type('terminology-lookup')],
   [/\bsplit\w*\b|\bentries\b/, type('fhir-bundle-split')],
-  [/\bsummar\w*/, type('summarize')],
+  [/\bsummar\w*/, job('summary')],
   [/\bagent\b/, type('agent')],
   [/\bllm\b|\bprompt\b|\bmodel\b|\bclassif\w*/, (n) => d(n)?.category === 'ai'],
   [/\back\b|\backnowledg\w*/, type('hl7v2-ack')],
-  [/\bfilter\w*/, type('filter')],
-  [/\bcondition\b|\bbranch\b/, type('condition', 'switch')],
+  [/\bfilter\w*/, (n) => BEHAVIORS[n.type]?.router === 'keep'],
+  [/\bcondition\b|\bbranch\b/, (n) => BEHAVIORS[n.type]?.router === 'branch'],
   [/\bschema\b/, type('json-schema-validate')],
-  [/\bvalidat\w*|\bvalid\b|\bchecks?\b|\bchecked\b|\bconformance\b/, (n) => /validate$/.test(n.type)],
-  [/\bpars(e|ed|es|ing|er)\b/, (n) => n.type.endsWith('-parse')],
-  [/\bconver\w*|\bto fhir\b|\bfhir conversion\b|\bmapping\b|\bmapped\b/, (n) => n.type.endsWith('-to-fhir')],
-  [/\b(query|queried|search\w*|fetch\w*|read(s|ing)?|pull\w*)\b/, type('fhir-query', 'postgres-query', 'fhir-bulk-export')],
+  [/\bvalidat\w*|\bvalid\b|\bchecks?\b|\bchecked\b|\bconformance\b/, job('validate')],
+  [/\bpars(e|ed|es|ing|er)\b/, (n) => Boolean(BEHAVIORS[n.type]?.parses)],
+  [/\bconver\w*|\bto fhir\b|\bfhir conversion\b|\bmapping\b|\bmapped\b/, job('to-fhir')],
+  [/\b(query|queried|search\w*|fetch\w*|read(s|ing)?|pull\w*)\b/, (n) => BEHAVIORS[n.type]?.role === 'source'],
   [/\bdatabase\b|\bwarehouse\b|\bpostgres\w*|\btable\b|\bdb\b|\bsql\b/, type('postgres-write', 'postgres-query')],
   [/\bmllp\b|\blis\b|\blab system\b/, type('hl7v2-mllp-send')],
   [/\bhttp\b|\bapi\b|\bendpoint\b|\bwebhook call\b/, type('http-request')],
   [/\b(written|writ\w*|sav\w*|stor\w*|load\w*|upload\w*|persist\w*|server|ehr)\b/, (n) => d(n)?.side_effect === 'write'],
-  [/\bresults? goes out\b|\bgoes out\b|\boutput\b|\breturn\w*\b|\bresponse\b|\bthe end\b|\bresult\b/, type('pipeline-output')],
+  [/\bresults? goes out\b|\bgoes out\b|\boutput\b|\breturn\w*\b|\bresponse\b|\bthe end\b|\bresult\b/, (n) => isOutput(n.type)],
   [/\btrigger\w*|\bstart\w*\b|\barriv\w*|\bcomes? in\b|\breceiv\w*|\bsender\b|\bbeginning\b|\bwebhook\b|\bschedule\b/, (n) => Boolean(d(n)?.trigger)],
 ];
 
