@@ -1,5 +1,6 @@
 import { EXAMPLE_REQUESTS, generateCode as generateOffline, RequestNotUnderstood } from '@/server/copilot/code/generate';
 import { syntaxProblem } from '@/server/copilot/code/syntax';
+import { OUTPUT_TYPE, plannedWhere, triggerTypeOf } from '@/server/copilot/planner/behaviors';
 import { AppError } from '@/server/errors';
 import { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
@@ -9,13 +10,16 @@ import { runUnstored } from './test-run';
 const TIMEOUT_MS = 1000;
 const DRY_RUN_LIMIT_MS = 15_000;
 
+/** The node type that runs JavaScript (its plan's `runs`): the code node the proposal is for. */
+const CODE = plannedWhere((p) => p.runs?.language === 'javascript')[0]!;
+
 /** trigger (the sample, as is) → the proposed code node → output: the code runs as it would in a pipeline. */
 function harness(source: string): PipelineDefinition {
   return PipelineDefinition.parse({
     nodes: [
-      { id: 'sample', type: 'manual-trigger', config: { fields: { sample: 'any' } } },
-      { id: 'code', type: 'code', config: { source, timeout_ms: TIMEOUT_MS } },
-      { id: 'out', type: 'pipeline-output', config: {} },
+      { id: 'sample', type: triggerTypeOf('manual'), config: { fields: { sample: 'any' } } },
+      { id: 'code', type: CODE, config: { source, timeout_ms: TIMEOUT_MS } },
+      { id: 'out', type: OUTPUT_TYPE, config: {} },
     ],
     connections: [
       { source: 'sample', source_port: 'sample', target: 'code', target_port: 'input' },
