@@ -1,5 +1,6 @@
 import { nodeBrief } from '@/engine/node-docs';
 import { NODE_DESCRIPTORS, getNodeDescriptor } from '@/engine/nodes/descriptors';
+import { OUTPUT_TYPE } from '../planner/behaviors';
 import { searchNodes } from '../planner/catalog';
 import type { Connector } from '../planner/configure';
 
@@ -8,14 +9,14 @@ const SEARCH_HITS = 14;
 
 /**
  * The catalog entries a request needs in the prompt: every trigger (one must start the pipeline), the node types
- * the offline planner chose for the same request, the best catalog-search hits, and `pipeline-output`. The whole
+ * the offline planner chose for the same request, the best catalog-search hits, and the output node type. The whole
  * catalog would fit a large window but drowns a small model; the type enum of the answer still allows any node.
  */
 export function relevantNodeTypes(description: string, offlineChoice: string[]): string[] {
   const types = new Set<string>(NODE_DESCRIPTORS.filter((d) => d.trigger).map((d) => d.id));
   for (const t of offlineChoice) types.add(t);
   for (const hit of searchNodes(description).slice(0, SEARCH_HITS)) types.add(hit.type);
-  types.add('pipeline-output');
+  types.add(OUTPUT_TYPE);
   return [...types].filter((t) => getNodeDescriptor(t));
 }
 
