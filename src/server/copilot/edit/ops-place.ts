@@ -78,7 +78,8 @@ export function branchFrom(g: EditGraph, from: Point[], types: string[], clause:
           `${placed.filled.length ? `: ${placed.filled.join(', ')}` : ''}${placed.missing.length ? ` (to finish: ${placed.missing.join('; ')})` : ''}`,
       ];
       // what a non-write step gives goes to an output of its own, so it is not lost
-      if (placed.out && !isSink(type)) changes.push(`its result goes to the output ${addOutput(trial, placed.out, BEHAVIORS[type]?.outputKey ?? placed.out.port)}`);
+      const key = BEHAVIORS[type]?.outputKey ?? placed.out?.port;
+      if (placed.out && key && !isSink(type)) changes.push(`its result goes to the output ${addOutput(trial, placed.out, key)}`);
       Object.assign(g.def, trial.def);
       return { ok: true, placed: placed.id, changes };
     }

@@ -191,7 +191,8 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
   const agentNode = b.nodes.find((n) => BEHAVIORS[n.type]?.externalModel);
   if (agentNode && ['hl7', 'x12', 'fhir'].includes(req.data) && !b.nodes.some((n) => DEIDENTIFIERS.includes(n.type))) {
     const add = `add ${DEIDENTIFIERS.join(' or ')} before it`;
-    unresolved.push(`${agentNode.id} (${agentNode.type}): patient data reaches the agent's model without de-identification; if that model runs outside this server, ${add}`);
+    const outside = 'patient data reaches the agent\'s model without de-identification; if that model runs outside this server';
+    unresolved.push(`${agentNode.id} (${agentNode.type}): ${outside}, ${add}`);
   }
   const { def, report } = repair({ nodes: b.nodes, connections: b.connections }, reasoning, unresolved);
   reasoning.push(

@@ -64,7 +64,8 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
       if (external && phiReaches(g, id)) {
         const which = d.plan?.externalModel ? 'the agent\'s language model' : `the external model ${model}`;
         const add = `add ${[...DEIDENTIFY].sort().join(' or ')} before this node`;
-        out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message: `Patient data reaches ${which} without de-identification: ${add} (or use clinflow/offline, which runs on this server).` });
+        const message = `Patient data reaches ${which} without de-identification: ${add} (or use clinflow/offline, which runs on this server).`;
+        out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message });
       }
     }
     const headers = d.credentialHeaders ? (n.def.config?.[d.credentialHeaders] as Record<string, unknown> | undefined) : undefined;

@@ -21,8 +21,13 @@ function sampleInputs(def: PipelineDefinition, sample: unknown): Record<string, 
   const graph = buildGraph(def, getNodeType);
   const trigger = triggerOf(graph);
   const events = trigger?.type?.trigger?.events ?? [];
-  if (events.includes('mllp') && typeof sample === 'string') return triggerInputs(graph, { kind: 'mllp', message: sample, remoteAddress: '127.0.0.1', receivedAt: new Date().toISOString() }) ?? {};
-  if (events.includes('webhook')) return triggerInputs(graph, { kind: 'webhook', body: sample, headers: { 'content-type': typeof sample === 'string' ? 'text/plain' : 'application/json' }, query: {} }) ?? {};
+  if (events.includes('mllp') && typeof sample === 'string') {
+    return triggerInputs(graph, { kind: 'mllp', message: sample, remoteAddress: '127.0.0.1', receivedAt: new Date().toISOString() }) ?? {};
+  }
+  if (events.includes('webhook')) {
+    const headers = { 'content-type': typeof sample === 'string' ? 'text/plain' : 'application/json' };
+    return triggerInputs(graph, { kind: 'webhook', body: sample, headers, query: {} }) ?? {};
+  }
   const fields = Object.keys((trigger?.def.config?.fields as Record<string, string> | undefined) ?? {});
   if (fields.length) return Object.fromEntries(fields.map((f) => [f, sample]));
   return sample && typeof sample === 'object' && !Array.isArray(sample) ? (sample as Record<string, unknown>) : { input: sample };
