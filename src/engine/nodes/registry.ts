@@ -44,7 +44,7 @@ import { x12Parse } from './x12-parse';
  * which the compiler holds to this list (a type without an implementation, or one paired with another type's
  * descriptor, does not compile).
  */
-export const NODE_REGISTRY = [] = [
+export const NODE_REGISTRY = [
   manualTrigger,
   scheduleTrigger,
   webhookTrigger,
