@@ -12,3 +12,8 @@ const byId = new Map(NODE_DESCRIPTORS.map((d) => [d.id, d]));
 export function getNodeDescriptor(id: string): NodeDescriptor | undefined {
   return byId.get(id);
 }
+
+/** The connector type a node type uses (its config's connector field), if it uses one. */
+export function connectorTypeOf(type: string): string | undefined {
+  return Object.values(getNodeDescriptor(type)?.ui?.fields ?? {}).find((f) => f.widget === 'connector' && f.connectorType)?.connectorType;
+}

@@ -26,9 +26,7 @@ export const shareJob = (a: string, b: string): boolean => Boolean(BEHAVIORS[a]?
 /** Whether a node type does a job. */
 export const doesJob = (type: string, job: string): boolean => Boolean(BEHAVIORS[type]?.jobs?.includes(job));
 
-/** The connector type a node type uses (its config's connector field), if it uses one. */
-export const connectorTypeOf = (type: string): string | undefined =>
-  Object.values(getNodeDescriptor(type)?.ui?.fields ?? {}).find((f) => f.widget === 'connector' && f.connectorType)?.connectorType;
+export { connectorTypeOf } from '@/engine/nodes/descriptors';
 
 /** The node type of a pipeline's outputs, and whether a type is one. */
 export const OUTPUT_TYPE = plannedWhere((p) => p.role === 'output')[0]!;

@@ -1,6 +1,6 @@
 import type { DataSettingsOverride } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
-import { CONNECTOR_TYPE } from '@/server/copilot/planner/configure';
+import { connectorTypeOf } from '@/engine/nodes/descriptors';
 
 /** The name of the export format, and its current version (docs/pipeline-export.md says what each version holds). */
 export const FORMAT = 'clinflow-pipelines';
@@ -34,7 +34,7 @@ export interface ExportDocument {
 export function connectorRefs(definition: PipelineDefinition): { nodeId: string; ref: string; type: string }[] {
   const out: { nodeId: string; ref: string; type: string }[] = [];
   for (const node of definition.nodes) {
-    const type = CONNECTOR_TYPE[node.type];
+    const type = connectorTypeOf(node.type);
     const ref = (node.config as Record<string, unknown> | undefined)?.connector;
     if (type && typeof ref === 'string' && ref.trim()) out.push({ nodeId: node.id, ref: ref.trim(), type });
   }
@@ -46,7 +46,7 @@ export function renameConnectors(definition: PipelineDefinition, rename: (ref: s
   return {
     ...definition,
     nodes: definition.nodes.map((node) => {
-      const type = CONNECTOR_TYPE[node.type];
+      const type = connectorTypeOf(node.type);
       const config = node.config as Record<string, unknown> | undefined;
       const ref = config?.connector;
       if (!type || typeof ref !== 'string' || !ref.trim()) return node;
