@@ -52,6 +52,8 @@ export class Dispatcher<T extends object> {
   private lastFetchAt = Number.NEGATIVE_INFINITY;
   /** Whether the last fetch found the queue empty: a job taken on then is fetched without `fetchGapMs`. */
   private lastFetchEmpty = true;
+  /** A wake-up found every slot taken: the next slot to free fetches, even one an adopted job held. */
+  private owed = false;
   /** A fetch held back by `fetchGapMs`. */
   private paced: NodeJS.Timeout | undefined;
   /** Finished jobs waiting out `completeDelayMs`. */
@@ -98,6 +100,28 @@ export class Dispatcher<T extends object> {
   }
 
   /**
+   * For jobs this process queues already claimed, to run them itself (`adopt`): takes on up to `n` free slots,
+   * resolves how many (none when stopped or full). Each is given back by `adopt`, used or not.
+   */
+  reserveMany(n: number): number {
+    if (this.stopped) return 0;
+    const k = Math.max(0, Math.min(n, this.opts.slots - this.running.size - this.reserved - this.committed));
+    this.reserved += k;
+    return k;
+  }
+
+  /**
+   * Runs jobs this process queued in the state a fetch leaves them (active, claimed under their first attempt) in
+   * the slots `reserveMany` took (`reserved` of them; those left over are freed): no fetch for them. They are
+   * heartbeated, completed in batches and failed like fetched jobs; one whose process dies is handed on by the
+   * supervisor when its heartbeat stops.
+   */
+  adopt(jobs: Pick<Job<T>, 'id' | 'data'>[], reserved: number): void {
+    this.reserved -= reserved;
+    for (const job of jobs) this.begin({ ...job, retryCount: 0 } as Job<T>, true);
+  }
+
+  /**
    * A job may be waiting: fetch for the free slots, now or as soon as the fetch on its way is back (`now`: even
    * within `fetchGapMs` of the last one).
    */
@@ -108,7 +132,10 @@ export class Dispatcher<T extends object> {
       return;
     }
     const free = this.opts.slots - this.running.size;
-    if (free <= 0) return this.handOver();
+    if (free <= 0) {
+      this.owed = true;
+      return this.handOver();
+    }
     if (now && this.paced) {
       clearTimeout(this.paced);
       this.paced = undefined;
@@ -123,6 +150,7 @@ export class Dispatcher<T extends object> {
       return;
     }
     this.fetchAgain = false;
+    this.owed = false;
     this.lastFetchAt = performance.now();
     const covering = this.committed; // this fetch asks for every free slot: at least as many
     this.committed = 0;
@@ -173,7 +201,8 @@ export class Dispatcher<T extends object> {
     if (left.length) await this.boss.fail(this.queue, left, { message: 'the worker stopped while the job ran' }).catch((e: unknown) => this.report('fail', e));
   }
 
-  private begin(job: Job<T>): void {
+  /** Runs a claimed job; when it ends, a fetch looks for more — after an adopted one, only if the queue may hold some. */
+  private begin(job: Job<T>, adopted = false): void {
     const claim: Claim = { id: job.id, retryCount: job.retryCount };
     this.running.set(job.id, claim);
     const done: Promise<void> = this.run(job).then(
@@ -191,7 +220,7 @@ export class Dispatcher<T extends object> {
       },
     ).finally(() => {
       this.settled.delete(done);
-      this.wake();
+      if (!adopted || this.owed || this.fetchAgain || !this.lastFetchEmpty) this.wake();
     });
     this.settled.add(done);
   }

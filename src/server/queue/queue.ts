@@ -69,6 +69,17 @@ export interface Queue {
    * process working the queue is woken at commit, as for any job.
    */
   enqueueOne<T>(admit: (notify: boolean) => Promise<T>): Promise<T>;
+  /**
+   * Jobs this process queues and runs itself (the MLLP feed: see MessageStore): `reserveLocal` takes up to `n` free
+   * slots of its dispatcher (0 when it works no queue or has none free); `enqueueClaimed`, in the transaction that
+   * writes their executions, queues their jobs as already claimed here (active, on this process's heartbeat: no
+   * NOTIFY, no fetch); `runClaimed`, after that transaction, runs those it committed (none if it failed) and frees
+   * the reserved slots left over. A job whose process dies is handed on by pg-boss's supervisor when its
+   * heartbeat stops, as for a fetched one.
+   */
+  reserveLocal(n: number): number;
+  enqueueClaimed(tx: Db, executionIds: string[]): Promise<void>;
+  runClaimed(executionIds: string[], reserved: number): void;
   /** The execution queue's heartbeat (see QueueOptions). */
   heartbeatSeconds: number;
   /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
@@ -161,6 +172,20 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     },
     wake() {
       if (!postgres) dispatcher?.wake();
+    },
+    reserveLocal(n) {
+      return dispatcher?.reserveMany(n) ?? 0;
+    },
+    async enqueueClaimed(tx, executionIds) {
+      if (executionIds.length === 0) return;
+      const jobs = executionIds.map((executionId) => ({ id: executionId, data: { executionId } satisfies ExecuteJob }));
+      await boss.insert(EXECUTE_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
+      // what pg-boss's fetch does to a job it claims (state, first start, heartbeat), in our transaction
+      await tx.execute(sql`update pgboss.job set state = 'active', started_on = pgboss.job_now(), heartbeat_on = pgboss.job_now()
+        where name = ${EXECUTE_QUEUE} and id = any(${`{${executionIds.join(',')}}`}::uuid[]) and state = 'created'`);
+    },
+    runClaimed(executionIds, reserved) {
+      dispatcher?.adopt(executionIds.map((executionId) => ({ id: executionId, data: { executionId } })), reserved);
     },
     async enqueueOne(admit) {
       const own = dispatcher?.reserve() ?? false;

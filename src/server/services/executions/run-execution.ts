@@ -14,6 +14,7 @@ import { nodeServices } from './node-services';
 import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
 import { appliedPolicy, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
+import { takeAdmitted } from './admitted';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
 const PROGRESS_INTERVAL_MS = 250;
@@ -87,7 +88,9 @@ async function policyOf(db: Db, pipelineId: string, run: { testMode: boolean; tr
  */
 async function take(db: Db, executionId: string, firstDelivery: boolean) {
   if (firstDelivery) {
-    const [row] = await readQueued(db).execute({ id: executionId });
+    // an execution this process admitted itself (the MLLP feed) comes with the row it wrote
+    const admitted = takeAdmitted(executionId);
+    const [row] = admitted ? [{ ...admitted, testMode: false, status: 'queued' }] : await readQueued(db).execute({ id: executionId });
     if (row?.status === 'queued') {
       return { ...row, policy: await policyOf(db, row.pipelineId, row, row.policy), startedAt: new Date(), previousStart: null, markRunning: true };
     }

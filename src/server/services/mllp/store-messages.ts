@@ -1,11 +1,13 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { buildGraph, triggerInputs, type Graph } from '@/engine/graph';
 import type { TriggerTarget } from '@/engine/node-type';
 import { getNodeType } from '@/engine/nodes';
 import type { Db } from '@/server/db/client';
-import { pipelines } from '@/server/db/schema';
+import { organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Queue } from '@/server/queue/queue';
+import { noteAdmitted, type AdmittedRun } from '../executions/admitted';
+import { pipelinePolicy } from '../executions/data-policy';
 import { loadDefinition } from '../executions/runnable-pipeline';
 import { startExecution } from '../executions/start-execution';
 
@@ -33,6 +35,12 @@ interface Waiting {
  * Each promise resolves to the execution's id once its transaction has committed, or rejects: an
  * AppError for that message alone (pipeline not deployed, no free execution slot), any other error for
  * every message of the transaction (nothing of it was stored).
+ *
+ * Where this process works the execution queue, the messages it has free slots for run here, at once: their jobs
+ * are written claimed by this process (Queue.enqueueClaimed) in the same transaction, and handed to its dispatcher
+ * after the commit with what the run needs (admitted.ts) — no NOTIFY, fetch or read of the row. The job is there for
+ * a crash: when this process dies, its heartbeat stops and pg-boss hands the run to another process, which resumes
+ * it. The others are queued for any process, as before.
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -61,19 +69,24 @@ export class MessageStore {
     try {
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, MAX_BATCH);
+        const reserved = this.queue.reserveLocal(batch.length);
+        const local = new Map<string, AdmittedRun>();
         let outcomes: (string | AppError)[];
         try {
-          outcomes = await this.commit(batch);
+          outcomes = await this.commit(batch, reserved, local);
         } catch (e) {
+          this.queue.runClaimed([], reserved);
           for (const w of batch) w.reject(e);
           continue;
         }
+        for (const [id, run] of local) noteAdmitted(id, run);
+        this.queue.runClaimed([...local.keys()], reserved);
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
           else {
             w.resolve(outcome);
-            this.queue.wake();
+            if (!local.has(outcome)) this.queue.wake();
           }
         }
       }
@@ -82,15 +95,20 @@ export class MessageStore {
     }
   }
 
-  /** One transaction for the batch: each message's execution id, or why that message was refused. */
-  private commit(batch: Waiting[]): Promise<(string | AppError)[]> {
+  /**
+   * One transaction for the batch: each message's execution id, or why that message was refused. The first
+   * `reserved` admitted are this process's to run (`local`, filled as they are admitted).
+   */
+  private commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>): Promise<(string | AppError)[]> {
+    local.clear();
     return this.db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const ids = [...new Set(batch.map((w) => w.target.pipelineId))];
       // the deployed version runs: a version saved since is not live until it is deployed
       const rows = await tx
-        .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status })
+        .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status, policy: pipelinePolicy })
         .from(pipelines)
+        .leftJoin(organizations, eq(organizations.id, pipelines.orgId))
         .where(inArray(pipelines.id, ids));
       const state = new Map(rows.map((r) => [r.id, r]));
       const outcomes: (string | AppError)[] = [];
@@ -106,16 +124,20 @@ export class MessageStore {
           outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`));
           continue;
         }
+        const mine = local.size < reserved;
+        const admission = { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs };
         try {
-          const started = await startExecution(tx, { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', testMode: false, inputs, status: 'queued' });
+          const started = await startExecution(tx, { ...admission, testMode: false, status: 'queued', notify: !mine });
           outcomes.push(started.id);
+          if (mine) local.set(started.id, { ...admission, policy: row.policy });
         } catch (e) {
           // no free execution slot: this message is refused, the others are stored
           if (!(e instanceof AppError)) throw e;
           outcomes.push(e);
         }
       }
-      await this.queue.enqueueAll(tx, outcomes.filter((o): o is string => typeof o === 'string'));
+      await this.queue.enqueueAll(tx, outcomes.filter((o): o is string => typeof o === 'string' && !local.has(o)));
+      await this.queue.enqueueClaimed(tx, [...local.keys()]);
       return outcomes;
     });
   }
