@@ -173,7 +173,12 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
   }
   const { graph } = planOf(job.definition, getNodeType);
   const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';
-  const progress = new NodeProgress(db, executionId, opts.inline ? null : PROGRESS_INTERVAL_MS, runningSince, stored, policy);
+  // progress is written for the live view of runs that keep their payloads; under `errors` and `metadata` a run writes
+  // nothing mid-run (no running mark, no records to be dropped at the end) but after a write to an outside system
+  const live = !opts.inline && policy === 'full';
+  const progress = new NodeProgress(db, executionId, live ? PROGRESS_INTERVAL_MS : null, runningSince, stored, policy);
+  /** Nodes started and not ended, and write nodes whose record was flushed (kept: their downstream may yet start). */
+  const inFlight = new Set<string>();
   let result: RunResult;
   try {
     result = await runPipeline(job.definition, {
@@ -186,22 +191,31 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
       carried,
       inputOverrides: opts.inputOverrides,
       runTo: opts.runTo,
-      // a run inside its request has no live view: "running" records would only be built to be dropped
-      onNodeStart: opts.inline ? undefined : (id, inputs) => progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() })),
+      // a run without a live view: "running" records would only be built to be dropped
+      onNodeStart: (id, inputs) => {
+        inFlight.add(id);
+        if (live) progress.note(nodeRecord(id, typeOf(id), { ...emptyRun('running'), inputs, started_ms: Date.now() }));
+      },
       onNodeEnd: (id, run) => {
         progress.note(nodeRecord(id, typeOf(id), run), run);
-        // a write to an outside system is recorded before anything else happens
-        if (run.status === 'completed' && graph.nodes.get(id)?.type?.side_effect === 'write') return progress.flush();
+        // a write to an outside system is recorded before anything else happens; when nothing else is left to run, the
+        // result's write, next, records it as soon (a crash before either loses the same)
+        const write = run.status === 'completed' && graph.nodes.get(id)?.type?.side_effect === 'write';
+        if (!write || (inFlight.size === 1 && inFlight.has(id) && !graph.outgoing.get(id)?.length)) inFlight.delete(id);
+        else return progress.flush();
       },
     });
   } finally {
     await progress.close();
   }
   // records a progress write stored as they end are not sent again (a node's inputs and outputs are most of the bytes),
-  // unless the end keeps other payloads than progress did (a failed run under `errors` keeps all; none under `metadata`)
-  const rewrite = progress.keeping !== payloadKeeping(policy, result.status);
+  // unless the end keeps other payloads of them than progress did: all (a failed run under `errors`), or none of the
+  // outputs a completed write node kept mid-run (the only payload progress keeps under `errors` and `metadata`)
+  const ending = payloadKeeping(policy, result.status);
+  const rewrite = progress.keeping !== ending;
+  const changes = (id: string, run: NodeRun) => rewrite && (ending === 'all' || (run.status === 'completed' && writesOutside(typeOf(id))));
   const records = Object.entries(result.nodes)
-    .filter(([id, run]) => rewrite || !progress.holds(id, run))
+    .filter(([id, run]) => changes(id, run) || !progress.holds(id, run))
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));
   const heldBytes = progress.heldBytes(new Set(records.map((r) => r.node_id)));
   try {
