@@ -9,6 +9,7 @@ import { logger } from '@/server/logger';
 import type { DataPolicy } from '@/shared/data-settings';
 import { endedOutsideEngine, keepRecord, keepsInput, payloadKeeping, payloadState, type Keeping } from './data-policy';
 import { resolveRefs, SlotRegistry } from './record-refs';
+import { writeResult } from './result-writer';
 
 /** A node's run as stored: the engine's record plus the node's type. */
 export interface NodeRecord extends NodeRun {
@@ -87,7 +88,8 @@ export interface ResultData {
 
 /**
  * Writes the end of an execution — its status, outputs, error and timing, and every node's record — as
- * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all.
+ * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all; the
+ * ends of runs finishing while another is being written are committed together.
  * What it keeps is the policy's (`payloadKeeping` at the run's final status): the execution's input and outputs
  * and the records' payloads go when it keeps none; the sizes and the policy are recorded either way.
  */
@@ -116,7 +118,8 @@ export async function saveResult(
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
     stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`} where id = ${executionId}::uuid returning id`;
-  await db.execute(sql`with e as (${update}) ${upsert.statement}`);
+  // the ends of runs finishing together share a commit (result-writer.ts)
+  await writeResult(db, sql`with e as (${update}) ${upsert.statement}`);
   upsert.commit();
 }
 
