@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestNode } from '@/engine/nodes/http-request.execute';
@@ -85,6 +85,41 @@ describe('outbound fetch', () => {
     expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}' });
     expect(await (await fetch(`${target.url}/gz`)).text()).toBe('unzipped text');
     expect(target.hits[0]).toMatchObject({ path: '/items?x=1', headers: expect.objectContaining({ 'content-length': '7' }) });
+  });
+
+  it('sends a call again on a new connection when the kept-alive one it took was closed by the server, and only then', async () => {
+    // answers the first request of each connection and keeps it open; a second request on it meets a closed socket
+    // (RST), as when a server's keep-alive timeout closed it and a busy client had not read the close yet
+    let connections = 0;
+    const posts: string[] = [];
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      let served = false;
+      let received = '';
+      socket.on('data', (d) => {
+        if (served) return socket.resetAndDestroy();
+        received += String(d);
+        const [head, body = ''] = received.split('\r\n\r\n');
+        if (!received.includes('\r\n\r\n') || body.length < Number(/content-length: (\d+)/i.exec(head!)?.[1] ?? 0)) return;
+        served = true;
+        posts.push(body);
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+      for (const body of ['one', 'two', 'three']) expect(await (await fetch(url, { method: 'POST', body })).text()).toBe('ok');
+      // each call after the first found its kept-alive connection closed and was sent once more, on a new one
+      expect(connections).toBe(3);
+      expect(posts).toEqual(['one', 'two', 'three']);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('refuses a redirect to 127.0.0.1 when only the first address is allowed', async () => {

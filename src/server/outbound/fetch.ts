@@ -42,6 +42,9 @@ export function outboundErrorOf(e: unknown): OutboundError | undefined {
   return cause instanceof OutboundError ? cause : undefined;
 }
 
+/** Kept-alive connections found closed by the server that one call tries past before it fails. */
+const MAX_STALE_SOCKETS = 4;
+
 /**
  * A `fetch` for calls that leave the process, under the outbound policy: every connection goes to an
  * address checked after DNS resolution (the checked address is the one connected to, so DNS rebinding
@@ -56,7 +59,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
   const lookup = checkedLookup(policy);
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
-  function send(url: URL, method: string, headers: Headers, payload: Buffer | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {
+  function send(url: URL, method: string, headers: Headers, payload: Buffer | undefined, signal: AbortSignal, attempt = 0): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
       const literal = net.isIP(host) !== 0;
@@ -82,7 +85,14 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
         signal,
       });
       req.once('response', resolve);
-      req.once('error', reject);
+      req.once('error', (e: NodeJS.ErrnoException) => {
+        // a kept-alive connection the server closed while it sat idle, its close not yet seen here (a busy process
+        // reads it late): the request met a closed socket, so it is sent again on another connection, as Node's
+        // documentation of `reusedSocket` advises. Each such socket is gone after its failure; a few at most are tried.
+        const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE') && attempt < MAX_STALE_SOCKETS && !signal.aborted;
+        if (stale) resolve(send(url, method, headers, payload, signal, attempt + 1));
+        else reject(e);
+      });
       req.end(payload);
     });
   }
