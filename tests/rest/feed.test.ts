@@ -2,11 +2,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Hl7Message } from '@medplum/core';
+import { Hl7Client } from '@medplum/hl7';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
 import { client, type Client } from '../support/client';
 import { startFhirServer, type FhirPeer } from '../support/fhir-server';
-import { freePort } from '../support/server';
+import { createTestDatabase } from '../support/postgres';
+import { freePort, startServer, tempDir } from '../support/server';
 
 const DIR = path.resolve(import.meta.dirname, '../../../shared/data/hl7v2/messages');
 const FEED = fs
@@ -85,4 +88,92 @@ describe.each(inject('targets'))('an ADT feed over MLLP into a FHIR server, de-i
     expect(fhir.requests).toBeGreaterThan(before);
     await api.post(`/api/pipelines/${p.body.id}/undeploy`);
   });
+});
+
+/** The feed's executions once none is queued or running (after `timeoutMs`, as they are). */
+async function settledRuns(api: Client, pipelineId: string, timeoutMs: number) {
+  let runs: { id: string; status: string }[] = [];
+  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+    runs = (await api.get(`/api/executions?pipeline_id=${pipelineId}&limit=100`)).body.executions;
+    if (runs.every((r) => !['queued', 'running'].includes(r.status))) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return runs;
+}
+
+const databases = [
+  { name: 'PGlite', open: async () => ({ env: { DATA_DIR: tempDir('feed-kill') }, drop: async () => {} }) },
+  {
+    name: 'Postgres',
+    open: async () => {
+      const d = await createTestDatabase('feedkill');
+      return { env: { DATABASE_URL: d.url }, drop: d.drop };
+    },
+  },
+];
+
+describe.each(databases)('a feed whose server is killed mid-feed, on $name', ({ open }) => {
+  it('runs every message it acknowledged once the server is back, each to the FHIR server', async () => {
+    const database = await open();
+    const fhir = await startFhirServer({ auth: 'none' });
+    // a short heartbeat: the runs the killed process held are handed on 10 s after it stopped refreshing them
+    const env = {
+      ...database.env,
+      BOOTSTRAP_ORG_ID: 'org-feed-kill',
+      BOOTSTRAP_API_KEY: 'cfk_test_feed_kill_key_0123456789',
+      CONNECTOR_KEY: 'Y2xpbmZsb3ctdGVzdC1jb25uZWN0b3Ita2V5LTMyYiE=',
+      QUEUE_HEARTBEAT_SECONDS: '10',
+      QUEUE_SUPERVISE_SECONDS: '2',
+    };
+    const org = { id: env.BOOTSTRAP_ORG_ID, key: env.BOOTSTRAP_API_KEY };
+    let server = await startServer(env);
+    try {
+      let api = client(server.url, org);
+      expect((await api.post('/api/connectors', { name: 'Research FHIR', type: 'fhir', endpoint: fhir.baseUrl })).status).toBe(201);
+      const port = await freePort();
+      const p = await api.post('/api/pipelines', { name: 'ADT feed', definition: feedPipeline(port), data_settings: { policy: 'errors' } });
+      expect((await api.post(`/api/pipelines/${p.body.id}/deploy`)).status).toBe(200);
+
+      // 4 senders, 60 messages with control ids of their own; the server is killed (SIGKILL: no grace, nothing
+      // flushed) as the 12th ACK arrives, with runs of acknowledged messages still going or waiting
+      const withId = (text: string, i: number) => text.replace(/\r?\n/g, '\r').trim().replace(/^(MSH(?:\|[^|]*){8}\|)[^|]*/, `$1KILL${i}`);
+      const messages = Array.from({ length: 60 }, (_, i) => withId(FEED[i % FEED.length]!, i));
+      const acked = new Set<string>();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const sender = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 5000 });
+          try {
+            while (next < messages.length && server.process.exitCode === null && server.process.signalCode === null) {
+              const i = next++;
+              const ack = await sender.sendAndWait(Hl7Message.parse(messages[i]!), { timeoutMs: 60_000 });
+              if (ack.getSegment('MSA')?.getField(1)?.toString() === 'AA') acked.add(`KILL${i}`);
+              if (acked.size === 12) server.process.kill('SIGKILL');
+            }
+          } catch {
+            // the connection died with the server: that message was not acknowledged
+          } finally {
+            await sender.close().catch(() => {});
+          }
+        }),
+      );
+      await server.stop();
+      expect(acked.size).toBeGreaterThanOrEqual(12);
+
+      server = await startServer(env);
+      api = client(server.url, org);
+      const runs = await settledRuns(api, p.body.id, 120_000);
+      // every acknowledged message has its execution (and those stored whose ACK the kill cut off), and each ran to the end
+      expect(runs.length).toBeGreaterThanOrEqual(acked.size);
+      expect(runs.filter((r) => r.status !== 'completed')).toEqual([]);
+      // and reached the FHIR server: a MessageHeader per message (its id derives from the control id)
+      const headers = await fhir.repo.searchResources({ resourceType: 'MessageHeader', count: 200 } as never);
+      expect(headers).toHaveLength(runs.length);
+      await api.post(`/api/pipelines/${p.body.id}/undeploy`);
+    } finally {
+      await server.stop();
+      await fhir.close();
+      await database.drop();
+    }
+  }, 300_000);
 });
