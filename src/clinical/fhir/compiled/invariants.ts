@@ -1,5 +1,6 @@
 import { evalFhirPathTyped, type FhirPathAtom, parseFhirPath, toTypedValue, type TypedValue } from '@medplum/core';
 import { compile, type Fn, readsOnly, type Vars } from './fhirpath';
+import { nativeOf } from './natives';
 import { planOf } from './schema';
 
 /**
@@ -16,6 +17,8 @@ export interface Invariant {
   atom: FhirPathAtom;
   /** What readsOnly found: the names of the properties read, or undefined. */
   reads?: string[];
+  /** Its hand-written answer for plain values (natives.ts), when it has one. */
+  native?: (value: unknown, vars: Vars) => boolean | undefined;
   /** Its guard per type of context. */
   guards?: Map<string, Guard>;
 }
@@ -29,7 +32,8 @@ export function invariantOf(key: string, expression: string): Invariant {
     const atom = parseFhirPath(expression);
     const fn = compile(atom);
     const reads = new Set<string>();
-    inv = { key, expression, atom, ...(fn ? { fn } : {}), ...(fn && readsOnly(atom, true, reads) ? { reads: [...reads] } : {}) };
+    const native = nativeOf(expression);
+    inv = { key, expression, atom, ...(native ? { native } : {}), ...(fn ? { fn } : {}), ...(fn && readsOnly(atom, true, reads) ? { reads: [...reads] } : {}) };
     invariants.set(expression, inv);
   }
   return inv;
@@ -88,6 +92,10 @@ function absent(v: Record<string, unknown>, keys: string[]): boolean {
 }
 
 export function evaluate(inv: Invariant, value: TypedValue, vars: Vars): boolean {
+  if (inv.native) {
+    const answer = inv.native(value.value, vars);
+    if (answer !== undefined) return answer;
+  }
   if (inv.fn) {
     try {
       const r = inv.fn([value], vars);

@@ -1,7 +1,7 @@
-import type { Constraint } from '@medplum/core';
+import { type Constraint, fhirTypeToJsType, validationRegexes } from '@medplum/core';
 import type { listedValueSet } from '../binding-codes';
 import { type Invariant, invariantOf } from './invariants';
-import { type Json, planOrThrow, type Prop } from './schema';
+import { type Choice, type Json, planOrThrow, type Prop } from './schema';
 
 /**
  * What the walk needs of a type, computed once per type on first use: each property with its invariants compiled
@@ -15,12 +15,48 @@ const SKIPPED = new Set(['ele-1', 'dom-3', 'org-1', 'sdf-19']);
 const TERMINOLOGY = new Set(['CodeableConcept', 'Coding', 'code', 'Quantity', 'string', 'uri']);
 const NONE = new Set<string>();
 
+/** What a primitive type's value must be: its JSON type, @medplum/core's pattern, whether an integer. */
+export interface PrimitiveCheck {
+  expected: 'string' | 'number' | 'boolean';
+  regex?: RegExp;
+  integer: boolean;
+}
+
+const INTEGER_TYPES = new Set(['integer', 'positiveInt', 'unsignedInt']);
+export const PRIMITIVES = new Map<string, PrimitiveCheck>(
+  Object.entries(fhirTypeToJsType).map(([type, expected]) => {
+    const regex = validationRegexes[type];
+    return [type, { expected, ...(regex ? { regex } : {}), integer: INTEGER_TYPES.has(type) }];
+  }),
+);
+/** @medplum/core's isPrimitiveType, as a set. */
+const PRIMITIVE_TYPES = new Set(['undefined', ...Object.keys(fhirTypeToJsType)]);
+export const isPrimitive = (type: string) => PRIMITIVE_TYPES.has(type);
+
+/** A choice of a property with what the walk asks of its type, computed once. */
+export interface CompiledChoice extends Choice {
+  /** The type of its values as resolve() gives it (Element and BackboneElement: the element's own type). */
+  valueType: string;
+  primitive: boolean;
+  /** The checks of its primitive type (undefined for a complex type, or a primitive @medplum/core has no JSON type for). */
+  check: PrimitiveCheck | undefined;
+}
+
+/** What a JSON key of a type is: the property it belongs to, and whether it is always that property's (never a choice). */
+export interface KeyInfo {
+  prop: CompiledProp | undefined;
+  plain: boolean;
+}
+
 export interface CompiledInvariant {
   invariant: Invariant;
   description: string;
 }
 
 export interface CompiledProp extends Prop {
+  choices: CompiledChoice[];
+  /** Its bit among the type's required properties (0 when optional, or when the type has more than 30 of them). */
+  requiredBit: number;
   invariants: CompiledInvariant[];
   targetProfiles?: string[];
   /**
@@ -51,6 +87,10 @@ export interface CompiledPlan {
   keys: Set<string>;
   /** Every JSON key a property can take, to its property. */
   byKey: Map<string, CompiledProp>;
+  /** byKey and keys in one look-up. */
+  keyInfo: Map<string, KeyInfo>;
+  /** The bits of all required properties (0 when there are more than 30: then each is looked for). */
+  requiredMask: number;
   invariants: CompiledInvariant[];
   /** Whether the walk goes through `obj[key]` (a property's key; of a choice, the type it takes). */
   walked(obj: Json, key: string): boolean;
@@ -88,8 +128,14 @@ function build(type: string): CompiledPlan {
     const e = p.element;
     const targets = e.type.find((t) => t.code === 'Reference')?.targetProfile;
     const required = e.binding?.strength === 'required' && e.binding.valueSet ? e.binding.valueSet : undefined;
+    const choices = p.choices.map((c) => {
+      const valueType = c.type === 'Element' || c.type === 'BackboneElement' ? e.type[0]!.code : c.type;
+      return { ...c, valueType, primitive: isPrimitive(valueType), check: PRIMITIVES.get(valueType) };
+    });
     return {
       ...p,
+      choices,
+      requiredBit: 0,
       invariants: compiledInvariants(e.constraints),
       ...(targets ? { targetProfiles: targets, references: referencesOf(targets) } : {}),
       ...(required ? { binding: required } : {}),
@@ -112,13 +158,21 @@ function build(type: string): CompiledPlan {
       keys.add(`_${p.name}`);
     }
   }
+  const required = props.filter((p) => p.min > 0);
+  let requiredMask = 0;
+  if (required.length <= 30) required.forEach((p, i) => (requiredMask |= p.requiredBit = 1 << i));
+  const keyInfo = new Map<string, KeyInfo>();
+  for (const [key, prop] of byKey) keyInfo.set(key, { prop, plain: keys.has(key) });
+  for (const key of keys) if (!keyInfo.has(key)) keyInfo.set(key, { prop: undefined, plain: true });
   if (base.schema.elements && Object.values(base.schema.elements).some((e) => e.pattern || e.fixed || e.slicing)) {
     throw new Error(`The compiled validator does not handle patterns, fixed values or slices (${type}): validate it with a profile`);
   }
   return {
     name: type,
     props,
-    required: props.filter((p) => p.min > 0),
+    required,
+    requiredMask,
+    keyInfo,
     elements: base.schema.elements,
     choices,
     keys,

@@ -1,11 +1,11 @@
-import { fhirTypeToJsType, isResourceType, toTypedValue, type TypedValue, validationRegexes } from '@medplum/core';
+import { isResourceType, toTypedValue, type TypedValue } from '@medplum/core';
 import { codeIssue, listedValueSet } from '../binding-codes';
 import type { FhirIssue } from '../validate';
 import type { Vars } from './fhirpath';
 import { evaluate, known } from './invariants';
 import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
-import { type CompiledProp, compiledPlan, type CompiledPlan } from './plan';
-import { type Choice, isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
+import { type CompiledChoice, type CompiledProp, compiledPlan, type CompiledPlan, isPrimitive, PRIMITIVES, type PrimitiveCheck } from './plan';
+import { isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
 
 /**
  * The compiled validator's walk: what @medplum/core's ResourceValidator and its crawler do to a resource, in the same
@@ -55,10 +55,6 @@ interface State {
 }
 
 const UCUM: TypedValue = toTypedValue('http://unitsofmeasure.org');
-const INTEGER_TYPES = new Set(['integer', 'positiveInt', 'unsignedInt']);
-/** @medplum/core's isPrimitiveType, as a set. */
-const PRIMITIVE_TYPES = new Set(['undefined', ...Object.keys(fhirTypeToJsType)]);
-const isPrimitive = (type: string) => PRIMITIVE_TYPES.has(type);
 const STRUCTURE_DEFINITION = /http:\/\/hl7\.org\/fhir\/StructureDefinition\/([A-Za-z]+)\b/g;
 
 function structure(s: State, at: At | string, message: string): void {
@@ -105,19 +101,6 @@ function referenceTarget(s: State, prop: CompiledProp, value: unknown, at: At): 
   s.issues.push({ severity: 'warning', code: 'structure', path: path(at), message });
 }
 
-interface PrimitiveCheck {
-  expected: 'string' | 'number' | 'boolean';
-  regex?: RegExp;
-  integer: boolean;
-}
-
-const PRIMITIVES = new Map<string, PrimitiveCheck>(
-  Object.entries(fhirTypeToJsType).map(([type, expected]) => {
-    const regex = validationRegexes[type];
-    return [type, { expected, ...(regex ? { regex } : {}), integer: INTEGER_TYPES.has(type) }];
-  }),
-);
-
 const BASE64 = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[c.charCodeAt(0)] = 1;
 
@@ -137,7 +120,13 @@ function isBase64(str: string): boolean {
   return true;
 }
 
-function primitive(s: State, value: unknown, type: string, at: At): void {
+/** Whether a string has content other than whitespace (`str.trim() !== ''`, without making the trimmed copy). */
+function hasContent(str: string): boolean {
+  const c = str.charCodeAt(0);
+  return (c > 32 && c < 127) || (str.length > 0 && str.trim() !== '');
+}
+
+function primitive(s: State, value: unknown, type: string, check: PrimitiveCheck | undefined, at: At): void {
   let prim: unknown = value;
   let hasPrim = true;
   let extension: Json | undefined;
@@ -154,7 +143,6 @@ function primitive(s: State, value: unknown, type: string, at: At): void {
     }
   }
   if (hasPrim) {
-    const check = PRIMITIVES.get(type);
     if (!check) return structure(s, at, `Invalid JSON type: ${type} is not a valid FHIR type`);
     const expected = check.expected;
     if (typeof prim !== expected) {
@@ -163,7 +151,7 @@ function primitive(s: State, value: unknown, type: string, at: At): void {
     }
     if (expected === 'string') {
       const str = prim as string;
-      if (!str.trim()) structure(s, at, 'String must contain non-whitespace content');
+      if (!hasContent(str)) structure(s, at, 'String must contain non-whitespace content');
       else if (str.length > 1024 * 1024) structure(s, at, 'String cannot be larger than 1 MB');
       else if (check.regex && !(type === 'base64Binary' ? isBase64(str) : check.regex.test(str))) structure(s, at, `Invalid ${type} format`);
     } else if (expected === 'number') {
@@ -178,10 +166,11 @@ function primitive(s: State, value: unknown, type: string, at: At): void {
   if (extension) walkObject(s, extension, compiledPlan('Element'), { ...at, crawl: path(at) }, false);
 }
 
-function visit(s: State, prop: CompiledProp, value: unknown, type: string, at: At): void {
+function visit(s: State, prop: CompiledProp, value: unknown, type: string, c: CompiledChoice, at: At): void {
   if (prop.invariants.length) invariants(s, prop, value, type, at);
   if (type === 'Reference') referenceTarget(s, prop, value, at);
-  if (isPrimitive(type)) primitive(s, value, type, at);
+  // the choice's type, but for a contained resource (typed by its resourceType: never a primitive)
+  if (type === c.valueType ? c.primitive : isPrimitive(type)) primitive(s, value, type, type === c.valueType ? c.check : PRIMITIVES.get(type), at);
   else if (isEmpty(value)) structure(s, at, 'Invalid empty non-primitive value');
   if (prop.binding && s.bindings && prop.terminology.has(type)) {
     const vs = prop.valueSet === undefined ? (prop.valueSet = listedValueSet(prop.binding) ?? null) : prop.valueSet;
@@ -190,8 +179,8 @@ function visit(s: State, prop: CompiledProp, value: unknown, type: string, at: A
   }
 }
 
-function crawl(s: State, prop: CompiledProp, value: unknown, type: string, at: At, hook: boolean): void {
-  if (isPrimitive(type)) {
+function crawl(s: State, prop: CompiledProp, value: unknown, type: string, c: CompiledChoice, at: At, hook: boolean): void {
+  if (type === c.valueType ? c.primitive : isPrimitive(type)) {
     // an object given for a primitive: @medplum/core checks it as an Element (in primitive()); resource-invariants.ts
     // walks it as any object
     if (hook && value && typeof value === 'object' && value.valueOf() === value) unwalked(s, value, pathOf(at, true));
@@ -200,22 +189,21 @@ function crawl(s: State, prop: CompiledProp, value: unknown, type: string, at: A
   walkObject(s, value, type === prop.type ? (prop.plan ??= compiledPlan(type)) : compiledPlan(type), at, hook);
 }
 
-/** The type of a choice, as resolve() gives it. */
-function typeOf(prop: CompiledProp, choice: Choice): string {
-  return choice.type === 'Element' || choice.type === 'BackboneElement' ? prop.element.type[0]!.code : choice.type;
-}
-
 /** The choice a property takes in `o` (the first type present), as resolve() finds it. */
-function chosen(o: Json, prop: CompiledProp): Choice {
+function chosen(o: Json, prop: CompiledProp): CompiledChoice {
   const choices = prop.choices;
   for (let i = 0; i < choices.length - 1; i++) if (o[choices[i]!.key] !== undefined || o[choices[i]!.extKey] !== undefined) return choices[i]!;
   return choices[choices.length - 1]!;
 }
 
-function walkProp(s: State, o: Json, prop: CompiledProp, choice: Choice, up: At, hook: boolean): void {
-  const merged = !!o[choice.extKey];
+/**
+ * `own`: the value of the choice's key when the walk met it there (else it is looked up); `underscore`: whether the
+ * object has any `_` key (else no primitive extension is looked for).
+ */
+function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice, own: unknown, underscore: boolean, up: At, hook: boolean): void {
+  const merged = underscore && !!o[choice.extKey];
   // without a primitive extension to merge, the value is the key's, as resolve() would find it
-  const r = merged ? resolve(o, prop) : isEmpty(o[choice.key]) ? undefined : { value: o[choice.key], type: typeOf(prop, choice) };
+  const r = merged ? resolve(o, prop) : isEmpty(own) ? undefined : { value: own, type: choice.valueType };
   if (!r) {
     if (prop.min > 0) structure(s, `${path(up)}.${prop.name}`, 'Missing required property');
     return;
@@ -233,8 +221,8 @@ function walkProp(s: State, o: Json, prop: CompiledProp, choice: Choice, up: At,
       const value = values[i];
       const at: At = { up, name: prop.name, key: choice.key, index: i };
       const type = itemType(r.type, value);
-      if (ok) visit(s, prop, value, type, at);
-      crawl(s, prop, value, type, at, sub);
+      if (ok) visit(s, prop, value, type, choice, at);
+      crawl(s, prop, value, type, choice, at, sub);
     }
     return;
   }
@@ -243,9 +231,9 @@ function walkProp(s: State, o: Json, prop: CompiledProp, choice: Choice, up: At,
   if (prop.isArray) structure(s, `${crawlPath(up)}.${prop.name}`, 'Expected array of values for property');
   else {
     if (1 < prop.min || 1 > prop.max) structure(s, prop.element.path, cardinality(prop, 1));
-    visit(s, prop, values, type, at);
+    visit(s, prop, values, type, choice, at);
   }
-  crawl(s, prop, values, type, at, sub);
+  crawl(s, prop, values, type, choice, at, sub);
 }
 
 function cardinality(prop: CompiledProp, n: number): string {
@@ -260,24 +248,36 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
     if (issue) s.nested.push(issue);
   }
   // the keys the value has, not every element of the type: what is absent only matters when it is required
+  // the required properties found (their bits), when the type has few enough of them
+  let found = 0;
   if (obj) {
     const o = obj as Json;
     let seen: Record<string, string> | undefined;
     // Object.keys, not for-in: what the reference reads (for-in also yields what a library adds to String.prototype)
-    for (const key of Object.keys(o)) {
-      if (hook) nullsOf(s, o, key, at);
+    const keys = Object.keys(o);
+    let underscore = false;
+    for (let i = 0; i < keys.length; i++) if (keys[i]!.charCodeAt(0) === 95) underscore = true;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const value = o[key];
+      if (hook) nullsOf(s, o, key, value, at);
       if (key === 'resourceType') continue;
-      const prop = plan.byKey.get(key);
+      const info = plan.keyInfo.get(key);
+      const prop = info?.prop;
       if (prop) {
+        if (value !== undefined) found |= prop.requiredBit;
         const choice = prop.choices.length === 1 ? prop.choices[0]! : chosen(o, prop);
         // where the walk takes the property up: its value's key, or its extension's when it has no value
-        if (key === choice.key || (key === choice.extKey && o[choice.key] === undefined)) walkProp(s, o, prop, choice, at, hook);
+        if (key === choice.key) walkProp(s, o, prop, choice, value, underscore, at, hook);
+        else if (key === choice.extKey && o[choice.key] === undefined) walkProp(s, o, prop, choice, undefined, true, at, hook);
       }
-      if (plan.keys.has(key)) continue;
+      if (info?.plain) continue;
       seen = additional(s, o, key, plan, at, hook, seen);
     }
   }
-  for (const prop of plan.required) if (!present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
+  if (found !== plan.requiredMask || !plan.requiredMask) {
+    for (const prop of plan.required) if (!(found & prop.requiredBit) && !present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
+  }
   if (isResource) s.resources.pop();
 }
 
@@ -327,8 +327,7 @@ function additional(s: State, obj: Json, key: string, plan: CompiledPlan, at: At
  * @medplum/core's first check, of null values anywhere, done by the walk as it goes (where it walks the JSON as it
  * is): this key's value, or its list's items.
  */
-function nullsOf(s: State, o: Json, key: string, at: At): void {
-  const value = o[key];
+function nullsOf(s: State, o: Json, key: string, value: unknown, at: At): void {
   if (value === null) structure(s, `${pathOf(at, true)}.${key}`, 'Invalid null value');
   else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
