@@ -133,7 +133,9 @@ export function childElements(node: Element, prop: string, out: Element[] = [], 
 
 /** A primitive value without children where the model expects one (or says nothing): never what a rule selects. */
 function isPlain(value: unknown, extra: unknown, type: string | null): boolean {
-  const primitiveType = type === null || /^[a-z]|^System\./.test(type);
+  // /^[a-z]|^System\./ without a regex: this runs for every value of a resource
+  const c = type === null ? 0 : type.charCodeAt(0);
+  const primitiveType = type === null || (c >= 97 && c <= 122) || type.startsWith('System.');
   return primitiveType && !extra && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
 }
 
@@ -179,13 +181,13 @@ const derived = new Map<string, Set<string>>();
  * complex types (undefined for others): a name that is also a System type (`String`, `Quantity`…) matches more.
  */
 export function typesOf(type: string): Set<string> | undefined {
+  // the types already asked first: this runs for every element a rule's ofType() meets
+  const known = derived.get(type);
+  if (known) return known;
   if (!/^[A-Z]/.test(type) || SYSTEM_NAMES.has(type) || !model.type2Parent[type]) return undefined;
-  let types = derived.get(type);
-  if (!types) {
-    types = new Set([type]);
-    for (const t of Object.keys(model.type2Parent)) for (let p: string | undefined = t; p; p = model.type2Parent[p]) if (p === type) types.add(t);
-    derived.set(type, types);
-  }
+  const types = new Set([type]);
+  for (const t of Object.keys(model.type2Parent)) for (let p: string | undefined = t; p; p = model.type2Parent[p]) if (p === type) types.add(t);
+  derived.set(type, types);
   return types;
 }
 
