@@ -31,8 +31,11 @@ function invariantsOf(type: string) {
   return found;
 }
 
-/** The first invariant the resource at `path` breaks (`rootOnly`: the root's, where only org-1 is checked). */
-export function brokenNested(resource: Record<string, unknown>, path: string, root: TypedValue, rootOnly: boolean): FhirIssue | undefined {
+/**
+ * The first invariant the resource at `where` breaks (`rootOnly`: the root's, where only org-1 is checked); `where` is
+ * its path, or what makes it (built only for an issue).
+ */
+export function brokenNested(resource: Record<string, unknown>, where: string | (() => string), root: TypedValue, rootOnly: boolean): FhirIssue | undefined {
   const set = invariantsOf(resource.resourceType as string);
   const list = rootOnly ? set.root : set.all;
   if (list.length === 0) return undefined;
@@ -48,14 +51,16 @@ export function brokenNested(resource: Record<string, unknown>, path: string, ro
         vars ??= { '%context': context, '%ucum': UCUM, '%resource': context, '%rootResource': root };
         if (evaluate(inv, context, vars)) continue;
       }
-      return { severity: 'error', code: 'invariant', path, message: `Constraint ${inv.key} not met: ${set.descriptions.get(inv)}` };
+      return { severity: 'error', code: 'invariant', path: pathIn(where), message: `Constraint ${inv.key} not met: ${set.descriptions.get(inv)}` };
     } catch (e) {
       const message = `Error evaluating invariant expression ${inv.key}: ${e instanceof Error ? e.message : String(e)}`;
-      return { severity: 'error', code: 'processing', path, message };
+      return { severity: 'error', code: 'processing', path: pathIn(where), message };
     }
   }
   return undefined;
 }
+
+const pathIn = (where: string | (() => string)) => (typeof where === 'string' ? where : where());
 
 /** Whether resource-invariants.ts takes this object for a resource. */
 export function isNestedResource(value: unknown): value is Record<string, unknown> {

@@ -87,8 +87,8 @@ export interface CompiledPlan {
   keys: Set<string>;
   /** Every JSON key a property can take, to its property. */
   byKey: Map<string, CompiledProp>;
-  /** byKey and keys in one look-up. */
-  keyInfo: Map<string, KeyInfo>;
+  /** byKey and keys in one look-up (an object without prototype: faster than a Map for the walk's keys). */
+  keyInfo: Record<string, KeyInfo | undefined>;
   /** The bits of all required properties (0 when there are more than 30: then each is looked for). */
   requiredMask: number;
   invariants: CompiledInvariant[];
@@ -161,9 +161,9 @@ function build(type: string): CompiledPlan {
   const required = props.filter((p) => p.min > 0);
   let requiredMask = 0;
   if (required.length <= 30) required.forEach((p, i) => (requiredMask |= p.requiredBit = 1 << i));
-  const keyInfo = new Map<string, KeyInfo>();
-  for (const [key, prop] of byKey) keyInfo.set(key, { prop, plain: keys.has(key) });
-  for (const key of keys) if (!keyInfo.has(key)) keyInfo.set(key, { prop: undefined, plain: true });
+  const keyInfo = Object.create(null) as Record<string, KeyInfo | undefined>;
+  for (const [key, prop] of byKey) keyInfo[key] = { prop, plain: keys.has(key) };
+  for (const key of keys) keyInfo[key] ??= { prop: undefined, plain: true };
   if (base.schema.elements && Object.values(base.schema.elements).some((e) => e.pattern || e.fixed || e.slicing)) {
     throw new Error(`The compiled validator does not handle patterns, fixed values or slices (${type}): validate it with a profile`);
   }

@@ -244,7 +244,7 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
   const isResource = isResourceValue(obj);
   if (isResource) s.resources.push(toTypedValue(obj));
   if (isResource && hook && at.up && isNestedResource(obj)) {
-    const issue = brokenNested(obj, pathOf(at, true), s.root, false);
+    const issue = brokenNested(obj, () => pathOf(at, true), s.root, false);
     if (issue) s.nested.push(issue);
   }
   // the keys the value has, not every element of the type: what is absent only matters when it is required
@@ -262,7 +262,7 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
       const value = o[key];
       if (hook) nullsOf(s, o, key, value, at);
       if (key === 'resourceType') continue;
-      const info = plan.keyInfo.get(key);
+      const info = plan.keyInfo[key];
       const prop = info?.prop;
       if (prop) {
         if (value !== undefined) found |= prop.requiredBit;
