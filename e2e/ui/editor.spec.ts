@@ -350,7 +350,7 @@ test('a for-each body is edited as JSON and checked with the pipeline; a pipelin
   await page.goto(`/pipelines/${id}`);
   await expect(card(page, 'each')).toBeVisible();
   await expect(page.getByTestId('unsaved')).toHaveCount(0);
-  await expect(card(page, 'each')).toContainText('config.body › node "name": Unknown node type "jsonata-transfrom"');
+  await expect(card(page, 'each')).toContainText('Body › node "name": Unknown node type "jsonata-transfrom"');
 
   // fix the typo in the body's JSON: the problem goes, the change is unsaved until saved
   await node(page, 'each').click();

@@ -31,8 +31,8 @@ describe('validateDefinition', () => {
       'in>t.input', 't.output>out', 'in>s.value',
     );
     const messages = validateDefinition(def, registry).errors.map((e) => `${e.node_id}: ${e.message}`);
-    expect(messages).toContain('t: config.expression: required: fill it in');
-    expect(messages).toContain('s: config.mode: should be one of "first", "all"');
+    expect(messages).toContain('t: Expression is required: enter some text');
+    expect(messages).toContain('s: Mode: pick one of "first", "all"');
   });
 
   it('reports every problem with its node id', () => {
@@ -54,7 +54,7 @@ describe('validateDefinition', () => {
     const r = validateDefinition(def, registry);
     expect(r.valid).toBe(false);
     expect(codes(r)).toEqual(['a:DANGLING_CONNECTION', 'a:UNKNOWN_PORT', 'b:UNKNOWN_NODE_TYPE', 'c:INPUT_NOT_CONNECTED', 'd:INVALID_CONFIG'].sort());
-    expect(r.errors.find((e) => e.code === 'INVALID_CONFIG')!.message).toMatch(/^config\.by:/);
+    expect(r.errors.find((e) => e.code === 'INVALID_CONFIG')!.message).toMatch(/^By: enter a number/);
     expect(r.warnings.map((w) => w.code)).toContain('UNREACHABLE');
   });
 
@@ -129,7 +129,7 @@ describe('validateDefinition', () => {
     const r = validateDefinition(def, registry);
     expect(r.valid).toBe(false);
     expect(codes(r)).toEqual(['loop:INVALID_CONFIG', 'loop:MULTIPLE_TRIGGERS', 'loop:UNKNOWN_NODE_TYPE']);
-    expect(r.errors.find((e) => e.code === 'UNKNOWN_NODE_TYPE')!.message).toBe('config.body › node "t": Unknown node type "no-such-type".');
+    expect(r.errors.find((e) => e.code === 'UNKNOWN_NODE_TYPE')!.message).toBe('Body › node "t": Unknown node type "no-such-type".');
     expect(r.errors.find((e) => e.code === 'INVALID_CONFIG')!.message).toMatch(/node "tick": a body starts with manual-trigger, not schedule-trigger/);
 
     // the same body, fixed, is valid, and its lack of a pipeline-output is no warning (results go to the loop)

@@ -1,6 +1,6 @@
-import type { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
 import { portsFit } from '@/shared/ports';
+import { configFieldLabel, configProblem } from './config-words';
 import { passThroughPorts } from './disabled';
 import { buildGraph, descendants, topologicalOrder, type Graph, type Registry } from './graph';
 
@@ -62,7 +62,7 @@ function checkSubgraphs(graph: Graph, registry: Registry, errors: Finding[], war
       const at = (f: Finding): Finding => ({
         node_id: id,
         code: f.code,
-        message: `config.${sub.field}${f.node_id ? ` › node "${f.node_id}"` : ''}: ${f.message}`,
+        message: `${configFieldLabel(node.type, [sub.field])}${f.node_id ? ` › node "${f.node_id}"` : ''}: ${f.message}`,
       });
       errors.push(...report.errors.map(at));
       // a body hands its results back to the outer node: "nothing leaves the pipeline" does not apply
@@ -70,7 +70,7 @@ function checkSubgraphs(graph: Graph, registry: Registry, errors: Finding[], war
       for (const inner of sub.definition.nodes) {
         if (registry(inner.type)?.trigger && !sub.triggers.includes(inner.type)) {
           const allowed = sub.triggers.join(' or ');
-          errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `config.${sub.field} › node "${inner.id}": a ${sub.field} starts with ${allowed}, not ${inner.type}.` });
+          errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `${configFieldLabel(node.type, [sub.field])} › node "${inner.id}": a ${sub.field} starts with ${allowed}, not ${inner.type}.` });
         }
       }
     }
@@ -84,8 +84,7 @@ function checkNodes(graph: Graph, errors: Finding[]): void {
       continue;
     }
     for (const issue of node.configError?.issues ?? []) {
-      const at = issue.path.length ? `config.${issue.path.join('.')}` : 'config';
-      errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `${at}: ${inWords(issue)}` });
+      errors.push({ node_id: id, code: 'INVALID_CONFIG', message: configProblem(node.type, issue) });
     }
   }
 }
@@ -186,18 +185,6 @@ function checkDisabled(graph: Graph, errors: Finding[], warnings: Finding[]): vo
         : `none of its outputs takes its input "${from.name}" (${from.type}), so nothing goes on from it`;
     warnings.push({ node_id: id, code: 'NODE_DISABLED', message: `Node "${id}" is disabled and does not run: ${passes}.` });
   }
-}
-
-/** A config problem as a person would say it (zod's own text for the rest). */
-function inWords(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return issue.input === undefined ? 'required: fill it in' : `should be ${article(issue.expected)}`;
-  if (issue.code === 'invalid_value') return `should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  return issue.message;
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 function names(ports: { name: string }[]): string {

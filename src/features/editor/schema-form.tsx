@@ -1,13 +1,15 @@
 'use client';
 
 import Form from '@rjsf/core';
-import type { IconButtonProps, RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import { englishStringTranslator, TranslatableString, type IconButtonProps, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { ArrowDown, ArrowUp, Copy, Plus, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { AgentWidget } from './agent-widget';
 import { ConnectorWidget } from './connector-widget';
-import { JsonObjectField } from './json-field';
+import { CronWidget } from './cron-widget';
+import { prepareFormSchema, plainFormError, renameNewKeys } from './form-schema';
+import { JsonValueField } from './json-field';
 import { JsonataWidget } from './jsonata-editor';
 import './schema-form.css';
 
@@ -39,8 +41,8 @@ function AddButton({ onClick, disabled, id, className }: IconButtonProps) {
   );
 }
 
-const fields = { json: JsonObjectField };
-const widgets = { connector: ConnectorWidget, agent: AgentWidget, jsonata: JsonataWidget };
+const fields = { json: JsonValueField };
+const widgets = { connector: ConnectorWidget, agent: AgentWidget, jsonata: JsonataWidget, cron: CronWidget };
 
 const templates = {
   ButtonTemplates: {
@@ -61,6 +63,7 @@ function fieldUi(p: RJSFSchema): UiSchema | undefined {
   else if (widget === 'connector') ui = { 'ui:widget': 'connector', 'ui:options': { connectorType: p['x-connector-type'] } };
   else if (widget === 'agent') ui = { 'ui:widget': 'agent' };
   else if (widget === 'expression') ui = { 'ui:widget': 'jsonata' };
+  else if (widget === 'cron') ui = { 'ui:widget': 'cron' };
   else if (widget === 'code' || widget === 'textarea' || (p.type === 'string' && !p.enum && (p.maxLength ?? 0) > 500)) {
     ui = { 'ui:widget': 'textarea', 'ui:options': { rows: widget === 'textarea' ? 4 : 5 }, ...(widget === 'textarea' ? {} : { 'ui:classNames': 'cf-code' }) };
   } else if (p.type === 'array' && p.items && typeof p.items === 'object' && !Array.isArray(p.items)) {
@@ -97,46 +100,10 @@ function uiSchemaFor(schema: RJSFSchema): UiSchema {
   return ui;
 }
 
-/** A new map entry or list item of an enum type starts at `any` (or the first value) instead of blank. */
-function withEnumDefaults(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withEnumDefaults);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = withEnumDefaults(v);
-  for (const key of ['additionalProperties', 'items'] as const) {
-    const sub = out[key] as { enum?: unknown[]; default?: unknown } | undefined;
-    if (sub && typeof sub === 'object' && Array.isArray(sub.enum) && sub.default === undefined && sub.enum.length) {
-      out[key] = { ...sub, default: sub.enum.includes('any') ? 'any' : sub.enum[0] };
-    }
-  }
-  return out;
-}
-
-/**
- * The draft-2020 `$schema` of zod's output trips Ajv's draft-07 default; the keywords used are common to
- * both. A field edited as JSON keeps only its description: the form must not fill defaults into it (a
- * nested pipeline would gain settings nobody set), and the validator checks what is inside.
- */
-function prepare(schema: Record<string, unknown>): RJSFSchema {
-  const { $schema: _ignored, ...rest } = schema;
-  const properties = rest.properties as Record<string, RJSFSchema> | undefined;
-  if (properties) {
-    rest.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, p]) =>
-        p['x-widget'] === 'json' ? [name, { type: 'object', description: p.description, title: p.title, 'x-widget': 'json' }] : [name, p],
-      ),
-    );
-  }
-  return withEnumDefaults(rest) as RJSFSchema;
-}
-
-/** Ajv's wording, made shorter for a side panel. */
-function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
-  return errors.map((e) => {
-    if (e.name === 'required') return { ...e, message: 'Required' };
-    if (e.name === 'enum') return { ...e, message: 'Pick one of the listed values' };
-    return e;
-  });
+/** rjsf's own words: a map entry's name field is labelled "Name" (not "newKey Key"). */
+function translateString(key: TranslatableString, params?: string[]): string {
+  if (key === TranslatableString.KeyLabel) return 'Name';
+  return englishStringTranslator(key, params);
 }
 
 export interface SchemaFormProps {
@@ -148,7 +115,7 @@ export interface SchemaFormProps {
 
 /** A config form generated from the node type's JSON Schema (never written per node). */
 export function SchemaForm({ schema, value, onChange, idPrefix }: SchemaFormProps) {
-  const prepared = useMemo(() => prepare(schema), [schema]);
+  const prepared = useMemo(() => prepareFormSchema(schema), [schema]);
   const uiSchema = useMemo(() => uiSchemaFor(prepared), [prepared]);
   const empty = !prepared.properties || Object.keys(prepared.properties).length === 0;
   if (empty) return <p className="text-sm text-slate-500">This node has nothing to configure.</p>;
@@ -165,9 +132,10 @@ export function SchemaForm({ schema, value, onChange, idPrefix }: SchemaFormProp
       idPrefix={idPrefix}
       liveValidate="onChange"
       showErrorList={false}
-      transformErrors={transformErrors}
+      transformErrors={(errors) => errors.map((e) => plainFormError(e, prepared))}
+      translateString={translateString}
       noHtml5Validate
-      onChange={(e, id) => onChange((e.formData ?? {}) as Record<string, unknown>, id)}
+      onChange={(e, id) => onChange(renameNewKeys(e.formData ?? {}) as Record<string, unknown>, id)}
     />
   );
 }
