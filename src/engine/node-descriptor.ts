@@ -30,7 +30,7 @@ export type Category = 'healthcare' | 'ai' | 'data' | 'output' | 'control' | 'cl
 export type SideEffect = 'none' | 'read' | 'write';
 
 /** How the config form edits a field (the default follows the field's JSON Schema type). */
-export type Widget = 'json' | 'code' | 'expression' | 'textarea' | 'connector' | 'agent';
+export type Widget = 'json' | 'code' | 'expression' | 'textarea' | 'connector' | 'agent' | 'cron';
 
 export interface FieldHint {
   title?: string;

@@ -36,6 +36,10 @@ describe('schedule-trigger', () => {
     expect(issue({})).toMatchObject({ path: ['cron'] });
     expect(issue({ cron: '*/5 * * * * *' })).toMatchObject({ path: ['cron'], message: expect.stringContaining('at most once a minute') });
     expect(scheduleTrigger.config.safeParse({ cron: '*/15 8-17 * * MON-FRI', timezone: 'America/Chicago' }).success).toBe(true);
+    // a bad time zone does not hide a bad cron: both are reported at once, the cron with an example to follow
+    const both = scheduleTrigger.config.safeParse({ cron: 'every night', timezone: 'Mars/Olympus' }).error?.issues ?? [];
+    expect(both.map((i) => i.path[0])).toEqual(['cron', 'timezone']);
+    expect(both[0]!.message).toContain('such as 0 2 * * *');
   });
 
   it('computes the next runs in the configured time zone, across daylight saving', () => {

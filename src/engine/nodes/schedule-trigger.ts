@@ -11,32 +11,38 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-const Config = z
-  .object({
-    cron: z
-      .string()
-      .min(1, 'a cron expression is required')
-      .max(200)
-      .describe('When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly'),
-    timezone: z
-      .string()
-      .refine(isTimeZone, 'not a known IANA time zone (e.g. "UTC", "America/Chicago")')
-      .default('UTC')
-      .describe('IANA time zone the cron expression is read in, through daylight-saving changes (0 2 * * * in America/Chicago is 02:00 Chicago time)'),
-    inputs: z.record(z.string(), z.unknown()).default({}).describe('Fixed values merged into every run’s inputs'),
-  })
-  .superRefine((config, ctx) => {
-    if (config.cron.trim().split(/\s+/).length === 6) {
-      ctx.addIssue({ code: 'custom', path: ['cron'], message: 'use 5 fields (minute hour day-of-month month day-of-week): schedules fire at most once a minute' });
-      return;
-    }
-    if (!isTimeZone(config.timezone)) return;
-    try {
-      CronExpressionParser.parse(config.cron, { tz: config.timezone }).next();
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', path: ['cron'], message: `not a valid cron expression: ${(e as Error).message}` });
-    }
-  });
+/** Why a cron expression cannot run (read in UTC: the zone moves its times, never its syntax), or null. */
+export function cronProblem(cron: string): string | null {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length === 6) return 'use 5 fields (minute hour day-of-month month day-of-week): schedules fire at most once a minute';
+  try {
+    CronExpressionParser.parse(cron, { tz: 'UTC' }).next();
+    return null;
+  } catch (e) {
+    const example = 'enter 5 fields, minute hour day-of-month month day-of-week, such as 0 2 * * * (every day at 02:00)';
+    // the parser's own words help only about an expression of the right shape ("30 February never comes")
+    return fields.length === 5 ? `not a valid cron expression: ${(e as Error).message}` : `not a valid cron expression: ${example}`;
+  }
+}
+
+// each field is checked on its own, so a bad time zone and a bad cron are reported together
+const Config = z.object({
+  cron: z
+    .string()
+    .min(1, 'a cron expression is required')
+    .max(200)
+    .superRefine((cron, ctx) => {
+      const problem = cronProblem(cron);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly'),
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'not a known IANA time zone (e.g. "UTC", "America/Chicago")')
+    .default('UTC')
+    .describe('IANA time zone the cron expression is read in, through daylight-saving changes (0 2 * * * in America/Chicago is 02:00 Chicago time)'),
+  inputs: z.record(z.string(), z.unknown()).default({}).describe('Fixed values merged into every run’s inputs'),
+});
 
 type Config = z.infer<typeof Config>;
 
@@ -89,6 +95,8 @@ export const scheduleTrigger = describeNode({
       a.filled.push(`cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}`);
     },
   },
+
+  ui: { order: ['cron', 'timezone', 'inputs'], fields: { cron: { title: 'Schedule (cron)', widget: 'cron', placeholder: '0 2 * * *' } } },
   ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
   errors: {},
 });
