@@ -23,7 +23,8 @@ import { CopilotBox } from './copilot-box';
 import { CATEGORY_LOOK } from './node-look';
 import { isNote } from './definition';
 import { nodeTypes as pipelineNodeTypes } from './pipeline-node';
-import { connectionProblem } from './ports';
+import { connectionFix } from './connection-fix';
+import { connectionProblem, typeInWords } from './ports';
 import { NOTE_LOOK, StickyNote } from './sticky-note';
 import { useEditor, useEditorStoreApi } from './store-provider';
 import { edgeKey } from './copilot-change';
@@ -166,29 +167,44 @@ export function Canvas() {
   const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
     (c: FlowEdge | Connection | Edge) => {
       const s = store.getState();
-      return connectionProblem(c, s.nodes, s.edges, s.catalog) === null;
+      if (connectionProblem(c, s.nodes, s.edges, s.catalog) === null) return true;
+      // a trigger takes a typed input by gaining the field that fits (connect does it)
+      return connectionFix(c, s.nodes, s.catalog)?.kind === 'trigger-field' && !s.edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle);
     },
     [store],
   );
 
-  const onConnect = useCallback(
+  /** Connects, or says why not and what would fit, with the fix one click away where there is one. */
+  const connectOrExplain = useCallback(
     (c: Connection) => {
-      const problem = store.getState().connect(c);
-      if (problem) toast.error(`Cannot connect: ${problem}`);
+      const s = store.getState();
+      const r = s.connect(c);
+      if (r.ok) {
+        if (r.note) toast.success(r.note);
+        return;
+      }
+      const fix = r.fix?.kind === 'converter' ? r.fix : null;
+      const first = fix?.types[0];
+      if (!fix || !first) return toast.error(`Cannot connect: ${r.problem}`, { description: 'A JSONata transform or code node can reshape a value into what the input takes.' });
+      const others = fix.types.slice(1, 3).map((t) => t.name);
+      toast.error(`Cannot connect: ${r.problem}`, {
+        description: `${first.name} turns ${typeInWords(fix.from)} into what it takes${others.length ? ` (so do ${others.join(', ')})` : ''}.`,
+        duration: 12_000,
+        action: { label: `Insert ${first.name}`, onClick: () => void store.getState().insertConverter(c, first.id) },
+      });
     },
     [store],
   );
+  const onConnect = connectOrExplain;
 
   // a drop on a port that cannot take the connection: React Flow drops it silently, we say why
   const onConnectEnd = useCallback<OnConnectEnd>(
     (_event, c) => {
       if (c.isValid !== false || !c.fromHandle || !c.toHandle) return;
       const [src, dst] = c.fromHandle.type === 'source' ? [c.fromHandle, c.toHandle] : [c.toHandle, c.fromHandle];
-      const s = store.getState();
-      const problem = connectionProblem({ source: src.nodeId, sourceHandle: src.id, target: dst.nodeId, targetHandle: dst.id }, s.nodes, s.edges, s.catalog);
-      if (problem) toast.error(`Cannot connect: ${problem}`);
+      connectOrExplain({ source: src.nodeId, sourceHandle: src.id ?? null, target: dst.nodeId, targetHandle: dst.id ?? null });
     },
-    [store],
+    [connectOrExplain],
   );
 
   function onDragOver(e: DragEvent) {
@@ -253,6 +269,9 @@ export function Canvas() {
         fitView={fitOnOpen}
         fitViewOptions={FIT}
         minZoom={0.2}
+        // a connection dragged from a node near the edge pans slowly (React Flow's 15 px a frame shoved the canvas
+        // away); holding it at the edge still reaches what is beyond
+        autoPanSpeed={5}
         maxZoom={2}
         className="bg-slate-50"
       >

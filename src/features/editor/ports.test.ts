@@ -58,7 +58,7 @@ describe('connectionProblem', () => {
     expect(check('csv', 'rows', 'jt', 'input')).toBeNull();
   });
   it('refuses types that do not fit', () => {
-    expect(check('trigger', 'event', 'csv', 'text')).toMatch(/trigger-event does not fit an input of type text/);
+    expect(check('trigger', 'event', 'csv', 'text')).toMatch(/"event" gives the whole inputs object \(trigger-event\), but input "text" takes text \(text\)/);
   });
   it('refuses a second connection into one input', () => {
     expect(check('csv', 'rows', 'out', 'value')).toMatch(/already has a connection/);

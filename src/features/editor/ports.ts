@@ -18,6 +18,22 @@ export function portOf(node: FlowNode | undefined, catalog: Record<string, Catal
   return nodePorts(catalog[node.data.nodeType], node.data.config)[side].find((p) => p.name === name);
 }
 
+/** A port's type in words, for messages. */
+const WORDS: Record<string, string> = {
+  'trigger-event': 'the whole inputs object',
+  text: 'text',
+  json: 'JSON',
+  'hl7v2-message': 'a parsed HL7 v2 message',
+  'fhir-resource': 'a FHIR resource',
+  'fhir-bundle': 'a FHIR Bundle',
+  'x12-interchange': 'a parsed X12 interchange',
+  any: 'any value',
+};
+
+export function typeInWords(type: string): string {
+  return WORDS[type] ?? type;
+}
+
 /** Would `target` reach `source` already? Then source → target closes a cycle. */
 function reaches(edges: FlowEdge[], from: string, to: string): boolean {
   const seen = new Set<string>();
@@ -46,14 +62,16 @@ export function connectionProblem(
   edges: FlowEdge[],
   catalog: Record<string, CatalogEntry>,
 ): string | null {
-  if (c.source === c.target) return 'A node cannot feed itself.';
+  if (c.source === c.target) return 'A node cannot feed itself: connect it to the next node instead.';
   const out = portOf(nodes.find((n) => n.id === c.source), catalog, 'outputs', c.sourceHandle);
   const inp = portOf(nodes.find((n) => n.id === c.target), catalog, 'inputs', c.targetHandle);
   if (!out || !inp) return 'Unknown port.';
-  if (!portsFit(out.type, inp.type)) return `${out.type} does not fit an input of type ${inp.type}.`;
-  if (edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle)) {
-    return `Input "${inp.name}" already has a connection.`;
+  if (!portsFit(out.type, inp.type)) {
+    return `"${out.name}" gives ${typeInWords(out.type)} (${out.type}), but input "${inp.name}" takes ${typeInWords(inp.type)} (${inp.type}).`;
   }
-  if (reaches(edges, c.target, c.source)) return 'This connection would make a cycle.';
+  if (edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle)) {
+    return `Input "${inp.name}" already has a connection: delete that one first, or join both with a merge node.`;
+  }
+  if (reaches(edges, c.target, c.source)) return 'This connection would make a cycle: pipelines run one way, so connect to a node further along.';
   return null;
 }

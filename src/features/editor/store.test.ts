@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonical } from './definition';
 import { createEditorStore, currentDefinition } from './store';
-import { CATALOG } from './test-catalog';
+import { CATALOG, entry } from './test-catalog';
 
 function makeStore() {
   const empty = { nodes: [], connections: [] };
@@ -38,10 +38,44 @@ describe('editor store', () => {
     s.getState().addNode('manual-trigger', { x: 0, y: 0 });
     s.getState().addNode('csv-parse', { x: 0, y: 0 });
     s.getState().addNode('pipeline-output', { x: 0, y: 0 });
-    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'csv-parse-1', targetHandle: 'text' })).toMatch(/does not fit/);
-    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' })).toBeNull();
+    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' })).toEqual({ ok: true });
+    expect(s.getState().connect({ source: 'csv-parse-1', sourceHandle: 'rows', target: 'pipeline-output-1', targetHandle: 'value' })).toMatchObject({ ok: false, problem: expect.stringMatching(/already has a connection: delete that one first/) });
     expect(currentDefinition(s.getState()).connections).toEqual([
       { id: 'manual-trigger-1.event->pipeline-output-1.value', source: 'manual-trigger-1', source_port: 'event', target: 'pipeline-output-1', target_port: 'value' },
+    ]);
+  });
+
+  it('connects a trigger to a typed input by giving the trigger the field that fits, named after the input', () => {
+    const s = makeStore();
+    s.getState().addNode('manual-trigger', { x: 0, y: 0 });
+    s.getState().addNode('csv-parse', { x: 300, y: 0 });
+    const r = s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'csv-parse-1', targetHandle: 'text' });
+    expect(r).toMatchObject({ ok: true, note: expect.stringContaining('input "text" (text)') });
+    expect(s.getState().nodes[0]!.data.config).toEqual({ fields: { text: 'text' } });
+    expect(currentDefinition(s.getState()).connections).toMatchObject([{ source: 'manual-trigger-1', source_port: 'text', target: 'csv-parse-1', target_port: 'text' }]);
+    // one undo step takes both back
+    s.getState().undo();
+    expect(s.getState().nodes[0]!.data.config).toEqual({ fields: {} });
+    expect(s.getState().edges).toEqual([]);
+  });
+
+  it('offers a node that converts between types that do not fit, and puts it between them', () => {
+    const catalog = [...CATALOG, entry('hl7v2-parse', { category: 'healthcare' }), entry('hl7v2-to-fhir', { category: 'healthcare' })];
+    const empty = { nodes: [], connections: [] };
+    const s = createEditorStore({ pipelineId: 'p1', catalog, definition: empty, saved: empty, baseVersion: 1, runInputs: '{}' });
+    s.getState().addNode('csv-parse', { x: 0, y: 0 });
+    s.getState().addNode('hl7v2-to-fhir', { x: 600, y: 0 });
+    s.getState().addNode('manual-trigger', { x: -300, y: 0 });
+    s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'csv-parse-1', targetHandle: 'text' });
+    const c = { source: 'manual-trigger-1', sourceHandle: 'text', target: 'hl7v2-to-fhir-1', targetHandle: 'message' };
+    const r = s.getState().connect(c);
+    expect(r).toMatchObject({ ok: false, problem: expect.stringContaining('takes a parsed HL7 v2 message (hl7v2-message)') });
+    expect(r.ok ? null : r.fix).toMatchObject({ kind: 'converter', types: [{ id: 'hl7v2-parse' }] });
+    expect(s.getState().insertConverter(c, 'hl7v2-parse')).toBe('hl7v2-parse-1');
+    expect(currentDefinition(s.getState()).connections).toMatchObject([
+      { source: 'manual-trigger-1', source_port: 'text', target: 'csv-parse-1' },
+      { source: 'manual-trigger-1', source_port: 'text', target: 'hl7v2-parse-1', target_port: 'text' },
+      { source: 'hl7v2-parse-1', source_port: 'message', target: 'hl7v2-to-fhir-1', target_port: 'message' },
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { connectionId, defaultConfig, isNote, NOTE_PREFIX, NOTE_SIZE, savedKeyOf, toFlow, uniqueNodeId, uniqueNoteId, type Definition } from '../definition';
-import { connectionProblem } from '../ports';
+import { converterPorts, connectionFix, type ConnectionFix } from '../connection-fix';
+import { connectionProblem, portOf } from '../ports';
 import type { CatalogEntry, FlowEdge, FlowNode, NoteData, NoteNode, PipelineNodeData } from '../types';
 import type { EditorInit, EditorSlice } from './index';
 import { freeSpot } from '../placement';
@@ -14,11 +15,18 @@ interface Snapshot {
 
 type HistoryEntry = Snapshot;
 
+export type ConnectResult = { ok: true; note?: string } | { ok: false; problem: string; fix: ConnectionFix | null };
+
 const HISTORY_LIMIT = 100;
 
 /** The notes with none selected (the same array when none was). */
 function unselected(notes: NoteNode[]): NoteNode[] {
   return notes.some((n) => n.selected) ? notes.map((n) => (n.selected ? { ...n, selected: false } : n)) : notes;
+}
+
+function edgeOf(c: Pick<Connection, 'source' | 'target' | 'sourceHandle' | 'targetHandle'>): FlowEdge {
+  const conn = { source: c.source, source_port: c.sourceHandle ?? '', target: c.target, target_port: c.targetHandle ?? '' };
+  return { id: connectionId(conn), source: c.source, target: c.target, sourceHandle: c.sourceHandle, targetHandle: c.targetHandle };
 }
 
 /** The pipeline being edited and its undo history: the one owner of nodes and edges. */
@@ -41,7 +49,13 @@ export interface DocumentSlice {
 
   onNodesChange(changes: NodeChange<FlowNode>[]): void;
   onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
-  connect(c: Connection): string | null;
+  /**
+   * Connects, or says why not and what would fit. A trigger that declares named inputs connected to a typed input
+   * gets the field that fits, named after the input, and is connected from it (`note` says so).
+   */
+  connect(c: Connection): ConnectResult;
+  /** Puts a node of `type` between the two ends of a refused connection, connected to both; its id. */
+  insertConverter(c: Connection, type: string): string | null;
   addNode(type: string, position: { x: number; y: number }): string | null;
   updateNode(id: string, patch: Partial<PipelineNodeData>, editKey?: string): void;
   onNotesChange(changes: NodeChange<NoteNode>[]): void;
@@ -154,12 +168,41 @@ export const documentSlice =
       connect(c) {
         const { nodes, edges, catalog } = get();
         const problem = connectionProblem(c, nodes, edges, catalog);
-        if (problem) return problem;
+        if (!problem) {
+          remember();
+          set({ edges: [...edges, edgeOf(c)] });
+          return { ok: true };
+        }
+        const fix = connectionFix(c, nodes, catalog);
+        if (fix?.kind !== 'trigger-field' || edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle)) return { ok: false, problem, fix };
+        // the trigger gets the input that fits, named after it, and the connection starts there (one undo step)
         remember();
-        const conn = { source: c.source, source_port: c.sourceHandle ?? '', target: c.target, target_port: c.targetHandle ?? '' };
-        const edge: FlowEdge = { id: connectionId(conn), source: c.source, target: c.target, sourceHandle: c.sourceHandle, targetHandle: c.targetHandle };
-        set({ edges: [...edges, edge] });
-        return null;
+        const trigger = nodes.find((n) => n.id === c.source)!;
+        const fields = { ...((trigger.data.config.fields ?? {}) as Record<string, string>), [fix.field]: fix.type };
+        const from = { ...c, sourceHandle: fix.field };
+        set({
+          nodes: nodes.map((n) => (n === trigger ? { ...n, data: { ...n.data, config: { ...n.data.config, fields } } } : n)),
+          edges: [...edges, edgeOf(from)],
+        });
+        const name = catalog[trigger.data.nodeType]?.name ?? trigger.id;
+        return { ok: true, note: `${name} now has an input "${fix.field}" (${fix.type}), connected to "${c.targetHandle}". Runs take it as inputs.${fix.field}.` };
+      },
+      insertConverter(c, type) {
+        const { nodes, edges, catalog } = get();
+        const entry = catalog[type];
+        const source = nodes.find((n) => n.id === c.source);
+        const target = nodes.find((n) => n.id === c.target);
+        const inp = portOf(target, catalog, 'inputs', c.targetHandle);
+        const ports = entry && inp ? converterPorts(entry, inp.type) : null;
+        if (!entry || !source || !target || !ports) return null;
+        remember();
+        const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
+        const middle = { x: Math.round((source.position.x + target.position.x) / 2), y: Math.round((source.position.y + target.position.y) / 2) + 96 };
+        const node: FlowNode = { id, type: 'pipeline', position: freeSpot(middle, nodes), data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
+        const into = { source: c.source, sourceHandle: c.sourceHandle, target: id, targetHandle: ports.input };
+        const onward = { source: id, sourceHandle: ports.output, target: c.target, targetHandle: c.targetHandle };
+        set({ nodes: [...nodes, node], edges: [...edges, edgeOf(into), edgeOf(onward)] });
+        return id;
       },
       addNode(type, position) {
         const entry = get().catalog[type];

@@ -1,0 +1,59 @@
+import { portsFit, type PortType } from '@/shared/ports';
+import { defaultConfig } from './definition';
+import { nodePorts, portOf, typeInWords, type ConnectionLike } from './ports';
+import type { CatalogEntry, FlowNode, Port } from './types';
+
+/**
+ * What would make a refused connection fit, found from the catalog: a trigger that declares named inputs
+ * (manual trigger's `fields`) gets one named after the input and of its type; otherwise a node that turns the
+ * one kind of value into the other goes between them (text → HL7 v2 parse → hl7v2-message).
+ */
+export type ConnectionFix =
+  | { kind: 'trigger-field'; field: string; type: PortType }
+  | { kind: 'converter'; types: CatalogEntry[]; from: string; to: string };
+
+/** Whether the trigger's config declares named inputs (`fields`: name → port type). */
+function declaresFields(entry: CatalogEntry | undefined): boolean {
+  const props = (entry?.config_schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return Boolean(entry?.trigger && props && 'fields' in props);
+}
+
+/** A field name for `want` among the trigger's fields: the input's own name, else with a number. */
+function fieldName(fields: Record<string, unknown>, want: string): string {
+  const base = /^[A-Za-z_][A-Za-z0-9_]*$/.test(want) ? want : 'input';
+  let name = base;
+  for (let n = 2; name in fields; n++) name = `${base}_${n}`;
+  return name;
+}
+
+/** The first input and output of a node type that do the conversion, when it has them. */
+function converts(entry: CatalogEntry, from: PortType, to: PortType): boolean {
+  if (entry.trigger) return false;
+  const { inputs, outputs } = nodePorts(entry, defaultConfig(entry.config_schema));
+  const required = inputs.filter((p) => !p.optional);
+  const input = required.length === 1 ? required[0]! : null;
+  if (!input || input.type === 'any' || !portsFit(from, input.type as PortType)) return false;
+  return outputs.some((o: Port) => o.type !== 'any' && o.type !== from && portsFit(o.type as PortType, to));
+}
+
+/** How to make source → target fit, or null when nothing in the catalog does. */
+export function connectionFix(c: ConnectionLike, nodes: FlowNode[], catalog: Record<string, CatalogEntry>): ConnectionFix | null {
+  const source = nodes.find((n) => n.id === c.source);
+  const out = portOf(source, catalog, 'outputs', c.sourceHandle);
+  const inp = portOf(nodes.find((n) => n.id === c.target), catalog, 'inputs', c.targetHandle);
+  if (!source || !out || !inp || portsFit(out.type as PortType, inp.type as PortType)) return null;
+  if (out.type === 'trigger-event' && inp.type !== 'any' && declaresFields(catalog[source.data.nodeType])) {
+    const fields = (source.data.config.fields ?? {}) as Record<string, unknown>;
+    return { kind: 'trigger-field', field: fieldName(fields, inp.name), type: inp.type as PortType };
+  }
+  const types = Object.values(catalog).filter((e) => converts(e, out.type as PortType, inp.type as PortType));
+  return types.length ? { kind: 'converter', types, from: out.type, to: inp.type } : null;
+}
+
+/** The ports a converter node is connected by: its one required input, and its first output that fits `to`. */
+export function converterPorts(entry: CatalogEntry, to: string): { input: string; output: string } | null {
+  const { inputs, outputs } = nodePorts(entry, defaultConfig(entry.config_schema));
+  const input = inputs.find((p) => !p.optional);
+  const output = outputs.find((o) => o.type !== 'any' && portsFit(o.type as PortType, to as PortType));
+  return input && output ? { input: input.name, output: output.name } : null;
+}
