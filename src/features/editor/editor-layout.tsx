@@ -1,7 +1,7 @@
 'use client';
 
 import { Bug, Database, History, SlidersHorizontal } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Group, Panel, Separator, usePanelRef, type PanelImperativeHandle } from 'react-resizable-panels';
 import { Tabs } from '@/components/ui/tabs';
 import { Canvas } from './canvas';
@@ -22,6 +22,7 @@ import { ShortcutsSheet } from './shortcuts-sheet';
 import { useShortcuts } from './use-shortcuts';
 import { useEditorActions } from './actions-context';
 import { VersionsPanel } from './versions-panel';
+import { usePanelMemory } from './panel-memory';
 
 const SEPARATOR_V = 'w-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
 const SEPARATOR_H = 'h-px bg-slate-200 outline-none data-[separator=active]:bg-teal-600 data-[separator=focus]:bg-teal-600 data-[separator=hover]:bg-teal-500';
@@ -70,7 +71,13 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
   const previewing = useEditor((s) => s.preview !== null);
   const paletteRef = usePanelRef();
   const sideRef = usePanelRef();
-  const toggle = (p: PanelImperativeHandle | null) => (p?.isCollapsed() ? p.expand() : p?.collapse());
+  const fitAll = useEditor((s) => s.fitView);
+  // a panel folded or opened changes the canvas's width: the pipeline is fitted to it again
+  const toggle = (p: PanelImperativeHandle | null) => {
+    if (p?.isCollapsed()) p.expand();
+    else p?.collapse();
+    window.requestAnimationFrame(() => fitAll());
+  };
   // a proposal to review opens the side panel, where it is reviewed
   useEffect(() => {
     if (previewing && sideRef.current?.isCollapsed()) sideRef.current.expand();
@@ -111,6 +118,8 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
     });
     return () => window.cancelAnimationFrame(frameId);
   }, [chatOpen, paletteRef, sideRef, fitView]);
+  const rememberPalette = usePanelMemory(paletteRef, 'palette', useCallback(() => foldedPalette.current, []));
+  const rememberSide = usePanelMemory(sideRef, 'side');
   const [shortcuts, setShortcuts] = useState(false);
   useEditorEffects();
   useShortcuts(
@@ -124,7 +133,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
       <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
       <DraftBanner offer={offer} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
-        <Panel id="editor-palette" panelRef={paletteRef} collapsible defaultSize={240} minSize={180} maxSize={420} groupResizeBehavior="preserve-pixel-size">
+        <Panel id="editor-palette" panelRef={paletteRef} onResize={rememberPalette} collapsible defaultSize={240} minSize={180} maxSize={420} groupResizeBehavior="preserve-pixel-size">
           <Palette />
         </Panel>
         <Separator className={SEPARATOR_V} />
@@ -152,7 +161,7 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
             <Separator className={SEPARATOR_V} />
           </>
         ) : null}
-        <Panel id="editor-side" panelRef={sideRef} collapsible defaultSize={330} minSize={260} maxSize={640} groupResizeBehavior="preserve-pixel-size">
+        <Panel id="editor-side" panelRef={sideRef} onResize={rememberSide} collapsible defaultSize={330} minSize={260} maxSize={640} groupResizeBehavior="preserve-pixel-size">
           <SidePanelView />
         </Panel>
       </Group>

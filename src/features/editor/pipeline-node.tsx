@@ -1,6 +1,6 @@
 'use client';
 
-import { Handle, Position, useConnection, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useConnection, useStore, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { AlertCircle, AlertTriangle, Pin, Timer } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
@@ -9,6 +9,15 @@ import { lookOf, PORT_COLOR, STATUS_LOOK } from './node-look';
 import { connectionProblem, nodePorts } from './ports';
 import { useEditor, useEditorStoreApi } from './store-provider';
 import type { FlowNode, Port } from './types';
+
+/**
+ * How much larger a node's name is drawn below 80 % zoom, so it stays readable (about 10 px on screen) when the
+ * whole pipeline is fitted into view; in steps, so zooming re-renders nodes only now and then.
+ */
+function titleScale(s: { transform: [number, number, number] }): number {
+  const zoom = s.transform[2];
+  return zoom >= 0.8 ? 1 : Math.min(2.2, Math.round((0.8 / zoom) * 4) / 4);
+}
 
 const HANDLE = { width: 11, height: 11, border: '2px solid white', boxShadow: '0 0 0 1px rgb(203 213 225)' };
 
@@ -120,6 +129,7 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
   const disabledNote = warnings?.find((w) => w.code === 'NODE_DISABLED');
   const notes = (warnings ?? []).filter((w) => w !== disabledNote);
   const rows = Math.max(inputs.length, outputs.length);
+  const scale = useStore(titleScale);
 
   return (
     <div
@@ -160,10 +170,14 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
           <Icon className="size-4" aria-hidden />
         </span>
         <div className={cn('min-w-0 flex-1', data.disabled && 'opacity-60')}>
-          <p className={cn('truncate text-[13px] font-semibold text-slate-900', data.disabled && 'line-through decoration-slate-400')} title={data.name || entry?.name}>
+          <p
+            className={cn('font-semibold text-slate-900', scale > 1 ? 'line-clamp-2 leading-tight break-words' : 'truncate text-[13px]', data.disabled && 'line-through decoration-slate-400')}
+            style={scale > 1 ? { fontSize: `${13 * scale}px` } : undefined}
+            title={data.name || entry?.name}
+          >
             {data.name || entry?.name || data.nodeType}
           </p>
-          <p className="truncate font-mono text-[10px] text-slate-500" title={`${id} · ${data.nodeType}`}>
+          <p className={cn('truncate font-mono text-[10px] text-slate-500', scale > 1 && 'hidden')} title={`${id} · ${data.nodeType}`}>
             {data.proposed ? id.slice(id.indexOf(':') + 1) : id}
           </p>
         </div>
