@@ -61,7 +61,10 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   await shot(page, 'pipeline-create');
   await createDialog.getByRole('button', { name: 'Create pipeline' }).click();
   await expect(createDialog).toBeHidden();
-  await expect(rowOf(page, name)).toContainText('Active');
+  // creating opens the editor on the new pipeline; back on the list, it is not deployed yet
+  await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]+$/);
+  await page.goto('/pipelines');
+  await expect(rowOf(page, name)).toContainText('Not deployed');
   await expect(rowOf(page, name)).toContainText('v1');
   await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
 
@@ -79,7 +82,7 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   const refusal = page.locator('[data-sonner-toast]').filter({ hasText: 'Fix these problems before deploying' });
   await expect(refusal).toContainText('The pipeline has no nodes.');
   await shot(page, 'pipeline-deploy-refused');
-  await expect(row).toContainText('Active');
+  await expect(row).toContainText('Not deployed');
 
   // give it a trigger and an output (as the editor would save them), then deploy
   const mine = await page.request.get('/api/pipelines?limit=100');
@@ -111,7 +114,7 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
 
   // undeploy
   await row.getByRole('button', { name: `Undeploy ${renamed}` }).click();
-  await expect(row).toContainText('Active');
+  await expect(row).toContainText('Not deployed');
 
   // the server's refusal: the pipeline gets deployed in another tab while this one asks to delete it
   await row.getByRole('button', { name: `Delete ${renamed}` }).click();
@@ -130,7 +133,7 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   // …and the dialog offers the way out
   await refused.getByRole('button', { name: 'Undeploy' }).click();
   await expect(page.getByRole('dialog', { name: `Delete “${renamed}”?` })).toBeVisible();
-  await expect(row).toContainText('Active');
+  await expect(row).toContainText('Not deployed');
   await page.getByRole('dialog', { name: `Delete “${renamed}”?` }).getByRole('button', { name: 'Cancel' }).click();
 
   // Settings → API keys: create a read+write key

@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Alert } from '@/components/ui/alert';
@@ -11,13 +12,16 @@ import { api } from '@/trpc/react';
 
 export function CreatePipelineDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
   const utils = api.useUtils();
+  const router = useRouter();
   const [nameError, setNameError] = useState<string | null>(null);
   const create = api.pipelines.create.useMutation({
+    // a new pipeline is made to be built: the editor opens on it
     onSuccess: async (p) => {
       toast.success(`Pipeline “${p.name}” created`);
       await utils.pipelines.list.invalidate();
       onCreated();
       close();
+      router.push(`/pipelines/${p.id}`);
     },
   });
 

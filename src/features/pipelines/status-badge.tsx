@@ -3,14 +3,14 @@ import type { PipelineSummary } from './types';
 
 const HELP = {
   deployed: 'Deployed: runs on its triggers and schedules.',
-  active: 'Active: saved but not deployed; it does not run on triggers or schedules.',
+  active: 'Not deployed: saved, but it does not run on its triggers or schedules until you deploy it.',
 } as const;
 
 export function StatusBadge({ status }: { status: PipelineSummary['status'] }) {
   return (
     <span title={HELP[status]}>
       <Badge tone={status === 'deployed' ? 'green' : 'slate'} dot>
-        {status === 'deployed' ? 'Deployed' : 'Active'}
+        {status === 'deployed' ? 'Deployed' : 'Not deployed'}
       </Badge>
     </span>
   );
