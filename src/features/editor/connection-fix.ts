@@ -12,6 +12,8 @@ export type ConnectionFix =
   | { kind: 'trigger-field'; field: string; type: PortType }
   | { kind: 'converter'; types: CatalogEntry[]; from: string; to: string };
 
+const PARSED = new Set<string>(['hl7v2-message', 'x12-interchange']);
+
 /** Whether the trigger's config declares named inputs (`fields`: name → port type). */
 function declaresFields(entry: CatalogEntry | undefined): boolean {
   const props = (entry?.config_schema as { properties?: Record<string, unknown> } | undefined)?.properties;
@@ -42,12 +44,18 @@ export function connectionFix(c: ConnectionLike, nodes: FlowNode[], catalog: Rec
   const out = portOf(source, catalog, 'outputs', c.sourceHandle);
   const inp = portOf(nodes.find((n) => n.id === c.target), catalog, 'inputs', c.targetHandle);
   if (!source || !out || !inp || portsFit(out.type as PortType, inp.type as PortType)) return null;
-  if (out.type === 'trigger-event' && inp.type !== 'any' && declaresFields(catalog[source.data.nodeType])) {
+  const fieldsTrigger = out.type === 'trigger-event' && declaresFields(catalog[source.data.nodeType]);
+  // what a person sends a run is text or JSON; a parsed HL7 v2 message or X12 interchange comes from a parser
+  if (fieldsTrigger && !PARSED.has(inp.type)) {
     const fields = (source.data.config.fields ?? {}) as Record<string, unknown>;
-    return { kind: 'trigger-field', field: fieldName(fields, inp.name), type: inp.type as PortType };
+    // a field of that name and type already there is used again (outputs feed any number of inputs)
+    const field = fields[inp.name] === inp.type ? inp.name : fieldName(fields, inp.name);
+    return { kind: 'trigger-field', field, type: inp.type as PortType };
   }
-  const types = Object.values(catalog).filter((e) => converts(e, out.type as PortType, inp.type as PortType));
-  return types.length ? { kind: 'converter', types, from: out.type, to: inp.type } : null;
+  // from such a trigger, the converter takes a text field it gains (connect adds it)
+  const from = (fieldsTrigger ? 'text' : out.type) as PortType;
+  const types = Object.values(catalog).filter((e) => converts(e, from, inp.type as PortType));
+  return types.length ? { kind: 'converter', types, from, to: inp.type } : null;
 }
 
 /** The ports a converter node is connected by: its one required input, and its first output that fits `to`. */

@@ -74,8 +74,19 @@ describe('editor store', () => {
     expect(s.getState().insertConverter(c, 'hl7v2-parse')).toBe('hl7v2-parse-1');
     expect(currentDefinition(s.getState()).connections).toMatchObject([
       { source: 'manual-trigger-1', source_port: 'text', target: 'csv-parse-1' },
-      { source: 'manual-trigger-1', source_port: 'text', target: 'hl7v2-parse-1', target_port: 'text' },
       { source: 'hl7v2-parse-1', source_port: 'message', target: 'hl7v2-to-fhir-1', target_port: 'message' },
+      { source: 'manual-trigger-1', source_port: 'text', target: 'hl7v2-parse-1', target_port: 'text' },
+    ]);
+    // straight from the trigger's event: the parser is offered, fed by the trigger's text field
+    s.getState().addNode('hl7v2-to-fhir', { x: 600, y: 300 });
+    const fromEvent = { source: 'manual-trigger-1', sourceHandle: 'event', target: 'hl7v2-to-fhir-2', targetHandle: 'message' };
+    const refused = s.getState().connect(fromEvent);
+    expect(refused.ok ? null : refused.fix).toMatchObject({ kind: 'converter', from: 'text', types: [{ id: 'hl7v2-parse' }] });
+    s.getState().insertConverter(fromEvent, 'hl7v2-parse');
+    expect(s.getState().nodes.find((n) => n.id === 'manual-trigger-1')!.data.config).toEqual({ fields: { text: 'text' } });
+    expect(currentDefinition(s.getState()).connections.slice(-2)).toMatchObject([
+      { source: 'hl7v2-parse-2', source_port: 'message', target: 'hl7v2-to-fhir-2' },
+      { source: 'manual-trigger-1', source_port: 'text', target: 'hl7v2-parse-2', target_port: 'text' },
     ]);
   });
 

@@ -199,9 +199,12 @@ export const documentSlice =
         const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
         const middle = { x: Math.round((source.position.x + target.position.x) / 2), y: Math.round((source.position.y + target.position.y) / 2) + 96 };
         const node: FlowNode = { id, type: 'pipeline', position: freeSpot(middle, nodes), data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
-        const into = { source: c.source, sourceHandle: c.sourceHandle, target: id, targetHandle: ports.input };
+        const into = { source: c.source, sourceHandle: c.sourceHandle ?? null, target: id, targetHandle: ports.input };
         const onward = { source: id, sourceHandle: ports.output, target: c.target, targetHandle: c.targetHandle };
-        set({ nodes: [...nodes, node], edges: [...edges, edgeOf(into), edgeOf(onward)] });
+        set({ nodes: [...nodes, node], edges: [...edges, edgeOf(onward)] });
+        // connected like any other connection: a trigger gains the field the converter takes
+        const r = get().connect(into);
+        if (!r.ok) set({ edges: [...get().edges, edgeOf(into)] });
         return id;
       },
       addNode(type, position) {
