@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { fillCode, signUp } from './support';
+
+/**
+ * Issue 28, the first hour in the editor at 1440×900: the obvious first pipeline (trigger → parse → to FHIR →
+ * validate → de-identify → output) connects without a refusal, fits in view with readable nodes, runs on a pasted
+ * ADT and deploys; forms and findings speak plainly; panels fold and stay folded. Screenshots go to
+ * /tmp/editor-shots/.
+ */
+
+const ADT = readFileSync('/work/shared/data/hl7v2/messages/ADT-A01-01.hl7', 'utf8').replace(/\r?\n/g, '\r').trim();
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `/tmp/editor-shots/first-hour-${name}.png` });
+}
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+const card = (page: Page, id: string) => page.getByTestId(`node-${id}`);
+const handle = (page: Page, id: string, kind: 'source' | 'target', port: string) => node(page, id).locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`);
+
+async function connect(page: Page, from: [string, string], to: [string, string]) {
+  const a = await handle(page, from[0], 'source', from[1]).boundingBox();
+  const b = await handle(page, to[0], 'target', to[1]).boundingBox();
+  if (!a || !b) throw new Error(`handle not visible: ${from.join('.')} → ${to.join('.')}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+async function drop(page: Page, type: string, x: number, y: number) {
+  await page.locator(`[data-palette-item="${type}"]`).dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x, y } });
+  await expect(card(page, `${type}-1`)).toBeVisible();
+}
+
+/** Whether the box lies wholly inside the other. */
+function inside(b: { x: number; y: number; width: number; height: number }, outer: { x: number; y: number; width: number; height: number }) {
+  return b.x >= outer.x - 1 && b.y >= outer.y - 1 && b.x + b.width <= outer.x + outer.width + 1 && b.y + b.height <= outer.y + outer.height + 1;
+}
+
+/** The on-screen size, in px, of a node's name: its font size times the canvas zoom. */
+async function nameSizeOnScreen(title: Locator): Promise<number> {
+  return title.evaluate((el) => {
+    const viewport = el.closest('.react-flow__viewport') as HTMLElement;
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+    return parseFloat(getComputedStyle(el).fontSize) * zoom;
+  });
+}
+
+test('the obvious first pipeline connects, fits in view, runs on a pasted ADT and deploys', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signUp(page, 'Mary Seacole');
+  // creating a pipeline opens the editor on it
+  await page.getByRole('button', { name: 'New pipeline' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New pipeline' });
+  await dialog.getByLabel('Name').fill('ADT to research');
+  await dialog.getByRole('button', { name: 'Create pipeline' }).click();
+  await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]+$/);
+
+  // two columns of three, as someone would drop them
+  const chain = ['manual-trigger', 'hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate', 'fhir-deidentify', 'pipeline-output'];
+  for (const [i, type] of chain.entries()) await drop(page, type, i < 3 ? 150 : 520, 90 + (i % 3) * 230);
+
+  // manual trigger → hl7v2-parse just connects: the trigger gains the text field the parser takes
+  await connect(page, ['manual-trigger-1', 'event'], ['hl7v2-parse-1', 'text']);
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'now has an input "text" (text)' })).toBeVisible();
+  await shot(page, 'trigger-field-added');
+  await connect(page, ['hl7v2-parse-1', 'message'], ['hl7v2-to-fhir-1', 'message']);
+  await connect(page, ['hl7v2-to-fhir-1', 'bundle'], ['fhir-validate-1', 'resource']);
+  await connect(page, ['fhir-validate-1', 'valid'], ['fhir-deidentify-1', 'resource']);
+  await connect(page, ['fhir-deidentify-1', 'resource'], ['pipeline-output-1', 'value']);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(5);
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Cannot connect' })).toHaveCount(0);
+
+  // the trigger's form: the field is there by name, labelled plainly
+  await card(page, 'manual-trigger-1').click();
+  const config = page.getByRole('region', { name: 'Node configuration' });
+  await expect(config.locator('input[value="text"]')).toBeVisible();
+  await expect(config).not.toContainText('newKey');
+  await expect(config).not.toContainText(' Key');
+
+  // laid out left to right, the whole chain is in view, and its names are readable
+  await page.getByRole('button', { name: 'Auto-layout' }).click();
+  const canvas = (await page.getByTestId('flow-canvas').boundingBox())!;
+  await expect
+    .poll(async () => {
+      const boxes = await Promise.all(chain.map((t) => card(page, `${t}-1`).boundingBox()));
+      return boxes.every((b) => b && inside(b, canvas)) && boxes[0]!.x < boxes[5]!.x;
+    })
+    .toBe(true);
+  for (const t of chain) expect(await nameSizeOnScreen(card(page, `${t}-1`).locator('p').first())).toBeGreaterThanOrEqual(9.5);
+  await expect(page.getByTestId('validation-status')).not.toContainText('problem');
+  await shot(page, 'chain-in-view');
+
+  // save, run on a pasted ADT: every node completes
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('unsaved')).toBeHidden();
+  await page.getByRole('button', { name: 'Test run' }).click();
+  const run = page.getByRole('dialog', { name: 'Run in test mode' });
+  await fillCode(run, JSON.stringify({ text: ADT }));
+  await run.getByRole('button', { name: 'Run test' }).click();
+  const execution = page.getByRole('region', { name: 'Execution' });
+  await expect(execution.getByTestId('execution-status')).toHaveText('completed', { timeout: 30_000 });
+  for (const t of chain) await expect(card(page, `${t}-1`)).toHaveAttribute('data-status', 'completed');
+  await shot(page, 'ran');
+
+  // deploy
+  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  await expect(page.getByText('Deployed', { exact: true })).toBeVisible();
+  await shot(page, 'deployed');
+});
+
+test('a refused connection says what would fit, and inserts the converter in one click', async ({ page }) => {
+  await signUp(page, 'Florence Nightingale');
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+      { id: 'fhir', type: 'hl7v2-to-fhir', config: {}, position: { x: 560, y: 0 } },
+    ],
+    connections: [],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Refused', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  await expect(card(page, 'fhir')).toBeVisible();
+  await connect(page, ['in', 'event'], ['fhir', 'message']);
+  const refusal = page.locator('[data-sonner-toast]').filter({ hasText: 'Cannot connect' });
+  await expect(refusal).toContainText('takes a parsed HL7 v2 message (hl7v2-message)');
+  await expect(refusal).toContainText('HL7 v2 parse turns text into what it takes');
+  await shot(page, 'refused-with-fix');
+  await refusal.getByRole('button', { name: 'Insert HL7 v2 parse' }).click();
+  await expect(card(page, 'hl7v2-parse-1')).toBeVisible();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await shot(page, 'converter-inserted');
+});
+
+test('forms and findings say what to enter, by label, and every problem shows at once', async ({ page }) => {
+  await signUp(page, 'Virginia Apgar');
+  const definition = {
+    nodes: [
+      { id: 'nightly', type: 'schedule-trigger', config: { cron: 'every night', timezone: 'Mars/Olympus' }, position: { x: 0, y: 0 } },
+      {
+        id: 'deid',
+        type: 'fhir-deidentify',
+        config: { rules: [{ path: 'Patient.communication', action: 'keep' }], date_shift_days: 0 },
+        position: { x: 320, y: 0 },
+      },
+      { id: 'out', type: 'pipeline-output', config: {}, position: { x: 640, y: 0 } },
+    ],
+    connections: [
+      { source: 'nightly', source_port: 'event', target: 'deid', target_port: 'resource' },
+      { source: 'deid', source_port: 'resource', target: 'out', target_port: 'value' },
+    ],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Nightly research', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+
+  // deploy lists every problem of every node in one go, each by its field's label
+  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  const refusal = page.locator('[data-sonner-toast]').filter({ hasText: 'Fix these problems before deploying' });
+  await expect(refusal).toContainText('Schedule (cron): not a valid cron expression: enter 5 fields');
+  await expect(refusal).toContainText('Timezone: not a known IANA time zone');
+  await expect(refusal).toContainText('Date shift days: enter 1 or more');
+  await expect(refusal).not.toContainText('config.');
+  await shot(page, 'deploy-every-problem');
+
+  // the de-identify form takes its documented rules (a list) and says what to enter
+  await card(page, 'deid').click();
+  const config = page.getByRole('region', { name: 'Node configuration' });
+  await expect(config.getByRole('group', { name: 'Rules' })).toContainText('Patient.communication');
+  await expect(config).not.toContainText('Expected a JSON object');
+  await expect(config).not.toContainText('Enter a JSON list');
+  await expect(config).toContainText('Enter 1 or more');
+  await shot(page, 'deid-form');
+  await config.getByLabel('Date shift days').fill('180');
+  await expect(config).not.toContainText('Enter 1 or more');
+
+  // the cron field explains itself and previews its next runs
+  await card(page, 'nightly').click();
+  await config.getByLabel('Timezone').fill('America/Chicago');
+  await config.getByLabel('Schedule (cron)').fill('0 2 * * *');
+  const preview = config.getByTestId('cron-preview');
+  await expect(preview).toContainText('At 02:00 (America/Chicago)');
+  await expect(preview).toContainText('Next runs');
+  await expect(preview.locator('li')).toHaveCount(3);
+  await expect(page.getByTestId('validation-status')).not.toContainText('problem');
+  await shot(page, 'cron-preview');
+});
+
+test('panels fold, stay folded after a reload, and give the canvas their room', async ({ page }) => {
+  await signUp(page, 'Elizabeth Blackwell');
+  const definition = { nodes: [{ id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } }], connections: [] };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Room', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  const canvas = page.getByTestId('flow-canvas');
+  await expect(card(page, 'in')).toBeVisible();
+  const before = (await canvas.boundingBox())!.width;
+  await page.getByRole('button', { name: 'Show or hide the palette' }).click();
+  await page.getByRole('button', { name: 'Show or hide the side panel' }).click();
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(before + 500);
+  await page.reload();
+  await expect(card(page, 'in')).toBeVisible();
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(before + 500);
+  await expect(page.getByPlaceholder(/Search/)).toBeHidden();
+  await shot(page, 'panels-folded');
+  await page.getByRole('button', { name: 'Show or hide the palette' }).click();
+  await expect(page.locator('[data-palette-item="hl7v2-parse"]')).toBeVisible();
+});
