@@ -35,7 +35,7 @@ test('the input of the last run, its fields to insert, and the live result of th
   await expect(page.getByTestId('node-out')).toHaveAttribute('data-status', 'completed');
 
   await page.locator('.react-flow__node[data-id="shape"]').click();
-  const fields = panel.getByRole('list', { name: 'Input fields' });
+  const fields = panel.getByRole('tree', { name: 'Input fields' });
   await expect(fields.getByRole('button', { name: 'name[0].family' })).toBeVisible();
   await expect(panel.getByLabel('Expression result')).toHaveText('"Dear "');
   // unfinished, the expression says why; a field clicked in goes where the cursor is

@@ -207,3 +207,49 @@ test('panels fold, stay folded after a reload, and give the canvas their room', 
   await page.getByRole('button', { name: 'Show or hide the palette' }).click();
   await expect(page.locator('[data-palette-item="hl7v2-parse"]')).toBeVisible();
 });
+
+test('map by dragging: PID-5 and PID-7 of a pasted ADT into {name, birthDate}, previewed live', async ({ page }) => {
+  await signUp(page, 'Ada Lovelace');
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'manual-trigger', config: { fields: { text: 'text' } }, position: { x: 0, y: 0 } },
+      { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 320, y: 0 } },
+      { id: 'map', type: 'jsonata-transform', config: { expression: '{}' }, position: { x: 640, y: 0 } },
+      { id: 'out', type: 'pipeline-output', config: {}, position: { x: 960, y: 0 } },
+    ],
+    connections: [
+      { source: 'in', source_port: 'text', target: 'parse', target_port: 'text' },
+      { source: 'parse', source_port: 'message', target: 'map', target_port: 'input' },
+      { source: 'map', source_port: 'output', target: 'out', target_port: 'value' },
+    ],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Map ADT', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  await page.getByRole('button', { name: 'Test run' }).click();
+  const run = page.getByRole('dialog', { name: 'Run in test mode' });
+  await fillCode(run, JSON.stringify({ text: ADT }));
+  await run.getByRole('button', { name: 'Run test' }).click();
+  await expect(card(page, 'out')).toHaveAttribute('data-status', 'completed');
+
+  await card(page, 'map').click();
+  const panel = page.getByRole('region', { name: 'Node configuration' });
+  const tree = panel.getByRole('tree', { name: 'Input fields' });
+  // the message as HL7 names it
+  await expect(tree).toContainText('PID Patient Identification');
+  const pid5 = tree.getByRole('button', { name: 'PID-5 Patient Name', exact: true });
+  const pid7 = tree.getByRole('button', { name: 'PID-7 Date/Time of Birth', exact: true });
+  await expect(pid5).toBeVisible();
+  // the object's keys, one a line; each field is dragged onto the end of its key's line
+  await fillCode(panel, '{"name": \n, "birthDate": \n}');
+  const lines = panel.locator('.cm-line');
+  for (const [field, line] of [[pid5, 0], [pid7, 1]] as const) {
+    const box = (await lines.nth(line).boundingBox())!;
+    await field.dragTo(lines.nth(line), { targetPosition: { x: box.width - 4, y: box.height / 2 } });
+  }
+  await expect(panel.getByRole('textbox', { name: 'Expression' })).toContainText('{"name": $hl7($, "PID-5"), "birthDate": $hl7($, "PID-7")}');
+  const result = panel.getByLabel('Expression result');
+  await expect(result).toContainText('"name":');
+  await expect(result).toContainText('"birthDate":');
+  await expect(result).not.toHaveClass(/bg-red-50/);
+  await shot(page, 'map-by-dragging');
+});

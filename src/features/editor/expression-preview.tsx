@@ -2,10 +2,10 @@
 
 import { EditorView } from '@uiw/react-codemirror';
 import jsonata from 'jsonata';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { HL7_JSONATA_BINDINGS } from '@/clinical/hl7v2/access';
 import type { NodeInput } from './expression-input';
-import { pathsOf } from './json-paths';
+import { InputTree } from './input-tree';
 import { useEditor } from './store-provider';
 import type { CatalogEntry, FlowNode } from './types';
 
@@ -49,7 +49,6 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
   const { has, input } = sample;
   const expression = typeof node.data.config[field] === 'string' ? (node.data.config[field] as string) : '';
   const outcome = useEvaluation(expression, input, has);
-  const paths = useMemo(() => (has ? pathsOf(input) : []), [has, input]);
 
   /** Into the expression editor at its cursor (at the end when it does not have the focus). */
   function insert(path: string) {
@@ -73,24 +72,9 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
     <div className="space-y-3" aria-label="Expression preview">
       <div>
         <p className="mb-1 text-xs font-medium text-slate-600">
-          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — click to insert, or type and pick from the list
+          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — drag one into the expression (onto a key), click to insert it at the cursor, or type and pick from the list
         </p>
-        <ul className="flex max-h-40 flex-wrap gap-1 overflow-y-auto" aria-label="Input fields">
-          {paths.map((p) => (
-            <li key={p.path}>
-              <button
-                type="button"
-                onMouseDown={(e) => e.preventDefault()} // keep the cursor in the expression
-                onClick={() => insert(p.path)}
-                title={`${p.path} = ${p.sample.slice(0, 120)}`}
-                className="rounded border border-slate-200 bg-slate-50 px-1.5 py-0.5 font-mono text-[11px] text-slate-700 hover:border-teal-400 hover:bg-teal-50"
-              >
-                {p.path}
-              </button>
-            </li>
-          ))}
-          {paths.length === 0 ? <li className="text-xs text-slate-500">The input has no fields ({JSON.stringify(input)?.slice(0, 60)}).</li> : null}
-        </ul>
+        <InputTree input={input} onInsert={insert} />
       </div>
       <div>
         <p className="mb-1 text-xs font-medium text-slate-600">Result on {sample.source === 'pinned' ? 'the pinned input' : 'the last input'}</p>
