@@ -13,6 +13,8 @@ describe('OpenAPI document', () => {
     expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
     const doc = await res.json();
     expect(doc.openapi).toMatch(/^3\.1\./);
+    // examples a reader recognises: no ±2^53−1 bounds for Swagger UI to show as an integer's example
+    expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     const paths = doc.paths as Record<string, Record<string, any>>;
     expect(Object.keys(paths)).toEqual(
       expect.arrayContaining(['/pipelines', '/pipelines/{id}', '/pipelines/{id}/deploy', '/pipelines/{id}/undeploy', '/pipelines/{id}/versions', '/pipelines/{id}/versions/{n}']),

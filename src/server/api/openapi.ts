@@ -214,5 +214,31 @@ function build(): Json {
   // relative, so it is right behind any proxy or host name
   doc.servers = [{ url: '/api' }];
   doc.security = [{ bearerAuth: [] }];
+  realisticIntegers(doc);
   return doc;
+}
+
+/** Examples a reader would recognise for integer fields, by name (Swagger UI otherwise shows a bound). */
+const INTEGER_EXAMPLES: Record<string, number> = { version: 3, expected_version: 3, deployed_version: 2, limit: 50, offset: 0, total: 1, port: 2575 };
+
+/**
+ * zod's `int()` bounds every integer by ±2^53−1, which Swagger UI then shows as the example (`version:
+ * -9007199254740991`): those bounds say nothing and go, and an integer without an example gets one by its name or
+ * its own lower bound.
+ */
+function realisticIntegers(node: Json | Json[], name = ''): void {
+  if (Array.isArray(node)) return node.forEach((n) => typeof n === 'object' && n && realisticIntegers(n as Json, name));
+  if (node.type === 'integer' || node.type === 'number') {
+    if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+    if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+    if (node.type === 'integer' && node.example === undefined && node.examples === undefined) {
+      node.example = INTEGER_EXAMPLES[name] ?? (typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + 1 : 1);
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (!value || typeof value !== 'object') continue;
+    // the names of properties (and of parameters, by their `name`) say what an integer is
+    if (key === 'properties') for (const [prop, schema] of Object.entries(value as Json)) typeof schema === 'object' && schema && realisticIntegers(schema as Json, prop);
+    else realisticIntegers(value as Json, key === 'schema' && typeof node.name === 'string' ? node.name : ['items', 'anyOf', 'oneOf', 'allOf'].includes(key) ? name : '');
+  }
 }
