@@ -29,7 +29,13 @@ const ALIASES: Record<string, string> = {
   'urn:oid:2.16.840.1.113883.6.90': 'http://hl7.org/fhir/sid/icd-10-cm',
   'urn:oid:2.16.840.1.113883.6.12': 'http://www.ama-assn.org/go/cpt',
   SCT: 'http://snomed.info/sct',
+  SNOMED: 'http://snomed.info/sct',
+  'SNOMED CT': 'http://snomed.info/sct',
   LN: 'http://loinc.org',
+  LOINC: 'http://loinc.org',
+  'ICD-10': 'http://hl7.org/fhir/sid/icd-10-cm',
+  'ICD-10-CM': 'http://hl7.org/fhir/sid/icd-10-cm',
+  ICD10: 'http://hl7.org/fhir/sid/icd-10-cm',
   RXNORM: 'http://www.nlm.nih.gov/research/umls/rxnorm',
   CVX: 'http://hl7.org/fhir/sid/cvx',
 };

@@ -145,3 +145,20 @@ describe('extraction on real clinical text', () => {
     expect(extractClinical(`${nte} Patient denies asthma.`).conditions).toEqual([{ name: 'asthma', negated: true, text: 'Patient denies asthma.' }]);
   });
 });
+
+describe('offline tool arguments', () => {
+  const lookup = {
+    type: 'function',
+    name: 'terminology_lookup',
+    description: 'Look up the display name of a code',
+    inputSchema: { type: 'object', properties: { system: { type: 'string' }, code: { type: 'string' } }, required: ['system', 'code'] },
+  } as LanguageModelV4FunctionTool;
+
+  it('are what it extracted from a longer note, never the whole sentence', async () => {
+    const { toolArguments } = await import('./offline/tools');
+    const note = 'Admitted with chest pain. History of hypertension (ICD-10 I10). Started aspirin 81 mg daily. Please look up the diagnosis code.';
+    expect(toolArguments(note, lookup)).toEqual({ system: 'ICD-10', code: 'I10' });
+    // no code in the note: the first condition it found
+    expect(toolArguments('Seen today for type 2 diabetes mellitus, on metformin 500 mg twice daily; doing well, no complaints.', lookup)).toMatchObject({ code: 'type 2 diabetes mellitus' });
+  });
+});

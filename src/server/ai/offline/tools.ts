@@ -31,10 +31,15 @@ export function toolArguments(message: string, tool: LanguageModelV4FunctionTool
   const quoted = message.match(/["“']([^"”']+)["”']/)?.[1];
   const id = message.match(/\b(?:patient|id|mrn)[\s:#]*([A-Za-z0-9-]{2,})\b/i)?.[1];
   const facts = { text: message, extraction: extractClinical(message), summary: summarize(message, { maxSentences: 2 }) };
-  const args = fillSchema(schema, facts) as Record<string, unknown>;
+  // a tool that takes a code (terminology lookup) gets the first code extracted, with its system, not the sentence
+  // (no code in the message: the first term it extracted, a condition or medication, never the whole message)
+  const { codes, conditions, medications } = facts.extraction;
+  const term = conditions.find((c) => !c.negated)?.name ?? medications[0]?.name;
+  const code = 'code' in (schema.properties ?? {}) ? (codes[0] ?? (term ? { system: '', code: term, text: term } : undefined)) : undefined;
+  const args = fillSchema(schema, facts, '', code ? { ...code } : undefined) as Record<string, unknown>;
   for (const [k, d] of Object.entries(schema.properties ?? {})) {
     const s = typeof d === 'object' ? d : {};
-    if (s.type !== 'string' || s.enum) continue;
+    if (s.type !== 'string' || s.enum || (code && (k === 'code' || k === 'system'))) continue;
     if (/id$|identifier|mrn|patient/i.test(k) && id) args[k] = id;
     else if (/query|text|input|note|content|question|message/i.test(k)) args[k] = quoted ?? message;
     else if (quoted) args[k] = quoted;
