@@ -50,12 +50,13 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
   const expression = typeof node.data.config[field] === 'string' ? (node.data.config[field] as string) : '';
   const outcome = useEvaluation(expression, input, has);
 
-  /** Into the expression editor at its cursor (at the end when it does not have the focus). */
+  /** Into the expression editor at its cursor. */
   function insert(path: string) {
     const content = document.getElementById(`cfg-${node.id}_${field}`);
     const view = content ? EditorView.findFromDOM(content) : null;
     if (!view) return updateNode(node.id, { config: { ...node.data.config, [field]: `${expression}${path}` } }, `config:${field}`);
-    const { from, to } = view.hasFocus ? view.state.selection.main : { from: view.state.doc.length, to: view.state.doc.length };
+    // where the cursor was last (a field dragged from the tree takes the focus away; the editor keeps its selection)
+    const { from, to } = view.state.selection.main;
     view.dispatch({ changes: { from, to, insert: path }, selection: { anchor: from + path.length }, scrollIntoView: true });
     view.focus();
   }

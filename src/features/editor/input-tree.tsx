@@ -78,7 +78,6 @@ export function InputTree({ input, onInsert }: { input: unknown; onInsert: (expr
                   type="button"
                   draggable
                   onDragStart={(e) => onDragStart(e, l.expression)}
-                  onMouseDown={(e) => e.preventDefault()} // keep the cursor in the expression
                   onClick={() => onInsert(l.expression)}
                   aria-label={l.label}
                   title={`${l.expression} = ${l.sample.slice(0, 120)}`}
