@@ -17,7 +17,8 @@ async function shot(page: Page, name: string) {
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 const card = (page: Page, id: string) => page.getByTestId(`node-${id}`);
-const handle = (page: Page, id: string, kind: 'source' | 'target', port: string) => node(page, id).locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`);
+const handle = (page: Page, id: string, kind: 'source' | 'target', port: string) =>
+  node(page, id).locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`);
 
 async function connect(page: Page, from: [string, string], to: [string, string]) {
   const a = await handle(page, from[0], 'source', from[1]).boundingBox();

@@ -70,7 +70,8 @@ function checkSubgraphs(graph: Graph, registry: Registry, errors: Finding[], war
       for (const inner of sub.definition.nodes) {
         if (registry(inner.type)?.trigger && !sub.triggers.includes(inner.type)) {
           const allowed = sub.triggers.join(' or ');
-          errors.push({ node_id: id, code: 'INVALID_CONFIG', message: `${configFieldLabel(node.type, [sub.field])} › node "${inner.id}": a ${sub.field} starts with ${allowed}, not ${inner.type}.` });
+          const message = `${configFieldLabel(node.type, [sub.field])} › node "${inner.id}": a ${sub.field} starts with ${allowed}, not ${inner.type}.`;
+          errors.push({ node_id: id, code: 'INVALID_CONFIG', message });
         }
       }
     }

@@ -185,7 +185,8 @@ export function Canvas() {
       }
       const fix = r.fix?.kind === 'converter' ? r.fix : null;
       const first = fix?.types[0];
-      if (!fix || !first) return toast.error(`Cannot connect: ${r.problem}`, { description: 'A JSONata transform or code node can reshape a value into what the input takes.' });
+      const reshape = 'A JSONata transform or code node can reshape a value into what the input takes.';
+      if (!fix || !first) return toast.error(`Cannot connect: ${r.problem}`, { description: reshape });
       const others = fix.types.slice(1, 3).map((t) => t.name);
       toast.error(`Cannot connect: ${r.problem}`, {
         description: `${first.name} turns ${typeInWords(fix.from)} into what it takes${others.length ? ` (so do ${others.join(', ')})` : ''}.`,

@@ -16,7 +16,8 @@ function inWords(cron: string): string | null {
 
 function when(iso: string, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+    const parts = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' } as const;
+    return new Intl.DateTimeFormat('en-GB', { timeZone, ...parts }).format(new Date(iso));
   } catch {
     return iso;
   }
@@ -54,7 +55,9 @@ export function CronWidget({ id, value, onChange, disabled, readonly, placeholde
         onChange={(e) => onChange(e.target.value)}
       />
       {!cron.trim() ? (
-        <p className="text-[11px] text-slate-500">Five fields: minute hour day-of-month month day-of-week. <code>0 2 * * *</code> runs every day at 02:00; <code>*/15 * * * *</code> every 15 minutes.</p>
+        <p className="text-[11px] text-slate-500">
+          Five fields: minute hour day-of-month month day-of-week. <code>0 2 * * *</code> runs every day at 02:00; <code>*/15 * * * *</code> every 15 minutes.
+        </p>
       ) : problem ? null : (
         <div data-testid="cron-preview" className="rounded-md bg-teal-50 px-2.5 py-1.5 text-[12px] text-teal-900">
           {words ? <p className="font-medium">{words} ({timezone})</p> : null}

@@ -133,7 +133,16 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
       <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
       <DraftBanner offer={offer} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
-        <Panel id="editor-palette" panelRef={paletteRef} onResize={rememberPalette} collapsible defaultSize={240} minSize={180} maxSize={420} groupResizeBehavior="preserve-pixel-size">
+        <Panel
+          id="editor-palette"
+          panelRef={paletteRef}
+          onResize={rememberPalette}
+          collapsible
+          defaultSize={240}
+          minSize={180}
+          maxSize={420}
+          groupResizeBehavior="preserve-pixel-size"
+        >
           <Palette />
         </Panel>
         <Separator className={SEPARATOR_V} />
@@ -161,7 +170,16 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
             <Separator className={SEPARATOR_V} />
           </>
         ) : null}
-        <Panel id="editor-side" panelRef={sideRef} onResize={rememberSide} collapsible defaultSize={330} minSize={260} maxSize={640} groupResizeBehavior="preserve-pixel-size">
+        <Panel
+          id="editor-side"
+          panelRef={sideRef}
+          onResize={rememberSide}
+          collapsible
+          defaultSize={330}
+          minSize={260}
+          maxSize={640}
+          groupResizeBehavior="preserve-pixel-size"
+        >
           <SidePanelView />
         </Panel>
       </Group>

@@ -73,7 +73,8 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
     <div className="space-y-3" aria-label="Expression preview">
       <div>
         <p className="mb-1 text-xs font-medium text-slate-600">
-          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — drag one into the expression (onto a key), click to insert it at the cursor, or type and pick from the list
+          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — drag one into the expression (onto a key), click to insert it
+          at the cursor, or type and pick from the list
         </p>
         <InputTree input={input} onInsert={insert} />
       </div>

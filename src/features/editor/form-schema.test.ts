@@ -41,6 +41,7 @@ describe('form messages', () => {
   });
 
   it('name a new map entry "field", never "newKey"', () => {
-    expect(renameNewKeys({ fields: { message: 'text', newKey: 'any', 'newKey-1': 'any' } })).toEqual({ fields: { message: 'text', field: 'any', field_2: 'any' } });
+    const renamed = renameNewKeys({ fields: { message: 'text', newKey: 'any', 'newKey-1': 'any' } });
+    expect(renamed).toEqual({ fields: { message: 'text', field: 'any', field_2: 'any' } });
   });
 });

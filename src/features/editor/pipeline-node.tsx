@@ -171,7 +171,11 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
         </span>
         <div className={cn('min-w-0 flex-1', data.disabled && 'opacity-60')}>
           <p
-            className={cn('font-semibold text-slate-900', scale > 1 ? 'line-clamp-2 leading-tight break-words' : 'truncate text-[13px]', data.disabled && 'line-through decoration-slate-400')}
+            className={cn(
+              'font-semibold text-slate-900',
+              scale > 1 ? 'line-clamp-2 leading-tight break-words' : 'truncate text-[13px]',
+              data.disabled && 'line-through decoration-slate-400',
+            )}
             style={scale > 1 ? { fontSize: `${13 * scale}px` } : undefined}
             title={data.name || entry?.name}
           >

@@ -232,13 +232,18 @@ function realisticIntegers(node: Json | Json[], name = ''): void {
     if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
     if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
     if (node.type === 'integer' && node.example === undefined && node.examples === undefined) {
-      node.example = INTEGER_EXAMPLES[name] ?? (typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + 1 : 1);
+      const lower = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + 1 : 1;
+      node.example = INTEGER_EXAMPLES[name] ?? lower;
     }
   }
   for (const [key, value] of Object.entries(node)) {
     if (!value || typeof value !== 'object') continue;
     // the names of properties (and of parameters, by their `name`) say what an integer is
-    if (key === 'properties') for (const [prop, schema] of Object.entries(value as Json)) typeof schema === 'object' && schema && realisticIntegers(schema as Json, prop);
-    else realisticIntegers(value as Json, key === 'schema' && typeof node.name === 'string' ? node.name : ['items', 'anyOf', 'oneOf', 'allOf'].includes(key) ? name : '');
+    if (key === 'properties') {
+      for (const [prop, schema] of Object.entries(value as Json)) if (typeof schema === 'object' && schema) realisticIntegers(schema as Json, prop);
+    } else {
+      const named = key === 'schema' && typeof node.name === 'string' ? node.name : ['items', 'anyOf', 'oneOf', 'allOf'].includes(key) ? name : '';
+      realisticIntegers(value as Json, named);
+    }
   }
 }

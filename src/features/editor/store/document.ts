@@ -185,7 +185,8 @@ export const documentSlice =
           edges: [...edges, edgeOf(from)],
         });
         const name = catalog[trigger.data.nodeType]?.name ?? trigger.id;
-        return { ok: true, note: `${name} now has an input "${fix.field}" (${fix.type}), connected to "${c.targetHandle}". Runs take it as inputs.${fix.field}.` };
+        const note = `${name} now has an input "${fix.field}" (${fix.type}), connected to "${c.targetHandle}". Runs take it as inputs.${fix.field}.`;
+        return { ok: true, note };
       },
       insertConverter(c, type) {
         const { nodes, edges, catalog } = get();
@@ -198,7 +199,8 @@ export const documentSlice =
         remember();
         const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
         const middle = { x: Math.round((source.position.x + target.position.x) / 2), y: Math.round((source.position.y + target.position.y) / 2) + 96 };
-        const node: FlowNode = { id, type: 'pipeline', position: freeSpot(middle, nodes), data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
+        const data = { nodeType: type, config: defaultConfig(entry.config_schema) };
+        const node: FlowNode = { id, type: 'pipeline', position: freeSpot(middle, nodes), data };
         const into = { source: c.source, sourceHandle: c.sourceHandle ?? null, target: id, targetHandle: ports.input };
         const onward = { source: id, sourceHandle: ports.output, target: c.target, targetHandle: c.targetHandle };
         set({ nodes: [...nodes, node], edges: [...edges, edgeOf(onward)] });
