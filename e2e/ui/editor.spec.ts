@@ -196,17 +196,17 @@ test('canvas habits: typed connections, delete, undo/redo, copy/paste, drafts, v
   await dropFromPalette(page, 'csv-parse', 680, 160);
   await dropFromPalette(page, 'pipeline-output', 680, 720);
 
-  // a trigger-event does not fit a text input: while dragging, that input is dimmed and says why;
-  // dropped on it anyway, the connection is refused with the reason
+  // a trigger meeting a text input is not refused (issue 28): while dragging, the input is not dimmed; dropped,
+  // the trigger gains a "text" field and is connected from it; one undo takes both back
   await connect(page, ['manual-trigger-1', 'event'], ['csv-parse-1', 'text'], async () => {
-    const refused = handle(page, 'csv-parse-1', 'target', 'text');
-    await expect(refused).toHaveAttribute('data-refused', 'true');
-    await expect(refused).toHaveAttribute('title', 'trigger-event does not fit an input of type text.');
-    await expect(handle(page, 'pipeline-output-1', 'target', 'value')).not.toHaveAttribute('data-refused', 'true');
+    await expect(handle(page, 'csv-parse-1', 'target', 'text')).not.toHaveAttribute('data-refused', 'true');
   });
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+  await expect(page.getByText('Manual trigger now has an input "text" (text)')).toBeVisible();
+  await expect(handle(page, 'manual-trigger-1', 'source', 'text')).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+z');
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
-  await expect(page.getByText('Cannot connect: trigger-event does not fit an input of type text.')).toBeVisible();
-  await expect(handle(page, 'csv-parse-1', 'target', 'text')).not.toHaveAttribute('data-refused', 'true');
+  await expect(handle(page, 'manual-trigger-1', 'source', 'text')).toHaveCount(0);
   await connect(page, ['manual-trigger-1', 'event'], ['pipeline-output-1', 'value']);
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
   // an input takes one connection

@@ -23,8 +23,8 @@ import { CopilotBox } from './copilot-box';
 import { CATEGORY_LOOK } from './node-look';
 import { isNote } from './definition';
 import { nodeTypes as pipelineNodeTypes } from './pipeline-node';
-import { connectionFix } from './connection-fix';
-import { connectionProblem, typeInWords } from './ports';
+import { refusal } from './connection-fix';
+import { typeInWords } from './ports';
 import { NOTE_LOOK, StickyNote } from './sticky-note';
 import { useEditor, useEditorStoreApi } from './store-provider';
 import { edgeKey } from './copilot-change';
@@ -167,9 +167,8 @@ export function Canvas() {
   const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
     (c: FlowEdge | Connection | Edge) => {
       const s = store.getState();
-      if (connectionProblem(c, s.nodes, s.edges, s.catalog) === null) return true;
       // a trigger takes a typed input by gaining the field that fits (connect does it)
-      return connectionFix(c, s.nodes, s.catalog)?.kind === 'trigger-field' && !s.edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle);
+      return refusal(c, s.nodes, s.edges, s.catalog) === null;
     },
     [store],
   );

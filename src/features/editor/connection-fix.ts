@@ -1,7 +1,7 @@
 import { portsFit, type PortType } from '@/shared/ports';
 import { defaultConfig } from './definition';
-import { nodePorts, portOf, typeInWords, type ConnectionLike } from './ports';
-import type { CatalogEntry, FlowNode, Port } from './types';
+import { connectionProblem, nodePorts, portOf, type ConnectionLike } from './ports';
+import type { CatalogEntry, FlowEdge, FlowNode, Port } from './types';
 
 /**
  * What would make a refused connection fit, found from the catalog: a trigger that declares named inputs
@@ -64,4 +64,15 @@ export function converterPorts(entry: CatalogEntry, to: string): { input: string
   const input = inputs.find((p) => !p.optional);
   const output = outputs.find((o) => o.type !== 'any' && portsFit(o.type as PortType, to as PortType));
   return input && output ? { input: input.name, output: output.name } : null;
+}
+
+/**
+ * Why a connection would be refused as it is drawn, or null: what `connectionProblem` finds, except a trigger
+ * meeting a typed input, which connecting fixes (the trigger gains the field).
+ */
+export function refusal(c: ConnectionLike, nodes: FlowNode[], edges: FlowEdge[], catalog: Record<string, CatalogEntry>): string | null {
+  const problem = connectionProblem(c, nodes, edges, catalog);
+  if (!problem) return null;
+  const taken = edges.some((e) => e.target === c.target && e.targetHandle === c.targetHandle);
+  return !taken && connectionFix(c, nodes, catalog)?.kind === 'trigger-field' ? null : problem;
 }

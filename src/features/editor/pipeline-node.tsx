@@ -6,7 +6,8 @@ import { memo, useEffect, useMemo } from 'react';
 import { cn } from '@/components/ui/cn';
 import { formatDuration } from '@/components/format';
 import { lookOf, PORT_COLOR, STATUS_LOOK } from './node-look';
-import { connectionProblem, nodePorts } from './ports';
+import { refusal } from './connection-fix';
+import { nodePorts } from './ports';
 import { useEditor, useEditorStoreApi } from './store-provider';
 import type { FlowNode, Port } from './types';
 
@@ -79,9 +80,9 @@ function useRefusals(id: string, inputs: RowPort[], outputs: RowPort[]) {
     const [side, node, handle] = from.split('\n') as ['source' | 'target', string, string];
     const { nodes, edges, catalog } = store.getState();
     if (side === 'source') {
-      return { inputs: inputs.map((p) => connectionProblem({ source: node, sourceHandle: handle, target: id, targetHandle: p.name }, nodes, edges, catalog)), outputs: [] };
+      return { inputs: inputs.map((p) => refusal({ source: node, sourceHandle: handle, target: id, targetHandle: p.name }, nodes, edges, catalog)), outputs: [] };
     }
-    return { inputs: [], outputs: outputs.map((p) => connectionProblem({ source: id, sourceHandle: p.name, target: node, targetHandle: handle }, nodes, edges, catalog)) };
+    return { inputs: [], outputs: outputs.map((p) => refusal({ source: id, sourceHandle: p.name, target: node, targetHandle: handle }, nodes, edges, catalog)) };
   }, [from, id, inputs, outputs, store]);
 }
 
