@@ -30,6 +30,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
     // test code (issue 29, item 8 moves it out of src/)
-    exclude: { path: '\\.test\\.tsx?$|\\.test-support\\.ts$|^src/server/testing\\.ts$|^src/engine/testing/' },
+    exclude: { path: '\\.test\\.tsx?$' },
   },
 };

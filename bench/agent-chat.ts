@@ -22,7 +22,7 @@ import { toEventStream } from '@/server/services/agents/event-channel';
 import { startTurn } from '@/server/services/agents/turn';
 import { serviceContext } from '@/server/services/context';
 import { buildToolSet } from '@/server/services/tools/toolset';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../tests/support/runtime';
 
 const root = path.resolve(process.env.BENCH_ROOT ?? process.cwd());
 const ADT = fs.readFileSync(path.join(root, '../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');

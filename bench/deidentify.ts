@@ -6,7 +6,7 @@
 // (structuredClone) and walks every string of it.
 // Run it with `npx node bench/bundled.mjs deidentify`, which bundles it.
 import { deidentifyFhir } from '@/clinical/deid/fhir';
-import { adtBundles, syntheaRecords } from '@/clinical/deid/test-support';
+import { adtBundles, syntheaRecords } from '../tests/support/clinical/deid';
 
 type Json = Record<string, unknown>;
 

@@ -7,8 +7,8 @@ import { buildGraph } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { runPipeline } from '@/engine/run';
 import type { NodeContext, NodeServices, NodeType } from '@/engine/node-type';
-import { testNode } from '@/engine/testing/builders';
-import { testServices } from '@/engine/testing/node-context';
+import { testNode } from '../tests/support/engine/builders';
+import { testServices } from '../tests/support/engine/node-context';
 import { PipelineDefinition } from '@/shared/pipeline';
 
 const noop = testNode({

@@ -19,7 +19,7 @@ import { fhirWriteNode } from '@/engine/nodes/fhir-write.execute';
 import { hl7v2ParseNode } from '@/engine/nodes/hl7v2-parse.execute';
 import { hl7v2ToFhirNode } from '@/engine/nodes/hl7v2-to-fhir.execute';
 import { mllpListenerTriggerNode } from '@/engine/nodes/mllp-listener-trigger.execute';
-import { testContext, testServices } from '@/engine/testing/node-context';
+import { testContext, testServices } from '../tests/support/engine/node-context';
 import { startFhirServer } from '../tests/support/fhir-server';
 
 if (process.env.BENCH_ROLE === 'fhir-server') {

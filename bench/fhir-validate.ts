@@ -14,8 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OperationOutcomeError, validateResource } from '@medplum/core';
 import type { Resource } from '@medplum/fhirtypes';
-import { syntheaRecords } from '@/clinical/deid/test-support';
-import { convertedSamples } from '@/clinical/fhir/test-support';
+import { syntheaRecords } from '../tests/support/clinical/deid';
+import { convertedSamples } from '../tests/support/clinical/fhir';
 import { indexR4, validateFhir, validateFhirReference } from '@/clinical/fhir/validate';
 
 type Json = Record<string, unknown>;

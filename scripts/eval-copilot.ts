@@ -1,5 +1,5 @@
 /**
- * The copilot's evaluation (issue 10): plans every request of src/server/copilot/eval/requests.ts, checks
+ * The copilot's evaluation (issue 10): plans every request of tests/eval/copilot/requests.ts, checks
  * each plan with the engine's validator and the request's checks, and dry-runs it in test mode with its
  * sample. Prints, per planner: valid rate, checks passed, dry-run success rate (a node that fails only
  * for want of a connector or an agent is counted apart, not as a failure). Exits with 1 when the offline
@@ -15,16 +15,16 @@
  */
 import { getNodeType } from '@/engine/nodes';
 import { validateDefinition } from '@/engine/validate';
-import { runChecks } from '@/server/copilot/eval/check';
-import { dryRun, type DryRunStatus } from '@/server/copilot/eval/dry-run';
-import { EVAL_REQUESTS } from '@/server/copilot/eval/requests';
+import { runChecks } from '../tests/eval/copilot/check';
+import { dryRun, type DryRunStatus } from '../tests/eval/copilot/dry-run';
+import { EVAL_REQUESTS } from '../tests/eval/copilot/requests';
 import { planPipeline, type Plan, type PlanOptions } from '@/server/copilot/planner';
 import { planWithModel } from '@/server/copilot/llm/plan';
 import { getLanguageModel, listLanguageModels } from '@/server/ai/models';
 import { OFFLINE_ENTRY } from '@/server/ai/catalog';
-import { evaluateEdits, type EditPlanner } from '@/server/copilot/eval/edit-eval';
-import { HELDOUT_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-heldout';
-import { TUNED_EDIT_REQUESTS } from '@/server/copilot/eval/edit-requests-tuned';
+import { evaluateEdits, type EditPlanner } from '../tests/eval/copilot/edit-eval';
+import { HELDOUT_EDIT_REQUESTS } from '../tests/eval/copilot/edit-requests-heldout';
+import { TUNED_EDIT_REQUESTS } from '../tests/eval/copilot/edit-requests-tuned';
 import { editPipeline } from '@/server/copilot/edit';
 
 interface Planner {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline, type RunOptions } from './run';
-import { n, noServices, pipeline, registry, sent } from './testing/builders';
+import { n, noServices, pipeline, registry, sent } from '../../tests/support/engine/builders';
 
 let seq = 0;
 const opts = (over: Partial<RunOptions> = {}): RunOptions => ({

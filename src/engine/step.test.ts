@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeRun } from './execute-node';
 import { runPipeline, StepRun, type RunOptions } from './run';
-import { n, noServices, pipeline, registry } from './testing/builders';
+import { n, noServices, pipeline, registry } from '../../tests/support/engine/builders';
 
 let seq = 0;
 const opts = (over: Partial<RunOptions> = {}): RunOptions => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { n, pipeline, registry } from './testing/builders';
+import { n, pipeline, registry } from '../../tests/support/engine/builders';
 import { validateDefinition } from './validate';
 
 const codes = (r: ReturnType<typeof validateDefinition>) => r.errors.map((e) => `${e.node_id}:${e.code}`).sort();

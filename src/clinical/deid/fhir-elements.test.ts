@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
 import { ElementIndex } from './fhir-elements';
-import { adtBundles, syntheaResources } from './test-support';
+import { adtBundles, syntheaResources } from '../../../tests/support/clinical/deid';
 
 type Json = Record<string, unknown>;
 const TYPES = ['HumanName', 'Reference', 'Address', 'ContactPoint', 'Identifier', 'Attachment', 'Narrative', 'Annotation', 'Extension', 'Coding', 'Period', 'Quantity'];

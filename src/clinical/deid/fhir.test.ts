@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue, validateFhir } from '@/clinical/fhir/validate';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Samples } from '@/clinical/hl7v2/test-support';
+import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir, hashReference } from './fhir';
 import { ruleProblem } from './fhir-rules';
 import { pseudonym } from './keyed';
-import { phiValues, readable, syntheaRecords } from './test-support';
+import { phiValues, readable, syntheaRecords } from '../../../tests/support/clinical/deid';
 
 const key = new Uint8Array(32).fill(3);
 const now = new Date('2026-01-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decode, get, getAll, parseMessage, serialize, type Hl7v2Message } from '@/clinical/hl7v2';
-import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { formatIssue, validateFhir } from '@/clinical/fhir/validate';
 import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir } from './fhir';

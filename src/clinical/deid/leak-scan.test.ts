@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseMessage, serialize } from '@/clinical/hl7v2';
-import { hl7Samples } from '@/clinical/hl7v2/test-support';
+import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir } from './fhir';
 import { deidentifyHl7v2 } from './hl7v2';
-import { datesKept, fhirPhi, hl7DatesKept, hl7Phi, leaksIn, searchable, syntheaRecords } from './test-support';
+import { datesKept, fhirPhi, hl7DatesKept, hl7Phi, leaksIn, searchable, syntheaRecords } from '../../../tests/support/clinical/deid';
 
 /**
  * The de-identification scan: for every sample, every value that identifies a person is collected from the input

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KnownIdentifiers, Scrubber } from './scrub';
-import { phiValues, syntheaRecords } from './test-support';
+import { phiValues, syntheaRecords } from '../../../tests/support/clinical/deid';
 
 describe('free-text scrubbing', () => {
   const known = new KnownIdentifiers();

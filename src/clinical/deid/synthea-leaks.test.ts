@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deidentifyFhir } from './fhir';
-import { phiValues, readable, syntheaRecords } from './test-support';
+import { phiValues, readable, syntheaRecords } from '../../../tests/support/clinical/deid';
 
 const key = new Uint8Array(32).fill(7);
 const now = new Date('2026-01-01T00:00:00Z');

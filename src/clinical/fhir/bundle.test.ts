@@ -1,7 +1,7 @@
 import type { Bundle, Condition, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { groupByType, mergeBundles, resolveReference, splitBundle } from './bundle';
-import { expectedBundle, expectedBundleNames, synthea } from './test-support';
+import { expectedBundle, expectedBundleNames, synthea } from '../../../tests/support/clinical/fhir';
 import { validateFhir } from './validate';
 
 const refs = (r: unknown): string[] => JSON.stringify(r).match(/"reference":"[^"]+"/g)?.map((m) => m.slice(13, -1)) ?? [];

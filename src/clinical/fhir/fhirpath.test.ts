@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractValues, FhirPathError, fhirPathProblem } from './fhirpath';
-import { expectedBundle, synthea } from './test-support';
+import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
 
 describe('extractValues', () => {
   const patient = synthea('Patient')[0]!;

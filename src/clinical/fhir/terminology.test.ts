@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sampleCodes from './sample-codes.generated.json';
 import { fillDisplays, lookupDisplay } from './terminology';
-import { expectedBundle, expectedBundleNames, synthea, syntheaTypes } from './test-support';
+import { expectedBundle, expectedBundleNames, synthea, syntheaTypes } from '../../../tests/support/clinical/fhir';
 
 const CODING_KEYS = ['id', 'extension', 'system', 'version', 'code', 'display', 'userSelected'];
 const isCoding = (o: Record<string, unknown>) => typeof o.code === 'string' && typeof o.system === 'string' && Object.keys(o).every((k) => CODING_KEYS.includes(k));

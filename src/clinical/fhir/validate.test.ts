@@ -1,7 +1,7 @@
 import type { Bundle, Patient } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { knownProfile, profileFromJson } from './profiles';
-import { expectedBundle, expectedBundleNames, synthea, syntheaTypes } from './test-support';
+import { expectedBundle, expectedBundleNames, synthea, syntheaTypes } from '../../../tests/support/clinical/fhir';
 import { US_CORE_PROFILE_URLS } from './us-core';
 import { formatIssue, validateFhir } from './validate';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Bundle, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Sample } from '@/clinical/hl7v2/test-support';
+import { hl7Sample } from '../../../tests/support/clinical/hl7v2';
 import { compareBundles, factsOf, misses, NOT_MAPPED_BY_REFERENCE } from './compare';
 import { convertMessage } from './convert';
 import { compareSamples, DATA } from './samples';

@@ -4,8 +4,8 @@ import type {
 } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
-import { r4Errors } from '@/clinical/x12/test-support';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
+import { r4Errors } from '../../../tests/support/clinical/x12';
 import { convertMessage, UnsupportedMessageError } from './convert';
 
 function convert(name: string): Bundle {

@@ -1,7 +1,7 @@
 import type { Bundle, Condition, DocumentReference, Immunization, Observation, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Sample } from '@/clinical/hl7v2/test-support';
+import { hl7Sample } from '../../../tests/support/clinical/hl7v2';
 import { convertMessage } from './convert';
 
 function convert(name: string): Bundle {

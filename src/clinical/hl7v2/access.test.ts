@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, get, getAll, hl7, hl7all, Hl7PathError, parseMessage, parsePath, segments } from './index';
 import { DEFAULT_DELIMITERS } from './header';
-import { hl7Sample, hl7Samples } from './test-support';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
 
 const a01 = parseMessage(hl7Sample('ADT-A01-01.hl7'));
 const oru = parseMessage(hl7Sample('ORU-R01-01.hl7'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAck, get, parseMessage, serialize } from './index';
-import { hl7Sample, hl7Samples } from './test-support';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
 
 const NOW = new Date('2024-01-05T13:30:00.250Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeField, parseMessage, SEGMENTS, segmentName } from './index';
-import { hl7Samples } from './test-support';
+import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { codeMeaning, table, tableNumber, tableValue } from './tables';
 
 const samples = hl7Samples().map(({ name, text }) => ({ name, message: parseMessage(text) }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchMessages, isBatch, parseBatch, parseHl7v2, parseMessage, serialize, type Hl7v2Batch, type Hl7v2Message } from './index';
-import { hl7Sample, hl7Samples, normalized } from './test-support';
+import { hl7Sample, hl7Samples, normalized } from '../../../tests/support/clinical/hl7v2';
 
 const ADT = [
   'MSH|^~\\&|ADTApp|GHH^2.16.840.1.1^ISO|EHRApp|GHR|20240105083000||ADT^A01^ADT_A01|MSG00001|P|2.5.1',

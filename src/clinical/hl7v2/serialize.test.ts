@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Hl7v2Error, parseMessage, problems, readMessage, serialize, type Hl7v2Message } from './index';
-import { hl7Sample, hl7Samples } from './test-support';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
 
 const a01 = () => parseMessage(hl7Sample('ADT-A01-01.hl7'));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimEdits, isValidNpi, npiProblem, parseX12, X12SetError, type ClaimIssue, type X12Interchange } from './index';
-import { x12Sample, x12Samples } from './test-support';
+import { x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
 
 function interchange(text: string): X12Interchange {
   const r = parseX12(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findLoops, parseX12, type X12Interchange, type X12Loop, type X12Transaction } from './index';
-import { x12Sample, x12Samples } from './test-support';
+import { x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
 
 function transaction(name: string): X12Transaction {
   const r = parseX12(x12Sample(name));

@@ -2,7 +2,7 @@ import jsonata from 'jsonata';
 import { X12Parser, type X12Interchange as NodeX12Interchange } from 'node-x12';
 import { describe, expect, it } from 'vitest';
 import { allSegments, parseX12, segmentText, serializeX12, type X12Interchange } from './index';
-import { x12Sample, x12Samples } from './test-support';
+import { x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
 
 const samples = x12Samples();
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseX12, type ClaimIssue, type X12Interchange } from '@/clinical/x12';
-import { x12Sample, x12Samples } from '@/clinical/x12/test-support';
+import { x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
 import { claimValidateNode as claimValidate } from './claim-validate.execute';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 
 function interchange(text: string): X12Interchange {
   const r = parseX12(text);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateFhir } from '@/clinical/fhir/validate';
 import { languageModel } from '@/server/services/executions/node-services';
-import { runNode, testContext, testServices } from '../testing/node-context';
+import { runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { clinicalExtractNode as clinicalExtract } from './clinical-extract.execute';
 
 const withModels = () => testContext({ services: testServices({ languageModel }) });

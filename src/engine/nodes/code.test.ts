@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeNode as code } from './code.execute';
-import { runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 
 describe('code', () => {
   it('runs the function body on the input and returns its result', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionNode as condition } from './condition.execute';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/engine/node-context';
 
 const [deceased, , living] = SYNTHEA_PATIENTS;
 

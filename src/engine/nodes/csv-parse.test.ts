@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvParseNode as csvParse } from './csv-parse.execute';
-import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/engine/node-context';
 
 // A patient extract as an EHR export would give it, built from the Synthea sample.
 const header = 'patient_id,family,given,birth_date,gender,city';

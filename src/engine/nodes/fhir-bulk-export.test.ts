@@ -2,7 +2,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FhirPeer, startFhirServer, SYNTHEA_GROUP, syntheaCounts } from '../../../tests/support/fhir-server';
 import { createOutbound } from '@/server/outbound/outbound';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { fhirBulkExportNode as fhirBulkExport } from './fhir-bulk-export.execute';
 
 let peer: FhirPeer;

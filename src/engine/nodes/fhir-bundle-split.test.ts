@@ -1,9 +1,9 @@
 import type { Condition, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
-import { expectedBundle, synthea } from '@/clinical/fhir/test-support';
+import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
 import type { NodeType } from '../node-type';
 import { runPipeline } from '../run';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { fhirBundleSplitNode as fhirBundleSplit } from './fhir-bundle-split.execute';
 import { fhirpathExtractNode } from './fhirpath-extract.execute';
 import { getNodeType } from './index';

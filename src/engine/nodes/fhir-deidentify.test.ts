@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bundle, Condition, Patient, Resource } from '@medplum/fhirtypes';
-import { syntheaRecords } from '@/clinical/deid/test-support';
-import { r4Errors } from '@/clinical/x12/test-support';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { syntheaRecords } from '../../../tests/support/clinical/deid';
+import { r4Errors } from '../../../tests/support/clinical/x12';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { fhirDeidentifyNode as node } from './fhir-deidentify.execute';
 
 const records = syntheaRecords();

@@ -2,7 +2,7 @@ import type { Bundle, Patient } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FhirPeer, startFhirServer } from '../../../tests/support/fhir-server';
 import { createOutbound } from '@/server/outbound/outbound';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { fhirQueryNode as fhirQuery } from './fhir-query.execute';
 
 let peer: FhirPeer;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { knownProfile } from '@/clinical/fhir/profiles';
-import { expectedBundle, synthea } from '@/clinical/fhir/test-support';
+import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
 import type { FhirIssue } from '@/clinical/fhir/validate';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { fhirValidateNode as fhirValidate } from './fhir-validate.execute';
 
 const bare = { resourceType: 'Patient', gender: 'F', birthDate: '1927-05-21' };

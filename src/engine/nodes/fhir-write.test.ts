@@ -1,7 +1,7 @@
 import type { Bundle, Observation, Patient } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FhirPeer, startFhirServer } from '../../../tests/support/fhir-server';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { IDEMPOTENCY_TAG } from './fhir-write';
 import { fhirWriteNode as fhirWrite } from './fhir-write.execute';
 import { fhirValidateNode as fhirValidate } from './fhir-validate.execute';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectedBundle, synthea } from '@/clinical/fhir/test-support';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { fhirpathExtractNode as fhirpathExtract } from './fhirpath-extract.execute';
 
 describe('fhirpath-extract', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterNode as filter } from './filter.execute';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/engine/node-context';
 
 describe('filter', () => {
   it('splits Conditions into active (kept) and the rest (rejected), keeping order', async () => {

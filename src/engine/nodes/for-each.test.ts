@@ -3,7 +3,7 @@ import type { PipelineDefinition } from '@/shared/pipeline';
 import { runPipeline } from '../run';
 import { forEachNode as forEach } from './for-each.execute';
 import { getNodeType } from './index';
-import { runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 
 // body (the node's example): in(manual-trigger, fields {item}) ──item──▶ name(jsonata-transform) ──▶ out(pipeline-output "display")
 const { body } = forEach.config.parse(forEach.example);

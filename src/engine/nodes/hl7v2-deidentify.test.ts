@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { get, parseMessage, serialize, type Hl7v2Message } from '@/clinical/hl7v2';
-import { hl7Sample } from '@/clinical/hl7v2/test-support';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { hl7Sample } from '../../../tests/support/clinical/hl7v2';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { hl7v2DeidentifyNode as node } from './hl7v2-deidentify.execute';
 
 const a01 = parseMessage(hl7Sample('ADT-A01-01.hl7'));

@@ -8,7 +8,7 @@ import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/outbound/policy';
 import { NodeError } from '../node-error';
 import type { ConnectorHandle, NodeServices } from '../node-type';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { hl7v2MllpSendNode as send } from './hl7v2-mllp-send.execute';
 
 const ADT = fs.readFileSync('/work/shared/data/hl7v2/messages/ADT-A01-01.hl7', 'utf8');

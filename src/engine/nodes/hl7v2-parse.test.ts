@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { serialize, type Hl7v2Message } from '@/clinical/hl7v2';
-import { hl7Sample, hl7Samples, normalized } from '@/clinical/hl7v2/test-support';
+import { hl7Sample, hl7Samples, normalized } from '../../../tests/support/clinical/hl7v2';
 import { runPipeline } from '../run';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { hl7v2ParseNode as hl7v2Parse } from './hl7v2-parse.execute';
 import { getNodeType } from './index';
 

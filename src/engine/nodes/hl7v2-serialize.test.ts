@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Sample, hl7Samples } from '@/clinical/hl7v2/test-support';
-import { failure, runNode } from '../testing/node-context';
+import { hl7Sample, hl7Samples } from '../../../tests/support/clinical/hl7v2';
+import { failure, runNode } from '../../../tests/support/engine/node-context';
 import { hl7v2SerializeNode as hl7v2Serialize } from './hl7v2-serialize.execute';
 
 describe('hl7v2-serialize', () => {

@@ -2,9 +2,9 @@ import type { Bundle, Encounter, Location, Observation, Patient, Provenance } fr
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseMessage } from '@/clinical/hl7v2';
-import { hl7Sample } from '@/clinical/hl7v2/test-support';
-import { r4Errors } from '@/clinical/x12/test-support';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { hl7Sample } from '../../../tests/support/clinical/hl7v2';
+import { r4Errors } from '../../../tests/support/clinical/x12';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { hl7v2ToFhir } from './hl7v2-to-fhir';
 import { hl7v2ToFhirNode as toFhir } from './hl7v2-to-fhir.execute';
 

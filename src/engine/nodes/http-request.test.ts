@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectorHandle } from '../node-type';
 import { httpRequestNode as httpRequest } from './http-request.execute';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 
 interface Call {
   url: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSchemaValidateNode as jsonSchemaValidate } from './json-schema-validate.execute';
 import { compileSchema } from '../lib/json-schema';
-import { failure, runNode, SYNTHEA_PATIENTS } from '../testing/node-context';
+import { failure, runNode, SYNTHEA_PATIENTS } from '../../../tests/support/engine/node-context';
 
 const patientContract = {
   type: 'object',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonataTransformNode as jsonataTransform } from './jsonata-transform.execute';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/engine/node-context';
 
 const toRow = '{"id": id, "family": name[0].family, "given": name[0].given[0], "born": birthDate, "zip": address[0].postalCode}';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { languageModel } from '@/server/services/executions/node-services';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { llmPromptNode as llmPrompt } from './llm-prompt.execute';
 
 const withModels = () => testContext({ services: testServices({ languageModel }) });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../run';
 import { getNodeType } from './index';
 import { mergeNode as merge } from './merge.execute';
-import { runNode, SYNTHEA_PATIENTS, testServices } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testServices } from '../../../tests/support/engine/node-context';
 
 describe('merge', () => {
   it('has N optional inputs and one json output', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, triggerInputs } from '../graph';
 import type { MllpListenOptions, TriggerHost } from '../node-type';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { mllpListenerTriggerNode as trigger } from './mllp-listener-trigger.execute';
 
 const MESSAGE = 'MSH|^~\\&|LAB|GHH|EHR|GHR|20240105083000||ADT^A08^ADT_A01|CTRL-7|P|2.5.1\rPID|1||PATID77^^^GHH^MR||DOE^JANE||19800101|F';

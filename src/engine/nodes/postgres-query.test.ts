@@ -5,8 +5,8 @@ import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/outbound/policy';
 import { closePools } from '../lib/postgres';
 import { NodeError } from '../node-error';
-import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../testing/node-context';
-import { PG_URL as URL_, pgConnector, pgServices } from './postgres-query.test-support';
+import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
+import { PG_URL as URL_, pgConnector, pgServices } from '../../../tests/support/postgres-query';
 import { postgresQueryNode as query } from './postgres-query.execute';
 
 const schema = `pgq_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

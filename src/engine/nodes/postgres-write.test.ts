@@ -1,8 +1,8 @@
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { closePools } from '../lib/postgres';
-import { failure, runNode, SYNTHEA_CONDITIONS, testContext } from '../testing/node-context';
-import { PG_URL, pgConnector, pgServices } from './postgres-query.test-support';
+import { failure, runNode, SYNTHEA_CONDITIONS, testContext } from '../../../tests/support/engine/node-context';
+import { PG_URL, pgConnector, pgServices } from '../../../tests/support/postgres-query';
 import { postgresWriteNode as write } from './postgres-write.execute';
 
 const schema = `pgw_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

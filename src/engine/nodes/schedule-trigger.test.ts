@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleTriggerNode as scheduleTrigger } from './schedule-trigger.execute';
 import { nextRuns } from './schedule-trigger';
-import { runNode, testContext } from '../testing/node-context';
+import { runNode, testContext } from '../../../tests/support/engine/node-context';
 
 describe('schedule-trigger', () => {
   it('is a trigger with no inputs and one event output', () => {

@@ -95,7 +95,6 @@ export const scheduleTrigger = describeNode({
       a.filled.push(`cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}`);
     },
   },
-
   ui: { order: ['cron', 'timezone', 'inputs'], fields: { cron: { title: 'Schedule (cron)', widget: 'cron', placeholder: '0 2 * * *' } } },
   ports: () => ({ inputs: [], outputs: [{ name: 'event', type: 'trigger-event', description: '{scheduled_at, …inputs}' }] }),
   errors: {},

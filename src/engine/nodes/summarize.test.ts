@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { languageModel } from '@/server/services/executions/node-services';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { summarizeNode as summarize } from './summarize.execute';
 
 const withModels = () => testContext({ services: testServices({ languageModel }) });

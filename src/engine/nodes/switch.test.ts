@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { switchNode } from './switch.execute';
-import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS } from '../testing/node-context';
+import { runNode, SYNTHEA_CONDITIONS, SYNTHEA_PATIENTS } from '../../../tests/support/engine/node-context';
 
 const byType = {
   cases: [

@@ -1,7 +1,7 @@
 import type { Condition } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
-import { expectedBundle, synthea } from '@/clinical/fhir/test-support';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { terminologyLookupNode as terminologyLookup } from './terminology-lookup.execute';
 
 describe('terminology-lookup', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runNode, SYNTHEA_PATIENTS, testContext } from '../testing/node-context';
+import { runNode, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/engine/node-context';
 import { webhookTriggerNode as webhookTrigger } from './webhook-trigger.execute';
 
 describe('webhook-trigger', () => {

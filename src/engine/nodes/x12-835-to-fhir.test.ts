@@ -1,8 +1,8 @@
 import type { Bundle, ExplanationOfBenefit } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseX12, type X12Interchange } from '@/clinical/x12';
-import { r4Errors, x12Sample, x12Samples } from '@/clinical/x12/test-support';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { r4Errors, x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { x12835ToFhirNode as x12835ToFhir } from './x12-835-to-fhir.execute';
 
 function interchange(text: string): X12Interchange {

@@ -1,10 +1,10 @@
 import type { Bundle, Claim } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseX12, type X12Interchange } from '@/clinical/x12';
-import { r4Errors, x12Sample, x12Samples } from '@/clinical/x12/test-support';
+import { r4Errors, x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
 import { runPipeline } from '../run';
 import { getNodeType } from './index';
-import { failure, runNode, testContext, testServices } from '../testing/node-context';
+import { failure, runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { x12837ToFhirNode as x12837ToFhir } from './x12-837-to-fhir.execute';
 
 function interchange(text: string): X12Interchange {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serializeX12, type X12Interchange } from '@/clinical/x12';
-import { x12Sample, x12Samples } from '@/clinical/x12/test-support';
-import { failure, runNode, testContext } from '../testing/node-context';
+import { x12Sample, x12Samples } from '../../../tests/support/clinical/x12';
+import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
 import { x12ParseNode as x12Parse } from './x12-parse.execute';
 
 describe('x12-parse', () => {

@@ -5,7 +5,7 @@ import { parseMessage } from '@/clinical/hl7v2/parse';
 import { serialize } from '@/clinical/hl7v2/serialize';
 import { tableValue } from '@/clinical/hl7v2/tables';
 import { parseX12 } from '@/clinical/x12/parse';
-import { x12Samples } from '@/clinical/x12/test-support';
+import { x12Samples } from '../../../tests/support/clinical/x12';
 import { clinicalKind } from './detect';
 import { resourceSummary } from './fhir-summary';
 import { hl7Segments, tableLookups, type Hl7Segment } from './hl7v2-model';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/server/db/client';
-import { migratedPostgres } from '@/server/db/test-support';
+import { migratedPostgres } from '../../../tests/support/databases';
 import { createRateLimiter } from './rate-limit';
 
 // Two connection pools to one Postgres database, as two server processes have: one budget between them.

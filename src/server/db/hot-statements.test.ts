@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './client';
 import { rowsOf } from './rows';
-import { migratedPostgres } from './test-support';
+import { migratedPostgres } from '../../../tests/support/databases';
 
 /** The texts of the statements prepared on the connection that runs this (pg_prepared_statements is per session). */
 async function preparedTexts(db: Database['db']): Promise<string[]> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
 import { rowsOf } from './rows';
-import { migratedPostgres } from './test-support';
+import { migratedPostgres } from '../../../tests/support/databases';
 
 /** drizzle-kit's list of the migrations in drizzle/. */
 const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as { entries: { idx: number; when: number; tag: string }[] };

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from './rows';
-import { DRIZZLE_PARSERS, pgliteBesidePlain } from './test-support';
+import { DRIZZLE_PARSERS, pgliteBesidePlain } from '../../../tests/support/databases';
 
 // every type whose parsing moved to the instance, scalar and array, with a type left alone beside them
 const QUERY = `select now() as ts, localtimestamp as ts_plain, current_date as d, interval '1 day 2 hours' as iv, 1.25::numeric as n,

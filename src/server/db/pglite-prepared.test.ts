@@ -6,7 +6,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { rowsOf } from './rows';
-import { DRIZZLE_PARSERS, pgliteBesidePlain } from './test-support';
+import { DRIZZLE_PARSERS, pgliteBesidePlain } from '../../../tests/support/databases';
 
 /** A statement with parameters and values of several kinds, sent as drizzle sends it. */
 const statement = (n: number) =>

@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestNode } from '@/engine/nodes/http-request.execute';
-import { runNode, testContext, testServices } from '@/engine/testing/node-context';
+import { runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { createOutboundFetch, outboundErrorOf } from './fetch';
 import { OutboundPolicy } from './policy';
 

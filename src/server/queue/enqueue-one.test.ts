@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterEach, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { migratedDatabase } from '@/server/db/test-support';
+import { migratedDatabase } from '../../../tests/support/databases';
 import { organizations, pipelines } from '@/server/db/schema';
 import { startExecution } from '@/server/services/executions/start-execution';
 import { createQueue, type Queue } from './queue';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
-import { migratedDatabase } from '@/server/db/test-support';
+import { migratedDatabase } from '../../../tests/support/databases';
 import { organizations, pipelines } from '@/server/db/schema';
 import { startExecution } from '@/server/services/executions/start-execution';
 import { createQueue, EXECUTE_QUEUE, type Queue } from './queue';

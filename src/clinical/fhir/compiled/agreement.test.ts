@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { syntheaRecords } from '@/clinical/deid/test-support';
-import { convertedSamples, expectedBundle, expectedBundleNames, synthea, syntheaTypes } from '../test-support';
+import { syntheaRecords } from '../../../../tests/support/clinical/deid';
+import { convertedSamples, expectedBundle, expectedBundleNames, synthea, syntheaTypes } from '../../../../tests/support/clinical/fhir';
 import { type FhirIssue, validateFhir, validateFhirReference } from '../validate';
 
 /**

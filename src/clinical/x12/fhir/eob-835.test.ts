@@ -1,7 +1,7 @@
 import type { Bundle, Coverage, ExplanationOfBenefit, Organization, Patient, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseX12, X12SetError, type X12Interchange } from '../index';
-import { r4Errors, x12Sample, x12Samples } from '../test-support';
+import { r4Errors, x12Sample, x12Samples } from '../../../../tests/support/clinical/x12';
 import { eobsFrom835 } from './eob-835';
 
 function interchange(text: string): X12Interchange {

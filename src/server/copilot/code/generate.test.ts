@@ -1,8 +1,8 @@
 import type { Bundle, Encounter, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { codeNode } from '@/engine/nodes/code.execute';
-import { runNode } from '@/engine/testing/node-context';
-import { expectedBundle, expectedBundleNames, synthea } from '@/clinical/fhir/test-support';
+import { runNode } from '../../../../tests/support/engine/node-context';
+import { expectedBundle, expectedBundleNames, synthea } from '../../../../tests/support/clinical/fhir';
 import { generateCode, RequestNotUnderstood } from './generate';
 
 /** Real samples: the Synthea patients, as a searchset Bundle; every Observation with a number in the HL7 v2 → FHIR Bundles. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASES } from '../eval/edit-fixtures';
+import { BASES } from '../../../../tests/eval/copilot/edit-fixtures';
 import { explainFlow, explainValidity } from './explain';
 import { editPipeline } from './index';
 import { readEdits } from './intent';

@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiServer } from '../../../../tests/support/openai-server';
-import { BASES } from '../eval/edit-fixtures';
+import { BASES } from '../../../../tests/eval/copilot/edit-fixtures';
 import { editWithModel } from './edit';
 
 const adt = () => structuredClone(BASES.adt.definition);

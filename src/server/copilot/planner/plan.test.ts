@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getNodeType } from '@/engine/nodes';
 import { validateDefinition } from '@/engine/validate';
-import { runChecks } from '../eval/check';
-import { dryRun } from '../eval/dry-run';
-import { EVAL_REQUESTS } from '../eval/requests';
+import { runChecks } from '../../../../tests/eval/copilot/check';
+import { dryRun } from '../../../../tests/eval/copilot/dry-run';
+import { EVAL_REQUESTS } from '../../../../tests/eval/copilot/requests';
 import { planPipeline, type Plan } from './index';
 
 const valid = (p: Plan) => validateDefinition(p.pipeline, getNodeType);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nodePorts } from '@/features/editor/ports';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { validatePipelineDefinition } from '@/server/services/pipelines/validate-definition';
 import { paletteGroups } from '@/features/editor/palette-groups';
 import { openApiDocument } from '@/server/api/openapi';

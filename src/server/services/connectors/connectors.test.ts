@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { connectorHandle } from './handle';
 
 const SECRET = 'sk_live_0123456789abcdefSECRET';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 
 const at = { x: 0, y: 0 };
 const node = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, type, config, position: at, ...extra });

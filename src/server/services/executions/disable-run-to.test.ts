@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 
 type Caller = Awaited<ReturnType<typeof orgCaller>>;
 type Results = Record<string, { status: string; reason?: string }>;

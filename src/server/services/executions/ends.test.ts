@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
-import { idleQueueRuntime, orgCaller } from '@/server/testing';
+import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { startExecution } from './start-execution';
 import { sweep } from './sweep';
 

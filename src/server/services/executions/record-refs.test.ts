@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '@/server/db/rows';
 import type { Runtime } from '@/server/runtime';
-import { idleQueueRuntime, orgCaller } from '@/server/testing';
+import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { resolveRefs } from './record-refs';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
-import { migratedDatabase } from '@/server/db/test-support';
+import { migratedDatabase } from '../../../../tests/support/databases';
 import { writeResult } from './result-writer';
 
 describe.each(['pglite', 'postgres'] as const)('ends of runs committed together, on %s', (kind) => {

@@ -5,7 +5,7 @@ import type { Principal } from '@/server/auth/principal';
 import { executions, organizations } from '@/server/db/schema';
 import type { Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime } from '@/server/testing';
+import { memoryRuntime } from '../../../../tests/support/runtime';
 import { serviceContext, type ServiceContext } from '../context';
 import { createPipeline } from '../pipelines/create-pipeline';
 import { getPipeline } from '../pipelines/get-pipeline';

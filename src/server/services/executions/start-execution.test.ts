@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/server/db/client';
-import { migratedDatabase, migratedPostgres } from '@/server/db/test-support';
+import { migratedDatabase, migratedPostgres } from '../../../../tests/support/databases';
 import { executions, organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { MAX_CONCURRENT_EXECUTIONS, startExecution, startIfCurrent, type NewExecution } from './start-execution';

@@ -4,7 +4,7 @@ import { createCaller } from '@/server/api/root';
 import { createContext } from '@/server/api/trpc';
 import { executions } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 
 const definition = {
   nodes: [

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '@/server/db/schema';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
-import { idleQueueRuntime, orgCaller } from '@/server/testing';
+import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { MessageStore } from './store-messages';
 
 /*

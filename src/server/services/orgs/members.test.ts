@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, users } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { readInvitation, signInvitation } from './invitations';
 import { describeInvitation } from './members';
 import { onSignUp } from './on-sign-up';

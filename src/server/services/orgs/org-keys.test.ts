@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime } from '@/server/testing';
+import { memoryRuntime } from '../../../../tests/support/runtime';
 import { orgKey } from './org-keys';
 
 describe('organization keys', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '@/server/auth/api-keys';
 import { apiKeys, members, organizations, users } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime } from '@/server/testing';
+import { memoryRuntime } from '../../../../tests/support/runtime';
 import { bootstrap } from './bootstrap';
 import { onSignUp } from './on-sign-up';
 

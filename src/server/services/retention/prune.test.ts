@@ -3,9 +3,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '@/server/db/rows';
-import { migratedPostgres } from '@/server/db/test-support';
+import { migratedPostgres } from '../../../../tests/support/databases';
 import { createRuntime, type Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { autovacuumOff, prune } from './prune';
 
 const adt = readFileSync(path.resolve(import.meta.dirname, '../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2/parse';
 import { hl7Segments, tableLookups } from '@/features/clinical-views/hl7v2-model';
 import type { Runtime } from '@/server/runtime';
-import { memoryRuntime, orgCaller } from '@/server/testing';
+import { memoryRuntime, orgCaller } from '../../../../../tests/support/runtime';
 
 const ADT = path.resolve(import.meta.dirname, '../../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7');
 

@@ -1,9 +1,9 @@
 /** The copilot's evaluation set: every request, with the types (fixtures.ts) the evaluation reads. */
 import type { EvalRequest } from './fixtures';
 import { TUNED_REQUESTS } from './requests-tuned';
-import { UNSEEN_REQUESTS } from './requests-unseen';
-import { LATER_UNSEEN_REQUESTS } from './requests-unseen-late';
+import { BLIND_REQUESTS_1_3 } from './requests-blind-1-3';
+import { BLIND_REQUESTS_4_6 } from './requests-blind-4-6';
 
 export type { EvalChecks, EvalRequest, EvalSample } from './fixtures';
 
-export const EVAL_REQUESTS: EvalRequest[] = [...TUNED_REQUESTS, ...UNSEEN_REQUESTS, ...LATER_UNSEEN_REQUESTS];
+export const EVAL_REQUESTS: EvalRequest[] = [...TUNED_REQUESTS, ...BLIND_REQUESTS_1_3, ...BLIND_REQUESTS_4_6];

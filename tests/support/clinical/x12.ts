@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Resource } from '@medplum/fhirtypes';
-import { type FhirIssue, validateFhir } from '../fhir/validate';
+import { type FhirIssue, validateFhir } from '@/clinical/fhir/validate';
 
 export const X12_SAMPLES_DIR = path.resolve(import.meta.dirname, '../../../../shared/data/x12');
 

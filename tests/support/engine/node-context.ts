@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { NodeError } from '../node-error';
-import type { LogEntry, NodeContext, NodeResult, NodeServices, NodeType } from '../node-type';
+import { NodeError } from '@/engine/node-error';
+import type { LogEntry, NodeContext, NodeResult, NodeServices, NodeType } from '@/engine/node-type';
 
 /** A NodeContext for node tests, with the logs it received collected in `logs`. */
 export type TestContext = NodeContext & { logs: LogEntry[] };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
 import { decode, type Hl7v2Message, parseMessage, SEGMENTS } from '@/clinical/hl7v2';
 import { convertMessage } from '@/clinical/hl7v2-fhir';
-import { childElements, type Element } from './fhir-elements';
+import { childElements, type Element } from '@/clinical/deid/fhir-elements';
 
 type Json = Record<string, unknown>;
 

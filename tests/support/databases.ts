@@ -1,9 +1,9 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
-import { freshPglite } from '../../../tests/support/pglite-snapshot';
-import { createTestDatabase } from '../../../tests/support/postgres';
-import { openDatabase, type Database } from './client';
-import { migrateDatabase } from './migrate';
+import { freshPglite } from './pglite-snapshot';
+import { createTestDatabase } from './postgres';
+import { openDatabase, type Database } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
 
 /** A fresh database on the machine's Postgres for one test file, opened (a pool of `max`) and migrated; `close` drops it. */
 export async function migratedPostgres(label: string, max?: number): Promise<{ url: string; database: Database; close(): Promise<void> }> {

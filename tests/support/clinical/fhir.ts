@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
-import { parseMessage } from '../hl7v2';
-import { convertMessage } from '../hl7v2-fhir';
+import { parseMessage } from '@/clinical/hl7v2';
+import { convertMessage } from '@/clinical/hl7v2-fhir';
 
 // a bundled bench runs from elsewhere: it says where the checkout is
 const DATA = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT, '../shared/data') : path.resolve(import.meta.dirname, '../../../../shared/data');

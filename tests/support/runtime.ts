@@ -1,7 +1,7 @@
 import { createCaller } from '@/server/api/root';
 import { createContext } from '@/server/api/trpc';
 import type { Principal } from '@/server/auth/principal';
-import { freshPglite } from '../../tests/support/pglite-snapshot';
+import { freshPglite } from './pglite-snapshot';
 import { organizations } from '@/server/db/schema';
 import { createQueue, type Queue } from '@/server/queue/queue';
 import { createRuntime, type Runtime } from '@/server/runtime';

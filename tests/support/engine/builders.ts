@@ -1,11 +1,11 @@
 import { testServices } from './node-context';
 import { z } from 'zod';
 import { PipelineDefinition } from '@/shared/pipeline';
-import { getNodeType } from '../nodes';
-import type { Registry } from '../graph';
-import type { NodeDescriptor, PortSpec } from '../node-descriptor';
-import { NodeError } from '../node-error';
-import type { NodeImplementation, NodeType } from '../node-type';
+import { getNodeType } from '@/engine/nodes';
+import type { Registry } from '@/engine/graph';
+import type { NodeDescriptor, PortSpec } from '@/engine/node-descriptor';
+import { NodeError } from '@/engine/node-error';
+import type { NodeImplementation, NodeType } from '@/engine/node-type';
 
 type TestNodeSpec<C extends z.ZodType> = Omit<NodeDescriptor<C>, 'ports' | 'example' | 'errors'> &
   NodeImplementation<C> & { inputs(): PortSpec[]; outputs(): PortSpec[] };

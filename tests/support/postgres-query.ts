@@ -1,9 +1,9 @@
 import { connectChecked } from '@/server/outbound/connect';
 import { OutboundError } from '@/shared/outbound-error';
 import { OutboundPolicy } from '@/server/outbound/policy';
-import { NodeError } from '../node-error';
-import type { ConnectorHandle, NodeServices } from '../node-type';
-import { testServices } from '../testing/node-context';
+import { NodeError } from '@/engine/node-error';
+import type { ConnectorHandle, NodeServices } from '@/engine/node-type';
+import { testServices } from './engine/node-context';
 
 /** The machine's Postgres (trust auth); TEST_POSTGRES_URL overrides. */
 export const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { getNodeType } from '@/engine/nodes';
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { runPipeline } from '@/engine/run';
-import { testServices } from '@/engine/testing/node-context';
+import { testServices } from '../../support/engine/node-context';
 import { languageModel } from '@/server/services/executions/node-services';
 import type { PipelineConnection, PipelineNode } from '@/shared/pipeline';
 import type { EvalSample } from './requests';
 
 /** Where the shared sample data is: ../shared/data beside the checkout, or SAMPLE_DATA_DIR. */
-export const SAMPLE_DATA = process.env.SAMPLE_DATA_DIR ?? path.resolve(import.meta.dirname, '../../../../../shared/data');
+export const SAMPLE_DATA = process.env.SAMPLE_DATA_DIR ?? path.resolve(import.meta.dirname, '../../../../shared/data');
 
 export type DryRunStatus = 'ok' | 'failed' | 'needs-connector' | 'needs-agent';
 

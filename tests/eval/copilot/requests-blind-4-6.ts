@@ -1,7 +1,7 @@
 import { type EvalRequest, HL7, X12, FHIR, LAB_CSV, NOTE } from './fixtures';
 
-/** The later unseen batches (four to six), written as UNSEEN_REQUESTS were: after the planner was tuned on everything before them. */
-export const LATER_UNSEEN_REQUESTS: EvalRequest[] = [
+/** The later unseen batches (four to six), written as BLIND_REQUESTS_1_3 were: after the planner was tuned on everything before them. */
+export const BLIND_REQUESTS_4_6: EvalRequest[] = [
   // a fourth unseen batch
   {
     id: 'h4-a08-update-patient',

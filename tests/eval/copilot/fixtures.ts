@@ -1,5 +1,5 @@
 /**
- * The copilot's evaluation set (issue 10): realistic requests (requests-tuned.ts, requests-unseen.ts), each with checks on the pipeline planned for
+ * The copilot's evaluation set (issue 10): realistic requests (requests-tuned.ts, requests-blind-*.ts: written blind, before the planner had seen them, then tuned on), each with checks on the pipeline planned for
  * it and, where one fits, a sample input to dry-run it with. Samples are files of the shared sample data
  * (../shared/data, paths relative to it), read as they are; a few small inline texts where the data has none
  * (CSV, a dictated note). `scripts/eval-copilot.ts` runs them.

@@ -1,7 +1,7 @@
 import { type EvalRequest, HL7, X12, FHIR, NOTE } from './fixtures';
 
 /** Written after the planner was tuned on TUNED_REQUESTS, batch by batch, to see how it does on requests it has not seen (each batch then joined the ones it is tuned on). */
-export const UNSEEN_REQUESTS: EvalRequest[] = [
+export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   // written after the planner was tuned on the requests above, to see how it does on requests it has not seen
   {
     id: 'h-oml-order-fhir',
