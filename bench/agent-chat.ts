@@ -51,7 +51,9 @@ const summarizer = await caller.agents.create({
   prompt_template: 'Summarize this clinical text:\n\n{{input}}',
   tools: [],
 });
-const troubleshooter = await caller.agents.create({ template_id: (await caller.agents.list({ base_templates: true, limit: 20, offset: 0 })).agents.find((t) => t.agent_type === 'hl7')!.id });
+const troubleshooter = await caller.agents.create({
+  template_id: (await caller.agents.list({ base_templates: true, limit: 20, offset: 0 })).agents.find((t) => t.agent_type === 'hl7')!.id,
+});
 
 /** [ms to the first event, ms for the whole turn] */
 type Run = () => Promise<[number, number]>;
@@ -136,8 +138,29 @@ const cases = [
 const baselines = new Map<string, { f50: number; w50: number }>();
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 /** `a, b, b, b` as `a, 3× b` */
-const runs = (xs: string[]) => xs.reduce<[string, number][]>((acc, x) => (acc.at(-1)?.[0] === x ? (acc.at(-1)![1]++, acc) : [...acc, [x, 1]]), []).map(([x, n]) => (n > 1 ? `${n}× ${x}` : x)).join(', ');
-const stats = (s: [number, number][]) => ({ f50: pct(s.map((x) => x[0]), 0.5), f95: pct(s.map((x) => x[0]), 0.95), w50: pct(s.map((x) => x[1]), 0.5), w95: pct(s.map((x) => x[1]), 0.95) });
+const runs = (xs: string[]) =>
+  xs
+    .reduce<[string, number][]>((acc, x) => (acc.at(-1)?.[0] === x ? (acc.at(-1)![1]++, acc) : [...acc, [x, 1]]), [])
+    .map(([x, n]) => (n > 1 ? `${n}× ${x}` : x))
+    .join(', ');
+const stats = (s: [number, number][]) => ({
+  f50: pct(
+    s.map((x) => x[0]),
+    0.5,
+  ),
+  f95: pct(
+    s.map((x) => x[0]),
+    0.95,
+  ),
+  w50: pct(
+    s.map((x) => x[1]),
+    0.5,
+  ),
+  w95: pct(
+    s.map((x) => x[1]),
+    0.95,
+  ),
+});
 async function samples(run: Run, n: number): Promise<[number, number][]> {
   const out: [number, number][] = [];
   for (let i = 0; i < n; i++) out.push(await run());
@@ -145,7 +168,9 @@ async function samples(run: Run, n: number): Promise<[number, number][]> {
 }
 const ms = (x: number) => `${x.toFixed(3).padStart(7)} ms`;
 
-console.log(`Agent chat on clinflow/offline (PGlite ${process.env.BENCH_DATA_DIR ? 'on disk' : 'in memory'}), ${TURNS} turns per variant in each of ${ROUNDS} rounds, one at a time, one core`);
+console.log(
+  `Agent chat on clinflow/offline (PGlite ${process.env.BENCH_DATA_DIR ? 'on disk' : 'in memory'}), ${TURNS} turns per variant in each of ${ROUNDS} rounds, one at a time, one core`,
+);
 for (const c of cases) {
   const base = await baseline(c.agent, c.message);
   const ours = await clinflow(c.agent, c.message);
@@ -177,7 +202,10 @@ if (process.env.BENCH_HTTP !== '0') {
   // bench/lib.mjs is loaded from the checkout at run time (bundled, it would look for the app beside the bundle)
   const lib = (await import(path.join(root, 'bench/lib.mjs'))) as typeof import('./lib.mjs');
   lib.build();
-  const server = await lib.startServer({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-agent-chat-')), AGENT_CHAT_PER_MINUTE: '100000000' }, 3447);
+  const server = await lib.startServer(
+    { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-agent-chat-')), AGENT_CHAT_PER_MINUTE: '100000000' },
+    3447,
+  );
   try {
     const HTTP_TURNS = Number(process.env.BENCH_HTTP_TURNS ?? 300);
     const health: Run = async () => {
@@ -188,24 +216,45 @@ if (process.env.BENCH_HTTP !== '0') {
     };
     const templates = await lib.api(server.url, 'GET', '/api/agents?base_templates=true&limit=20&offset=0');
     const agents = {
-      'no tools': await lib.api(server.url, 'POST', '/api/agents', { name: 'Summarizer', instructions: 'You summarize clinical text for clinicians. Answer in 3 sentences or fewer.', prompt_template: 'Summarize this clinical text:\n\n{{input}}', tools: [] }),
-      'hl7v2_parse tool': await lib.api(server.url, 'POST', '/api/agents', { template_id: templates.agents.find((t: { agent_type: string }) => t.agent_type === 'hl7').id }),
+      'no tools': await lib.api(server.url, 'POST', '/api/agents', {
+        name: 'Summarizer',
+        instructions: 'You summarize clinical text for clinicians. Answer in 3 sentences or fewer.',
+        prompt_template: 'Summarize this clinical text:\n\n{{input}}',
+        tools: [],
+      }),
+      'hl7v2_parse tool': await lib.api(server.url, 'POST', '/api/agents', {
+        template_id: templates.agents.find((t: { agent_type: string }) => t.agent_type === 'hl7').id,
+      }),
     } as Record<string, { id: string }>;
-    const chat = (agentId: string, message: string): Run => async () => {
-      const start = performance.now();
-      let first = 0;
-      const r = await fetch(`${server.url}/api/agents/${agentId}/chat`, { method: 'POST', headers: lib.AUTH, body: JSON.stringify({ message, stream: true }) });
-      if (r.status !== 200) throw new Error(`chat answered ${r.status}: ${await r.text()}`);
-      const reader = r.body!.getReader();
-      for (let x = await reader.read(); !x.done; x = await reader.read()) if (!first && x.value.byteLength) first = performance.now() - start;
-      return [first, performance.now() - start];
-    };
+    const chat =
+      (agentId: string, message: string): Run =>
+      async () => {
+        const start = performance.now();
+        let first = 0;
+        const r = await fetch(`${server.url}/api/agents/${agentId}/chat`, {
+          method: 'POST',
+          headers: lib.AUTH,
+          body: JSON.stringify({ message, stream: true }),
+        });
+        if (r.status !== 200) throw new Error(`chat answered ${r.status}: ${await r.text()}`);
+        const reader = r.body!.getReader();
+        for (let x = await reader.read(); !x.done; x = await reader.read()) if (!first && x.value.byteLength) first = performance.now() - start;
+        return [first, performance.now() - start];
+      };
     for (let i = 0; i < 50; i++) await health();
     const bare = stats(await samples(health, HTTP_TURNS));
-    console.log(`\nOver HTTP (npm start's server, PGlite, one request at a time), ${HTTP_TURNS} turns each; bare round trip GET /api/health p50 ${ms(bare.w50)} p95 ${ms(bare.w95)}`);
+    console.log(
+      `\nOver HTTP (npm start's server, PGlite, one request at a time), ${HTTP_TURNS} turns each; bare round trip GET /api/health p50 ${ms(bare.w50)} p95 ${ms(bare.w95)}`,
+    );
     for (const c of cases) {
       const run = chat(agents[c.label]!.id, c.message);
-      const check = await (await fetch(`${server.url}/api/agents/${agents[c.label]!.id}/chat`, { method: 'POST', headers: lib.AUTH, body: JSON.stringify({ message: c.message, stream: true }) })).text();
+      const check = await (
+        await fetch(`${server.url}/api/agents/${agents[c.label]!.id}/chat`, {
+          method: 'POST',
+          headers: lib.AUTH,
+          body: JSON.stringify({ message: c.message, stream: true }),
+        })
+      ).text();
       for (let i = 0; i < 50; i++) await run();
       const o = stats(await samples(run, HTTP_TURNS));
       const b = baselines.get(c.label)!;

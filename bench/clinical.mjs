@@ -65,7 +65,13 @@ try {
     setupClient: (c) => c.on('response', () => c.setBody(bodies[next++ % bodies.length])),
     body: bodies[0],
   };
-  const genericLoad = { url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, connections: 10, body: JSON.stringify({ pipeline_id: ids.generic, inputs: { patient: 'p1' } }) };
+  const genericLoad = {
+    url: `${server.url}/api/execute`,
+    method: 'POST',
+    headers: AUTH,
+    connections: 10,
+    body: JSON.stringify({ pipeline_id: ids.generic, inputs: { patient: 'p1' } }),
+  };
   await load({ ...clinicalLoad, duration: 3 });
   await load({ ...genericLoad, duration: 3 });
   const baseline = await load({ ...genericLoad, duration });
@@ -77,7 +83,10 @@ try {
   console.log(`ADT → parse → FHIR → validate → de-identify → output | ${f(full.rps)} ${f(full.p50)} ${f(full.p99)} | ${(full.rps / baseline.rps).toFixed(2)}`);
   if (full.non2xx || baseline.non2xx) console.log(`non-2xx: clinical ${full.non2xx}, generic ${baseline.non2xx}`);
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/clinical.json'), JSON.stringify({ at: new Date().toISOString(), baseline, full, ratio: full.rps / baseline.rps }, null, 2));
+  fs.writeFileSync(
+    path.join(root, 'bench/results/clinical.json'),
+    JSON.stringify({ at: new Date().toISOString(), baseline, full, ratio: full.rps / baseline.rps }, null, 2),
+  );
 } finally {
   server.stop();
 }

@@ -51,7 +51,8 @@ for (const [sample, records] of samples) {
   const resources = count(records);
   for (const [, f] of variants) pass(records, resources, f, 200); // warm-up
   const best = new Map<string, number>();
-  for (let round = 0; round < rounds; round++) for (const [label, f] of variants) best.set(label, Math.max(best.get(label) ?? 0, pass(records, resources, f, ms)));
+  for (let round = 0; round < rounds; round++)
+    for (const [label, f] of variants) best.set(label, Math.max(best.get(label) ?? 0, pass(records, resources, f, ms)));
   console.log(`${sample}: ${resources} resources in ${records.length} records`);
   const base = best.get('copy + walk (baseline)')!;
   for (const [label] of variants) {

@@ -12,7 +12,14 @@ import { testServices } from '../tests/support/engine/node-context';
 import { PipelineDefinition } from '@/shared/pipeline';
 
 const noop = testNode({
-  id: 'noop', name: 'noop', category: 'data', description: 'passes its input on', version: '1', keywords: [], side_effect: 'none', documentation: '',
+  id: 'noop',
+  name: 'noop',
+  category: 'data',
+  description: 'passes its input on',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: '',
   config: z.object({}),
   inputs: () => [{ name: 'in', type: 'any' }],
   outputs: () => [{ name: 'out', type: 'any' }],
@@ -48,7 +55,17 @@ async function plainLoop(inputs: Record<string, unknown>) {
   const outputs: Record<string, unknown> = {};
   for (const id of ids) {
     const node = graph.nodes.get(id)!;
-    const ctx = { executionId: 'x', nodeId: id, testMode: false, executionInputs: inputs, idempotencyKey: `x:${id}`, signal: new AbortController().signal, services, log() {}, runSubgraph: async () => ({}) } as NodeContext;
+    const ctx = {
+      executionId: 'x',
+      nodeId: id,
+      testMode: false,
+      executionInputs: inputs,
+      idempotencyKey: `x:${id}`,
+      signal: new AbortController().signal,
+      services,
+      log() {},
+      runSubgraph: async () => ({}),
+    } as NodeContext;
     const r = await node.type!.execute(ctx, id === 'in' ? {} : id === 'out' ? { value } : { [port(id, 'in')]: value }, node.config as never);
     value = r.outputs[port(id, 'out')] ?? r.outputs.event;
     if (r.emit) outputs[r.emit.key] = r.emit.value;

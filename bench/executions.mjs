@@ -80,7 +80,8 @@ async function asyncOnPostgres(deployment) {
       const sent = await load({ url: `${server.url}/api/execute`, method: 'POST', headers: AUTH, body, connections: 20, duration: 10 });
       await new Promise((r) => setTimeout(r, 1000)); // answers autocannon stopped waiting for
       await drained();
-      const rows = await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
+      const rows =
+        await db`select extract(epoch from created_at) * 1000 as c, extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f, status from executions`;
       const done = rows.filter((r) => r.status === 'completed');
       // CPU per execution of the load: the web processes', the worker processes', Postgres's (the rest of the machine is
       // autocannon's); with `servers` the web figure is the whole of both server processes'
@@ -103,8 +104,14 @@ async function asyncOnPostgres(deployment) {
         completed_per_s: done.length / ((last - first) / 1000),
         enqueue_to_start_p50_ms: percentile(lat, 50),
         enqueue_to_start_p99_ms: percentile(lat, 99),
-        one_at_a_time_p50_ms: percentile(quiet.map((r) => Number(r.l)), 50),
-        one_at_a_time_p99_ms: percentile(quiet.map((r) => Number(r.l)), 99),
+        one_at_a_time_p50_ms: percentile(
+          quiet.map((r) => Number(r.l)),
+          50,
+        ),
+        one_at_a_time_p99_ms: percentile(
+          quiet.map((r) => Number(r.l)),
+          99,
+        ),
         cpu_ms_per_execution: cpu,
       };
     } finally {
@@ -132,7 +139,9 @@ for (const deployment of ['separate', 'servers']) {
 console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (target >= 1000 executions/s)');
 for (const r of syncResults) {
   const errors = r.non2xx ? `  (${r.non2xx} non-2xx)` : '';
-  console.log(`${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}`);
+  console.log(
+    `${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}`,
+  );
 }
 if (asyncResults.length) console.log('\nAsync on Postgres, 2 workers (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');
 for (const a of asyncResults) {
@@ -144,7 +153,12 @@ for (const a of asyncResults) {
       `one at a time: p50 ${a.one_at_a_time_p50_ms.toFixed(1)} ms, p99 ${a.one_at_a_time_p99_ms.toFixed(1)} ms` +
       (syncResults[1] ? `; ratio to sync on Postgres ${(a.completed_per_s / syncResults[1].rps).toFixed(2)}` : ''),
   );
-  console.log(`  CPU per execution under load: web ${c.web_ms.toFixed(2)} ms, worker processes ${c.workers_ms.toFixed(2)} ms, Postgres ${c.postgres_ms.toFixed(2)} ms`);
+  console.log(
+    `  CPU per execution under load: web ${c.web_ms.toFixed(2)} ms, worker processes ${c.workers_ms.toFixed(2)} ms, Postgres ${c.postgres_ms.toFixed(2)} ms`,
+  );
 }
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/executions.json'), JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResults }, null, 2));
+fs.writeFileSync(
+  path.join(root, 'bench/results/executions.json'),
+  JSON.stringify({ at: new Date().toISOString(), sync: syncResults, async: asyncResults }, null, 2),
+);

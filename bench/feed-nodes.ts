@@ -44,12 +44,23 @@ async function main() {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
   const warmUp = Number(process.env.BENCH_WARMUP ?? 5);
 
-  const child = spawn(process.execPath, [process.argv[1]!], { env: { ...process.env, BENCH_ROLE: 'fhir-server', NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [process.argv[1]!], {
+    env: { ...process.env, BENCH_ROLE: 'fhir-server', NODE_OPTIONS: '' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve((JSON.parse(d.toString()) as { baseUrl: string }).baseUrl));
     child.once('exit', (code) => reject(new Error(`the FHIR server exited (${code})`)));
   });
-  const connector = { id: 'id-fhir', name: 'Research FHIR', type: 'fhir' as const, endpoint: baseUrl, config: {}, credentials: {}, updatedAt: '2026-11-28T00:00:00.000Z' };
+  const connector = {
+    id: 'id-fhir',
+    name: 'Research FHIR',
+    type: 'fhir' as const,
+    endpoint: baseUrl,
+    config: {},
+    credentials: {},
+    updatedAt: '2026-11-28T00:00:00.000Z',
+  };
   const services = testServices({ fetch: globalThis.fetch, connector: async () => connector });
 
   type Step = { id: string; node: NodeType; config: unknown; input: (prev: NodeResult) => Record<string, unknown> | undefined };
@@ -61,7 +72,12 @@ async function main() {
     { id: 'fhir', node: hl7v2ToFhirNode as unknown as NodeType, config: { bundle_type: 'transaction' }, input: from('message', 'message') },
     { id: 'check', node: fhirValidateNode as unknown as NodeType, config: { expect: 'bundle' }, input: from('bundle', 'resource') },
     { id: 'deid', node: fhirDeidentifyNode as unknown as NodeType, config: { expect: 'bundle' }, input: from('valid', 'resource') },
-    { id: 'write', node: fhirWriteNode as unknown as NodeType, config: { connector: 'Research FHIR', operation: 'transaction' }, input: from('resource', 'resource') },
+    {
+      id: 'write',
+      node: fhirWriteNode as unknown as NodeType,
+      config: { connector: 'Research FHIR', operation: 'transaction' },
+      input: from('resource', 'resource'),
+    },
   ];
   const configs = steps.map((s) => s.node.config.parse(s.config));
   const cpu = () => {
@@ -111,13 +127,20 @@ async function main() {
     console.log(`\n${label}: CPU ms per message, best of ${rounds} passes (after ${warmUp} not counted)`);
     for (const r of nodes) {
       const share = `${((100 * r.msPerMessage) / all).toFixed(0)}%`.padStart(4);
-      console.log(`  ${r.type.padEnd(24)} ${r.msPerMessage.toFixed(3).padStart(8)} ms  ${share}   × parse alone ${(r.msPerMessage / parseAlone).toFixed(1).padStart(6)}   (${r.reached}/${n} messages)`);
+      console.log(
+        `  ${r.type.padEnd(24)} ${r.msPerMessage.toFixed(3).padStart(8)} ms  ${share}   × parse alone ${(r.msPerMessage / parseAlone).toFixed(1).padStart(6)}   (${r.reached}/${n} messages)`,
+      );
     }
-    console.log(`  ${'five nodes and the trigger'.padEnd(24)} ${all.toFixed(3).padStart(8)} ms         × parse alone ${(all / parseAlone).toFixed(1).padStart(6)}`);
+    console.log(
+      `  ${'five nodes and the trigger'.padEnd(24)} ${all.toFixed(3).padStart(8)} ms         × parse alone ${(all / parseAlone).toFixed(1).padStart(6)}`,
+    );
     console.log(`  ${'baseline: parse alone'.padEnd(24)} ${parseAlone.toFixed(3).padStart(8)} ms`);
     results.push({ set: label, messages: n, parseAloneMs: parseAlone, totalMs: all, ratioToParse: all / parseAlone, nodes });
   }
   child.stdin.end();
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/feed-nodes.json'), `${JSON.stringify({ date: new Date().toISOString(), rounds, warmUp, results }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(root, 'bench/results/feed-nodes.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), rounds, warmUp, results }, null, 2)}\n`,
+  );
 }

@@ -82,7 +82,9 @@ for (const [sample, records] of samples) {
     const perSecond = best.get(label)!;
     console.log(
       `  ${label.padEnd(32)} ${perSecond.toFixed(1).padStart(8)} validations per CPU second ` +
-        `${Math.round((perSecond * resources) / records.length).toLocaleString('en-US').padStart(8)} resources/s` +
+        `${Math.round((perSecond * resources) / records.length)
+          .toLocaleString('en-US')
+          .padStart(8)} resources/s` +
         `   × validateResource ${(perSecond / base).toFixed(2)}   × reference ${(perSecond / reference).toFixed(2)}`,
     );
     const resourcesPerSecond = (perSecond * resources) / records.length;

@@ -40,9 +40,15 @@ for (let round = 0; round < 5; round++) {
   for (const [label, f] of variants) best.set(label, Math.max(best.get(label) ?? 0, rate(f, ms)));
 }
 const base = best.get('parse only (baseline)')!;
-console.log(`HL7 v2 → FHIR R4, ${texts.length} sample messages (${(resources / texts.length).toFixed(1)} resources per bundle on average), one core, best of 5 rounds of ${ms} ms`);
+console.log(
+  `HL7 v2 → FHIR R4, ${texts.length} sample messages (${(resources / texts.length).toFixed(1)} resources per bundle on average), one core, best of 5 rounds of ${ms} ms`,
+);
 for (const [label] of variants) {
   const r = best.get(label)!;
-  console.log(`  ${label.padEnd(24)} ${Math.round(r).toLocaleString('en-US').padStart(9)} messages/s  ${Math.round((r * resources) / texts.length).toLocaleString('en-US').padStart(10)} resources/s   ratio to parse ${(r / base).toFixed(2)}`);
+  console.log(
+    `  ${label.padEnd(24)} ${Math.round(r).toLocaleString('en-US').padStart(9)} messages/s  ${Math.round((r * resources) / texts.length)
+      .toLocaleString('en-US')
+      .padStart(10)} resources/s   ratio to parse ${(r / base).toFixed(2)}`,
+  );
 }
 if (sink < 0) console.log(sink);

@@ -9,7 +9,13 @@ export const root = path.resolve(import.meta.dirname, '..');
 export const ORG = { id: 'bench-org', key: 'cfk_benchmark_admin_key_0123456789' };
 export const AUTH = { authorization: `Bearer ${ORG.key}`, 'x-organization-id': ORG.id, 'content-type': 'application/json' };
 const PG_ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const env = { ...process.env, CLINFLOW_DIST_DIR: process.env.BENCH_DIST_DIR ?? '.next-bench', NODE_ENV: 'production', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' };
+export const env = {
+  ...process.env,
+  CLINFLOW_DIST_DIR: process.env.BENCH_DIST_DIR ?? '.next-bench',
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 /** BENCH_PROFILE=<folder>: each server and worker process writes a CPU profile (.cpuprofile) there when it stops. */
 const profiled = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
 
@@ -28,7 +34,17 @@ export const program = (which) => path.join(root, env.CLINFLOW_DIST_DIR, 'clinfl
 export async function startServer(extraEnv, port) {
   const child = spawn(process.execPath, [program('server')], {
     cwd: root,
-    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', WEB_CONCURRENCY: '1', BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: '100000000', ...profiled, ...extraEnv },
+    env: {
+      ...env,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      WEB_CONCURRENCY: '1',
+      BOOTSTRAP_ORG_ID: ORG.id,
+      BOOTSTRAP_API_KEY: ORG.key,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      ...profiled,
+      ...extraEnv,
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -58,7 +74,10 @@ export function load(opts) {
 }
 
 /** BENCH_POLICY: the data policy (issue 27) of the benches' pipelines, one or several (full,errors,metadata); full by default. */
-export const POLICIES = (process.env.BENCH_POLICY ?? 'full').split(',').map((p) => p.trim()).filter(Boolean);
+export const POLICIES = (process.env.BENCH_POLICY ?? 'full')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
 
 /**
  * What a database holds of runs, in bytes: the executions and execution_nodes tables with their TOAST and indexes
@@ -105,7 +124,10 @@ export async function api(url, method, path, body) {
 /** CPU time (user + system, ms) one process has used so far, from /proc (Linux; clock ticks of 10 ms); 0 when it is gone. */
 export function ownCpuMs(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;

@@ -27,7 +27,11 @@ const WARM_UP = 56;
 /** The server's HTTP port; the listener takes the next one. */
 const PORT = Number(process.env.BENCH_PORT ?? 3431);
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
-const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
+const ADT = fs
+  .readdirSync(DIR)
+  .filter((f) => f.startsWith('ADT'))
+  .sort()
+  .map((f) => fs.readFileSync(path.join(DIR, f), 'utf8').replace(/\r?\n/g, '\r').trim());
 
 /** Sends `n` messages over `connections` MLLP connections at once; each connection waits for an ACK before its next. */
 async function drive(port: number, n = N, label = 'BENCH'): Promise<{ perSecond: number; p50: number; p99: number; acks: Record<string, number>; ms: number }> {
@@ -94,7 +98,13 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
         { id: 'deid', type: 'fhir-deidentify', config: { expect: 'bundle' } },
         { id: 'write', type: 'fhir-write', config: { connector: 'Research FHIR', operation: 'transaction' } },
       ],
-      connections: [edge('in', 'message', 'parse', 'text'), edge('parse', 'message', 'fhir', 'message'), edge('fhir', 'bundle', 'check', 'resource'), edge('check', 'valid', 'deid', 'resource'), edge('deid', 'resource', 'write', 'resource')],
+      connections: [
+        edge('in', 'message', 'parse', 'text'),
+        edge('parse', 'message', 'fhir', 'message'),
+        edge('fhir', 'bundle', 'check', 'resource'),
+        edge('check', 'valid', 'deid', 'resource'),
+        edge('deid', 'resource', 'write', 'resource'),
+      ],
     };
     const p = await api(server.url, 'POST', '/api/pipelines', { name: 'ADT feed', definition, data_settings: { policy } });
     await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
@@ -147,9 +157,13 @@ console.log(`\nMLLP, ${N} ADT messages (the ${ADT.length} samples in turn), ${CO
 console.log('ACK once stored; processed: parse, FHIR, validate, de-identify, write to the FHIR server; CPU per message: the');
 console.log("server's processes (with PGlite, the database too), Postgres's, the bench's (FHIR server and MLLP clients)");
 console.log(`${' '.repeat(36)} | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | Postgres CPU ms | bench CPU ms`);
-console.log(`${'@medplum/hl7 echo (ACK only)'.padEnd(36)} | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |                 |`);
+console.log(
+  `${'@medplum/hl7 echo (ACK only)'.padEnd(36)} | ${f(baseline.perSecond)}    ${g(baseline.p50)} ${g(baseline.p99)} |             |          1.00 |               |                 |`,
+);
 for (const r of runs) {
-  console.log(`${r.label.padEnd(36)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`);
+  console.log(
+    `${r.label.padEnd(36)} | ${f(r.ours.perSecond)}    ${g(r.ours.p50)} ${g(r.ours.p99)} | ${f(r.processedPerSecond)}     | ${(r.processedPerSecond / baseline.perSecond).toFixed(3).padStart(13)} | ${g(r.serverCpuMsPerMessage)}       | ${r.postgresCpuMsPerMessage === null ? '      -' : g(r.postgresCpuMsPerMessage)}         | ${g(r.peerCpuMsPerMessage)}`,
+  );
   if (r.failed) console.log(`  ${r.failed} executions failed`);
   console.log(`  ACK codes: ${JSON.stringify(r.ours.acks)}`);
   const b = r.bytes;

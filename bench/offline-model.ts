@@ -63,5 +63,7 @@ console.log(`Offline model streaming, ${calls} calls per pass, best mean of ${ro
 const [baseFirst, baseWhole] = best.get('doStream (baseline)')!;
 for (const [label] of variants) {
   const [f, w] = best.get(label)!;
-  console.log(`  ${label.padEnd(20)} first delta ${f.toFixed(3).padStart(8)} ms (ratio ${(f / baseFirst).toFixed(2)})   whole call ${w.toFixed(3).padStart(8)} ms (ratio ${(w / baseWhole).toFixed(2)})   overhead ${(w - baseWhole).toFixed(3)} ms/call`);
+  console.log(
+    `  ${label.padEnd(20)} first delta ${f.toFixed(3).padStart(8)} ms (ratio ${(f / baseFirst).toFixed(2)})   whole call ${w.toFixed(3).padStart(8)} ms (ratio ${(w / baseWhole).toFixed(2)})   overhead ${(w - baseWhole).toFixed(3)} ms/call`,
+  );
 }

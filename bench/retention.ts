@@ -30,7 +30,11 @@ const CHUNK = 2_000;
 const ADMIN = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NAME = process.env.BENCH_DB_NAME ?? `clinflow_bench_retention_${process.pid}`;
 const DIR = path.join(root, '../shared/data/hl7v2/messages');
-const ADT = fs.readdirSync(DIR).filter((f) => f.startsWith('ADT')).sort().map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'));
+const ADT = fs
+  .readdirSync(DIR)
+  .filter((f) => f.startsWith('ADT'))
+  .sort()
+  .map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'));
 const DAY = 86_400_000;
 
 /* in (manual-trigger, message) ──▶ parse ──▶ fhir (hl7v2-to-fhir) ──▶ check (fhir-validate) ──valid──▶ out */
@@ -74,7 +78,9 @@ try {
   const [tpl] = await raw<{ bytes: number }[]>`select (sum(octet_length(n.inputs::text) + octet_length(n.outputs::text)) / ${T})::int as bytes from bench_tn n`;
   console.log(`retention bench: ${N.toLocaleString()} ADT → FHIR runs over ${DAYS} simulated days (${Math.round(N / DAYS).toLocaleString()}/day),`);
   const vacuum = VACUUM ? 'VACUUM after each day' : 'autovacuum only';
-  console.log(`  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs (real records, ${tpl!.bytes} bytes of node JSON a run)`);
+  console.log(
+    `  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs (real records, ${tpl!.bytes} bytes of node JSON a run)`,
+  );
 
   const start = Date.now() - DAYS * DAY;
   const perDay = Math.round(N / DAYS);

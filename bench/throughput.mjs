@@ -25,9 +25,15 @@ async function bareServer(port) {
 
 function chain(n) {
   const mids = Array.from({ length: n - 2 }, (_, i) => `t${i}`);
-  const nodes = [{ id: 'in', type: 'manual-trigger' }, ...mids.map((id) => ({ id, type: 'jsonata-transform', config: { expression: '$merge([$, {"seen": true}])' } })), { id: 'out', type: 'pipeline-output' }];
+  const nodes = [
+    { id: 'in', type: 'manual-trigger' },
+    ...mids.map((id) => ({ id, type: 'jsonata-transform', config: { expression: '$merge([$, {"seen": true}])' } })),
+    { id: 'out', type: 'pipeline-output' },
+  ];
   const ids = ['in', ...mids, 'out'];
-  const connections = ids.slice(1).map((id, i) => ({ source: ids[i], source_port: i === 0 ? 'event' : 'output', target: id, target_port: id === 'out' ? 'value' : 'input' }));
+  const connections = ids
+    .slice(1)
+    .map((id, i) => ({ source: ids[i], source_port: i === 0 ? 'event' : 'output', target: id, target_port: id === 'out' ? 'value' : 'input' }));
   return { nodes, connections };
 }
 
@@ -39,25 +45,44 @@ async function deployed(url, n, policy = 'full') {
 
 /** Resident size in MB of a process and its children (the cluster's server processes). */
 function rss(pid) {
-  const pids = [pid, ...execFileSync('sh', ['-c', `pgrep -P ${pid} || true`]).toString().split('\n').filter(Boolean).map(Number)];
-  return pids.map((p) => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
-      return m ? Math.round(Number(m[1]) / 1024) : 0;
-    } catch {
-      return 0;
-    }
-  }).filter(Boolean);
+  const pids = [
+    pid,
+    ...execFileSync('sh', ['-c', `pgrep -P ${pid} || true`])
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number),
+  ];
+  return pids
+    .map((p) => {
+      try {
+        const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+        return m ? Math.round(Number(m[1]) / 1024) : 0;
+      } catch {
+        return 0;
+      }
+    })
+    .filter(Boolean);
 }
 
-const execute = (url, pipelineId, inputs = { n: 1 }, connections = 20) => ({ url: `${url}/api/execute`, method: 'POST', headers: AUTH, body: JSON.stringify({ pipeline_id: pipelineId, inputs }), connections, duration: SECONDS });
+const execute = (url, pipelineId, inputs = { n: 1 }, connections = 20) => ({
+  url: `${url}/api/execute`,
+  method: 'POST',
+  headers: AUTH,
+  body: JSON.stringify({ pipeline_id: pipelineId, inputs }),
+  connections,
+  duration: SECONDS,
+});
 
 async function scenario(name, extraEnv, port, policy = 'full') {
   const server = await startServer(extraEnv, port);
   await new Promise((r) => setTimeout(r, extraEnv.WEB_CONCURRENCY === '2' ? 3000 : 500));
   try {
     const idle = rss(server.pid);
-    const created = await api(server.url, 'POST', '/api/pipelines', { name: 'bench', definition: { nodes: [{ id: 'in', type: 'manual-trigger' }], connections: [] } });
+    const created = await api(server.url, 'POST', '/api/pipelines', {
+      name: 'bench',
+      definition: { nodes: [{ id: 'in', type: 'manual-trigger' }], connections: [] },
+    });
     const get = { url: `${server.url}/api/pipelines/${created.id}`, headers: AUTH, duration: SECONDS };
     const five = await deployed(server.url, 5, policy);
     await load({ ...get, duration: 2 }); // warm-up
@@ -86,7 +111,10 @@ async function growth(url) {
     rows.push({ what: `${n} nodes, 1 KB input`, ...(await load(execute(url, id, { blob: 'x'.repeat(1000) }))) });
   }
   const five = await deployed(url, 5);
-  for (const [label, bytes] of [['100 KB', 100_000], ['1 MB', 1_000_000]]) {
+  for (const [label, bytes] of [
+    ['100 KB', 100_000],
+    ['1 MB', 1_000_000],
+  ]) {
     rows.push({ what: `5 nodes, ${label} input`, ...(await load(execute(url, five, { blob: 'x'.repeat(bytes) }, 4))) });
   }
   return rows;
@@ -145,7 +173,11 @@ console.log(`\nwritten: bench/results/throughput.{json,md,svg}`);
 
 /** A horizontal bar chart of executions/s as the work grows (plain SVG, no library). */
 function chart(rows) {
-  const w = 640, bar = 26, gap = 10, left = 200, top = 40;
+  const w = 640,
+    bar = 26,
+    gap = 10,
+    left = 200,
+    top = 40;
   const max = Math.max(...rows.map((r) => r.rps), 1);
   const h = top + rows.length * (bar + gap) + 20;
   const bars = rows.map((r, i) => {

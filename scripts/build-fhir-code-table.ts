@@ -46,12 +46,16 @@ function walk(x: unknown): void {
 
 const files: string[] = [];
 const synthea = path.join(DATA, 'synthea-10');
-for (const f of readdirSync(synthea).filter((f) => f.endsWith('.ndjson')).sort()) {
+for (const f of readdirSync(synthea)
+  .filter((f) => f.endsWith('.ndjson'))
+  .sort()) {
   files.push(`synthea-10/${f}`);
   for (const line of readFileSync(path.join(synthea, f), 'utf8').split('\n')) if (line.trim()) walk(JSON.parse(line));
 }
 const expected = path.join(DATA, 'hl7v2/expected-fhir');
-for (const f of readdirSync(expected).filter((f) => f.endsWith('.json')).sort()) {
+for (const f of readdirSync(expected)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   files.push(`hl7v2/expected-fhir/${f}`);
   walk(JSON.parse(readFileSync(path.join(expected, f), 'utf8')));
 }

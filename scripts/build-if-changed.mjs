@@ -29,7 +29,11 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
-const built = fs.existsSync(path.join(distDir, 'BUILD_ID')) && fs.existsSync(path.join(distDir, 'clinflow', 'server.cjs')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint();
+const built =
+  fs.existsSync(path.join(distDir, 'BUILD_ID')) &&
+  fs.existsSync(path.join(distDir, 'clinflow', 'server.cjs')) &&
+  fs.existsSync(stamp) &&
+  fs.readFileSync(stamp, 'utf8') === fingerprint();
 if (built && process.env.CLINFLOW_FORCE_BUILD !== '1') {
   console.log('Clinflow: sources unchanged since the last build, starting it (CLINFLOW_FORCE_BUILD=1 rebuilds).');
   process.exit(0);

@@ -24,13 +24,17 @@ if (args.has('--json')) {
     const off = m.comparison.facts.filter((f) => f.agree < f.total).map((f) => f.fact);
     const counts = m.comparison.facts.filter((f) => f.fact.startsWith('count '));
     const types = `${counts.filter((f) => f.agree).length}/${counts.length}`;
-    console.log(`${m.name.padEnd(40)} ${types.padStart(6)} ${String(m.comparison.agree).padStart(6)} ${String(m.comparison.total).padStart(6)} ${pct(m.comparison.ratio).padStart(7)}  ${off.join(', ')}`);
+    console.log(
+      `${m.name.padEnd(40)} ${types.padStart(6)} ${String(m.comparison.agree).padStart(6)} ${String(m.comparison.total).padStart(6)} ${pct(m.comparison.ratio).padStart(7)}  ${off.join(', ')}`,
+    );
     if (args.has('--verbose')) for (const line of misses(m.comparison)) console.log(`    ${line}`);
   }
   console.log('');
   console.log('by message type:');
   for (const [type, t] of Object.entries(report.byType).sort((a, b) => a[1].ratio - b[1].ratio)) {
-    console.log(`  ${type.padEnd(6)} ${String(t.messages).padStart(3)} messages  ${String(t.agree).padStart(5)}/${String(t.total).padEnd(5)} ${pct(t.ratio).padStart(7)}`);
+    console.log(
+      `  ${type.padEnd(6)} ${String(t.messages).padStart(3)} messages  ${String(t.agree).padStart(5)}/${String(t.total).padEnd(5)} ${pct(t.ratio).padStart(7)}`,
+    );
   }
   console.log('');
   console.log('by fact:');
@@ -38,8 +42,15 @@ if (args.has('--json')) {
     console.log(`  ${fact.padEnd(32)} ${String(t.agree).padStart(5)}/${String(t.total).padEnd(5)} ${pct(t.ratio).padStart(7)}`);
   }
   console.log('');
-  console.log(`not compared (types of the expected bundles outside the key types): ${Object.entries(report.notCompared).map(([t, n]) => `${t} ${n}`).join(', ')}`);
-  const links = Object.entries(report.notComparedLinks).map(([l, n]) => `${l} ${n}`).join(', ') || 'none';
+  console.log(
+    `not compared (types of the expected bundles outside the key types): ${Object.entries(report.notCompared)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ')}`,
+  );
+  const links =
+    Object.entries(report.notComparedLinks)
+      .map(([l, n]) => `${l} ${n}`)
+      .join(', ') || 'none';
   console.log(`not compared (our links of elements the reference fills in no message, see NOT_MAPPED_BY_REFERENCE): ${links}`);
   console.log(`overall: ${report.agree} of ${report.total} facts agree = ${pct(report.ratio)} over ${report.messages.length} messages`);
 }

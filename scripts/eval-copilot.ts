@@ -43,10 +43,18 @@ const llmPlanner = (id: string): Planner => {
   const model = getLanguageModel(id);
   return { name: `LLM planner (${id})`, plan: (description, options) => planWithModel(model, id, description, options) };
 };
-const models = modelArg ? [modelArg] : listLanguageModels().filter((m) => m.available && m.id !== OFFLINE_ENTRY.id).map((m) => m.id);
+const models = modelArg
+  ? [modelArg]
+  : listLanguageModels()
+      .filter((m) => m.available && m.id !== OFFLINE_ENTRY.id)
+      .map((m) => m.id);
 /** The offline planner (unless one model is asked for), then the LLM planner on each configured model. */
-const PLANNERS: Planner[] = [...(modelArg ? [] : [{ name: 'offline planner', target: { valid: 0.9, checks: 0.8 }, plan: planPipeline }]), ...models.map(llmPlanner)];
-if (!models.length) console.log('No language model is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_*): the LLM planner is not evaluated.\n');
+const PLANNERS: Planner[] = [
+  ...(modelArg ? [] : [{ name: 'offline planner', target: { valid: 0.9, checks: 0.8 }, plan: planPipeline }]),
+  ...models.map(llmPlanner),
+];
+if (!models.length)
+  console.log('No language model is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_*): the LLM planner is not evaluated.\n');
 const requests = only.length ? EVAL_REQUESTS.filter((r) => only.includes(r.id)) : EVAL_REQUESTS;
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
@@ -91,8 +99,12 @@ async function evaluate(planner: (typeof PLANNERS)[number]): Promise<boolean> {
   console.log(`\n${planner.name}`);
   console.log(`  valid:            ${valid}/${requests.length} (${pct(valid, requests.length)})`);
   console.log(`  checks passed:    ${passed}/${total} (${pct(passed, total)})`);
-  console.log(`  dry run:          ${runs.ok}/${withSample - setup} succeeded (${pct(runs.ok, withSample - setup)}); ${runs.failed} failed; ${requests.length - withSample} requests have no sample`);
-  console.log(`  needs a connector: ${runs['needs-connector']}, needs an agent: ${runs['needs-agent']} (dry runs that stopped there: not counted as failures)\n`);
+  console.log(
+    `  dry run:          ${runs.ok}/${withSample - setup} succeeded (${pct(runs.ok, withSample - setup)}); ${runs.failed} failed; ${requests.length - withSample} requests have no sample`,
+  );
+  console.log(
+    `  needs a connector: ${runs['needs-connector']}, needs an agent: ${runs['needs-agent']} (dry runs that stopped there: not counted as failures)\n`,
+  );
   const t = planner.target;
   return !t || (valid / requests.length >= t.valid && passed / total >= t.checks);
 }

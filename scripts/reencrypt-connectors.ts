@@ -10,7 +10,9 @@ await migrateDatabase(database);
 const { reencrypted, unreadable } = await reencryptAll({ db: database.db });
 console.log(`${reencrypted} connector${reencrypted === 1 ? '' : 's'} re-encrypted under the current CONNECTOR_KEY`);
 if (unreadable) {
-  console.log(`${unreadable} connector${unreadable === 1 ? ' is' : 's are'} under a key this environment does not have: add it to CONNECTOR_KEY_PREVIOUS and run again`);
+  console.log(
+    `${unreadable} connector${unreadable === 1 ? ' is' : 's are'} under a key this environment does not have: add it to CONNECTOR_KEY_PREVIOUS and run again`,
+  );
   process.exitCode = 1;
 }
 await database.close();

@@ -29,7 +29,10 @@ describe('the pre-test check', () => {
   it('stops `npm test` at once with that command when it cannot install (no apt-get on PATH)', async () => {
     const script = path.join(import.meta.dirname, 'test-prereqs.ts');
     const run = promisify(execFile)(process.execPath, [script], { env: { NODE_ENV: 'test', PATH: dir } });
-    const failed = await run.then(() => null, (e: { code: number; stderr: string }) => e);
+    const failed = await run.then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('missing mllp_send (Debian package python3-hl7)');
     expect(failed?.stderr).toMatch(/Run: {2}(sudo )?apt-get install -y python3-hl7\n/);

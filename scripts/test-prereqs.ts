@@ -26,7 +26,11 @@ export const NEEDS: Need[] = [
 
 /** The executable a command resolves to on `PATH` (or the absolute path itself), or null. */
 export function findCommand(command: string, PATH = process.env.PATH ?? ''): string | null {
-  const candidates = path.isAbsolute(command) ? [command] : PATH.split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates = path.isAbsolute(command)
+    ? [command]
+    : PATH.split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const file of candidates) {
     try {
       fs.accessSync(file, fs.constants.X_OK);
@@ -112,7 +116,12 @@ function listClusters(): [string, string][] {
 
 function serverVersion(): string {
   try {
-    return fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(a) - Number(b)).at(-1) ?? '15';
+    return (
+      fs
+        .readdirSync('/usr/lib/postgresql')
+        .sort((a, b) => Number(a) - Number(b))
+        .at(-1) ?? '15'
+    );
   } catch {
     return '15';
   }
@@ -160,11 +169,7 @@ async function main(): Promise<void> {
       missing = missingNeeds();
     }
     if (missing.length > 0) {
-      stop([
-        ...missing.map((n) => `missing ${n.what} (Debian package ${n.pkg}), needed by ${n.usedBy}`),
-        '',
-        `Run:  ${installCommand(missing, root)}`,
-      ]);
+      stop([...missing.map((n) => `missing ${n.what} (Debian package ${n.pkg}), needed by ${n.usedBy}`), '', `Run:  ${installCommand(missing, root)}`]);
     }
   }
   let pg = await reachPostgres();

@@ -37,7 +37,10 @@ function run(label, cmd, args, { extraEnv = {}, prefix = false } = {}) {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'], env: { ...env, ...extraEnv } });
     children.add(child);
     if (prefix) {
-      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
         readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${label}] ${line}\n`));
       }
     }
@@ -116,9 +119,7 @@ const built = sequence(
 // by default one step after another (build, typecheck, unit, REST, Playwright); CLINFLOW_TEST_PARALLEL=1 side by side
 const serial = process.env.CLINFLOW_TEST_PARALLEL !== '1';
 // after the build: its route types are part of what tsc checks (.next-test/types, tsconfig.json)
-const typecheck = built
-  .then(() => run('typecheck', bin('tsc'), ['--noEmit'], { prefix: true }))
-  .then((status) => (status === 0 ? 0 : stopAll('typecheck')));
+const typecheck = built.then(() => run('typecheck', bin('tsc'), ['--noEmit'], { prefix: true })).then((status) => (status === 0 ? 0 : stopAll('typecheck')));
 // the unit and service tests need no build
 const unit = (serial ? typecheck : Promise.resolve()).then(() => run('unit', bin('vitest'), vitest('unit', 'unit', 'unit-isolated'), { prefix: true }));
 // after the unit tests, so that at most two steps of tests share the machine

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** A comma-separated list, blanks dropped. */
-const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /**
  * The only reader of process.env. Everything is optional: a fresh machine runs on embedded PGlite in
@@ -98,7 +102,11 @@ const schema = z.object({
     .regex(/^\S+( \S+){4,5}$/, 'PRUNE_SCHEDULE must be a cron expression of 5 (or 6, with seconds) fields, e.g. */5 * * * *')
     .default('*/5 * * * *'),
   /** The largest request body the API reads, in bytes (2 MiB). */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /**
    * What outbound calls (connectors, http-request) may reach besides public addresses: comma-separated
@@ -121,9 +129,15 @@ const schema = z.object({
   /** Its API key, when it wants one. */
   OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
   /** Its models, comma-separated, each optionally `id:context_window` (`llama3.1:8b:131072` reads the last number). */
-  OPENAI_COMPATIBLE_MODELS: z.string().default('').transform((v) => list(v)),
+  OPENAI_COMPATIBLE_MODELS: z
+    .string()
+    .default('')
+    .transform((v) => list(v)),
   /** Its label: model ids read `<name>/<model>` (e.g. ollama/llama3.1). */
-  OPENAI_COMPATIBLE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'OPENAI_COMPATIBLE_NAME must be lowercase letters, digits and dashes').default('openai-compatible'),
+  OPENAI_COMPATIBLE_NAME: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'OPENAI_COMPATIBLE_NAME must be lowercase letters, digits and dashes')
+    .default('openai-compatible'),
   /**
    * The language model the copilot plans pipelines with when a request names none (`model` in the body): any id of
    * GET /api/llm-models. The default, clinflow/offline, is the rule-based planner that needs no model.
@@ -132,7 +146,11 @@ const schema = z.object({
   /** Time limit of every outbound call (connect, send, whole answer), in milliseconds. */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** The largest response body an outbound call reads, in bytes (10 MiB). */
-  OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  OUTBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;

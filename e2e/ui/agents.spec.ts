@@ -88,7 +88,10 @@ test('copy the HL7 troubleshooter, chat with it, reopen the conversation, save a
   const url = /curl -X POST (\S+)/.exec(text)![1]!;
   const key = /Bearer (cfk_\S+)"/.exec(text)![1]!;
   const org = /X-Organization-ID: ([^"]+)"/.exec(text)![1]!;
-  const invoked = await page.request.post(url, { headers: { Authorization: `Bearer ${key}`, 'X-Organization-ID': org }, data: { input_data: { text: `hl7v2_parse this message: ${ADT}` } } });
+  const invoked = await page.request.post(url, {
+    headers: { Authorization: `Bearer ${key}`, 'X-Organization-ID': org },
+    data: { input_data: { text: `hl7v2_parse this message: ${ADT}` } },
+  });
   expect(invoked.status()).toBe(200);
   expect(((await invoked.json()) as { output: string }).output).toContain('hl7v2_parse returned');
   if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/agents-page-full.png', fullPage: true });

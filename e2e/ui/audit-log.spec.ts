@@ -31,7 +31,9 @@ test('audit log: opening a run’s data in the browser is recorded with the user
   });
   expect(created.status()).toBe(201);
   const pipeline = await created.json();
-  const run = await (await page.request.post('/api/execute', { data: { pipeline_id: pipeline.id, inputs: { patient: { name: 'Scutari' } }, test_mode: true } })).json();
+  const run = await (
+    await page.request.post('/api/execute', { data: { pipeline_id: pipeline.id, inputs: { patient: { name: 'Scutari' } }, test_mode: true } })
+  ).json();
 
   // the person opens the run and looks at its outputs
   await page.goto(`/executions/${run.execution_id}`);
@@ -60,7 +62,10 @@ test('audit log: opening a run’s data in the browser is recorded with the user
   await page.getByRole('link', { name: 'Export FHIR AuditEvents' }).click();
   const file = await download;
   const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
-  const events = text.trim().split('\n').map((l) => JSON.parse(l));
+  const events = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(events.length).toBeGreaterThan(0);
   expect(events.every((e) => e.resourceType === 'AuditEvent' && e.subtype[1].code === 'execution.read')).toBe(true);
   expect(events[0].agent[0].who.display).toBe(email);

@@ -160,7 +160,9 @@ test('right-click menus act on nodes and the canvas; a sticky note is saved with
   await expect(card('out')).toHaveAttribute('data-status', 'completed');
   const execution = page.getByRole('region', { name: 'Execution' });
   await expect(execution.getByTestId(/^exec-node-/)).toHaveCount(3);
-  const run = await (await page.request.post('/api/execute', { data: { pipeline_id: id, test_mode: true, inputs: { patient: { name: [{ family: 'Wuckert' }] } } } })).json();
+  const run = await (
+    await page.request.post('/api/execute', { data: { pipeline_id: id, test_mode: true, inputs: { patient: { name: [{ family: 'Wuckert' }] } } } })
+  ).json();
   expect(Object.keys(run.node_results).sort()).toEqual(['in', 'name', 'out']);
   const saved = await (await page.request.get(`/api/pipelines/${id}`)).json();
   expect(saved.definition.nodes.map((n: { id: string }) => n.id)).toEqual(['in', 'name', 'out']);

@@ -198,7 +198,10 @@ test('an 837 in the X12 view and its FHIR bundle in the FHIR view', async ({ pag
   const fhir = execution.getByTestId('fhir-view');
   const resources = fhir.getByRole('list', { name: 'Resources' });
   await expect(resources).toContainText('Claim');
-  await resources.getByRole('button', { name: /^Patient/ }).first().click();
+  await resources
+    .getByRole('button', { name: /^Patient/ })
+    .first()
+    .click();
   await expect(fhir.getByLabel('Selected resource')).toContainText('"resourceType": "Patient"');
   await shotOf(execution, 'fhir-view');
 

@@ -35,7 +35,10 @@ test('the dashboard shows runs per day, failure rate, failing pipelines and slow
   };
   const admissions = await create('Admissions feed', '$sum([1..50000])');
   const claims = await create('Claims intake', '$error("payer unknown")');
-  for (const [id, n] of [[admissions, 3], [claims, 1]] as const) {
+  for (const [id, n] of [
+    [admissions, 3],
+    [claims, 1],
+  ] as const) {
     for (let i = 0; i < n; i++) await page.request.post('/api/execute', { data: { pipeline_id: id, inputs: {}, test_mode: true } });
   }
 
@@ -52,7 +55,9 @@ test('the dashboard shows runs per day, failure rate, failing pipelines and slow
   await expect(slow.getByText('jsonata-transform · Admissions feed · 3 runs')).toBeVisible();
   // the chart's figures, as a screen reader gets them: today has 3 completed and 1 failed
   const today = new Intl.DateTimeFormat('en-CA').format(new Date());
-  await expect(page.locator('table', { has: page.locator('caption', { hasText: 'Runs per day' }) }).locator('tr', { hasText: today })).toContainText(`${today}310`);
+  await expect(page.locator('table', { has: page.locator('caption', { hasText: 'Runs per day' }) }).locator('tr', { hasText: today })).toContainText(
+    `${today}310`,
+  );
   await shot(page, 'runs');
 
   await page.getByLabel('Period').selectOption('30');

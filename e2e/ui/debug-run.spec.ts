@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signUp } from './support';
 
 /** "Debug in editor" from a past run: its inputs become the test inputs, its results fill the drawer and the node previews. */
-test("debug a past run in the editor with its data", async ({ page }) => {
+test('debug a past run in the editor with its data', async ({ page }) => {
   await signUp(page, 'Mary Eliza Mahoney', 'mary.mahoney');
 
   const definition = {
@@ -18,7 +18,9 @@ test("debug a past run in the editor with its data", async ({ page }) => {
   };
   const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Family names', definition } })).json()) as { id: string }).id;
   const patient = { resourceType: 'Patient', name: [{ family: 'Wuckert', given: ['Lia'] }] };
-  const run = (await (await page.request.post('/api/execute', { data: { pipeline_id: id, inputs: { patient }, test_mode: true } })).json()) as { execution_id: string };
+  const run = (await (await page.request.post('/api/execute', { data: { pipeline_id: id, inputs: { patient }, test_mode: true } })).json()) as {
+    execution_id: string;
+  };
 
   await page.goto(`/executions/${run.execution_id}`);
   await page.getByRole('link', { name: 'Debug in editor' }).click();

@@ -420,7 +420,7 @@ test('an unknown address shows a branded 404 page; the app has an icon', async (
   await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
   await page.getByRole('link', { name: 'Go to pipelines' }).click();
   await expect(page).toHaveURL(/\/sign-in|\/pipelines/);
-  const icon = await page.request.get(await page.locator('link[rel="icon"]').first().getAttribute('href') ?? '/icon.svg');
+  const icon = await page.request.get((await page.locator('link[rel="icon"]').first().getAttribute('href')) ?? '/icon.svg');
   expect(icon.status()).toBe(200);
   expect(icon.headers()['content-type']).toContain('image/svg+xml');
 });

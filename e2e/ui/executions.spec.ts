@@ -10,7 +10,10 @@ async function shot(page: Page, name: string) {
   if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/runs-${name}.png`, fullPage: true });
 }
 
-type Def = { nodes: Array<{ id: string; type: string; config?: Record<string, unknown>; settings?: Record<string, unknown> }>; connections: Array<[string, string, string, string]> };
+type Def = {
+  nodes: Array<{ id: string; type: string; config?: Record<string, unknown>; settings?: Record<string, unknown> }>;
+  connections: Array<[string, string, string, string]>;
+};
 
 async function createPipeline(request: APIRequestContext, name: string, def: Def): Promise<string> {
   const res = await request.post('/api/pipelines', {

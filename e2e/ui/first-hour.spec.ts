@@ -242,7 +242,10 @@ test('map by dragging: PID-5 and PID-7 of a pasted ADT into {name, birthDate}, p
   // the object's keys, one a line; each field is dragged onto the end of its key's line
   await fillCode(panel, '{"name": \n, "birthDate": \n}');
   const lines = panel.locator('.cm-line');
-  for (const [field, line] of [[pid5, 0], [pid7, 1]] as const) {
+  for (const [field, line] of [
+    [pid5, 0],
+    [pid7, 1],
+  ] as const) {
     const box = (await lines.nth(line).boundingBox())!;
     await field.dragTo(lines.nth(line), { targetPosition: { x: box.width - 4, y: box.height / 2 } });
   }

@@ -122,7 +122,9 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   await expect(deleteDialog).toBeVisible();
   const other = await context.newPage();
   await other.goto('/pipelines');
-  await rowOf(other, renamed).getByRole('button', { name: `Deploy ${renamed}`, exact: true }).click();
+  await rowOf(other, renamed)
+    .getByRole('button', { name: `Deploy ${renamed}`, exact: true })
+    .click();
   await expect(rowOf(other, renamed)).toContainText('Deployed');
   await other.close();
   await deleteDialog.getByRole('button', { name: 'Delete pipeline' }).click();
@@ -134,7 +136,10 @@ test('sign up, pipelines, API keys used over REST, API reference', async ({ page
   await refused.getByRole('button', { name: 'Undeploy' }).click();
   await expect(page.getByRole('dialog', { name: `Delete “${renamed}”?` })).toBeVisible();
   await expect(row).toContainText('Not deployed');
-  await page.getByRole('dialog', { name: `Delete “${renamed}”?` }).getByRole('button', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete “${renamed}”?` })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
 
   // Settings → API keys: create a read+write key
   await page.getByRole('link', { name: 'API keys' }).click();

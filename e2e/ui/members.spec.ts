@@ -52,7 +52,10 @@ test('invite a member by link, change their role, remove them', async ({ page, b
   await shot(page, 'list');
 
   // the only admin cannot step down
-  await page.getByTestId(`member-florence.${stamp}@example.org`).getByLabel(/Role of/).selectOption('viewer');
+  await page
+    .getByTestId(`member-florence.${stamp}@example.org`)
+    .getByLabel(/Role of/)
+    .selectOption('viewer');
   await expect(page.getByText("this is the organization's only admin")).toBeVisible();
 
   await page.getByTestId(`member-${invited}`).getByRole('button', { name: 'Remove' }).click();

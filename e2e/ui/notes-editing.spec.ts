@@ -112,6 +112,9 @@ test('notes are copied and pasted with nodes, kept apart from nodes by auto-layo
 
   // a note's own menu duplicates it too
   await note('note-2').click({ button: 'right' });
-  await page.getByRole('menu', { name: 'Note actions' }).getByRole('menuitem', { name: /^Duplicate/ }).click();
+  await page
+    .getByRole('menu', { name: 'Note actions' })
+    .getByRole('menuitem', { name: /^Duplicate/ })
+    .click();
   await expect(note('note-5').getByText('Goes to the ward board and the GP')).toBeVisible();
 });

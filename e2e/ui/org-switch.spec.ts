@@ -11,7 +11,10 @@ async function shot(page: Page, name: string) {
   if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/org-switch-${name}.png` });
 }
 
-test('accept an invitation with an existing account, switch organization in the navigation, see the other organization’s pipelines', async ({ page, browser }) => {
+test('accept an invitation with an existing account, switch organization in the navigation, see the other organization’s pipelines', async ({
+  page,
+  browser,
+}) => {
   const { stamp } = await signUp(page, 'Florence Nightingale');
   expect((await page.request.post('/api/pipelines', { data: { name: `Ward admissions ${stamp}` } })).status()).toBe(201);
   // one organization: no switcher

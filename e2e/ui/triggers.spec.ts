@@ -38,9 +38,9 @@ test('webhook URL with a working curl, and a schedule’s next runs, in the trig
   // the URL is the one that works: deployed, a POST to it with a key starts a run
   expect((await page.request.post(`/api/pipelines/${hook}/deploy`)).status()).toBe(200);
   const me = (await (await page.request.get('/api/trpc/account.me')).json()) as { result: { data: { organization: { id: string } } } };
-  const key = (await (
-    await page.request.post('/api/trpc/keys.create', { data: { name: 'webhook test', scopes: ['execute'] } })
-  ).json()) as { result: { data: { key: string } } };
+  const key = (await (await page.request.post('/api/trpc/keys.create', { data: { name: 'webhook test', scopes: ['execute'] } })).json()) as {
+    result: { data: { key: string } };
+  };
   const sent = await page.request.post(await url.inputValue(), {
     headers: { authorization: `Bearer ${key.result.data.key}`, 'x-organization-id': me.result.data.organization.id },
     data: { resourceType: 'Patient' },

@@ -12,7 +12,10 @@ export function JsonView({ value, className, label }: { value: unknown; classNam
   return (
     <pre
       aria-label={label}
-      className={cn('max-h-72 overflow-auto rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-[11px] leading-relaxed text-slate-800', className)}
+      className={cn(
+        'max-h-72 overflow-auto rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-[11px] leading-relaxed text-slate-800',
+        className,
+      )}
     >
       {pretty(value)}
     </pre>

@@ -62,7 +62,7 @@ export function configProblemInWords(issue: z.core.$ZodIssue): string {
     case 'not_multiple_of':
       return `enter a multiple of ${String(issue.divisor)}`;
     case 'invalid_union':
-      return 'does not match any of the shapes it takes: see the node\'s documentation';
+      return "does not match any of the shapes it takes: see the node's documentation";
     default:
       return issue.message;
   }

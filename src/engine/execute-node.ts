@@ -58,19 +58,37 @@ function addLog(run: NodeRun, entry: LogEntry): void {
  * called later (never synchronously) with the finished record. `now` lets a caller that just read the
  * clock (the upstream node's end) save a read.
  */
-export function runNode(
-  node: GraphNode,
-  inputs: Record<string, unknown>,
-  opts: NodeRunOptions,
-  done: (run: NodeRun) => void,
-  now = Date.now(),
-): void {
+export function runNode(node: GraphNode, inputs: Record<string, unknown>, opts: NodeRunOptions, done: (run: NodeRun) => void, now = Date.now()): void {
   // pinned data (n8n's): a test run takes the node's pinned outputs instead of running it; real runs never do
   if (opts.testMode && node.def.pinned) {
-    const log = { level: 'info' as const, message: `pinned outputs used (${Object.keys(node.def.pinned).join(', ') || 'none'}): the node did not run`, time: new Date(now).toISOString() };
-    return done({ status: 'completed', inputs, outputs: node.def.pinned, started_ms: now, finished_ms: now, duration_ms: 0, logs: [log], error: null, attempts: 0 });
+    const log = {
+      level: 'info' as const,
+      message: `pinned outputs used (${Object.keys(node.def.pinned).join(', ') || 'none'}): the node did not run`,
+      time: new Date(now).toISOString(),
+    };
+    return done({
+      status: 'completed',
+      inputs,
+      outputs: node.def.pinned,
+      started_ms: now,
+      finished_ms: now,
+      duration_ms: 0,
+      logs: [log],
+      error: null,
+      attempts: 0,
+    });
   }
-  const run: NodeRun = { status: 'running', inputs, outputs: NONE, started_ms: now, finished_ms: null, duration_ms: null, logs: NO_LOGS, error: null, attempts: 0 };
+  const run: NodeRun = {
+    status: 'running',
+    inputs,
+    outputs: NONE,
+    started_ms: now,
+    finished_ms: null,
+    duration_ms: null,
+    logs: NO_LOGS,
+    error: null,
+    attempts: 0,
+  };
   new Attempt(node, run, opts, done).start(now);
 }
 

@@ -95,7 +95,9 @@ export function nodeDocumentation(d: NodeDescriptor): string {
     [
       '**Errors**',
       ...(errors.length ? errors.map(([code, when]) => `- \`${code}\`: ${when}`) : ['This node has no failures of its own.']),
-      `Any node may also fail with ${Object.keys(ENGINE_NODE_ERRORS).map((c) => `\`${c}\``).join(', ')}.`,
+      `Any node may also fail with ${Object.keys(ENGINE_NODE_ERRORS)
+        .map((c) => `\`${c}\``)
+        .join(', ')}.`,
     ].join('\n'),
   ];
   return sections.join('\n\n');
@@ -112,11 +114,12 @@ export function nodeBrief(d: NodeDescriptor): string {
     `### ${d.id} (${d.category}${d.trigger ? ', trigger' : ''}${d.side_effect === 'write' ? ', writes' : ''})`,
     d.description,
     'Ports:',
-    ...(ports.inputs.length || ports.outputs.length ? [...ports.inputs.map((p) => portLine('in', p)), ...ports.outputs.map((p) => portLine('out', p))] : ['None.']),
+    ...(ports.inputs.length || ports.outputs.length
+      ? [...ports.inputs.map((p) => portLine('in', p)), ...ports.outputs.map((p) => portLine('out', p))]
+      : ['None.']),
     ...(d.portsNote ? [d.portsNote] : []),
     'Config:',
     ...configLines(d),
     `Example config: ${JSON.stringify(d.example)}`,
   ].join('\n');
 }
-

@@ -31,7 +31,19 @@ export interface Flow {
  * model answered, encoding back to a message, sinks, outputs.
  */
 export const PLAN_STAGES = [
-  'trigger', 'source', 'parse', 'raw', 'convert', 'check', 'deidentify', 'work', 'model', 'after-model', 'encode', 'sink', 'output',
+  'trigger',
+  'source',
+  'parse',
+  'raw',
+  'convert',
+  'check',
+  'deidentify',
+  'work',
+  'model',
+  'after-model',
+  'encode',
+  'sink',
+  'output',
 ] as const;
 export type PlanStage = (typeof PLAN_STAGES)[number];
 

@@ -15,7 +15,12 @@ const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
 describe('runPipeline', () => {
   it('runs a chain in order and collects outputs', async () => {
     // in ──▶ a(inc) ──▶ b(inc, by 10) ──▶ out
-    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })],
+      'in>a',
+      'a>b',
+      'b>out',
+    );
     const r = await runPipeline(def, opts());
     expect(r.status).toBe('completed');
     expect(r.outputs).toEqual({ result: { n: 12 } });
@@ -24,20 +29,35 @@ describe('runPipeline', () => {
     expect(r.nodes.b!.started_ms!).toBeGreaterThanOrEqual(r.nodes.a!.finished_ms!);
   });
 
-  it('uses a node\'s pinned outputs in test runs instead of running it, and never in real runs', async () => {
+  it("uses a node's pinned outputs in test runs instead of running it, and never in real runs", async () => {
     // in ──▶ a(inc, pinned {n: 100}) ──▶ b(inc, by 10) ──▶ out
-    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })],
+      'in>a',
+      'a>b',
+      'b>out',
+    );
     def.nodes[1]!.pinned = { out: { n: 100 } };
     const test = await runPipeline(def, opts({ testMode: true }));
     expect(test.outputs).toEqual({ result: { n: 110 } });
-    expect(test.nodes.a).toMatchObject({ status: 'completed', outputs: { out: { n: 100 } }, attempts: 0, logs: [{ message: expect.stringContaining('pinned') }] });
+    expect(test.nodes.a).toMatchObject({
+      status: 'completed',
+      outputs: { out: { n: 100 } },
+      attempts: 0,
+      logs: [{ message: expect.stringContaining('pinned') }],
+    });
     const real = await runPipeline(def, opts({ testMode: false }));
     expect(real.outputs).toEqual({ result: { n: 12 } });
   });
 
-  it('passes a disabled node\'s input through without running it, in test and real runs alike', async () => {
+  it("passes a disabled node's input through without running it, in test and real runs alike", async () => {
     // in ──▶ a(inc, disabled) ──▶ b(inc, by 10) ──▶ out
-    const def = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })], 'in>a', 'a>b', 'b>out');
+    const def = pipeline(
+      [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc', { by: 10 }), n('out', 'pipeline-output', { key: 'result' })],
+      'in>a',
+      'a>b',
+      'b>out',
+    );
     def.nodes[1]!.disabled = true;
     def.nodes[1]!.pinned = { out: { n: 100 } }; // disabled wins over pinned
     for (const testMode of [true, false]) {
@@ -53,7 +73,8 @@ describe('runPipeline', () => {
     // in(fields message: text) ──message▶ parse(hl7v2-parse, disabled; text in, hl7v2-message out) ──message▶ out
     const def = pipeline(
       [n('in', 'manual-trigger', { fields: { message: 'text' } }), n('parse', 'hl7v2-parse'), n('out', 'pipeline-output')],
-      'in.message>parse.text', 'parse.message>out',
+      'in.message>parse.text',
+      'parse.message>out',
     );
     def.nodes[1]!.disabled = true;
     const r = await runPipeline(def, opts({ inputs: { message: 'MSH|^~\\&|A' } }));
@@ -69,7 +90,12 @@ describe('runPipeline', () => {
     //        └▶ c(inc) ──▶ oC
     const def = pipeline(
       [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('w', 'write'), n('oB', 'pipeline-output'), n('c', 'inc'), n('oC', 'pipeline-output')],
-      'in>a', 'a>b', 'b>w', 'w>oB', 'in>c', 'c>oC',
+      'in>a',
+      'a>b',
+      'b>w',
+      'w>oB',
+      'in>c',
+      'c>oC',
     );
     const before = sent.length;
     const r = await runPipeline(def, opts({ runTo: 'b' }));
@@ -84,7 +110,11 @@ describe('runPipeline', () => {
 
     // to the trigger: only the trigger runs
     const t = await runPipeline(def, opts({ runTo: 'in' }));
-    expect(Object.entries(t.nodes).filter(([, x]) => x.status !== 'skipped').map(([id]) => id)).toEqual(['in']);
+    expect(
+      Object.entries(t.nodes)
+        .filter(([, x]) => x.status !== 'skipped')
+        .map(([id]) => id),
+    ).toEqual(['in']);
   });
 
   it('runs independent branches concurrently', async () => {
@@ -93,7 +123,10 @@ describe('runPipeline', () => {
     //        └▶ s2(slow 150) ▶ o2
     const def = pipeline(
       [n('in', 'manual-trigger'), n('s1', 'slow', { ms: 150 }), n('s2', 'slow', { ms: 150 }), n('o1', 'pipeline-output'), n('o2', 'pipeline-output')],
-      'in>s1', 'in>s2', 's1>o1', 's2>o2',
+      'in>s1',
+      'in>s2',
+      's1>o1',
+      's2>o2',
     );
     const r = await runPipeline(def, opts());
     expect(r.status).toBe('completed');
@@ -108,7 +141,11 @@ describe('runPipeline', () => {
     //            └odd─▶ o(inc) ▶ oo
     const def = pipeline(
       [n('in', 'manual-trigger'), n('split', 'split'), n('e', 'inc'), n('o', 'inc'), n('oe', 'pipeline-output'), n('oo', 'pipeline-output')],
-      'in>split', 'split.even>e', 'split.odd>o', 'e>oe', 'o>oo',
+      'in>split',
+      'split.even>e',
+      'split.odd>o',
+      'e>oe',
+      'o>oo',
     );
     const r = await runPipeline(def, opts({ inputs: { n: 3 } }));
     expect(r.status).toBe('completed');
@@ -135,7 +172,11 @@ describe('runPipeline', () => {
 
   it('retries a node by its settings and times out a slow one', async () => {
     // in ▶ x(boom, fails twice; 3 attempts) ▶ out
-    const flaky = pipeline([n('in', 'manual-trigger'), n('x', 'boom', { times: 2 }, { retry: { max_attempts: 3, backoff_ms: 1 } }), n('out', 'pipeline-output')], 'in>x', 'x>out');
+    const flaky = pipeline(
+      [n('in', 'manual-trigger'), n('x', 'boom', { times: 2 }, { retry: { max_attempts: 3, backoff_ms: 1 } }), n('out', 'pipeline-output')],
+      'in>x',
+      'x>out',
+    );
     const r = await runPipeline(flaky, opts());
     expect(r.status).toBe('completed');
     expect(r.nodes.x).toMatchObject({ status: 'completed', attempts: 3 });
@@ -153,8 +194,17 @@ describe('runPipeline', () => {
     // in ────┤
     //        └▶ stuck(slow 2000, limit 100) ▶ o2
     const parallel = pipeline(
-      [n('in', 'manual-trigger'), n('quick', 'slow', { ms: 20 }, { timeout_ms: 1000 }), n('stuck', 'slow', { ms: 2000 }, { timeout_ms: 100 }), n('o1', 'pipeline-output'), n('o2', 'pipeline-output')],
-      'in>quick', 'in>stuck', 'quick>o1', 'stuck>o2',
+      [
+        n('in', 'manual-trigger'),
+        n('quick', 'slow', { ms: 20 }, { timeout_ms: 1000 }),
+        n('stuck', 'slow', { ms: 2000 }, { timeout_ms: 100 }),
+        n('o1', 'pipeline-output'),
+        n('o2', 'pipeline-output'),
+      ],
+      'in>quick',
+      'in>stuck',
+      'quick>o1',
+      'stuck>o2',
     );
     const p = await runPipeline(parallel, opts());
     expect(p.nodes.quick!.status).toBe('completed');
@@ -163,8 +213,15 @@ describe('runPipeline', () => {
 
     // in ▶ a(slow 10, limit 150) ▶ b(slow 2000, limit 150) ▶ out: a's deadline is cleared before b's is due
     const chain = pipeline(
-      [n('in', 'manual-trigger'), n('a', 'slow', { ms: 10 }, { timeout_ms: 150 }), n('b', 'slow', { ms: 2000 }, { timeout_ms: 150 }), n('out', 'pipeline-output')],
-      'in>a', 'a>b', 'b>out',
+      [
+        n('in', 'manual-trigger'),
+        n('a', 'slow', { ms: 10 }, { timeout_ms: 150 }),
+        n('b', 'slow', { ms: 2000 }, { timeout_ms: 150 }),
+        n('out', 'pipeline-output'),
+      ],
+      'in>a',
+      'a>b',
+      'b>out',
     );
     const c = await runPipeline(chain, opts());
     expect(c.nodes.a!.status).toBe('completed');
@@ -200,7 +257,11 @@ describe('runPipeline', () => {
     // in ▶ a(inc) ─in1▶ m(merge) ◀in2─ b(inc) ◀ in ; retry m with only in2 replaced
     const def = pipeline(
       [n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('m', 'merge'), n('out', 'pipeline-output')],
-      'in>a', 'in>b', 'a>m.in1', 'b>m.in2', 'm.merged>out',
+      'in>a',
+      'in>b',
+      'a>m.in1',
+      'b>m.in2',
+      'm.merged>out',
     );
     const first = await runPipeline(def, opts());
     expect(first.outputs).toEqual({ out: { in1: { n: 2 }, in2: { n: 2 } } });

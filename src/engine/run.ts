@@ -48,7 +48,12 @@ export function runPipeline(def: PipelineDefinition, opts: RunOptions): Promise<
   const { report, graph, schedule } = planOf(def, opts.registry);
   if (!report.valid) {
     const first = report.errors[0]!;
-    return Promise.resolve({ status: 'failed', outputs: {}, nodes: {}, error: { node_id: first.node_id, code: 'PIPELINE_INVALID', message: invalidMessage(report.errors) } });
+    return Promise.resolve({
+      status: 'failed',
+      outputs: {},
+      nodes: {},
+      error: { node_id: first.node_id, code: 'PIPELINE_INVALID', message: invalidMessage(report.errors) },
+    });
   }
   return new Promise((resolve, reject) => new Run(graph, schedule, opts, resolve, reject).pump());
 }
@@ -192,16 +197,26 @@ class Run extends Kernel {
     const id = this.schedule.ids[i]!;
     this.runs[i] = STARTED;
     const hook = this.opts.onNodeStart?.(id, inputs);
-    if (hook) hook.then(() => this.execute(i, inputs, Date.now()), (e: unknown) => this.abort(e));
+    if (hook)
+      hook.then(
+        () => this.execute(i, inputs, Date.now()),
+        (e: unknown) => this.abort(e),
+      );
     else this.execute(i, inputs, now);
   }
 
   private execute(i: number, inputs: Record<string, unknown>, now: number): void {
-    runNode(this.schedule.nodes[i]!, inputs, this.nodeOptions, (run) => {
-      this.active--;
-      this.settle(i, run);
-      this.pump(run.finished_ms!); // what this node unblocked starts as it ends
-    }, now);
+    runNode(
+      this.schedule.nodes[i]!,
+      inputs,
+      this.nodeOptions,
+      (run) => {
+        this.active--;
+        this.settle(i, run);
+        this.pump(run.finished_ms!); // what this node unblocked starts as it ends
+      },
+      now,
+    );
   }
 
   /** Records a node's final run; its downstream may start once the end hook (if any) is through. */
@@ -334,7 +349,15 @@ function invalidMessage(errors: Finding[]): string {
 
 /** A for-each body: its own run with the item as inputs; a failure inside fails the item. */
 async function runSubgraph(body: PipelineDefinition, inputs: Record<string, unknown>, opts: RunOptions): Promise<Record<string, unknown>> {
-  const sub = await runPipeline(body, { ...opts, inputs, carried: undefined, inputOverrides: undefined, runTo: undefined, onNodeStart: undefined, onNodeEnd: undefined });
+  const sub = await runPipeline(body, {
+    ...opts,
+    inputs,
+    carried: undefined,
+    inputOverrides: undefined,
+    runTo: undefined,
+    onNodeStart: undefined,
+    onNodeEnd: undefined,
+  });
   if (sub.status === 'failed') throw new Error(sub.error?.message ?? 'the body failed');
   return sub.outputs;
 }

@@ -42,7 +42,10 @@ describe('StepRun', () => {
     //        └▶ b(inc, by 10) ─▶ ob
     const def = pipeline(
       [n('oa', 'pipeline-output'), n('in', 'manual-trigger'), n('b', 'inc', { by: 10 }), n('a', 'inc'), n('ob', 'pipeline-output')],
-      'in>a', 'in>b', 'a>oa', 'b>ob',
+      'in>a',
+      'in>b',
+      'a>oa',
+      'b>ob',
     );
     expect(StepRun.of(def, opts()).current()).toBe('in');
     const stepped = await stepThrough(def, opts());
@@ -69,7 +72,11 @@ describe('StepRun', () => {
     //            └odd─▶ o(inc) ▶ oo
     const def = pipeline(
       [n('in', 'manual-trigger'), n('split', 'split'), n('e', 'inc'), n('o', 'inc'), n('oe', 'pipeline-output'), n('oo', 'pipeline-output')],
-      'in>split', 'split.even>e', 'split.odd>o', 'e>oe', 'o>oo',
+      'in>split',
+      'split.even>e',
+      'split.odd>o',
+      'e>oe',
+      'o>oo',
     );
     const { stored, order, result } = await stepThrough(def, opts({ inputs: { n: 3 } }));
     expect(order).not.toContain('e');
@@ -84,7 +91,11 @@ describe('StepRun', () => {
     //        └▶ c(inc) ▶ oc          (c comes after x in topological order: it never runs)
     const def = pipeline(
       [n('in', 'manual-trigger'), n('x', 'boom'), n('c', 'inc'), n('b', 'inc'), n('out', 'pipeline-output'), n('oc', 'pipeline-output')],
-      'in>x', 'in>c', 'x>b', 'b>out', 'c>oc',
+      'in>x',
+      'in>c',
+      'x>b',
+      'b>out',
+      'c>oc',
     );
     const { stored, result } = await stepThrough(def, opts());
     expect(result.status).toBe('failed');
@@ -110,7 +121,8 @@ describe('StepRun', () => {
     };
     const def = pipeline(
       [n('in', 'manual-trigger', { fields: { items: 'json' } }), n('each', 'for-each', { body }), n('out', 'pipeline-output', { key: 'results' })],
-      'in.items>each.items', 'each.results>out',
+      'in.items>each.items',
+      'each.results>out',
     );
     const { result } = await stepThrough(def, opts({ inputs: { items: [{ n: 1 }, { n: 5 }] } }));
     expect(result.status).toBe('completed');
@@ -122,7 +134,11 @@ describe('StepRun', () => {
     //            └odd─▶ o(inc) ▶ oo        n = 3 would go `odd`; split is pinned to `even`
     const def = pipeline(
       [n('in', 'manual-trigger'), n('split', 'split'), n('e', 'inc'), n('o', 'inc'), n('oe', 'pipeline-output'), n('oo', 'pipeline-output')],
-      'in>split', 'split.even>e', 'split.odd>o', 'e>oe', 'o>oo',
+      'in>split',
+      'split.even>e',
+      'split.odd>o',
+      'e>oe',
+      'o>oo',
     );
     const { stored, order, result } = await stepThrough(def, opts({ inputs: { n: 3 } }), { split: { even: { n: 10 } } });
     expect(order).toEqual(['in', 'split', 'e', 'oe']);

@@ -17,7 +17,9 @@ describe('validateDefinition', () => {
     def.nodes[1]!.disabled = true;
     const r = validateDefinition(def, registry);
     expect(r.valid).toBe(true);
-    expect(r.warnings).toEqual([{ node_id: 'a', code: 'NODE_DISABLED', message: 'Node "a" is disabled and does not run: its input "in" passes through to "out".' }]);
+    expect(r.warnings).toEqual([
+      { node_id: 'a', code: 'NODE_DISABLED', message: 'Node "a" is disabled and does not run: its input "in" passes through to "out".' },
+    ]);
     def.nodes[0]!.disabled = true;
     const t = validateDefinition(def, registry);
     expect(t.valid).toBe(false);
@@ -27,8 +29,15 @@ describe('validateDefinition', () => {
   it('says what to do about a config problem, in words', () => {
     // in ▶ t(jsonata-transform, no expression yet) ▶ out ; s(switch, bad mode)
     const def = pipeline(
-      [n('in', 'manual-trigger'), n('t', 'jsonata-transform'), n('out', 'pipeline-output'), n('s', 'switch', { cases: [{ port: 'a', expression: 'x' }], mode: 'some' })],
-      'in>t.input', 't.output>out', 'in>s.value',
+      [
+        n('in', 'manual-trigger'),
+        n('t', 'jsonata-transform'),
+        n('out', 'pipeline-output'),
+        n('s', 'switch', { cases: [{ port: 'a', expression: 'x' }], mode: 'some' }),
+      ],
+      'in>t.input',
+      't.output>out',
+      'in>s.value',
     );
     const messages = validateDefinition(def, registry).errors.map((e) => `${e.node_id}: ${e.message}`);
     expect(messages).toContain('t: Expression is required: enter some text');
@@ -62,7 +71,12 @@ describe('validateDefinition', () => {
     // in ▶ a ▶ b ◀▶ c   (b ▶ c ▶ b is a cycle; b.in is fed twice)
     const loop = pipeline([n('in', 'manual-trigger'), n('a', 'inc'), n('b', 'inc'), n('c', 'inc')], 'in>a', 'a>b', 'b>c', 'c>b.in');
     const r = validateDefinition(loop, registry);
-    expect(r.errors.filter((e) => e.code === 'CYCLE').map((e) => e.node_id).sort()).toEqual(['b', 'c']);
+    expect(
+      r.errors
+        .filter((e) => e.code === 'CYCLE')
+        .map((e) => e.node_id)
+        .sort(),
+    ).toEqual(['b', 'c']);
     expect(codes(r)).toContain('b:INPUT_ALREADY_CONNECTED');
 
     // two triggers; the same connection twice
@@ -85,7 +99,9 @@ describe('validateDefinition', () => {
     // in.doc (fhir-bundle) ▶ up.in (text) ✗ ; in.msg (text) ▶ up2.in (text) ✓
     const def = pipeline(
       [n('in', 'manual-trigger', { fields: { doc: 'fhir-bundle', msg: 'text' } }), n('up', 'upper'), n('up2', 'upper'), n('out', 'pipeline-output')],
-      'in.doc>up', 'in.msg>up2', 'up2>out',
+      'in.doc>up',
+      'in.msg>up2',
+      'up2>out',
     );
     const r = validateDefinition(def, registry);
     expect(codes(r)).toEqual(['up:PORT_TYPE_MISMATCH']);

@@ -104,11 +104,17 @@ function checkConnections(def: PipelineDefinition, graph: Graph, errors: Finding
     const target = graph.nodes.get(c.target);
     if (!source || !target) {
       const missing = !source ? c.source : c.target;
-      errors.push({ ...at, node_id: source ? c.source : c.target, code: 'DANGLING_CONNECTION', message: `Connection ${c.source}.${c.source_port} → ${c.target}.${c.target_port} refers to a node "${missing}" that does not exist.` });
+      errors.push({
+        ...at,
+        node_id: source ? c.source : c.target,
+        code: 'DANGLING_CONNECTION',
+        message: `Connection ${c.source}.${c.source_port} → ${c.target}.${c.target_port} refers to a node "${missing}" that does not exist.`,
+      });
       continue;
     }
     const key = `${c.source}.${c.source_port}>${c.target}.${c.target_port}`;
-    if (endpoints.has(key)) errors.push({ ...at, code: 'DUPLICATE_CONNECTION', message: `${c.source}.${c.source_port} is connected to ${c.target}.${c.target_port} twice.` });
+    if (endpoints.has(key))
+      errors.push({ ...at, code: 'DUPLICATE_CONNECTION', message: `${c.source}.${c.source_port} is connected to ${c.target}.${c.target_port} twice.` });
     endpoints.add(key);
     if (c.source === c.target) errors.push({ ...at, code: 'CYCLE', message: `Node "${c.source}" is connected to itself.` });
     // ports of a node with an unknown type or an invalid config are unknown: that node is reported already
@@ -116,15 +122,34 @@ function checkConnections(def: PipelineDefinition, graph: Graph, errors: Finding
     const targetKnown = target.type && !target.configError;
     const out = source.outputs.find((p) => p.name === c.source_port);
     const inp = target.inputs.find((p) => p.name === c.target_port);
-    if (sourceKnown && !out) errors.push({ ...at, node_id: c.source, code: 'UNKNOWN_PORT', message: `Node "${c.source}" (${source.def.type}) has no output "${c.source_port}"; it has ${names(source.outputs)}.` });
-    if (targetKnown && !inp) errors.push({ ...at, code: 'UNKNOWN_PORT', message: `Node "${c.target}" (${target.def.type}) has no input "${c.target_port}"; it has ${names(target.inputs)}.` });
+    if (sourceKnown && !out)
+      errors.push({
+        ...at,
+        node_id: c.source,
+        code: 'UNKNOWN_PORT',
+        message: `Node "${c.source}" (${source.def.type}) has no output "${c.source_port}"; it has ${names(source.outputs)}.`,
+      });
+    if (targetKnown && !inp)
+      errors.push({
+        ...at,
+        code: 'UNKNOWN_PORT',
+        message: `Node "${c.target}" (${target.def.type}) has no input "${c.target_port}"; it has ${names(target.inputs)}.`,
+      });
     if (out && inp && !portsFit(out.type, inp.type)) {
-      errors.push({ ...at, code: 'PORT_TYPE_MISMATCH', message: `${c.source}.${c.source_port} gives ${out.type} but ${c.target}.${c.target_port} takes ${inp.type}.` });
+      errors.push({
+        ...at,
+        code: 'PORT_TYPE_MISMATCH',
+        message: `${c.source}.${c.source_port} gives ${out.type} but ${c.target}.${c.target_port} takes ${inp.type}.`,
+      });
     }
     const port = `${c.target}.${c.target_port}`;
     const other = fedInputs.get(port);
     if (other && other !== `${c.source}.${c.source_port}`) {
-      errors.push({ ...at, code: 'INPUT_ALREADY_CONNECTED', message: `Input ${port} is fed by both ${other} and ${c.source}.${c.source_port}; join them with a merge node.` });
+      errors.push({
+        ...at,
+        code: 'INPUT_ALREADY_CONNECTED',
+        message: `Input ${port} is fed by both ${other} and ${c.source}.${c.source_port}; join them with a merge node.`,
+      });
     }
     fedInputs.set(port, `${c.source}.${c.source_port}`);
   }
@@ -143,7 +168,8 @@ function checkStructure(graph: Graph, errors: Finding[], warnings: Finding[]): v
   }
   const { cycle } = topologicalOrder(graph);
   if (cycle.length > 0) {
-    for (const id of cycle) errors.push({ node_id: id, code: 'CYCLE', message: `Node "${id}" is part of a cycle (${cycle.join(' → ')}); pipelines are acyclic.` });
+    for (const id of cycle)
+      errors.push({ node_id: id, code: 'CYCLE', message: `Node "${id}" is part of a cycle (${cycle.join(' → ')}); pipelines are acyclic.` });
   }
   for (const [id, node] of graph.nodes) {
     const fed = graph.fed.get(id);
@@ -175,7 +201,11 @@ function checkDisabled(graph: Graph, errors: Finding[], warnings: Finding[]): vo
   for (const [id, node] of graph.nodes) {
     if (!node.def.disabled) continue;
     if (node.type?.trigger) {
-      errors.push({ node_id: id, code: 'TRIGGER_DISABLED', message: `The trigger "${id}" is disabled: nothing can start the pipeline. Enable it (to stop a deployed pipeline from running, undeploy it).` });
+      errors.push({
+        node_id: id,
+        code: 'TRIGGER_DISABLED',
+        message: `The trigger "${id}" is disabled: nothing can start the pipeline. Enable it (to stop a deployed pipeline from running, undeploy it).`,
+      });
       continue;
     }
     const { from, to } = passThroughPorts(node);

@@ -24,5 +24,7 @@ export async function startJobs(queue: Queue, db: Db, opts: JobOptions): Promise
   if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(db, id, run));
   await startScheduleWorker(queue, (job) => runScheduled(db, queue.triggers, job));
   await startMaintenance(queue, () => sweep(db, new Date(), EXECUTE_QUEUE));
-  await startPruner(queue, { cron: opts.prune.cron, heartbeatSeconds: 30 }, (job) => prune(db, { jobId: job.id, signal: job.signal, vacuum: opts.prune.vacuum }));
+  await startPruner(queue, { cron: opts.prune.cron, heartbeatSeconds: 30 }, (job) =>
+    prune(db, { jobId: job.id, signal: job.signal, vacuum: opts.prune.vacuum }),
+  );
 }

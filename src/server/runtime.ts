@@ -45,10 +45,16 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
   return {
     database,
     db: database.db,
-    auth: createAuth(database.db, secret, {
-      byAddress: createRateLimiter(database, { name: 'sign-in-address', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
-      byAccount: createRateLimiter(database, { name: 'sign-in-account', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
-    }, onSignUp, auditSignIn),
+    auth: createAuth(
+      database.db,
+      secret,
+      {
+        byAddress: createRateLimiter(database, { name: 'sign-in-address', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
+        byAccount: createRateLimiter(database, { name: 'sign-in-account', points: env.AUTH_ATTEMPTS_PER_MINUTE, durationSeconds: 60 }),
+      },
+      onSignUp,
+      auditSignIn,
+    ),
     keyCache,
     queue: opts.queue,
     apiLimiter: createRateLimiter(database, {
@@ -79,7 +85,10 @@ function announce(result: BootstrapResult): void {
   if (result.setupToken) {
     // a new token on every start until someone joins; only its hash is stored
     lines.push('', '  To join that organization as its admin in the browser, sign up once at:');
-    lines.push(`    ${env.APP_URL ?? `http://localhost:${env.PORT}`}/sign-up?setup=${result.setupToken}`, '  (anyone signing up without it gets an organization of their own)');
+    lines.push(
+      `    ${env.APP_URL ?? `http://localhost:${env.PORT}`}/sign-up?setup=${result.setupToken}`,
+      '  (anyone signing up without it gets an organization of their own)',
+    );
   }
   if (lines.length) process.stdout.write([...lines, ''].join('\n') + '\n');
 }

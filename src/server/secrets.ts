@@ -47,7 +47,11 @@ function keys(): { current: Key; all: Map<string, Key> } {
   let current: Buffer;
   if (env.CONNECTOR_KEY) current = Buffer.from(env.CONNECTOR_KEY, 'base64');
   else if (!env.DATABASE_URL) current = embeddedKey();
-  else throw new AppError('CONNECTOR_KEY_MISSING', 'Connector credentials cannot be stored or read: set CONNECTOR_KEY (32 bytes in base64, e.g. openssl rand -base64 32) on every process.');
+  else
+    throw new AppError(
+      'CONNECTOR_KEY_MISSING',
+      'Connector credentials cannot be stored or read: set CONNECTOR_KEY (32 bytes in base64, e.g. openssl rand -base64 32) on every process.',
+    );
   const all = new Map<string, Key>();
   for (const k of [current, ...env.CONNECTOR_KEY_PREVIOUS.map((v) => Buffer.from(v, 'base64'))].map(keyOf)) all.set(k.id, k);
   ring = { current: keyOf(current), all };
@@ -74,7 +78,10 @@ export function openSecrets(orgId: string, connectorId: string, sealed: string |
   const envelope = JSON.parse(sealed) as Envelope;
   const key = keys().all.get(envelope.kid);
   if (!key) {
-    throw new AppError('CONNECTOR_KEY_MISSING', 'This connector\'s credentials were encrypted under a key this server does not have: set that key as CONNECTOR_KEY or in CONNECTOR_KEY_PREVIOUS.');
+    throw new AppError(
+      'CONNECTOR_KEY_MISSING',
+      "This connector's credentials were encrypted under a key this server does not have: set that key as CONNECTOR_KEY or in CONNECTOR_KEY_PREVIOUS.",
+    );
   }
   const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(envelope.iv, 'base64'));
   decipher.setAAD(aad(orgId, connectorId));

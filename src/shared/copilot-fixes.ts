@@ -6,7 +6,9 @@
 export function copilotFixFor(f: { node_id: string | null; code: string }): { title: string; change: string } | undefined {
   switch (f.code) {
     case 'PHI_TO_EXTERNAL_LLM':
-      return f.node_id ? { title: `De-identify patient data before ${f.node_id} sends it to an external model`, change: `add de-identification before ${f.node_id}` } : undefined;
+      return f.node_id
+        ? { title: `De-identify patient data before ${f.node_id} sends it to an external model`, change: `add de-identification before ${f.node_id}` }
+        : undefined;
     case 'FHIR_NOT_VALIDATED':
       return f.node_id ? { title: `Validate the FHIR resources before ${f.node_id} writes them`, change: `add validation before ${f.node_id}` } : undefined;
     case 'WRITE_WITHOUT_RETRY':

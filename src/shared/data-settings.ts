@@ -71,9 +71,7 @@ export function resolveDataSettings(base: DataSettings, override: DataSettingsOv
   return {
     policy: override.policy ?? base.policy,
     payload_days: override.payload_days === undefined || override.payload_days === null ? base.payload_days : override.payload_days,
-    execution_days:
-      override.execution_days === undefined || override.execution_days === null ? base.execution_days : override.execution_days,
-    max_executions:
-      override.max_executions === undefined || override.max_executions === null ? base.max_executions : override.max_executions,
+    execution_days: override.execution_days === undefined || override.execution_days === null ? base.execution_days : override.execution_days,
+    max_executions: override.max_executions === undefined || override.max_executions === null ? base.max_executions : override.max_executions,
   };
 }

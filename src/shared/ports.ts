@@ -1,14 +1,5 @@
 /** Port types of the node catalog (DESIGN.md §3). */
-export const PORT_TYPES = [
-  'trigger-event',
-  'text',
-  'json',
-  'hl7v2-message',
-  'fhir-resource',
-  'fhir-bundle',
-  'x12-interchange',
-  'any',
-] as const;
+export const PORT_TYPES = ['trigger-event', 'text', 'json', 'hl7v2-message', 'fhir-resource', 'fhir-bundle', 'x12-interchange', 'any'] as const;
 
 export type PortType = (typeof PORT_TYPES)[number];
 

@@ -92,7 +92,11 @@ describe.each(inject('targets'))('agent invoke and organizations on $name', (tar
       expect(['AGENT_NOT_FOUND', 'CONVERSATION_NOT_FOUND'], name).toContain(r.body.error.code);
       expect(r.text, name).not.toContain('hello from A');
     }
-    for (const call of [() => b.get(`/api/tools/${toolId}`), () => b.put(`/api/tools/${toolId}`, { description: 'hijacked' }), () => b.del(`/api/tools/${toolId}`)]) {
+    for (const call of [
+      () => b.get(`/api/tools/${toolId}`),
+      () => b.put(`/api/tools/${toolId}`, { description: 'hijacked' }),
+      () => b.del(`/api/tools/${toolId}`),
+    ]) {
       expectError(await call(), 404, 'TOOL_NOT_FOUND');
     }
     // A's tool is unknown to B, as any unknown tool is (404 when assigned; 400 inside an agent's body)

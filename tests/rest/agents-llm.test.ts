@@ -36,7 +36,12 @@ describe('an agent on an OpenAI-compatible model, over HTTP', () => {
     const models = await api.get('/api/llm-models');
     expect(models.body.models).toContainEqual(expect.objectContaining({ id: 'ollama/llama3.1:8b', available: true, context_window: 131072 }));
     const { toolId } = await echoTool(api, 'patient_lookup', 'patient_id', 'Looks a patient up by id');
-    const created = await api.post('/api/agents', { name: 'Local model agent', model_config: { model: 'ollama/llama3.1:8b' }, instructions: 'Use the tools.', tools: [toolId] });
+    const created = await api.post('/api/agents', {
+      name: 'Local model agent',
+      model_config: { model: 'ollama/llama3.1:8b' },
+      instructions: 'Use the tools.',
+      tools: [toolId],
+    });
     expect(created.status, created.text).toBe(201);
 
     const res = await postRaw(server.url, ORG, `/api/agents/${created.body.id}/chat`, { message: 'Who is patient 12345?', stream: true });
@@ -49,7 +54,10 @@ describe('an agent on an OpenAI-compatible model, over HTTP', () => {
     expect(events[1]!.data.result).toMatchObject({ status: 'completed', outputs: { patient_id: '12345' } });
     expect(names.slice(2, -1).every((n) => n === 'message')).toBe(true);
     expect(names.at(-1)).toBe('done');
-    const answer = events.filter((e) => e.event === 'message').map((e) => e.data.content).join('');
+    const answer = events
+      .filter((e) => e.event === 'message')
+      .map((e) => e.data.content)
+      .join('');
     expect(answer).toMatch(/^The result is .*12345/);
 
     // what the model server saw: the tool offered, then the tool's result sent back
@@ -65,7 +73,13 @@ describe('an agent on an OpenAI-compatible model, over HTTP', () => {
     expect(second!.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
 
     const saved = await api.get(`/api/agents/${created.body.id}/conversations/${res.headers.get('x-conversation-id')}/messages`);
-    expect(saved.body.messages[1]).toMatchObject({ role: 'assistant', status: 'complete', content: answer, model: 'ollama/llama3.1:8b', usage: { input_tokens: 24 } });
+    expect(saved.body.messages[1]).toMatchObject({
+      role: 'assistant',
+      status: 'complete',
+      content: answer,
+      model: 'ollama/llama3.1:8b',
+      usage: { input_tokens: 24 },
+    });
   });
 
   it('ends the stream with an error event when the model server is gone, and saves the turn as failed', async () => {

@@ -59,7 +59,10 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     expect(events.at(-1)!.data).toEqual({});
     expect(names.filter((n) => n === 'done' || n === 'error')).toEqual(['done']);
 
-    const answer = events.filter((e) => e.event === 'message').map((e) => e.data.content).join('');
+    const answer = events
+      .filter((e) => e.event === 'message')
+      .map((e) => e.data.content)
+      .join('');
     const saved = await messagesOf(cid!);
     expect(saved.status).toBe(200);
     expect(saved.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
@@ -79,9 +82,20 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     await new Promise<void>((r) => gate.listen(0, '127.0.0.1', r));
     try {
       const port = (gate.address() as AddressInfo).port;
-      const connector = await api.post('/api/connectors', { name: `gate-${Date.now()}`, type: 'http', endpoint: `http://127.0.0.1:${port}`, config: { auth: 'none' }, credentials: {} });
+      const connector = await api.post('/api/connectors', {
+        name: `gate-${Date.now()}`,
+        type: 'http',
+        endpoint: `http://127.0.0.1:${port}`,
+        config: { auth: 'none' },
+        credentials: {},
+      });
       expect(connector.status, connector.text).toBe(201);
-      const tool = await api.post('/api/tools', { name: 'slow_lookup', description: 'Looks something up slowly', input_schema: { type: 'object', properties: { query: { type: 'string' } } }, implementation: { type: 'http', connector: connector.body.name, method: 'GET', path: '/lookup' } });
+      const tool = await api.post('/api/tools', {
+        name: 'slow_lookup',
+        description: 'Looks something up slowly',
+        input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+        implementation: { type: 'http', connector: connector.body.name, method: 'GET', path: '/lookup' },
+      });
       expect(tool.status, tool.text).toBe(201);
       const agent = await api.post('/api/agents', { name: 'Gated', tools: [tool.body.id] });
       const res = await postRaw(target.url, org, `/api/agents/${agent.body.id}/chat`, { message: 'Please slow_lookup "potassium"', stream: true });
@@ -104,8 +118,19 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     expect(r.body.conversation_id).toMatch(UUID);
     expect(r.body.message_id).toMatch(UUID);
     expect(r.body.reasoning_steps[0]).toEqual({ type: 'thinking', content: expect.any(String) });
-    expect(r.body.reasoning_steps).toContainEqual({ type: 'tool_call', tool: 'hl7v2_parse', params: { message: ASK }, result: expect.objectContaining({ valid: true }) });
-    expect(r.body.usage).toMatchObject({ model: 'clinflow/offline', input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number), latency_ms: expect.any(Number) });
+    expect(r.body.reasoning_steps).toContainEqual({
+      type: 'tool_call',
+      tool: 'hl7v2_parse',
+      params: { message: ASK },
+      result: expect.objectContaining({ valid: true }),
+    });
+    expect(r.body.usage).toMatchObject({
+      model: 'clinflow/offline',
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+      latency_ms: expect.any(Number),
+    });
     expect(r.body.usage.input_tokens).toBeGreaterThan(0);
     expect(r.headers.get('x-ratelimit-limit')).toBe('60');
 
@@ -118,7 +143,10 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     expect(saved.body.messages[3]).toMatchObject({ id: next.body.message_id, content: next.body.response });
 
     // a conversation's own endpoint streams too, in that conversation
-    const res = await postRaw(target.url, org, `/api/agents/${agentId}/conversations/${r.body.conversation_id}/messages`, { content: 'And the patient?', stream: true });
+    const res = await postRaw(target.url, org, `/api/agents/${agentId}/conversations/${r.body.conversation_id}/messages`, {
+      content: 'And the patient?',
+      stream: true,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-conversation-id')).toBe(r.body.conversation_id);
     const { events } = await readEvents(res.body!);
@@ -157,10 +185,14 @@ describe.each(inject('targets'))('agent chat over REST on $name', (target) => {
     expect(new TextDecoder().decode(first.value)).toMatch(/^event: thinking\n/);
     abort.abort();
 
-    const assistant = await waitFor('the assistant message to be saved', async () => (await messagesOf(cid)).body.messages.find((m: { role: string }) => m.role === 'assistant'));
+    const assistant = await waitFor('the assistant message to be saved', async () =>
+      (await messagesOf(cid)).body.messages.find((m: { role: string }) => m.role === 'assistant'),
+    );
     expect(assistant.status).toBe('complete');
     expect(assistant.content.length).toBeGreaterThan(0);
-    expect(assistant.reasoning_steps).toContainEqual(expect.objectContaining({ type: 'tool_call', tool: 'hl7v2_parse', result: expect.objectContaining({ valid: true }) }));
+    expect(assistant.reasoning_steps).toContainEqual(
+      expect.objectContaining({ type: 'tool_call', tool: 'hl7v2_parse', result: expect.objectContaining({ valid: true }) }),
+    );
   });
 
   it("answers errors in the spec's shape, never as a stream", async () => {

@@ -80,7 +80,10 @@ describe.each(inject('targets'))('audit trail on $name', (target) => {
     expect(res.headers.get('content-type')).toBe('application/fhir+ndjson');
     expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
     const text = await res.text();
-    const events = text.trim().split('\n').map((l) => JSON.parse(l));
+    const events = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.every((e) => e.resourceType === 'AuditEvent')).toBe(true);
     const read = events.find((e) => e.subtype.some((s: any) => s.code === 'execution.read'));
     expect(read).toMatchObject({ action: 'R', outcome: '0', type: { code: 'rest' }, entity: [{ what: { identifier: { value: executionId } } }] });

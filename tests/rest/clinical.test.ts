@@ -75,7 +75,8 @@ describe.each(inject('targets'))('clinical pipeline over REST on $name', (target
   });
 
   it('gives the same patient the same pseudonym and date shift in every message, and another organization other ones', async () => {
-    const run = async (c: Client, id: string) => patientOf((await c.post('/api/execute', { pipeline_id: id, inputs: { message: adt }, test_mode: true })).body.outputs.bundle);
+    const run = async (c: Client, id: string) =>
+      patientOf((await c.post('/api/execute', { pipeline_id: id, inputs: { message: adt }, test_mode: true })).body.outputs.bundle);
     const first = await run(api, pipelineId);
     const again = await run(api, pipelineId);
     expect(again.identifier).toEqual(first.identifier);
@@ -88,7 +89,7 @@ describe.each(inject('targets'))('clinical pipeline over REST on $name', (target
     expect(elsewhere.identifier?.[0]?.value).not.toEqual(first.identifier?.[0]?.value);
   });
 
-  it('routes text that is not HL7 v2 to the parser\'s invalid output, and the run says which line', async () => {
+  it("routes text that is not HL7 v2 to the parser's invalid output, and the run says which line", async () => {
     const r = await api.post('/api/execute', { pipeline_id: pipelineId, inputs: { message: 'hello, this is not HL7' }, test_mode: true });
     expect(r.body.node_results.parse.status).toBe('completed');
     expect(r.body.node_results.fhir).toMatchObject({ status: 'skipped', reason: 'branch_not_taken' });

@@ -19,7 +19,14 @@ const definition = {
   connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
 };
 
-const ADT = fs.readFileSync('/work/shared/data/hl7v2/messages/' + fs.readdirSync('/work/shared/data/hl7v2/messages').filter((f) => f.startsWith('ADT-')).sort()[0]!, 'utf8');
+const ADT = fs.readFileSync(
+  '/work/shared/data/hl7v2/messages/' +
+    fs
+      .readdirSync('/work/shared/data/hl7v2/messages')
+      .filter((f) => f.startsWith('ADT-'))
+      .sort()[0]!,
+  'utf8',
+);
 
 /** Whether a TCP connection to the port is accepted (and then closed at once). */
 const accepts = (port: number) =>
@@ -45,7 +52,11 @@ async function sendAdts(port: number, n: number) {
 }
 
 /** The server processes a cluster's primary runs. */
-const children = (pid: number) => execFileSync('sh', ['-c', `pgrep -P ${pid} || true`]).toString().split('\n').filter(Boolean);
+const children = (pid: number) =>
+  execFileSync('sh', ['-c', `pgrep -P ${pid} || true`])
+    .toString()
+    .split('\n')
+    .filter(Boolean);
 
 // `npm start` on Postgres with WEB_CONCURRENCY=2 (two server processes sharing the port) and a separate worker
 // process: the limits hold across them exactly, and a revoked key stops working in every process at once.
@@ -126,7 +137,8 @@ describe('two server processes on one port and a worker (Postgres)', () => {
     // one process dies: the primary starts another, which opens the deployed pipeline's port as it starts
     const [victim] = children(server.process.pid!);
     process.kill(Number(victim), 'SIGKILL');
-    for (let i = 0; i < 100 && !(children(server.process.pid!).length === 2 && !children(server.process.pid!).includes(victim!)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !(children(server.process.pid!).length === 2 && !children(server.process.pid!).includes(victim!)); i++)
+      await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 4000)); // the new process prepares Next and its listeners
     await sendAdts(port, 6);
     // undeploy reaches one process; the other follows

@@ -36,7 +36,10 @@ function queryPipeline(connector: string) {
 
 /** Every file under `dir`, whole (PGlite's tables, WAL and all). */
 function filesUnder(dir: string): { file: string; bytes: Buffer }[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => ({ file: path.join(e.parentPath, e.name), bytes: fs.readFileSync(path.join(e.parentPath, e.name)) }));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => ({ file: path.join(e.parentPath, e.name), bytes: fs.readFileSync(path.join(e.parentPath, e.name)) }));
 }
 
 const PATIENT = { resourceType: 'Patient', name: [{ family: 'Secret-Test', given: ['Ada'] }], gender: 'female' };
@@ -56,7 +59,13 @@ describe('connector credentials stay out of answers, execution records, logs and
 
   beforeAll(async () => {
     [oauth, basic, bearer] = await Promise.all([startFhirServer({ auth: 'oauth2' }), startFhirServer({ auth: 'basic' }), startFhirServer({ auth: 'bearer' })]);
-    server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', BOOTSTRAP_ORG_ID: org.id, BOOTSTRAP_API_KEY: org.key, RATE_LIMIT_PER_MINUTE: '1000000' });
+    server = await startServer({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      BOOTSTRAP_ORG_ID: org.id,
+      BOOTSTRAP_API_KEY: org.key,
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     const plain = client(server.url, org);
     // every answer the server gives is kept, to be searched at the end
     const recorded = async (r: Promise<ApiResponse>) => {
@@ -84,9 +93,24 @@ describe('connector credentials stay out of answers, execution records, logs and
     const missingDb = new URL(pg);
     missingDb.pathname = '/no_such_database_for_secrets';
     const connectors = {
-      'FHIR oauth': { type: 'fhir', endpoint: oauth.baseUrl, config: { auth: 'oauth2', token_url: oauth.tokenUrl }, credentials: { client_id: oauth.credentials.clientId, client_secret: oauth.credentials.clientSecret } },
-      'FHIR oauth wrong': { type: 'fhir', endpoint: oauth.baseUrl, config: { auth: 'oauth2', token_url: oauth.tokenUrl }, credentials: { client_id: oauth.credentials.clientId, client_secret: wrongSecret } },
-      'FHIR basic': { type: 'fhir', endpoint: basic.baseUrl, config: { auth: 'basic' }, credentials: { username: basic.credentials.username, password: basic.credentials.password } },
+      'FHIR oauth': {
+        type: 'fhir',
+        endpoint: oauth.baseUrl,
+        config: { auth: 'oauth2', token_url: oauth.tokenUrl },
+        credentials: { client_id: oauth.credentials.clientId, client_secret: oauth.credentials.clientSecret },
+      },
+      'FHIR oauth wrong': {
+        type: 'fhir',
+        endpoint: oauth.baseUrl,
+        config: { auth: 'oauth2', token_url: oauth.tokenUrl },
+        credentials: { client_id: oauth.credentials.clientId, client_secret: wrongSecret },
+      },
+      'FHIR basic': {
+        type: 'fhir',
+        endpoint: basic.baseUrl,
+        config: { auth: 'basic' },
+        credentials: { username: basic.credentials.username, password: basic.credentials.password },
+      },
       'FHIR bearer': { type: 'fhir', endpoint: bearer.baseUrl, config: { auth: 'bearer' }, credentials: { token: bearer.credentials.token } },
       'FHIR bearer expired': { type: 'fhir', endpoint: bearer.baseUrl, config: { auth: 'bearer' }, credentials: { token: wrongToken } },
       Warehouse: { type: 'postgres', endpoint: pg.toString() },
@@ -103,7 +127,15 @@ describe('connector credentials stay out of answers, execution records, logs and
     // tested for real: the right credentials pass, the wrong ones fail (and the server logs why)
     const tested: Record<string, boolean> = {};
     for (const name of Object.keys(connectors)) tested[name] = (await api.post(`/api/connectors/${ids[name]}/test`)).body.ok;
-    expect(tested).toEqual({ 'FHIR oauth': true, 'FHIR oauth wrong': false, 'FHIR basic': true, 'FHIR bearer': true, 'FHIR bearer expired': false, Warehouse: true, 'Warehouse gone': false });
+    expect(tested).toEqual({
+      'FHIR oauth': true,
+      'FHIR oauth wrong': false,
+      'FHIR basic': true,
+      'FHIR bearer': true,
+      'FHIR bearer expired': false,
+      Warehouse: true,
+      'Warehouse gone': false,
+    });
 
     // used by deployed pipelines, sync and on the queue; the expired token fails calling the peer
     const runs: { name: string; status: string; id: string }[] = [];
@@ -123,7 +155,9 @@ describe('connector credentials stay out of answers, execution records, logs and
     for (const name of ['FHIR oauth', 'FHIR basic', 'FHIR bearer', 'FHIR bearer expired']) await run(name, writePipeline(name), { patient: PATIENT });
     await run('Warehouse', queryPipeline('Warehouse'), {});
     expect(runs.map((r) => `${r.name}: ${r.status}`)).toEqual(
-      ['FHIR oauth', 'FHIR basic', 'FHIR bearer', 'FHIR bearer expired', 'Warehouse'].flatMap((n) => Array(2).fill(`${n}: ${n === 'FHIR bearer expired' ? 'failed' : 'completed'}`)),
+      ['FHIR oauth', 'FHIR basic', 'FHIR bearer', 'FHIR bearer expired', 'Warehouse'].flatMap((n) =>
+        Array(2).fill(`${n}: ${n === 'FHIR bearer expired' ? 'failed' : 'completed'}`),
+      ),
     );
     for (const r of runs) await api.get(`/api/executions/${r.id}`);
     expect(answers.join('\n')).toContain('FHIR_AUTH_FAILED'); // the failed runs' records were read back
@@ -149,8 +183,14 @@ describe('connector credentials stay out of answers, execution records, logs and
     };
     for (const [what, secret] of Object.entries(secrets)) {
       expect(log.includes(secret), `${what} in the server's log`).toBe(false);
-      expect(answers.some((a) => a.includes(secret)), `${what} in an API answer or execution record`).toBe(false);
-      expect(files.filter((f) => f.bytes.includes(secret)).map((f) => f.file), `${what} in the database's files`).toEqual([]);
+      expect(
+        answers.some((a) => a.includes(secret)),
+        `${what} in an API answer or execution record`,
+      ).toBe(false);
+      expect(
+        files.filter((f) => f.bytes.includes(secret)).map((f) => f.file),
+        `${what} in the database's files`,
+      ).toEqual([]);
     }
   });
 });

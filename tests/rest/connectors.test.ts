@@ -110,37 +110,91 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
       credentials: { client_id: fhir.credentials.clientId, client_secret: fhir.credentials.clientSecret },
     });
     const ok = await api.post(`/api/connectors/${c.body.id}/test`);
-    expect(ok.body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true, detail: expect.stringContaining('TCP connection to 127.0.0.1') }, { name: 'auth', ok: true }, { name: 'metadata', ok: true, detail: expect.stringContaining('FHIR 4.0.1') }] });
+    expect(ok.body).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'connect', ok: true, detail: expect.stringContaining('TCP connection to 127.0.0.1') },
+        { name: 'auth', ok: true },
+        { name: 'metadata', ok: true, detail: expect.stringContaining('FHIR 4.0.1') },
+      ],
+    });
     await api.put(`/api/connectors/${c.body.id}`, { credentials: { client_secret: 'the-wrong-secret-000000' } });
     const refused = await api.post(`/api/connectors/${c.body.id}/test`);
-    expect(refused.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: true }, { name: 'auth', ok: false, detail: expect.stringContaining('invalid_client') }] });
+    expect(refused.body).toMatchObject({
+      ok: false,
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'auth', ok: false, detail: expect.stringContaining('invalid_client') },
+      ],
+    });
     expect(JSON.stringify(refused.body)).not.toContain('the-wrong-secret');
   });
 
   it('tests an MLLP receiver (its ACK), an HTTP API (its answer) and a Postgres database (sign-in and schema)', async () => {
     const lab = await api.post('/api/connectors', { name: 'Lab', type: 'hl7-mllp', endpoint: `127.0.0.1:${mllpPort}` });
     const mllpTest = await api.post(`/api/connectors/${lab.body.id}/test`);
-    expect(mllpTest.body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'ack', ok: true, detail: expect.stringMatching(/^ACK AA for the test ADT\^A01/) }] });
+    expect(mllpTest.body).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'ack', ok: true, detail: expect.stringMatching(/^ACK AA for the test ADT\^A01/) },
+      ],
+    });
     // what the receiver got: an ADT^A01 marked as a test (MSH-11 T)
     const msh = mllpSeen.at(-1)!.split('\r')[0]!.split('|');
     expect([msh[8], msh[10]]).toEqual(['ADT^A01^ADT_A01', 'T']);
     const strict = await api.post('/api/connectors', { name: 'Strict lab', type: 'hl7-mllp', endpoint: `127.0.0.1:${mllpPort}` });
     expect((await api.post(`/api/connectors/${strict.body.id}/test`)).body).toMatchObject({
       ok: false,
-      checks: [{ name: 'connect', ok: true }, { name: 'ack', ok: false, detail: expect.stringContaining('answered AE: Test messages are not accepted here') }],
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'ack', ok: false, detail: expect.stringContaining('answered AE: Test messages are not accepted here') },
+      ],
     });
 
-    const payer = await api.post('/api/connectors', { name: 'Payer', type: 'http', endpoint: webUrl, config: { auth: 'bearer' }, credentials: { token: 'tok_good_0123456789' } });
-    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'reach', detail: expect.stringContaining('answered 200') }] });
+    const payer = await api.post('/api/connectors', {
+      name: 'Payer',
+      type: 'http',
+      endpoint: webUrl,
+      config: { auth: 'bearer' },
+      credentials: { token: 'tok_good_0123456789' },
+    });
+    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'reach', detail: expect.stringContaining('answered 200') },
+      ],
+    });
     expect(seenAuth.at(-1)).toBe('Bearer tok_good_0123456789');
     await api.put(`/api/connectors/${payer.body.id}`, { credentials: { token: 'tok_bad_0000000000' } });
-    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: true }, { name: 'reach', ok: false, detail: expect.stringContaining('401') }] });
+    expect((await api.post(`/api/connectors/${payer.body.id}/test`)).body).toMatchObject({
+      ok: false,
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'reach', ok: false, detail: expect.stringContaining('401') },
+      ],
+    });
 
     const db = new URL(inject('postgresUrl'));
     const warehouse = await api.post('/api/connectors', { name: 'Warehouse', type: 'postgres', endpoint: db.toString(), config: { schema: 'public' } });
-    expect((await api.post(`/api/connectors/${warehouse.body.id}/test`)).body).toMatchObject({ ok: true, checks: [{ name: 'connect', ok: true }, { name: 'schema', ok: true }] });
-    const missing = await api.post('/api/connectors', { name: 'Warehouse (no schema)', type: 'postgres', endpoint: db.toString(), config: { schema: 'no_such_schema' } });
-    expect((await api.post(`/api/connectors/${missing.body.id}/test`)).body).toMatchObject({ ok: false, checks: [{ ok: true }, { name: 'schema', ok: false }] });
+    expect((await api.post(`/api/connectors/${warehouse.body.id}/test`)).body).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'schema', ok: true },
+      ],
+    });
+    const missing = await api.post('/api/connectors', {
+      name: 'Warehouse (no schema)',
+      type: 'postgres',
+      endpoint: db.toString(),
+      config: { schema: 'no_such_schema' },
+    });
+    expect((await api.post(`/api/connectors/${missing.body.id}/test`)).body).toMatchObject({
+      ok: false,
+      checks: [{ ok: true }, { name: 'schema', ok: false }],
+    });
   });
 
   it('refuses a connector pointed at a private or link-local address (the outbound policy), before any traffic', async () => {
@@ -152,10 +206,28 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
     expect(m.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/private|refused|not allowed/i) }] });
   });
 
-  it('stops at TLS when the server\'s certificate is not trusted, saying why', async () => {
+  it("stops at TLS when the server's certificate is not trusted, saying why", async () => {
     // a self-signed certificate, as a misconfigured or intercepted endpoint would present
     const dir = mkdtempSync(path.join(tmpdir(), 'cf-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     let requests = 0;
     const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) => {
       requests++;
@@ -164,9 +236,18 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/fhir`;
-      const c = await api.post('/api/connectors', { name: 'Self-signed FHIR', type: 'fhir', endpoint: url, config: { auth: 'bearer' }, credentials: { token: 'tok_never_sent_0123456789' } });
+      const c = await api.post('/api/connectors', {
+        name: 'Self-signed FHIR',
+        type: 'fhir',
+        endpoint: url,
+        config: { auth: 'bearer' },
+        credentials: { token: 'tok_never_sent_0123456789' },
+      });
       const r = await api.post(`/api/connectors/${c.body.id}/test`);
-      expect(r.body).toMatchObject({ ok: false, checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/TLS handshake failed.*self[- ]signed/i) }] });
+      expect(r.body).toMatchObject({
+        ok: false,
+        checks: [{ name: 'connect', ok: false, detail: expect.stringMatching(/TLS handshake failed.*self[- ]signed/i) }],
+      });
       expect(requests).toBe(0); // the token never went to an unverified server
     } finally {
       server.close();
@@ -199,7 +280,10 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
     expect(refused.body.error.message).toContain('"Forward ADT"');
 
     // and the pipeline uses it for real: an ADT goes out, the receiver's ACK comes back
-    const sent = await api.post('/api/execute', { pipeline_id: p.body.id, inputs: { message: 'MSH|^~\\&|A|B|C|D|20250101||ADT^A01|MSG0001|P|2.5\rPID|1||123^^^H^MR||DOE^JANE' } });
+    const sent = await api.post('/api/execute', {
+      pipeline_id: p.body.id,
+      inputs: { message: 'MSH|^~\\&|A|B|C|D|20250101||ADT^A01|MSG0001|P|2.5\rPID|1||123^^^H^MR||DOE^JANE' },
+    });
     expect(sent.body).toMatchObject({ status: 'completed' });
     const detail = await api.get(`/api/executions/${sent.body.execution_id}`);
     const ack = detail.body.nodes.find((n: { node_id: string }) => n.node_id === 'send').outputs.ack as { segments: { id: string; fields: string[] }[] };

@@ -17,14 +17,30 @@ const link = (source: string, source_port: string, target: string, target_port: 
 const FIRST = {
   name: 'ADT to FHIR',
   reasoning: ['Take the message', 'Convert it to FHIR', 'Validate the bundle'],
-  nodes: [node('start', 'manual-trigger', { fields: { message: 'text' } }), node('to_fhir', 'hl7v2-to-fhir', {}), node('check', 'fhir-validate', { expect: 'bundle' }), node('out', 'pipeline-output', { key: 5 })],
+  nodes: [
+    node('start', 'manual-trigger', { fields: { message: 'text' } }),
+    node('to_fhir', 'hl7v2-to-fhir', {}),
+    node('check', 'fhir-validate', { expect: 'bundle' }),
+    node('out', 'pipeline-output', { key: 5 }),
+  ],
   connections: [link('start', 'message', 'to_fhir', 'message'), link('to_fhir', 'bundle', 'check', 'resource'), link('check', 'valid', 'out', 'value')],
 };
 /** The same design corrected, as a model answers once told the validator's findings. */
 const CORRECTED = {
   ...FIRST,
-  nodes: [node('start', 'manual-trigger', { fields: { message: 'text' } }), node('parse', 'hl7v2-parse', {}), node('to_fhir', 'hl7v2-to-fhir', {}), node('check', 'fhir-validate', { expect: 'bundle' }), node('out', 'pipeline-output', { key: 'bundle' })],
-  connections: [link('start', 'message', 'parse', 'text'), link('parse', 'message', 'to_fhir', 'message'), link('to_fhir', 'bundle', 'check', 'resource'), link('check', 'valid', 'out', 'value')],
+  nodes: [
+    node('start', 'manual-trigger', { fields: { message: 'text' } }),
+    node('parse', 'hl7v2-parse', {}),
+    node('to_fhir', 'hl7v2-to-fhir', {}),
+    node('check', 'fhir-validate', { expect: 'bundle' }),
+    node('out', 'pipeline-output', { key: 'bundle' }),
+  ],
+  connections: [
+    link('start', 'message', 'parse', 'text'),
+    link('parse', 'message', 'to_fhir', 'message'),
+    link('to_fhir', 'bundle', 'check', 'resource'),
+    link('check', 'valid', 'out', 'value'),
+  ],
 };
 
 const lastUser = (body: SeenRequest['body']) => String(body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
@@ -39,7 +55,8 @@ function modelAnswer(body: SeenRequest['body']): string {
   const asked = String(body.messages.find((m) => m.role === 'user')?.content ?? '');
   const told = lastUser(body);
   if (asked.includes('stubborn')) return JSON.stringify(FIRST);
-  if (asked.includes('out of shape') && !told.includes('required shape')) return JSON.stringify({ ...CORRECTED, nodes: [{ id: 'x', type: 'hl7v2-magic', config: '{}' }] });
+  if (asked.includes('out of shape') && !told.includes('required shape'))
+    return JSON.stringify({ ...CORRECTED, nodes: [{ id: 'x', type: 'hl7v2-magic', config: '{}' }] });
   return JSON.stringify(told.includes('PORT_TYPE') || told.includes('required shape') ? CORRECTED : FIRST);
 }
 
@@ -71,7 +88,7 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(h.body.planners).toContainEqual(expect.objectContaining({ id: 'llm', available: true }));
   });
 
-  it('puts the relevant catalog in the prompt, constrains the answer to the catalog, and sends the validator\'s findings back until it is valid', async () => {
+  it("puts the relevant catalog in the prompt, constrains the answer to the catalog, and sends the validator's findings back until it is valid", async () => {
     const before = llm.seen.length;
     const description = 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles';
     const r = await api.post('/api/copilot/generate/pipeline', { description, model: MODEL, sample_input: ADT });
@@ -79,7 +96,13 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(r.body).toMatchObject({ planner: 'llm', model: MODEL, attempts: 2, usage: { input_tokens: 2000, output_tokens: 400 } });
     expect(r.body.validation).toMatchObject({ valid: true, errors: [] });
     expect(r.body.pipeline.name).toBe('ADT to FHIR');
-    expect(r.body.pipeline.nodes.map((n: { type: string }) => n.type)).toEqual(['manual-trigger', 'hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate', 'pipeline-output']);
+    expect(r.body.pipeline.nodes.map((n: { type: string }) => n.type)).toEqual([
+      'manual-trigger',
+      'hl7v2-parse',
+      'hl7v2-to-fhir',
+      'fhir-validate',
+      'pipeline-output',
+    ]);
     // laid out left to right along the flow
     const x = Object.fromEntries(r.body.pipeline.nodes.map((n: { id: string; position: { x: number } }) => [n.id, n.position.x]));
     expect(x.start).toBeLessThan(x.parse);
@@ -138,8 +161,12 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(r.body.pipeline.nodes.map((n: { type: string }) => n.type)).not.toContain('hl7v2-magic');
   });
 
-  it('streams the model\'s design in the copilot chat', async () => {
-    const res = await postRaw(server.url, ORG, '/api/copilot/chat', { message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: true, model: MODEL });
+  it("streams the model's design in the copilot chat", async () => {
+    const res = await postRaw(server.url, ORG, '/api/copilot/chat', {
+      message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles',
+      stream: true,
+      model: MODEL,
+    });
     expect(res.status).toBe(200);
     const { events } = await readEvents(res.body!);
     const thinking = events.filter((e) => e.event === 'thinking').map((e) => e.data.content as string);
@@ -148,7 +175,7 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(events.at(-1)!.event).toBe('done');
   });
 
-  it('edits a pipeline with the model: its first answer sent back with the validator\'s findings, the corrected one shown, nothing saved', async () => {
+  it("edits a pipeline with the model: its first answer sent back with the validator's findings, the corrected one shown, nothing saved", async () => {
     const definition = {
       nodes: [
         { id: 'start', type: 'manual-trigger', config: { fields: { message: 'text' } }, position: { x: 0, y: 0 } },
@@ -162,7 +189,7 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ planner: 'llm', model: MODEL, validation: { valid: true }, saved_version: null, diff: { added: ['check'] } });
     expect(r.body.reasoning.join('\n')).toMatch(/Answer 1: the validator found .*PORT_TYPE/);
-    expect(r.body.reasoning.join('\n')).toContain('Answer 2: checked with the engine\'s validator: valid.');
+    expect(r.body.reasoning.join('\n')).toContain("Answer 2: checked with the engine's validator: valid.");
     expect(r.body.definition.nodes.find((n: { id: string }) => n.id === 'to_fhir').position).toEqual({ x: 520, y: 0 });
   });
 
@@ -176,7 +203,10 @@ describe('the copilot designing with a language model (OpenAI-compatible API), o
 
   it('falls back to the offline planner when the model server is gone, and says so', async () => {
     await llm.close();
-    const r = await api.post('/api/copilot/generate/pipeline', { description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', model: MODEL });
+    const r = await api.post('/api/copilot/generate/pipeline', {
+      description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles',
+      model: MODEL,
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ planner: 'offline', model: 'clinflow/offline', validation: { valid: true } });
     expect(r.body.reasoning[0]).toMatch(/^The language model call failed \(ollama\/llama3\.1:8b: .*\)\. The offline planner answered instead\./);

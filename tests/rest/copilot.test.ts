@@ -43,7 +43,10 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
   });
 
   it('designs a pipeline that validates, dry-runs on the sample, and saves and runs as proposed', async () => {
-    const r = await api.post('/api/copilot/generate/pipeline', { description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', sample_input: ADT });
+    const r = await api.post('/api/copilot/generate/pipeline', {
+      description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles',
+      sample_input: ADT,
+    });
     expect(r.status, r.text).toBe(200);
     const types = r.body.pipeline.nodes.map((n: { type: string }) => n.type);
     expect(types).toEqual(expect.arrayContaining(['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate']));
@@ -81,15 +84,27 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     const made = await api.post('/api/copilot/generate/pipeline', { description: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles' });
     const { name, nodes, connections } = made.body.pipeline;
     const saved = await api.post('/api/pipelines', { name, definition: { nodes, connections } });
-    const m = await api.post('/api/copilot/modify/pipeline', { pipeline_id: saved.body.id, request: 'add de-identification after the parse step', apply: true });
+    const m = await api.post('/api/copilot/modify/pipeline', {
+      pipeline_id: saved.body.id,
+      request: 'add de-identification after the parse step',
+      apply: true,
+    });
     expect(m.status, m.text).toBe(200);
     expect(m.body.definition.nodes.map((n: { type: string }) => n.type)).toContain('hl7v2-deidentify');
     expect(m.body).toMatchObject({ validation: { valid: true }, saved_version: 2 });
-    expectError(await api.post('/api/copilot/modify/pipeline', { pipeline_id: '00000000-0000-4000-8000-000000000000', request: 'remove the parse step' }), 404, 'PIPELINE_NOT_FOUND');
+    expectError(
+      await api.post('/api/copilot/modify/pipeline', { pipeline_id: '00000000-0000-4000-8000-000000000000', request: 'remove the parse step' }),
+      404,
+      'PIPELINE_NOT_FOUND',
+    );
   });
 
   it('chats over Server-Sent Events: its steps, then the pipeline, its validation, the dry run and the answer', async () => {
-    const res = await postRaw(target.url, org, '/api/copilot/chat', { message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles', stream: true, sample_input: ADT });
+    const res = await postRaw(target.url, org, '/api/copilot/chat', {
+      message: 'Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles',
+      stream: true,
+      sample_input: ADT,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.headers.get('x-ratelimit-limit')).toBe('30');
@@ -100,7 +115,11 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
     expect(names.slice(names.indexOf('pipeline'))).toEqual(['pipeline', 'validation', 'dry_run', 'message', 'done']);
     expect(events.find((e) => e.event === 'validation')!.data).toMatchObject({ valid: true });
     expect(events.find((e) => e.event === 'dry_run')!.data).toMatchObject({ status: 'completed' });
-    const missing = await postRaw(target.url, org, '/api/copilot/chat', { message: 'check it', stream: true, context: { pipeline_id: '00000000-0000-4000-8000-000000000000' } });
+    const missing = await postRaw(target.url, org, '/api/copilot/chat', {
+      message: 'check it',
+      stream: true,
+      context: { pipeline_id: '00000000-0000-4000-8000-000000000000' },
+    });
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe('PIPELINE_NOT_FOUND');
   });
@@ -143,18 +162,31 @@ describe.each(inject('targets'))('copilot over REST on $name', (target) => {
   it('says which planner answers', async () => {
     const r = await api.get('/api/copilot/health');
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ status: 'ok', planner: 'offline', limit_per_minute: 30, planners: [{ id: 'offline', available: true }, { id: 'llm', available: false }] });
+    expect(r.body).toMatchObject({
+      status: 'ok',
+      planner: 'offline',
+      limit_per_minute: 30,
+      planners: [
+        { id: 'offline', available: true },
+        { id: 'llm', available: false },
+      ],
+    });
     expect(r.body.catalog.node_types).toBe((await api.get('/api/node-catalog')).body.total_count);
   });
 
   it('infers a JSON Schema from samples', async () => {
-    const r = await api.post('/api/copilot/infer/schema', { samples: [{ mrn: 'A1', potassium: 4.1 }, { mrn: 'B2', potassium: 6 }] });
+    const r = await api.post('/api/copilot/infer/schema', {
+      samples: [
+        { mrn: 'A1', potassium: 4.1 },
+        { mrn: 'B2', potassium: 6 },
+      ],
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ fits: true, samples: 2, schema: { type: 'object', required: ['mrn', 'potassium'] } });
     expectError(await api.post('/api/copilot/infer/schema', { samples: [] }), 400, 'VALIDATION_FAILED');
   });
 
-  it('answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec\'s error shape', async () => {
+  it("answers FHIR search lines, agent proposals, analyses and insights; bad input in the spec's error shape", async () => {
     const q = await api.post('/api/copilot/generate/fhir-queries', { description: 'female patients with hypertension' });
     expect(q.status).toBe(200);
     expect(q.body.queries).toEqual(['GET /Patient?gender=female&_has:Condition:patient:code=http://snomed.info/sct|38341003']);
@@ -199,7 +231,9 @@ describe.each(inject('targets'))('copilot code generation over REST on $name', (
   const patients = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/synthea-10/Patient.000.ndjson'), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: string; birthDate: string; gender: string; name: { use?: string; given?: string[]; family?: string; prefix?: string[] }[] });
+    .map(
+      (l) => JSON.parse(l) as { id: string; birthDate: string; gender: string; name: { use?: string; given?: string[]; family?: string; prefix?: string[] }[] },
+    );
   const bundle = { resourceType: 'Bundle', type: 'searchset', entry: patients.map((resource) => ({ resource })) };
   // an organization of its own: its requests are not counted against the other copilot tests' 30 a minute
   let api: Client;
@@ -215,7 +249,14 @@ describe.each(inject('targets'))('copilot code generation over REST on $name', (
     expectRateHeaders(r);
     const counts: Record<string, number> = {};
     for (const p of patients) counts[p.gender] = (counts[p.gender] ?? 0) + 1;
-    expect(r.body).toMatchObject({ language: 'javascript', syntax: { ok: true }, valid: true, planner: 'offline', fields: [{ asked: 'gender', path: 'gender' }], dry_run: { ok: true, output: counts } });
+    expect(r.body).toMatchObject({
+      language: 'javascript',
+      syntax: { ok: true },
+      valid: true,
+      planner: 'offline',
+      fields: [{ asked: 'gender', path: 'gender' }],
+      dry_run: { ok: true, output: counts },
+    });
     expect(r.body.code).toContain('(input.entry ?? []).map((e) => e.resource)');
     expect(r.body.node).toEqual({ type: 'code', name: 'Code (JavaScript)', config: { source: r.body.code, timeout_ms: 1000 } });
     expect(r.body.explanation).toMatch(/gender/);
@@ -223,7 +264,11 @@ describe.each(inject('targets'))('copilot code generation over REST on $name', (
     const saved = await api.post('/api/pipelines', {
       name: 'genders',
       definition: {
-        nodes: [{ id: 'in', type: 'manual-trigger', config: { fields: { bundle: 'any' } } }, { id: 'js', ...r.body.node }, { id: 'out', type: 'pipeline-output', config: {} }],
+        nodes: [
+          { id: 'in', type: 'manual-trigger', config: { fields: { bundle: 'any' } } },
+          { id: 'js', ...r.body.node },
+          { id: 'out', type: 'pipeline-output', config: {} },
+        ],
         connections: [
           { source: 'in', source_port: 'bundle', target: 'js', target_port: 'input' },
           { source: 'js', source_port: 'output', target: 'out', target_port: 'value' },
@@ -259,11 +304,20 @@ describe.each(inject('targets'))('copilot code generation over REST on $name', (
     expectError(vague, 400, 'REQUEST_NOT_UNDERSTOOD');
     const unclear = await api.post('/api/copilot/generate/code', { description: 'sort them by shoe size', sample_input: patients });
     expect(unclear.status).toBe(400);
-    expect(unclear.body.error.details).toMatchObject([{ understood: ['No field matches "shoe size" in the sample: the records were not sorted.'], examples: expect.arrayContaining(["list each patient's name and age"]) }]);
+    expect(unclear.body.error.details).toMatchObject([
+      {
+        understood: ['No field matches "shoe size" in the sample: the records were not sorted.'],
+        examples: expect.arrayContaining(["list each patient's name and age"]),
+      },
+    ]);
 
     expectError(await api.post('/api/copilot/generate/code', {}), 400, 'VALIDATION_FAILED');
     expectError(await api.post('/api/copilot/generate/code', { description: 'count patients by gender', language: 'python' }), 400, 'VALIDATION_FAILED');
-    const anonymous = await fetch(`${target.url}/api/copilot/generate/code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'count patients by gender' }) });
+    const anonymous = await fetch(`${target.url}/api/copilot/generate/code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'count patients by gender' }),
+    });
     expect(anonymous.status).toBe(401);
     const reader = client(target.url, await orgWithKey(target.url, `copilot-code-reader-${target.name}-${Date.now()}@example.org`, ['read']));
     expectError(await reader.post('/api/copilot/generate/code', { description: 'count patients by gender' }), 403, 'FORBIDDEN');

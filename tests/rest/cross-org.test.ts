@@ -43,7 +43,10 @@ describe.each(inject('targets'))('organizations are isolated on $name', (target)
 
   it("answers 404 to org B for org A's executions, and never lists them", async () => {
     const echo = {
-      nodes: [{ id: 'in', type: 'manual-trigger' }, { id: 'out', type: 'pipeline-output' }],
+      nodes: [
+        { id: 'in', type: 'manual-trigger' },
+        { id: 'out', type: 'pipeline-output' },
+      ],
       connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
     };
     const runnable = (await a.post('/api/pipelines', { name: 'A runnable', definition: echo })).body.id;

@@ -28,7 +28,13 @@ const definition = {
 const FAMILY = 'Vandervort-Policy';
 const patient = (refuse = false) => ({ resourceType: 'Patient', refuse, name: [{ family: FAMILY, given: ['Ana'] }] });
 const DIR = '/work/shared/data/hl7v2/messages';
-const ADT = fs.readFileSync(path.join(DIR, fs.readdirSync(DIR).find((f) => f.startsWith('ADT-'))!), 'utf8');
+const ADT = fs.readFileSync(
+  path.join(
+    DIR,
+    fs.readdirSync(DIR).find((f) => f.startsWith('ADT-'))!,
+  ),
+  'utf8',
+);
 
 async function poll(api: Client, id: string) {
   for (let i = 0; i < 400; i++) {

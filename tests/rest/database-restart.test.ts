@@ -43,7 +43,11 @@ describe('a Postgres restart under load', () => {
   });
 
   it('answers 503 with Retry-After while the database is away, never 500, and serves again once it is back; nothing acknowledged is lost', async () => {
-    const created = await fetch(`${server.url}/api/pipelines`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ name: 'restart', definition: FIVE_NODES }) });
+    const created = await fetch(`${server.url}/api/pipelines`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ name: 'restart', definition: FIVE_NODES }),
+    });
     expect(created.status).toBe(201);
     const pipelineId = (await created.json()).id as string;
     expect((await fetch(`${server.url}/api/pipelines/${pipelineId}/deploy`, { method: 'POST', headers: HEADERS })).status).toBe(200);
@@ -52,10 +56,21 @@ describe('a Postgres restart under load', () => {
     const worker = async () => {
       while (running) {
         const sent = Date.now();
-        const res = await fetch(`${server.url}/api/execute`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ pipeline_id: pipelineId, inputs: { n: 1 } }) }).catch(() => null);
+        const res = await fetch(`${server.url}/api/execute`, {
+          method: 'POST',
+          headers: HEADERS,
+          body: JSON.stringify({ pipeline_id: pipelineId, inputs: { n: 1 } }),
+        }).catch(() => null);
         if (!res) continue;
         const body = await res.json().catch(() => ({}));
-        answers.push({ sent, at: Date.now(), status: res.status, code: body?.error?.code, retryAfter: res.headers.get('retry-after'), executionId: body?.execution_id });
+        answers.push({
+          sent,
+          at: Date.now(),
+          status: res.status,
+          code: body?.error?.code,
+          retryAfter: res.headers.get('retry-after'),
+          executionId: body?.execution_id,
+        });
         if (res.status !== 200) await new Promise((r) => setTimeout(r, 50));
       }
     };
@@ -83,7 +98,9 @@ describe('a Postgres restart under load', () => {
     const last = failures.filter((f) => f.at > backAt).sort((a, b) => b.at - a.at)[0];
     console.log(
       `database restart: ${failures.length} answers were 503; ` +
-        (last ? `the last ${last.at - backAt} ms after the database was back, to a request sent ${last.sent - backAt} ms after it` : 'none after the database was back'),
+        (last
+          ? `the last ${last.at - backAt} ms after the database was back, to a request sent ${last.sent - backAt} ms after it`
+          : 'none after the database was back'),
     );
     // …and it does come back: every request sent from 5 s after the database (the issue's bound) succeeds — the pool
     // reconnects within half a second instead of postgres.js's backoff, which had grown to 20 s during the outage.
@@ -93,7 +110,10 @@ describe('a Postgres restart under load', () => {
     expect(after.filter((a) => a.status !== 200)).toEqual([]);
 
     // the log says the database is away, not once per refused request (a line each buried it)
-    const outageLines = server.output().split('\n').filter((l) => l.includes('request refused'));
+    const outageLines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('request refused'));
     expect(outageLines.length).toBeGreaterThan(0);
     expect(outageLines.length).toBeLessThanOrEqual(2);
     expect(failures.length).toBeGreaterThan(outageLines.length);

@@ -93,7 +93,15 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
 
   it('the OpenAPI document describes deployed_version in every pipeline answer', async () => {
     const doc = (await api.get('/api/openapi.json')).body;
-    const resolve = (schema: any): any => (schema?.$ref ? resolve(schema.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc)) : schema);
+    const resolve = (schema: any): any =>
+      schema?.$ref
+        ? resolve(
+            schema.$ref
+              .split('/')
+              .slice(1)
+              .reduce((o: any, k: string) => o[k], doc),
+          )
+        : schema;
     const answer = (path: string, method: string, status: string) => resolve(doc.paths[path][method].responses[status].content['application/json'].schema);
     for (const [path, method, status] of [
       ['/pipelines/{id}', 'get', '200'],
@@ -136,7 +144,10 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
   it('webhooks run the deployed version until the next deploy', async () => {
     // hook (webhook-trigger) ──event──▶ out (key first | second)
     const hooked = (key: string) => ({
-      nodes: [{ id: 'hook', type: 'webhook-trigger' }, { id: 'out', type: 'pipeline-output', config: { key } }],
+      nodes: [
+        { id: 'hook', type: 'webhook-trigger' },
+        { id: 'out', type: 'pipeline-output', config: { key } },
+      ],
       connections: [{ source: 'hook', source_port: 'event', target: 'out', target_port: 'value' }],
     });
     const id = (await api.post('/api/pipelines', { name: 'hooked', definition: hooked('first') })).body.id as string;
@@ -159,7 +170,10 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     const [first, second] = [await freePort(), await freePort()];
     // in (mllp-listener-trigger) ──message──▶ out
     const listener = (port: number) => ({
-      nodes: [{ id: 'in', type: 'mllp-listener-trigger', config: { port } }, { id: 'out', type: 'pipeline-output', config: { key: 'message' } }],
+      nodes: [
+        { id: 'in', type: 'mllp-listener-trigger', config: { port } },
+        { id: 'out', type: 'pipeline-output', config: { key: 'message' } },
+      ],
       connections: [{ source: 'in', source_port: 'message', target: 'out', target_port: 'value' }],
     });
     const id = (await api.post('/api/pipelines', { name: 'listener', definition: listener(first) })).body.id as string;
@@ -181,7 +195,10 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     const port = await freePort();
     // in (mllp-listener-trigger) ──message──▶ out (key first | second)
     const listener = (key: string) => ({
-      nodes: [{ id: 'in', type: 'mllp-listener-trigger', config: { port } }, { id: 'out', type: 'pipeline-output', config: { key } }],
+      nodes: [
+        { id: 'in', type: 'mllp-listener-trigger', config: { port } },
+        { id: 'out', type: 'pipeline-output', config: { key } },
+      ],
       connections: [{ source: 'in', source_port: 'message', target: 'out', target_port: 'value' }],
     });
     const id = (await api.post('/api/pipelines', { name: 'kept connection', definition: listener('first') })).body.id as string;
@@ -190,7 +207,9 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     const sender = new Hl7Client({ host: '127.0.0.1', port, connectTimeout: 5000 });
     try {
       const send = async (n: number) => {
-        const ack = await sender.sendAndWait(Hl7Message.parse(`MSH|^~\\&|LAB|NORTH|EHR|MAIN|202401011200||ADT^A01|CTRL${n}|P|2.5\rPID|1||${n}`), { timeoutMs: 30_000 });
+        const ack = await sender.sendAndWait(Hl7Message.parse(`MSH|^~\\&|LAB|NORTH|EHR|MAIN|202401011200||ADT^A01|CTRL${n}|P|2.5\rPID|1||${n}`), {
+          timeoutMs: 30_000,
+        });
         expect(ack.getSegment('MSA')?.getField(1)?.toString()).toBe('AA');
         return newest();
       };

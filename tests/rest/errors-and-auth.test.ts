@@ -158,11 +158,7 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
     expect((await shortLived.get('/api/pipelines')).status).toBe(200);
     await trpc(target.url, org.cookie, 'keys.revoke', { id: made.id });
     expectError(await shortLived.get('/api/pipelines'), 401, 'UNAUTHENTICATED');
-    const keys = await trpc<{ id: string; revoked_at: string | null; last_used_at: string | null; prefix: string }[]>(
-      target.url,
-      org.cookie,
-      'keys.list',
-    );
+    const keys = await trpc<{ id: string; revoked_at: string | null; last_used_at: string | null; prefix: string }[]>(target.url, org.cookie, 'keys.list');
     const listed = keys.find((k) => k.id === made.id)!;
     expect(listed.revoked_at).not.toBeNull();
     expect(listed.last_used_at).not.toBeNull();
@@ -179,7 +175,12 @@ describe.each(inject('targets'))('errors and authentication on $name', (target) 
 });
 
 /** A request sent as written, for methods fetch will not send (TRACE). */
-function rawRequest(base: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {

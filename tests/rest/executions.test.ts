@@ -49,9 +49,22 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
       expect(Number.isInteger(n.duration_ms)).toBe(true);
     }
     const detail = await api.get(`/api/executions/${r.body.execution_id}`);
-    expect(detail.body).toMatchObject({ id: r.body.execution_id, pipeline_id: deployed, pipeline_version: 1, status: 'completed', test_mode: false, inputs: { patient } });
+    expect(detail.body).toMatchObject({
+      id: r.body.execution_id,
+      pipeline_id: deployed,
+      pipeline_version: 1,
+      status: 'completed',
+      test_mode: false,
+      inputs: { patient },
+    });
     const name = detail.body.nodes.find((n: { node_id: string }) => n.node_id === 'name');
-    expect(name).toMatchObject({ node_type: 'jsonata-transform', status: 'completed', inputs: { input: patient }, outputs: { output: 'Kshlerin' }, attempts: 1 });
+    expect(name).toMatchObject({
+      node_type: 'jsonata-transform',
+      status: 'completed',
+      inputs: { input: patient },
+      outputs: { output: 'Kshlerin' },
+      attempts: 1,
+    });
     expect(Date.parse(name.finished_at)).toBeGreaterThanOrEqual(Date.parse(name.started_at));
   });
 
@@ -66,7 +79,8 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     const id = (await api.post('/api/pipelines', { name: 'changing', definition: definition() })).body.id;
     await api.post(`/api/pipelines/${id}/deploy`);
     const sync = () => api.post('/api/execute', { pipeline_id: id, inputs: { patient } });
-    const asyncRun = async () => (await poll(api, (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, async: true })).body.execution_id)).body;
+    const asyncRun = async () =>
+      (await poll(api, (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, async: true })).body.execution_id)).body;
     expect((await sync()).body.outputs).toEqual({ family: 'Kshlerin' });
     expect(await asyncRun()).toMatchObject({ pipeline_version: 1, outputs: { family: 'Kshlerin' } });
     const updated = await api.put(`/api/pipelines/${id}`, { definition: definition('name[0].given[0]') });
@@ -105,7 +119,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expect(r.body).toMatchObject({ status: 'failed', error: { node_id: 'name', code: 'TRANSFORM_FAILED' } });
     expect(r.body.error.message).toContain('Node "name" (jsonata-transform) failed');
     // only the failing node is failed; the one after it did not run, and says why
-    expect(r.body.node_results).toMatchObject({ in: { status: 'completed' }, name: { status: 'failed' }, out: { status: 'skipped', reason: 'upstream_failed' } });
+    expect(r.body.node_results).toMatchObject({
+      in: { status: 'completed' },
+      name: { status: 'failed' },
+      out: { status: 'skipped', reason: 'upstream_failed' },
+    });
     const stats = await api.get(`/api/stats?pipeline_id=${failing}`);
     expect(stats.body).toMatchObject({ total_executions: 1, success_rate: 0, by_status: { failed: 1 } });
     expect(stats.body.error_distribution).toEqual([{ node_type: 'jsonata-transform', count: 1, codes: { TRANSFORM_FAILED: 1 } }]);
@@ -204,7 +222,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expect(a2.body).toMatchObject({ status: 'waiting', current_node: 'out', finished_node: { node_id: 'name', outputs: { output: 'Edited' } } });
     const a3 = await api.post(`/api/execute/step/${s.body.session_id}`);
     expect(a3.body).toMatchObject({ status: 'completed', current_node: null });
-    expect((await api.get(`/api/executions/${s.body.execution_id}`)).body).toMatchObject({ status: 'completed', trigger: 'step', outputs: { family: 'Edited' } });
+    expect((await api.get(`/api/executions/${s.body.execution_id}`)).body).toMatchObject({
+      status: 'completed',
+      trigger: 'step',
+      outputs: { family: 'Edited' },
+    });
     expectError(await api.post(`/api/execute/step/${s.body.session_id}`, {}), 409, 'STEP_SESSION_FINISHED');
     expectError(await api.post('/api/execute/step/00000000-0000-4000-8000-000000000000', {}), 404, 'STEP_SESSION_NOT_FOUND');
   });
@@ -256,7 +278,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     expect((await api.post(`/api/execute/step/${s.body.session_id}`, {})).body).toMatchObject({ status: 'waiting', current_node: 'each' });
     const each = await api.post(`/api/execute/step/${s.body.session_id}`, {});
     expect(each.status).toBe(200);
-    expect(each.body).toMatchObject({ status: 'waiting', current_node: 'out', finished_node: { node_id: 'each', status: 'completed', outputs: { results: [{ family: 'Kshlerin' }, { family: 'Okuneva' }] } } });
+    expect(each.body).toMatchObject({
+      status: 'waiting',
+      current_node: 'out',
+      finished_node: { node_id: 'each', status: 'completed', outputs: { results: [{ family: 'Kshlerin' }, { family: 'Okuneva' }] } },
+    });
     const last = await api.post(`/api/execute/step/${s.body.session_id}`, {});
     const sync = (await api.post('/api/execute', { pipeline_id: id, inputs: { items }, test_mode: true })).body;
     expect(last.body).toMatchObject({ status: 'completed', current_node: null });
@@ -272,7 +298,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     //        └▶ given (jsonata) ──▶ out2 "given"
     const base = definition();
     const twoOutputs = {
-      nodes: [...base.nodes, { id: 'given', type: 'jsonata-transform', config: { expression: 'name[0].given[0]' } }, { id: 'out2', type: 'pipeline-output', config: { key: 'given' } }],
+      nodes: [
+        ...base.nodes,
+        { id: 'given', type: 'jsonata-transform', config: { expression: 'name[0].given[0]' } },
+        { id: 'out2', type: 'pipeline-output', config: { key: 'given' } },
+      ],
       connections: [
         ...base.connections,
         { id: 'c3', source: 'in', source_port: 'patient', target: 'given', target_port: 'input' },
@@ -282,7 +312,11 @@ describe.each(inject('targets'))('executions over REST on $name', (target) => {
     const id = (await api.post('/api/pipelines', { name: 'two outputs', definition: twoOutputs })).body.id;
     const first = (await api.post('/api/execute', { pipeline_id: id, inputs: { patient }, test_mode: true })).body;
     expect(first.outputs).toEqual({ family: 'Kshlerin', given: 'Aaron' });
-    const retry = await api.post('/api/execute/retry', { execution_id: first.execution_id, node_id: 'given', inputs: { input: { name: [{ given: ['Abe'] }] } } });
+    const retry = await api.post('/api/execute/retry', {
+      execution_id: first.execution_id,
+      node_id: 'given',
+      inputs: { input: { name: [{ given: ['Abe'] }] } },
+    });
     expect(retry.body).toMatchObject({ status: 'completed', outputs: { family: 'Kshlerin', given: 'Abe' } });
   });
 });
@@ -293,7 +327,10 @@ describe.each(inject('targets'))('webhooks on $name', (target) => {
     const api = client(target.url, org);
     // hook (webhook-trigger) ──body──▶ out
     const definition = {
-      nodes: [{ id: 'hook', type: 'webhook-trigger' }, { id: 'out', type: 'pipeline-output', config: { key: 'received' } }],
+      nodes: [
+        { id: 'hook', type: 'webhook-trigger' },
+        { id: 'out', type: 'pipeline-output', config: { key: 'received' } },
+      ],
       connections: [{ source: 'hook', source_port: 'event', target: 'out', target_port: 'value' }],
     };
     const id = (await api.post('/api/pipelines', { name: 'lab results in', definition })).body.id;
@@ -304,7 +341,11 @@ describe.each(inject('targets'))('webhooks on $name', (target) => {
     expect(json.status).toBe(202);
     const done = await poll(api, json.body.execution_id);
     expect(done.body).toMatchObject({ status: 'completed', trigger: 'webhook' });
-    expect(done.body.outputs.received).toMatchObject({ body: { resourceType: 'Observation', status: 'final' }, query: { source: 'lis' }, headers: { 'x-lab': 'north' } });
+    expect(done.body.outputs.received).toMatchObject({
+      body: { resourceType: 'Observation', status: 'final' },
+      query: { source: 'lis' },
+      headers: { 'x-lab': 'north' },
+    });
     expect(done.body.outputs.received.headers).not.toHaveProperty('authorization');
 
     const hl7 = 'MSH|^~\\&|LAB|NORTH|EHR|MAIN|202401011200||ORU^R01|1|P|2.5\rPID|1||12345';
@@ -326,7 +367,10 @@ describe.each(inject('targets'))('webhooks on $name', (target) => {
 
 function manualDefinition() {
   return {
-    nodes: [{ id: 'in', type: 'manual-trigger' }, { id: 'out', type: 'pipeline-output' }],
+    nodes: [
+      { id: 'in', type: 'manual-trigger' },
+      { id: 'out', type: 'pipeline-output' },
+    ],
     connections: [{ source: 'in', source_port: 'event', target: 'out', target_port: 'value' }],
   };
 }

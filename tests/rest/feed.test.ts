@@ -35,7 +35,13 @@ function feedPipeline(port: number) {
     { id: 'write', type: 'fhir-write', config: { connector: 'Research FHIR', operation: 'transaction' } },
   ];
   const edge = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
-  const connections = [edge('in', 'message', 'parse', 'text'), edge('parse', 'message', 'fhir', 'message'), edge('fhir', 'bundle', 'check', 'resource'), edge('check', 'valid', 'deid', 'resource'), edge('deid', 'resource', 'write', 'resource')];
+  const connections = [
+    edge('in', 'message', 'parse', 'text'),
+    edge('parse', 'message', 'fhir', 'message'),
+    edge('fhir', 'bundle', 'check', 'resource'),
+    edge('check', 'valid', 'deid', 'resource'),
+    edge('deid', 'resource', 'write', 'resource'),
+  ];
   return { nodes, connections };
 }
 
@@ -93,7 +99,7 @@ describe.each(inject('targets'))('an ADT feed over MLLP into a FHIR server, de-i
 /** The feed's executions once none is queued or running (after `timeoutMs`, as they are). */
 async function settledRuns(api: Client, pipelineId: string, timeoutMs: number) {
   let runs: { id: string; status: string }[] = [];
-  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
     runs = (await api.get(`/api/executions?pipeline_id=${pipelineId}&limit=100`)).body.executions;
     if (runs.every((r) => !['queued', 'running'].includes(r.status))) break;
     await new Promise((r) => setTimeout(r, 250));
@@ -136,7 +142,11 @@ describe.each(databases)('a feed whose server is killed mid-feed, on $name', ({ 
 
       // 4 senders, 60 messages with control ids of their own; the server is killed (SIGKILL: no grace, nothing
       // flushed) as the 12th ACK arrives, with runs of acknowledged messages still going or waiting
-      const withId = (text: string, i: number) => text.replace(/\r?\n/g, '\r').trim().replace(/^(MSH(?:\|[^|]*){8}\|)[^|]*/, `$1KILL${i}`);
+      const withId = (text: string, i: number) =>
+        text
+          .replace(/\r?\n/g, '\r')
+          .trim()
+          .replace(/^(MSH(?:\|[^|]*){8}\|)[^|]*/, `$1KILL${i}`);
       const messages = Array.from({ length: 60 }, (_, i) => withId(FEED[i % FEED.length]!, i));
       const acked = new Set<string>();
       let next = 0;

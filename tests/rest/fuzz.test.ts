@@ -45,10 +45,41 @@ const deep = (n: number): Json => (n === 0 ? 1 : { a: deep(n - 1) });
 const ODD = `'"; DROP TABLE pipelines; -- <script>alert(1)</script> \u202e\ufeff\u200b 😀 ../../etc/passwd {{x}} \${x} %s \\`;
 
 /** Values put where a path parameter goes (URL-encoded): none is a valid id of this organization. */
-const PATH_VALUES = ['not-a-uuid', UNKNOWN_UUID, UNKNOWN_UUID.toUpperCase(), `${UNKNOWN_UUID}x`, '-1', '0', '1.5', '99999999999999999999999999', 'NaN', 'x'.repeat(4000), ODD, 'a/b', '\ud83d\ude00\u00e9\u4e2d'];
+const PATH_VALUES = [
+  'not-a-uuid',
+  UNKNOWN_UUID,
+  UNKNOWN_UUID.toUpperCase(),
+  `${UNKNOWN_UUID}x`,
+  '-1',
+  '0',
+  '1.5',
+  '99999999999999999999999999',
+  'NaN',
+  'x'.repeat(4000),
+  ODD,
+  'a/b',
+  '\ud83d\ude00\u00e9\u4e2d',
+];
 
 /** Values put in each query parameter; an array means the parameter is repeated. */
-const QUERY_VALUES: (string | string[])[] = ['abc', '', '-1', '0', '1.5', '99999999999999999999999999', '1e400', 'NaN', 'true', 'x'.repeat(4000), ODD, ['1', '2'], '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00Z', '2026-02-30T25:61:61Z'];
+const QUERY_VALUES: (string | string[])[] = [
+  'abc',
+  '',
+  '-1',
+  '0',
+  '1.5',
+  '99999999999999999999999999',
+  '1e400',
+  'NaN',
+  'true',
+  'x'.repeat(4000),
+  ODD,
+  ['1', '2'],
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '+275760-09-13T00:00:00Z',
+  '2026-02-30T25:61:61Z',
+];
 
 /** Values put in each field of a request body, whatever its declared type. */
 const FIELD_VALUES: Json[] = [
@@ -97,7 +128,12 @@ const RAW_BODIES: [string, string][] = [
 function resolve(doc: Schema, s: Schema | undefined): Schema {
   let schema = s ?? {};
   for (let i = 0; i < 20; i++) {
-    if (schema.$ref) schema = (schema.$ref as string).slice(2).split('/').reduce((o: Schema, k: string) => o?.[k], doc) ?? {};
+    if (schema.$ref)
+      schema =
+        (schema.$ref as string)
+          .slice(2)
+          .split('/')
+          .reduce((o: Schema, k: string) => o?.[k], doc) ?? {};
     else if (schema.anyOf || schema.oneOf) schema = (schema.anyOf ?? schema.oneOf).find((b: Schema) => b.type !== 'null') ?? {};
     else if (schema.allOf) schema = Object.assign({}, ...schema.allOf.map((b: Schema) => resolve(doc, b)));
     else return schema;
@@ -105,7 +141,8 @@ function resolve(doc: Schema, s: Schema | undefined): Schema {
   return schema;
 }
 
-const typeOf = (s: Schema): string | undefined => (Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type) ?? (s.properties ? 'object' : undefined);
+const typeOf = (s: Schema): string | undefined =>
+  (Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type) ?? (s.properties ? 'object' : undefined);
 
 /** A plausible value of a schema (required fields only); ids are unknown UUIDs, so nothing existing is touched. */
 function sample(doc: Schema, s: Schema | undefined, name = ''): Json {
@@ -142,7 +179,11 @@ function fields(doc: Schema, s: Schema | undefined, depth = 0): { path: (string 
   const out: { path: (string | number)[]; chain: Schema[] }[] = [];
   if (type === 'object') {
     // a map (`additionalProperties`) gets an entry of its own
-    const props = (schema.properties ?? (schema.additionalProperties !== false ? { fuzz: schema.additionalProperties === true ? {} : (schema.additionalProperties ?? {}) } : {})) as Record<string, Schema>;
+    const props = (schema.properties ??
+      (schema.additionalProperties !== false ? { fuzz: schema.additionalProperties === true ? {} : (schema.additionalProperties ?? {}) } : {})) as Record<
+      string,
+      Schema
+    >;
     for (const [key, child] of Object.entries(props)) {
       out.push({ path: [key], chain: [child] });
       for (const f of fields(doc, child, depth + 1)) out.push({ path: [key, ...f.path], chain: [child, ...f.chain] });
@@ -162,7 +203,7 @@ function withField(doc: Schema, base: Json, path: (string | number)[], chain: Sc
     const next = node[key];
     if (next === null || typeof next !== 'object') {
       const nextSchema = resolve(doc, chain[i]);
-      node[key] = typeOf(nextSchema) === 'array' ? [] : (sample(doc, nextSchema) as Json) ?? {};
+      node[key] = typeOf(nextSchema) === 'array' ? [] : ((sample(doc, nextSchema) as Json) ?? {});
       if (typeof path[i + 1] === 'number' && (node[key] as Json[]).length === 0) (node[key] as Json[]).push(sample(doc, nextSchema.items));
     } else if (Array.isArray(next) && next.length === 0) {
       next.push(sample(doc, resolve(doc, chain[i]).items));
@@ -260,9 +301,11 @@ function problems(codes: string[], status: number, headers: Headers, text: strin
 /** Runs `f` over `items`, `width` at a time. */
 async function pool<T>(items: T[], width: number, f: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await f(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await f(items[next++]!);
+    }),
+  );
 }
 
 describe.each(targets.map((t, i) => ({ ...t, doc: documents[i]! })))('fuzzing every operation on $name', (target) => {
@@ -282,7 +325,9 @@ describe.each(targets.map((t, i) => ({ ...t, doc: documents[i]! })))('fuzzing ev
 
   it('reads the operations from the document', () => {
     expect(operations.length).toBeGreaterThanOrEqual(50);
-    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['POST /pipelines', 'POST /execute', 'POST /webhooks/{pipelineId}', 'POST /agents/{id}/chat', 'POST /copilot/analyze']));
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining(['POST /pipelines', 'POST /execute', 'POST /webhooks/{pipelineId}', 'POST /agents/{id}/chat', 'POST /copilot/analyze']),
+    );
   });
 
   const used = { chat: 0, copilot: 0 };
@@ -291,7 +336,7 @@ describe.each(targets.map((t, i) => ({ ...t, doc: documents[i]! })))('fuzzing ev
     const failures: string[] = [];
     const which = limitOf(method, path);
     await pool(cases, 6, async (c) => {
-      const key = which ? keys[which][Math.floor(used[which]++ / PER_KEY[which])] ?? org : org;
+      const key = which ? (keys[which][Math.floor(used[which]++ / PER_KEY[which])] ?? org) : org;
       const res = await fetch(`${target.url}${c.url}`, {
         method,
         headers: {

@@ -70,7 +70,9 @@ async function settled(api: Client, pipelineId: string, n: number) {
 function closedWithoutAnswer(port: number, text: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])));
+    const socket = net.connect({ host: '127.0.0.1', port }, () =>
+      socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])),
+    );
     socket.on('data', () => (answered = true));
     socket.on('error', () => {}); // a reset is a close too
     socket.on('close', () => resolve(!answered));
@@ -82,7 +84,9 @@ function closedWithoutAnswer(port: number, text: string): Promise<boolean> {
 function exchange(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = Buffer.alloc(0);
-    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])));
+    const socket = net.connect({ host: '127.0.0.1', port }, () =>
+      socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(text), Buffer.from([0x1c, 0x0d])])),
+    );
     socket.on('data', (d) => {
       answer = Buffer.concat([answer, d]);
       const end = answer.indexOf(0x1c);
@@ -149,7 +153,10 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     const runs = await settled(api, pipeline, ADT.length);
     expect(runs.map((r) => r.status)).toEqual(ADT.map(() => 'completed'));
     const newest = (await api.get(`/api/executions/${runs[0]!.id}`)).body;
-    expect(newest).toMatchObject({ trigger: 'mllp', inputs: { message: ADT.at(-1)!.replace(/\r?\n/g, '\r').replace(/\r+$/, ''), remote_address: expect.stringContaining('127.0.0.1') } });
+    expect(newest).toMatchObject({
+      trigger: 'mllp',
+      inputs: { message: ADT.at(-1)!.replace(/\r?\n/g, '\r').replace(/\r+$/, ''), remote_address: expect.stringContaining('127.0.0.1') },
+    });
     expect(newest.outputs.message).toMatchObject({ message_type: 'ADT', control_id: field(Hl7Message.parse(ADT.at(-1)!), 'MSH', 10) });
   });
 
@@ -157,7 +164,12 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     const before = await executionCount(api, pipeline);
     const dir = tempDir('mllp');
     const file = path.join(dir, 'feed.hl7');
-    fs.writeFileSync(file, ADT.slice(0, 3).map((m) => m.trimEnd() + '\n').join(''));
+    fs.writeFileSync(
+      file,
+      ADT.slice(0, 3)
+        .map((m) => m.trimEnd() + '\n')
+        .join(''),
+    );
     // --loose: messages one after the other in the file, LF line ends; it prints each ACK as received (framed)
     const { stdout } = await promisify(execFile)('mllp_send', ['--loose', '--port', String(port), '--file', file, '127.0.0.1']);
     const acks = stdout

@@ -17,7 +17,14 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     const paths = doc.paths as Record<string, Record<string, any>>;
     expect(Object.keys(paths)).toEqual(
-      expect.arrayContaining(['/pipelines', '/pipelines/{id}', '/pipelines/{id}/deploy', '/pipelines/{id}/undeploy', '/pipelines/{id}/versions', '/pipelines/{id}/versions/{n}']),
+      expect.arrayContaining([
+        '/pipelines',
+        '/pipelines/{id}',
+        '/pipelines/{id}/deploy',
+        '/pipelines/{id}/undeploy',
+        '/pipelines/{id}/versions',
+        '/pipelines/{id}/versions/{n}',
+      ]),
     );
     expect(Object.keys(paths['/pipelines']!.post.responses)).toContain('201');
     expect(paths['/pipelines']!.post.responses).not.toHaveProperty('200');

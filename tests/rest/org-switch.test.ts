@@ -32,7 +32,10 @@ describe.each(inject('targets'))('switching organization on $name', (target) => 
       body: JSON.stringify({ email, password: 'correct horse battery staple' }),
     });
     expect(res.status).toBe(200);
-    return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    return res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
   }
 
   it('sees each organization’s pipelines only after switching to it; a switch to a foreign organization is refused and changes nothing', async () => {
@@ -43,7 +46,10 @@ describe.each(inject('targets'))('switching organization on $name', (target) => 
     expect((await client(url, bob).post('/api/pipelines', { name: `Bob's feed ${stamp}` })).status).toBe(201);
 
     // Ada invites Bob, who has an account already: his link signs in instead of signing up
-    const invite = await trpc<{ token: string; path: string; existing_account: boolean }>(url, ada.cookie, 'members.invite', { email: bobEmail, role: 'member' });
+    const invite = await trpc<{ token: string; path: string; existing_account: boolean }>(url, ada.cookie, 'members.invite', {
+      email: bobEmail,
+      role: 'member',
+    });
     expect(invite.path).toBe(`/sign-in?invite=${invite.token}`);
     expect(invite.existing_account).toBe(true);
 
@@ -90,7 +96,10 @@ describe.each(inject('targets'))('switching organization on $name', (target) => 
     expect(keyList.body.pipelines.map((p: { name: string }) => p.name)).toEqual([`Bob's feed ${stamp}`]);
 
     // membership is checked on every request: removed from Ada's organization, the session acting in it falls back to his own
-    await trpc(url, ada.cookie, 'members.remove', { user_id: (await trpc<{ members: { user_id: string; email: string }[] }>(url, ada.cookie, 'members.list')).members.find((m) => m.email === bobEmail)!.user_id });
+    await trpc(url, ada.cookie, 'members.remove', {
+      user_id: (await trpc<{ members: { user_id: string; email: string }[] }>(url, ada.cookie, 'members.list')).members.find((m) => m.email === bobEmail)!
+        .user_id,
+    });
     expect(await pipelineNames(bob.cookie)).toEqual([`Bob's feed ${stamp}`]);
     const left = await asBrowser(bob.cookie, 'POST', '/api/trpc/account.switchOrganization', { org_id: ada.id });
     expect(left.status).toBe(403);
@@ -103,7 +112,9 @@ describe.each(inject('targets'))('switching organization on $name', (target) => 
     const wrong = await asBrowser(eve.cookie, 'POST', '/api/trpc/account.acceptInvitation', { token: invite.token });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.data.app.code).toBe('FORBIDDEN');
-    const forged = await asBrowser(eve.cookie, 'POST', '/api/trpc/account.acceptInvitation', { token: invite.token.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) });
+    const forged = await asBrowser(eve.cookie, 'POST', '/api/trpc/account.acceptInvitation', {
+      token: invite.token.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`),
+    });
     expect(forged.status).toBe(400);
     expect(forged.body.error.data.app.code).toBe('INVITATION_INVALID');
     const orgs = await trpc<{ organizations: { id: string }[] }>(url, eve.cookie, 'account.organizations');

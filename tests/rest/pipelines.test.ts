@@ -182,7 +182,10 @@ describe.each(inject('targets'))('pipelines over REST on $name', (target) => {
   });
 
   it('refuses to deploy a pipeline with problems, naming them, and leaves it undeployed', async () => {
-    const unknownType = { nodes: [...sampleDefinition.nodes, { id: 'mystery', type: 'no-such-node', config: {}, position: { x: 0, y: 0 } }], connections: sampleDefinition.connections };
+    const unknownType = {
+      nodes: [...sampleDefinition.nodes, { id: 'mystery', type: 'no-such-node', config: {}, position: { x: 0, y: 0 } }],
+      connections: sampleDefinition.connections,
+    };
     for (const definition of [{ nodes: [], connections: [] }, unknownType]) {
       const { body: p } = await api.post('/api/pipelines', { name: 'not ready', description: '', definition });
       const refused = await api.post(`/api/pipelines/${p.id}/deploy`);

@@ -8,9 +8,7 @@ const ORG = { id: 'rate-org', key: 'cfk_rate_limit_test_key_0123456789' };
 const env = (limit: number) => ({ BOOTSTRAP_ORG_ID: ORG.id, BOOTSTRAP_API_KEY: ORG.key, RATE_LIMIT_PER_MINUTE: String(limit) });
 
 async function hammer(urls: string[], total: number) {
-  const results = await Promise.all(
-    Array.from({ length: total }, (_, i) => client(urls[i % urls.length]!, ORG).get('/api/pipelines')),
-  );
+  const results = await Promise.all(Array.from({ length: total }, (_, i) => client(urls[i % urls.length]!, ORG).get('/api/pipelines')));
   return { ok: results.filter((r) => r.status === 200), limited: results.filter((r) => r.status === 429), all: results };
 }
 

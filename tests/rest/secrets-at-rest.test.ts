@@ -17,12 +17,22 @@ describe('secrets at rest (Postgres)', () => {
       expect(tokens).toContain(hashToken(raw));
       expect(tokens).not.toContain(raw);
       const [secret] = await sql<{ value: string }[]>`select value from settings where key = 'auth_secret'`;
-      expect(JSON.parse(secret!.value)).toMatchObject({ v: 1, kid: expect.any(String), iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+      expect(JSON.parse(secret!.value)).toMatchObject({
+        v: 1,
+        kid: expect.any(String),
+        iv: expect.any(String),
+        tag: expect.any(String),
+        data: expect.any(String),
+      });
     } finally {
       await sql.end();
     }
     // signing out removes the (hashed) session: the cookie no longer works
-    const out = await fetch(`${target.url}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: target.url, 'content-type': 'application/json' }, body: '{}' });
+    const out = await fetch(`${target.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie, origin: target.url, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(out.status).toBe(200);
     await expect(trpc(target.url, cookie, 'account.me')).rejects.toThrow(/401|UNAUTHORIZED/);
   });

@@ -55,8 +55,16 @@ describe.each(inject('targets'))('sticky notes over REST on $name', (target) => 
     const r = await api.post('/api/pipelines', { name: 'bare note', definition: { nodes: [], connections: [], notes: [{ id: 'n' }] } });
     expect(r.status).toBe(201);
     expect(r.body.definition.notes).toEqual([{ id: 'n', text: '', position: { x: 0, y: 0 }, width: 240, height: 160, color: 'yellow' }]);
-    expectError(await api.post('/api/pipelines', { name: 'bad', definition: { nodes: [], connections: [], notes: [{ id: 'n', color: 'plaid' }] } }), 400, 'VALIDATION_FAILED');
-    expectError(await api.post('/api/pipelines', { name: 'bad', definition: { nodes: [], connections: [], notes: [{ id: 'n' }, { id: 'n' }] } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await api.post('/api/pipelines', { name: 'bad', definition: { nodes: [], connections: [], notes: [{ id: 'n', color: 'plaid' }] } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await api.post('/api/pipelines', { name: 'bad', definition: { nodes: [], connections: [], notes: [{ id: 'n' }, { id: 'n' }] } }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('validation and runs ignore notes: no findings about them, no node results for them', async () => {

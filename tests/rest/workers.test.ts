@@ -124,10 +124,14 @@ describe('schedules', () => {
 
     await api.post(`/api/pipelines/${id}/deploy`);
     await api.post(`/api/pipelines/${other}/deploy`);
-    const runs = await waitFor('a scheduled execution', async () => {
-      const list = await scheduled();
-      return list.length >= 1 ? list : undefined;
-    }, 90);
+    const runs = await waitFor(
+      'a scheduled execution',
+      async () => {
+        const list = await scheduled();
+        return list.length >= 1 ? list : undefined;
+      },
+      90,
+    );
     expect(runs[0]!.trigger).toBe('schedule');
     const detail = await waitFor('it to finish', async () => {
       const r = (await api.get(`/api/executions/${runs[0]!.id}`)).body;

@@ -36,7 +36,9 @@ export async function migratedDatabase(kind: 'postgres' | 'pglite', label: strin
 }
 
 /** What drizzle passes PGlite with each statement (drizzle-orm/pglite/session.js): dates, timestamps, intervals and their arrays as text. */
-export const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (v: string) => v]));
+export const DRIZZLE_PARSERS = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (v: string) => v]),
+);
 
 /** For one test file: our in-memory PGlite database beside a plain PGlite to compare it with, open during its tests. */
 export function pgliteBesidePlain(): { database: Database; plain: PGlite } {

@@ -57,7 +57,11 @@ export function syntheaCounts(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const file of readdirSync(SYNTHEA_DIR).filter((f) => f.endsWith('.ndjson'))) {
     const type = file.split('.')[0]!;
-    counts[type] = (counts[type] ?? 0) + readFileSync(path.join(SYNTHEA_DIR, file), 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+    counts[type] =
+      (counts[type] ?? 0) +
+      readFileSync(path.join(SYNTHEA_DIR, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length;
   }
   return counts;
 }
@@ -139,8 +143,10 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     let [id, secret] = [form.get('client_id'), form.get('client_secret')];
     if (basic) [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent) as [string, string];
-    if (req.method !== 'POST' || form.get('grant_type') !== 'client_credentials') return send(res, 400, { error: 'unsupported_grant_type' }, 'application/json');
-    if (id !== credentials.clientId || secret !== credentials.clientSecret) return send(res, 401, { error: 'invalid_client', error_description: 'unknown client or wrong secret' }, 'application/json');
+    if (req.method !== 'POST' || form.get('grant_type') !== 'client_credentials')
+      return send(res, 400, { error: 'unsupported_grant_type' }, 'application/json');
+    if (id !== credentials.clientId || secret !== credentials.clientSecret)
+      return send(res, 401, { error: 'invalid_client', error_description: 'unknown client or wrong secret' }, 'application/json');
     const value = randomBytes(24).toString('hex');
     issued.set(value, Date.now() + lifetimeS * 1000);
     stats.tokensIssued++;
@@ -242,7 +248,13 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
       case 'bearer':
         return { kind: 'bearer', token: credentials.token };
       case 'oauth2':
-        return { kind: 'oauth2', token_url: `${origin}/oauth2/token`, client_id: credentials.clientId, client_secret: credentials.clientSecret, scope: 'system/*.*' };
+        return {
+          kind: 'oauth2',
+          token_url: `${origin}/oauth2/token`,
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          scope: 'system/*.*',
+        };
     }
   }
 
@@ -279,7 +291,15 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
       return async (ref, type) => {
         if (ref !== name && ref !== `id-${name}`) throw new NodeError('CONNECTOR_NOT_FOUND', `No connector "${ref}"`);
         if (type !== 'fhir') throw new NodeError('CONNECTOR_TYPE_MISMATCH', `The connector "${ref}" is of type fhir, not ${type}`);
-        return { id: `id-${name}`, name, type: 'fhir', endpoint: baseUrl, config: {}, credentials: credentials ?? connectorAuth(kind), updatedAt: '2026-11-25T00:00:00.000Z' };
+        return {
+          id: `id-${name}`,
+          name,
+          type: 'fhir',
+          endpoint: baseUrl,
+          config: {},
+          credentials: credentials ?? connectorAuth(kind),
+          updatedAt: '2026-11-25T00:00:00.000Z',
+        };
       };
     },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),

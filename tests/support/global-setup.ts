@@ -37,10 +37,7 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_PER_MINUTE: '1000000',
     AUTH_ATTEMPTS_PER_MINUTE: '1000',
   };
-  const servers: RunningServer[] = await Promise.all([
-    startServer({ ...common, DATA_DIR: tempDir('rest') }),
-    startServer({ ...common, DATABASE_URL: pg.url }),
-  ]);
+  const servers: RunningServer[] = await Promise.all([startServer({ ...common, DATA_DIR: tempDir('rest') }), startServer({ ...common, DATABASE_URL: pg.url })]);
   const targets: Target[] = [];
   for (const [i, name] of (['pglite', 'postgres'] as const).entries()) {
     const url = servers[i]!.url;

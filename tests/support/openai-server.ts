@@ -35,7 +35,14 @@ export async function startOpenAiServer(structured?: StructuredAnswer): Promise<
     if (body.response_format?.type === 'json_schema' && structured && !body.stream) {
       const content = structured(body, ++structuredCalls);
       const message = { role: 'assistant', content };
-      const completion = { id: `chatcmpl-s${structuredCalls}`, object: 'chat.completion', created: 1_700_000_000, model: body.model, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 } };
+      const completion = {
+        id: `chatcmpl-s${structuredCalls}`,
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 },
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
       return;
     }
@@ -45,15 +52,29 @@ export async function startOpenAiServer(structured?: StructuredAnswer): Promise<
     const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model };
     const usage = { prompt_tokens: 12, completion_tokens: tool ? 5 : text.split(' ').length, total_tokens: 0 };
     if (!body.stream) {
-      const message = tool ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: '{"patient_id":"12345"}' } }] } : { role: 'assistant', content: text };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: tool ? 'tool_calls' : 'stop' }], usage }));
+      const message = tool
+        ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: '{"patient_id":"12345"}' } }] }
+        : { role: 'assistant', content: text };
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: tool ? 'tool_calls' : 'stop' }], usage }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     if (tool) {
-      send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: tool, arguments: '' } }] }, finish_reason: null }] });
-      for (const part of ['{"patient_', 'id":"12345"}']) send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }] });
+      send({
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: tool, arguments: '' } }] },
+            finish_reason: null,
+          },
+        ],
+      });
+      for (const part of ['{"patient_', 'id":"12345"}'])
+        send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }] });
       send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
     } else {
       for (const word of text.match(/\S+\s*/g)!) send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });

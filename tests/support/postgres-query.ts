@@ -11,7 +11,15 @@ export const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.
 /** A postgres connector as the connectors service hands it out: the password in credentials, the schema in config. */
 export function pgConnector(opts: { schema?: string; url?: string; id?: string } = {}): ConnectorHandle {
   const url = new URL(opts.url ?? PG_URL);
-  return { id: opts.id ?? `pg-${opts.schema ?? 'x'}`, name: 'warehouse', type: 'postgres', endpoint: url.toString(), config: { schema: opts.schema }, credentials: { password: '' }, updatedAt: '2025-01-01T00:00:00Z' };
+  return {
+    id: opts.id ?? `pg-${opts.schema ?? 'x'}`,
+    name: 'warehouse',
+    type: 'postgres',
+    endpoint: url.toString(),
+    config: { schema: opts.schema },
+    credentials: { password: '' },
+    updatedAt: '2025-01-01T00:00:00Z',
+  };
 }
 
 /** Node services with a real outbound connect (loopback allowed, as OUTBOUND_ALLOW does in tests), counting connections. */
@@ -35,4 +43,3 @@ export function pgServices(handle: ConnectorHandle) {
   });
   return { services, counter };
 }
-

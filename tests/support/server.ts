@@ -43,7 +43,16 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
     cwd: root,
     // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default; one process
     // unless a test asks for more
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', OUTBOUND_ALLOW: 'loopback', WEB_CONCURRENCY: '1', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      OUTBOUND_ALLOW: 'loopback',
+      WEB_CONCURRENCY: '1',
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

@@ -4,8 +4,25 @@ import { ElementIndex } from './fhir-elements';
 import { adtBundles, syntheaResources } from '../../../tests/support/clinical/deid';
 
 type Json = Record<string, unknown>;
-const TYPES = ['HumanName', 'Reference', 'Address', 'ContactPoint', 'Identifier', 'Attachment', 'Narrative', 'Annotation', 'Extension', 'Coding', 'Period', 'Quantity'];
-const URLS = ['http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName', 'http://hl7.org/fhir/StructureDefinition/geolocation', 'http://example.org/x'];
+const TYPES = [
+  'HumanName',
+  'Reference',
+  'Address',
+  'ContactPoint',
+  'Identifier',
+  'Attachment',
+  'Narrative',
+  'Annotation',
+  'Extension',
+  'Coding',
+  'Period',
+  'Quantity',
+];
+const URLS = [
+  'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName',
+  'http://hl7.org/fhir/StructureDefinition/geolocation',
+  'http://example.org/x',
+];
 
 interface Placed {
   data: unknown;
@@ -45,8 +62,22 @@ const EDGES: Json[] = [
   {
     resourceType: 'Patient',
     id: 'p1',
-    contained: [{ resourceType: 'RelatedPerson', id: 'rp', name: [{ family: 'Roe' }], patient: { reference: 'Patient/p1' }, telecom: [{ system: 'phone', value: '555' }] }],
-    name: [{ family: 'Doe', given: ['Jane', 'Q'], _given: [null, { extension: [{ url: 'http://example.org/x', valueReference: { reference: '#rp', display: 'R' } }] }] }],
+    contained: [
+      {
+        resourceType: 'RelatedPerson',
+        id: 'rp',
+        name: [{ family: 'Roe' }],
+        patient: { reference: 'Patient/p1' },
+        telecom: [{ system: 'phone', value: '555' }],
+      },
+    ],
+    name: [
+      {
+        family: 'Doe',
+        given: ['Jane', 'Q'],
+        _given: [null, { extension: [{ url: 'http://example.org/x', valueReference: { reference: '#rp', display: 'R' } }] }],
+      },
+    ],
     _birthDate: { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] },
     extension: [
       { url: 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName', valueString: 'Smith' },
@@ -56,8 +87,19 @@ const EDGES: Json[] = [
     address: [{ line: ['1 Main St'], _line: [{ extension: [{ url: 'http://example.org/x', valueIdentifier: { value: 'A1' } }] }], postalCode: '02134' }],
     managingOrganization: { reference: 'Organization/o1', identifier: { value: 'O1', assigner: { display: 'Org' } } },
   },
-  { resourceType: 'Observation', status: 'final', code: { text: 'x' }, valueQuantity: { value: 3, unit: 'kg' }, note: [{ text: 'n', authorReference: { reference: 'Practitioner/1' } }], subject: { reference: 'Patient/p1' } },
-  { resourceType: 'Questionnaire', status: 'draft', item: [{ linkId: '1', type: 'group', item: [{ linkId: '1.1', type: 'attachment', initial: [{ valueAttachment: { url: 'http://x', title: 't' } }] }] }] },
+  {
+    resourceType: 'Observation',
+    status: 'final',
+    code: { text: 'x' },
+    valueQuantity: { value: 3, unit: 'kg' },
+    note: [{ text: 'n', authorReference: { reference: 'Practitioner/1' } }],
+    subject: { reference: 'Patient/p1' },
+  },
+  {
+    resourceType: 'Questionnaire',
+    status: 'draft',
+    item: [{ linkId: '1', type: 'group', item: [{ linkId: '1.1', type: 'attachment', initial: [{ valueAttachment: { url: 'http://x', title: 't' } }] }] }],
+  },
 ];
 
 describe('the element index answers as fhirpath.js does', () => {
@@ -90,6 +132,10 @@ describe('the element index answers as fhirpath.js does', () => {
     expect(ElementIndex.of({ resourceType: 'Patient', name: [Symbol('removed')] })).toBeUndefined();
     expect(ElementIndex.of({ resourceType: 'Patient', name: [[{ family: 'Doe' }]] })).toBeUndefined();
     // a string where a HumanName belongs is still found, so the rule refuses it as fhirpath.js's answer would
-    expect(ElementIndex.of({ resourceType: 'Patient', name: ['Doe'] })!.ofType('HumanName').map((e) => e.data)).toEqual(['Doe']);
+    expect(
+      ElementIndex.of({ resourceType: 'Patient', name: ['Doe'] })!
+        .ofType('HumanName')
+        .map((e) => e.data),
+    ).toEqual(['Doe']);
   });
 });

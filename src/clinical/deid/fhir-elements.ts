@@ -62,7 +62,7 @@ function typedStep(path: string): Step {
 }
 
 function step(parentPath: string, prop: string): Step {
-  if (kept > 100_000) [steps, typed].forEach((m) => m.clear()), (kept = 0);
+  if (kept > 100_000) ([steps, typed].forEach((m) => m.clear()), (kept = 0));
   let byProp = steps.get(parentPath);
   if (!byProp) steps.set(parentPath, (byProp = new Map()));
   let s = byProp.get(prop);

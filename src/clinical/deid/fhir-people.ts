@@ -78,7 +78,8 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
   for (const v of select('HumanName', ['family', 'given', 'text'], 'descendants().ofType(HumanName).select(family | given | text)')) known.add('NAME', v);
   for (const v of select('Identifier', ['value'], 'descendants().ofType(Identifier).value')) known.add('ID', v);
   for (const v of objects('ContactPoint')) known.add(v.system === 'email' ? 'EMAIL' : 'PHONE', v.value);
-  for (const v of select('Address', ['line', 'city', 'district', 'text'], 'descendants().ofType(Address).select(line | city | district | text)')) known.add('ADDRESS', v);
+  for (const v of select('Address', ['line', 'city', 'district', 'text'], 'descendants().ofType(Address).select(line | city | district | text)'))
+    known.add('ADDRESS', v);
   for (const ref of objects('Reference')) {
     if (typeof ref.display !== 'string') continue;
     // a person's display also counts word by word; a place's ("Newman Regional Health") only as a whole
@@ -95,7 +96,8 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
   }
   // the numbers and names a person's resource holds as plain strings (Coverage.subscriberId…), which its rule
   // hashes: copies of them in text anywhere in the bundle are scrubbed
-  if (PERSON_RESOURCES.has(r.resourceType as string)) for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
+  if (PERSON_RESOURCES.has(r.resourceType as string))
+    for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
   if (typeof r.id === 'string') known.add('ID', r.id);
 }
 

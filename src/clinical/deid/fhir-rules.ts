@@ -194,7 +194,11 @@ export function fieldNames(value: unknown, into = new Set<string>()): Set<string
   return into;
 }
 
-const RESOURCE_TYPES = new Set(Object.keys(model.path2Type).filter((p) => !p.includes('.') || /^[A-Z]\w+\.id$/.test(p)).map((p) => p.split('.')[0]!));
+const RESOURCE_TYPES = new Set(
+  Object.keys(model.path2Type)
+    .filter((p) => !p.includes('.') || /^[A-Z]\w+\.id$/.test(p))
+    .map((p) => p.split('.')[0]!),
+);
 
 /**
  * Whether `path` can select anything in a resource of this type with these field names: a path that starts with
@@ -302,7 +306,8 @@ export function targets(path: string, resource: Record<string, unknown>, fields?
         if (e.data == null) continue;
         if (typeof e.data !== 'object') throw cannotPlace(path);
         const parent = e.parent?.data;
-        if (parent && typeof parent === 'object' && e.prop) out.push({ obj: parent as Record<string, unknown>, key: e.prop, ...(typeof e.index === 'number' ? { index: e.index } : {}) });
+        if (parent && typeof parent === 'object' && e.prop)
+          out.push({ obj: parent as Record<string, unknown>, key: e.prop, ...(typeof e.index === 'number' ? { index: e.index } : {}) });
       }
       return out;
     }
@@ -311,7 +316,8 @@ export function targets(path: string, resource: Record<string, unknown>, fields?
       else if (r && typeof r === 'object') {
         const p = (r as { __path__?: PathInfo }).__path__;
         const parent = p?.parentResNode?.data;
-        if (parent && typeof parent === 'object' && p?.propName) out.push({ obj: parent as Record<string, unknown>, key: p.propName, ...(typeof p.index === 'number' ? { index: p.index } : {}) });
+        if (parent && typeof parent === 'object' && p?.propName)
+          out.push({ obj: parent as Record<string, unknown>, key: p.propName, ...(typeof p.index === 'number' ? { index: p.index } : {}) });
       } else throw cannotPlace(path);
     }
     return out;
@@ -322,7 +328,9 @@ export function targets(path: string, resource: Record<string, unknown>, fields?
     if (!holder || typeof holder !== 'object' || Array.isArray(holder)) continue;
     const obj = holder as Record<string, unknown>;
     if (l.field! in obj) out.push({ obj, key: l.field! });
-    else for (const k of Object.keys(obj)) if (k.length > l.field!.length && k.startsWith(l.field!) && /^[A-Z]/.test(k[l.field!.length]!)) out.push({ obj, key: k });
+    else
+      for (const k of Object.keys(obj))
+        if (k.length > l.field!.length && k.startsWith(l.field!) && /^[A-Z]/.test(k[l.field!.length]!)) out.push({ obj, key: k });
   }
   return out;
 }

@@ -17,7 +17,9 @@ describe('FHIR de-identification rules', () => {
     expect(hashReference(key, `Patient/${id}`)).toBe(`Patient/${pseudonym(key, id)}`);
     expect(hashReference(key, `https://fhir.example.org/r4/Patient/${id}/_history/2`)).toBe(`https://fhir.example.org/r4/Patient/${pseudonym(key, id)}`);
     expect(hashReference(key, `urn:uuid:${id}`)).toBe(`urn:uuid:${pseudonym(key, id)}`);
-    expect(hashReference(key, 'Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|9999974592')).toBe(`Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|${pseudonym(key, '9999974592')}`);
+    expect(hashReference(key, 'Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|9999974592')).toBe(
+      `Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|${pseudonym(key, '9999974592')}`,
+    );
     expect(hashReference(key, '#med1')).toBe('#med1');
   });
 
@@ -25,7 +27,11 @@ describe('FHIR de-identification rules', () => {
     expect(ruleProblem('Patient.name[')).toMatch(/does not parse/);
     expect(ruleProblem('Patient.birthDate')).toBeUndefined();
     expect(ruleProblem("Patient.extension.where(url = 'x')")).toBeUndefined();
-    const bad = deidentifyFhir.bind(null, { resourceType: 'Patient', name: [{ given: ['A'] }] }, { key, preset: 'none', rules: [{ path: 'Patient.name.given.first()', action: 'redact' }] });
+    const bad = deidentifyFhir.bind(
+      null,
+      { resourceType: 'Patient', name: [{ given: ['A'] }] },
+      { key, preset: 'none', rules: [{ path: 'Patient.name.given.first()', action: 'redact' }] },
+    );
     expect(bad).toThrow(/cannot place/);
   });
 
@@ -53,7 +59,9 @@ describe('FHIR de-identification rules', () => {
   });
 
   it('gives valid FHIR for every sample message converted (what a feed writes after de-identifying)', () => {
-    const messages = hl7Samples().map((s) => parseMessage(s.text)).filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
+    const messages = hl7Samples()
+      .map((s) => parseMessage(s.text))
+      .filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
     expect(messages.length).toBeGreaterThan(60);
     for (const m of messages) {
       const out = deidentifyFhir(convertMessage(m).bundle, { key, now }).value;
@@ -62,10 +70,24 @@ describe('FHIR de-identification rules', () => {
   });
 
   it("hashes every string of a person's resource, by the R4 model: a Coverage's member, dependent and group numbers", () => {
-    const coverage = { resourceType: 'Coverage', id: 'c1', status: 'active', subscriberId: 'HMO-12345', dependent: '02', network: 'Blue Network', beneficiary: { reference: 'Patient/p1' }, payor: [{ reference: 'Organization/o1' }], class: [{ type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'group' }] }, value: 'Grp-12345', name: 'Acme Employees' }] };
+    const coverage = {
+      resourceType: 'Coverage',
+      id: 'c1',
+      status: 'active',
+      subscriberId: 'HMO-12345',
+      dependent: '02',
+      network: 'Blue Network',
+      beneficiary: { reference: 'Patient/p1' },
+      payor: [{ reference: 'Organization/o1' }],
+      class: [
+        { type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'group' }] }, value: 'Grp-12345', name: 'Acme Employees' },
+      ],
+    };
     const out = deidentifyFhir(coverage, { key, now }).value as typeof coverage;
     expect(out.subscriberId).toBe(pseudonym(key, 'HMO-12345'));
-    expect([out.dependent, out.network, out.class[0]!.value, out.class[0]!.name]).toEqual(['02', 'Blue Network', 'Grp-12345', 'Acme Employees'].map((v) => pseudonym(key, v)));
+    expect([out.dependent, out.network, out.class[0]!.value, out.class[0]!.name]).toEqual(
+      ['02', 'Blue Network', 'Grp-12345', 'Acme Employees'].map((v) => pseudonym(key, v)),
+    );
     // codes stay codes
     expect(out.status).toBe('active');
     expect(out.class[0]!.type).toEqual(coverage.class[0]!.type);
@@ -73,13 +95,26 @@ describe('FHIR de-identification rules', () => {
   });
 
   it('keeps a state or country only when it reads as one (a ZIP code put in the country goes)', () => {
-    const patient = { resourceType: 'Patient', address: [{ state: 'MI', country: '999990000' }, { state: 'New York', country: 'USA' }] };
+    const patient = {
+      resourceType: 'Patient',
+      address: [
+        { state: 'MI', country: '999990000' },
+        { state: 'New York', country: 'USA' },
+      ],
+    };
     const out = deidentifyFhir(patient, { key, now }).value as typeof patient;
     expect(out.address).toEqual([{ state: 'MI' }, { state: 'New York', country: 'USA' }]);
   });
 
   it('leaves the input untouched and removes binary attachments it cannot scrub', () => {
-    const doc = { resourceType: 'DocumentReference', status: 'current', content: [{ attachment: { contentType: 'image/png', data: 'iVBORw0KGgo=' } }, { attachment: { contentType: 'text/plain', data: Buffer.from('Call 555-810-7203').toString('base64') } }] };
+    const doc = {
+      resourceType: 'DocumentReference',
+      status: 'current',
+      content: [
+        { attachment: { contentType: 'image/png', data: 'iVBORw0KGgo=' } },
+        { attachment: { contentType: 'text/plain', data: Buffer.from('Call 555-810-7203').toString('base64') } },
+      ],
+    };
     const before = JSON.stringify(doc);
     const out = deidentifyFhir(doc, { key }).value as typeof doc;
     expect(JSON.stringify(doc)).toBe(before);

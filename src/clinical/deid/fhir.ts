@@ -63,7 +63,28 @@ function resourcesOf(input: Json): Json[] {
 const REGION = /^[\p{L}][\p{L} .'-]*$/u;
 const DATE_LIKE = /^\d{4}-\d{2}(?:-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?)?$/;
 /** Coded and structural strings the free-text net leaves alone */
-const NOT_TEXT = new Set(['system', 'code', 'url', 'reference', 'id', 'resourceType', 'status', 'use', 'gender', 'unit', 'contentType', 'language', 'profile', 'version', 'versionId', 'fullUrl', 'intent', 'type', 'mode', 'data']);
+const NOT_TEXT = new Set([
+  'system',
+  'code',
+  'url',
+  'reference',
+  'id',
+  'resourceType',
+  'status',
+  'use',
+  'gender',
+  'unit',
+  'contentType',
+  'language',
+  'profile',
+  'version',
+  'versionId',
+  'fullUrl',
+  'intent',
+  'type',
+  'mode',
+  'data',
+]);
 
 class Run {
   private readonly rules: readonly FhirRule[];
@@ -293,7 +314,9 @@ function compact(obj: Json): void {
  */
 function scrubXhtml(div: string, scrubber: Scrubber): string {
   return div.replace(/(<[^>]*>)|([^<]+)/g, (m, tag: string | undefined) =>
-    tag ? tag.replace(/\b(href|src|title|alt)="([^"]*)"/g, (_, name: string, v: string) => `${name}="${scrubber.scrub(v).replace(/"/g, '&quot;')}"`) : scrubber.scrub(m),
+    tag
+      ? tag.replace(/\b(href|src|title|alt)="([^"]*)"/g, (_, name: string, v: string) => `${name}="${scrubber.scrub(v).replace(/"/g, '&quot;')}"`)
+      : scrubber.scrub(m),
   );
 }
 

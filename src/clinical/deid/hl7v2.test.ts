@@ -80,7 +80,7 @@ describe('HL7 v2 de-identification', () => {
     expect(encounter.period?.start?.slice(0, 10)).toBe(`${admitted.slice(0, 4)}-${admitted.slice(4, 6)}-${admitted.slice(6, 8)}`);
   });
 
-  it("gives the member number the same pseudonym in both formats: IN1-49 and the converted Coverage.subscriberId", () => {
+  it('gives the member number the same pseudonym in both formats: IN1-49 and the converted Coverage.subscriberId', () => {
     const input = parseMessage(hl7Sample('ADT-A01-01.hl7'));
     expect(get(input, 'IN1-49.1')).toBe('HMO-12345');
     const hl7 = deidentifyHl7v2(input, { key, now });
@@ -96,7 +96,9 @@ describe('HL7 v2 de-identification', () => {
   });
 
   it('gives messages the converter still makes valid FHIR of (a feed that de-identifies before converting)', () => {
-    const messages = hl7Samples().map((s) => parseMessage(s.text)).filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
+    const messages = hl7Samples()
+      .map((s) => parseMessage(s.text))
+      .filter((m) => (SUPPORTED_TYPES as readonly string[]).includes(m.message_type.toUpperCase()));
     expect(messages.length).toBeGreaterThan(60);
     for (const m of messages) {
       const bundle = convertMessage(parseMessage(serialize(deidentifyHl7v2(m, { key, now })))).bundle;

@@ -22,6 +22,7 @@ export type Hl7FieldAction = 'id' | 'person' | 'name' | 'phone' | 'redact' | 'ad
  * What each data type gets, in every segment the field table (../hl7v2/fields) knows: by construction, a field
  * of a person, address, phone, identifier or organization type is handled wherever it is, in every repetition.
  */
+// prettier-ignore
 const BY_TYPE: Readonly<Record<string, Hl7FieldAction>> = {
   XPN: 'name',
   XCN: 'person',
@@ -77,6 +78,8 @@ export function hl7FieldActions(segment: string): Readonly<Record<number, Hl7Fie
  * The fields de-identified, by segment (HL7 v2.5.1 numbering; later versions add fields at the end), over what
  * their data types give (see hl7FieldActions); and the fields of segments the field table does not know (IN3).
  */
+// a table, one segment a row: kept as written
+// prettier-ignore
 export const HL7_FIELDS: Readonly<Record<string, Readonly<Record<number, Hl7FieldAction>>>> = {
   MSH: { 7: 'date' },
   EVN: { 2: 'date', 3: 'date', 5: 'person', 6: 'date' },
@@ -210,7 +213,15 @@ function field(seg: Hl7v2Segment, n: number, action: Hl7FieldAction, c: FieldCtx
       case 'address': {
         const state = decode(comps[3] ?? '', d).trim();
         const country = decode(comps[5] ?? '', d).trim();
-        const kept = ['', '', '', isState(state) ? comps[3]! : '', encode(zip3(decode(comps[4] ?? '', d)) ?? '', d), /^[A-Za-z]{2,3}$/.test(country) ? comps[5]! : '', /^[A-Za-z]{1,3}$/.test(decode(comps[6] ?? '', d)) ? comps[6]! : ''];
+        const kept = [
+          '',
+          '',
+          '',
+          isState(state) ? comps[3]! : '',
+          encode(zip3(decode(comps[4] ?? '', d)) ?? '', d),
+          /^[A-Za-z]{2,3}$/.test(country) ? comps[5]! : '',
+          /^[A-Za-z]{1,3}$/.test(decode(comps[6] ?? '', d)) ? comps[6]! : '',
+        ];
         return trimEnd(kept, d);
       }
       case 'location':
@@ -244,18 +255,31 @@ function scrubKept(raw: string, action: Hl7FieldAction, c: FieldCtx): string {
   const written = WRITTEN[action];
   return raw
     .split(d.repetition)
-    .map((rep) => rep.split(d.component).map((comp, i) => (written?.has(i) || !comp ? comp : comp.split(d.subcomponent).map((sub) => {
-      if (!sub) return sub;
-      const text = decode(sub, d);
-      const scrubbed = c.scrubber.scrubKnown(text);
-      return scrubbed === text ? sub : encode(scrubbed, d);
-    }).join(d.subcomponent))).join(d.component))
+    .map((rep) =>
+      rep
+        .split(d.component)
+        .map((comp, i) =>
+          written?.has(i) || !comp
+            ? comp
+            : comp
+                .split(d.subcomponent)
+                .map((sub) => {
+                  if (!sub) return sub;
+                  const text = decode(sub, d);
+                  const scrubbed = c.scrubber.scrubKnown(text);
+                  return scrubbed === text ? sub : encode(scrubbed, d);
+                })
+                .join(d.subcomponent),
+        )
+        .join(d.component),
+    )
     .join(d.repetition);
 }
 
 /** A date or date-time in a field the table does not name (a timestamp is an element of a date all the same). */
 const DTM = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d{2,6}(?:\.\d+)?)?(?:[+-]\d{4})?$/;
 
+// prettier-ignore
 const STATES = new Set(['alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia', 'wisconsin', 'wyoming', 'district of columbia', 'puerto rico']);
 
 /** A state as XAD-4 should hold it (a code, or a US state's name); a city misplaced there is not kept. */
@@ -268,13 +292,23 @@ function netScrub(raw: string, c: FieldCtx): string {
   const { d } = c;
   return raw
     .split(d.repetition)
-    .map((rep) => rep.split(d.component).map((comp) => comp.split(d.subcomponent).map((sub) => {
-      if (!sub) return sub;
-      const text = decode(sub, d);
-      if (DTM.test(text)) return shiftHl7Date(text, c.days);
-      const scrubbed = c.scrubber.scrubKnown(text);
-      return scrubbed === text ? sub : encode(scrubbed, d);
-    }).join(d.subcomponent)).join(d.component))
+    .map((rep) =>
+      rep
+        .split(d.component)
+        .map((comp) =>
+          comp
+            .split(d.subcomponent)
+            .map((sub) => {
+              if (!sub) return sub;
+              const text = decode(sub, d);
+              if (DTM.test(text)) return shiftHl7Date(text, c.days);
+              const scrubbed = c.scrubber.scrubKnown(text);
+              return scrubbed === text ? sub : encode(scrubbed, d);
+            })
+            .join(d.subcomponent),
+        )
+        .join(d.component),
+    )
     .join(d.repetition);
 }
 
@@ -285,7 +319,9 @@ function trimEnd(comps: string[], d: Hl7v2Delimiters): string {
 }
 
 function obxValue(seg: Hl7v2Segment, c: FieldCtx): void {
-  const type = decode(seg.fields[2] ?? '', c.d).trim().toUpperCase();
+  const type = decode(seg.fields[2] ?? '', c.d)
+    .trim()
+    .toUpperCase();
   if (!seg.fields[5]) return;
   if (TEXT_TYPES.has(type)) field(seg, 5, 'text', c);
   else if (type === 'ED' || type === 'RP') seg.fields[5] = '';
@@ -317,8 +353,7 @@ function collectKnown(m: Hl7v2Message): KnownIdentifiers {
           known.add('NAME', comps[0]?.[0], false);
           known.add('ID', comps[2]?.[0]);
           known.add('ID', comps[9]?.[0]);
-        }
-        else if (action === 'phone') {
+        } else if (action === 'phone') {
           known.add('PHONE', comps[0]?.[0]);
           known.add('EMAIL', comps[3]?.[0]);
           const local = [comps[5]?.[0], comps[6]?.[0]].filter(Boolean).join('');

@@ -7,7 +7,10 @@ describe('jsonCopy', () => {
   it('gives what a JSON round trip gives, and shares nothing with its input', () => {
     const shared = { reference: 'Patient/1' };
     const inputs: unknown[] = [
-      { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Observation', subject: shared } }, { resource: { resourceType: 'Encounter', subject: shared } }] },
+      {
+        resourceType: 'Bundle',
+        entry: [{ resource: { resourceType: 'Observation', subject: shared } }, { resource: { resourceType: 'Encounter', subject: shared } }],
+      },
       { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, NaN, Infinity, -0, 1.5e300], e: null, f: { g: [[]] }, 10: 'ten', 2: 'two' },
       [1, 'x', { y: new Date('2026-01-01T00:00:00Z') }],
       Object.assign(Object.create(null), { z: 1 }),

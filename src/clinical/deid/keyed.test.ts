@@ -40,6 +40,13 @@ describe('keyed pseudonyms and date shifts', () => {
   });
 
   it('cuts ZIP codes to 3 digits, 000 for the small areas, and drops what is not a US ZIP', () => {
-    expect([zip3('66801'), zip3('668012504'), zip3('66801-2504'), zip3('03601'), zip3('89301'), zip3('K1A 0B1')]).toEqual(['668', '668', '668', '000', '000', undefined]);
+    expect([zip3('66801'), zip3('668012504'), zip3('66801-2504'), zip3('03601'), zip3('89301'), zip3('K1A 0B1')]).toEqual([
+      '668',
+      '668',
+      '668',
+      '000',
+      '000',
+      undefined,
+    ]);
   });
 });

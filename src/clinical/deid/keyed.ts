@@ -120,7 +120,11 @@ export function ageAt(birth: { y: number; m: number; d: number }, at: Date): num
  * else `{year}` (a year alone) or `{shifted: true}` (the caller shifts the original by the patient's days).
  * `at` is when the age counts: the date of death when known, else now.
  */
-export function birthDateOutcome(birth: { y: number; m: number; d: number }, at: Date, policy: BirthDatePolicy): { year: number } | { shift: true } | undefined {
+export function birthDateOutcome(
+  birth: { y: number; m: number; d: number },
+  at: Date,
+  policy: BirthDatePolicy,
+): { year: number } | { shift: true } | undefined {
   if (ageAt(birth, at) > 89) return policy.over89 === 'remove' ? undefined : { year: at.getUTCFullYear() - 90 };
   return policy.keepYear ? { year: birth.y } : { shift: true };
 }

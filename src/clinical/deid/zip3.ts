@@ -5,7 +5,25 @@
  * De-identification of Protected Health Information in Accordance with the HIPAA Privacy Rule" (2012),
  * https://www.hhs.gov/hipaa/for-professionals/special-topics/de-identification/index.html
  */
-export const RESTRICTED_ZIP3: ReadonlySet<string> = new Set(['036', '059', '063', '102', '203', '556', '692', '790', '821', '823', '830', '831', '878', '879', '884', '890', '893']);
+export const RESTRICTED_ZIP3: ReadonlySet<string> = new Set([
+  '036',
+  '059',
+  '063',
+  '102',
+  '203',
+  '556',
+  '692',
+  '790',
+  '821',
+  '823',
+  '830',
+  '831',
+  '878',
+  '879',
+  '884',
+  '890',
+  '893',
+]);
 
 /**
  * A US ZIP (`66801`, `66801-2504`, `668012504`) cut to its first three digits, or `000` for the restricted

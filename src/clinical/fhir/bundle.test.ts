@@ -4,7 +4,10 @@ import { groupByType, mergeBundles, resolveReference, splitBundle } from './bund
 import { expectedBundle, expectedBundleNames, synthea } from '../../../tests/support/clinical/fhir';
 import { validateFhir } from './validate';
 
-const refs = (r: unknown): string[] => JSON.stringify(r).match(/"reference":"[^"]+"/g)?.map((m) => m.slice(13, -1)) ?? [];
+const refs = (r: unknown): string[] =>
+  JSON.stringify(r)
+    .match(/"reference":"[^"]+"/g)
+    ?.map((m) => m.slice(13, -1)) ?? [];
 
 describe('splitBundle', () => {
   it('gives every entry of every expected bundle, in order, and filters by type', () => {
@@ -27,7 +30,10 @@ describe('splitBundle', () => {
     const bundle: Bundle = {
       resourceType: 'Bundle',
       type: 'collection',
-      entry: [patient, ...conditions].map((r) => ({ fullUrl: `urn:uuid:${r.id}`, resource: { ...r, ...('subject' in r ? { subject: { reference: `urn:uuid:${patient.id}` } } : {}) } as Resource })),
+      entry: [patient, ...conditions].map((r) => ({
+        fullUrl: `urn:uuid:${r.id}`,
+        resource: { ...r, ...('subject' in r ? { subject: { reference: `urn:uuid:${patient.id}` } } : {}) } as Resource,
+      })),
     };
     const split = splitBundle(bundle, { types: ['Condition'], relativeReferences: true });
     expect(split.map((c) => refs(c)[0])).toEqual([`Patient/${patient.id}`, `Patient/${patient.id}`]);
@@ -66,11 +72,20 @@ describe('mergeBundles', () => {
     expect(unresolved.every((r) => r.startsWith('Encounter/'))).toBe(true);
   });
 
-  it('redirects references to a dropped copy\'s fullUrl to the kept entry, and POSTs resources without id', () => {
+  it("redirects references to a dropped copy's fullUrl to the kept entry, and POSTs resources without id", () => {
     const p = synthea('Patient')[0]!;
     const one: Bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ fullUrl: 'urn:uuid:11111111-1111-4111-8111-111111111111', resource: p }] };
-    const obs = { resourceType: 'Observation', status: 'final', code: { text: 'note' }, subject: { reference: 'urn:uuid:22222222-2222-4222-8222-222222222222' } };
-    const two: Bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ fullUrl: 'urn:uuid:22222222-2222-4222-8222-222222222222', resource: p }, { resource: obs as Resource }] };
+    const obs = {
+      resourceType: 'Observation',
+      status: 'final',
+      code: { text: 'note' },
+      subject: { reference: 'urn:uuid:22222222-2222-4222-8222-222222222222' },
+    };
+    const two: Bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [{ fullUrl: 'urn:uuid:22222222-2222-4222-8222-222222222222', resource: p }, { resource: obs as Resource }],
+    };
     const { bundle, unresolved } = mergeBundles([one, two], { type: 'transaction' });
     expect(bundle.entry).toHaveLength(2);
     expect(refs(bundle.entry![1]!.resource)).toEqual(['urn:uuid:11111111-1111-4111-8111-111111111111']);

@@ -27,7 +27,9 @@ const DEFAULT_LIFETIME_S = 300;
 /** The default cache key: the token's identity, with the secret hashed so the key never holds it. */
 export function defaultCacheKey(auth: FhirAuth): string {
   if (auth.kind !== 'oauth2') return auth.kind;
-  return createHash('sha256').update(JSON.stringify([auth.token_url, auth.client_id, auth.client_secret, auth.scope ?? ''])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([auth.token_url, auth.client_id, auth.client_secret, auth.scope ?? '']))
+    .digest('hex');
 }
 
 /** Forgets tokens past their refresh time (old connector versions leave theirs behind). */
@@ -89,7 +91,8 @@ async function requestToken(auth: Extract<FhirAuth, { kind: 'oauth2' }>, call: A
     });
     text = await response.text();
   } catch (e) {
-    if (call.signal.aborted) throw call.signal.reason instanceof FhirError ? call.signal.reason : new FhirError('FHIR_CANCELLED', `${target} was not answered: the call was aborted`);
+    if (call.signal.aborted)
+      throw call.signal.reason instanceof FhirError ? call.signal.reason : new FhirError('FHIR_CANCELLED', `${target} was not answered: the call was aborted`);
     throw new FhirError('FHIR_UNREACHABLE', `${target} could not be reached: ${causeOf(e)}`);
   }
   let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
@@ -100,7 +103,10 @@ async function requestToken(auth: Extract<FhirAuth, { kind: 'oauth2' }>, call: A
   }
   if (!response.ok) {
     // RFC 6749 §5.2 error codes say what was wrong without echoing the secret
-    const why = typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}` : `status ${response.status}`;
+    const why =
+      typeof body.error === 'string'
+        ? `${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}`
+        : `status ${response.status}`;
     throw new FhirError('FHIR_AUTH_FAILED', `${target} refused the client credentials of client "${auth.client_id}": ${why}`, response.status);
   }
   if (typeof body.access_token !== 'string' || body.access_token === '') throw new FhirError('FHIR_BAD_RESPONSE', `${target} answered without an access_token`);

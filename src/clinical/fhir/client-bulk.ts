@@ -52,7 +52,8 @@ export async function kickOffExport(client: FhirClient, request: ExportRequest, 
   const answer = await client.exchange('GET', `${path}${query}`, undefined, { Accept: 'application/fhir+json', Prefer: 'respond-async' }, options);
   const target = `the export kick-off ${shown(client.url(path))}`;
   if (answer.status !== 202) {
-    if (answer.status >= 200 && answer.status < 300) throw new FhirError('FHIR_BAD_RESPONSE', `${target} answered ${answer.status} instead of 202 Accepted: the server does not run exports asynchronously`);
+    if (answer.status >= 200 && answer.status < 300)
+      throw new FhirError('FHIR_BAD_RESPONSE', `${target} answered ${answer.status} instead of 202 Accepted: the server does not run exports asynchronously`);
     throw answerError(target, answer.status, answer.body);
   }
   const location = answer.headers.get('content-location');
@@ -89,7 +90,8 @@ export async function waitForExport(client: FhirClient, statusUrl: string, optio
       if (answer.status !== 202) throw exportFailure(answer.status, answer.body, statusUrl);
       options.onProgress?.(answer.headers.get('x-progress') ?? undefined);
       const pause = Math.min(Math.max(retryAfterMs(answer.headers.get('retry-after')) ?? minPoll, minPoll), maxPoll);
-      if (Date.now() + pause > deadline) throw new FhirError('FHIR_EXPORT_TIMEOUT', `the export was not ready within ${Math.round(options.maxWaitMs / 1000)} s; it was cancelled on the server`);
+      if (Date.now() + pause > deadline)
+        throw new FhirError('FHIR_EXPORT_TIMEOUT', `the export was not ready within ${Math.round(options.maxWaitMs / 1000)} s; it was cancelled on the server`);
       await sleep(pause, options.signal);
     }
   } catch (e) {
@@ -110,7 +112,8 @@ function exportFailure(status: number, body: unknown, statusUrl: string): FhirEr
 
 function manifestOf(body: unknown, statusUrl: string): ExportManifest {
   const m = body as Partial<ExportManifest> | undefined;
-  if (!m || typeof m !== 'object' || !Array.isArray(m.output)) throw new FhirError('FHIR_BAD_RESPONSE', `the export status ${shown(statusUrl)} answered 200 without a manifest (no "output" list)`);
+  if (!m || typeof m !== 'object' || !Array.isArray(m.output))
+    throw new FhirError('FHIR_BAD_RESPONSE', `the export status ${shown(statusUrl)} answered 200 without a manifest (no "output" list)`);
   return {
     transactionTime: String(m.transactionTime ?? ''),
     request: String(m.request ?? ''),
@@ -151,7 +154,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Streams one NDJSON output file resource by resource as its bytes arrive (a file is never held whole).
  * The access token is sent when the manifest requires it (and only to the FHIR server's own host).
  */
-export async function* readExportFile(client: FhirClient, file: ExportFile, manifest: ExportManifest, options: { signal?: AbortSignal; timeoutMs?: number } = {}): AsyncGenerator<Resource> {
+export async function* readExportFile(
+  client: FhirClient,
+  file: ExportFile,
+  manifest: ExportManifest,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): AsyncGenerator<Resource> {
   const response = await client.open(file.url, { Accept: 'application/fhir+ndjson' }, { ...options, authenticate: manifest.requiresAccessToken });
   if (!response.ok || !response.body) {
     const text = await response.text().catch(() => '');
@@ -184,7 +192,8 @@ export async function* readExportFile(client: FhirClient, file: ExportFile, mani
   } catch (e) {
     if (e instanceof FhirError) throw e;
     if (options.signal?.aborted) throw new FhirError('FHIR_CANCELLED', `reading ${shown(file.url)} was aborted`);
-    if (e instanceof Error && e.name === 'TimeoutError') throw new FhirError('FHIR_TIMEOUT', `reading ${shown(file.url)} did not finish within the time limit (${line} lines read)`);
+    if (e instanceof Error && e.name === 'TimeoutError')
+      throw new FhirError('FHIR_TIMEOUT', `reading ${shown(file.url)} did not finish within the time limit (${line} lines read)`);
     throw new FhirError('FHIR_UNREACHABLE', `reading ${shown(file.url)} failed after ${line} lines: ${e instanceof Error ? e.message : String(e)}`);
   }
   buffer += decoder.decode();

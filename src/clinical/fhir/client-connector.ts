@@ -25,7 +25,11 @@ export function fhirAuthOf(connector: Pick<FhirConnectorLike, 'name' | 'config' 
   const kind = text(c.auth) ?? text(c.kind) ?? text(c.type) ?? 'none';
   const missing = (fields: string[]) => {
     const absent = fields.filter((f) => !text(c[f]));
-    if (absent.length) throw new FhirError('FHIR_CONFIG_INVALID', `The connector "${connector.name}" uses ${kind} auth but has no ${absent.join(', ')}: set it on the connector`);
+    if (absent.length)
+      throw new FhirError(
+        'FHIR_CONFIG_INVALID',
+        `The connector "${connector.name}" uses ${kind} auth but has no ${absent.join(', ')}: set it on the connector`,
+      );
   };
   switch (kind) {
     case 'none':
@@ -40,9 +44,18 @@ export function fhirAuthOf(connector: Pick<FhirConnectorLike, 'name' | 'config' 
     case 'oauth2-client-credentials':
     case 'client_credentials':
       missing(['token_url', 'client_id', 'client_secret']);
-      return { kind: 'oauth2', token_url: text(c.token_url)!, client_id: text(c.client_id)!, client_secret: text(c.client_secret)!, ...(text(c.scope) ? { scope: text(c.scope)! } : {}) };
+      return {
+        kind: 'oauth2',
+        token_url: text(c.token_url)!,
+        client_id: text(c.client_id)!,
+        client_secret: text(c.client_secret)!,
+        ...(text(c.scope) ? { scope: text(c.scope)! } : {}),
+      };
     default:
-      throw new FhirError('FHIR_CONFIG_INVALID', `The connector "${connector.name}" has an auth kind "${kind}" this client does not know (none, basic, bearer, oauth2)`);
+      throw new FhirError(
+        'FHIR_CONFIG_INVALID',
+        `The connector "${connector.name}" has an auth kind "${kind}" this client does not know (none, basic, bearer, oauth2)`,
+      );
   }
 }
 

@@ -88,9 +88,18 @@ describe('FhirClient against a FHIR server', () => {
       resourceType: 'Bundle',
       type: 'transaction',
       entry: [
-        { fullUrl: 'urn:uuid:9a1b0f52-0000-4000-8000-000000000001', resource: { resourceType: 'Patient', name: [{ family: 'Txn' }] }, request: { method: 'POST', url: 'Patient' } },
         {
-          resource: { resourceType: 'Observation', status: 'final', code: { text: 'Heart rate' }, subject: { reference: 'urn:uuid:9a1b0f52-0000-4000-8000-000000000001' } },
+          fullUrl: 'urn:uuid:9a1b0f52-0000-4000-8000-000000000001',
+          resource: { resourceType: 'Patient', name: [{ family: 'Txn' }] },
+          request: { method: 'POST', url: 'Patient' },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            code: { text: 'Heart rate' },
+            subject: { reference: 'urn:uuid:9a1b0f52-0000-4000-8000-000000000001' },
+          },
           request: { method: 'POST', url: 'Observation' },
         },
       ],
@@ -201,7 +210,7 @@ describe('Bulk Data $export', () => {
     expect(recent.counts).toEqual({});
   });
 
-  it('an unknown group fails with the server\'s OperationOutcome', async () => {
+  it("an unknown group fails with the server's OperationOutcome", async () => {
     const e = await failureOf(kickOffExport(client(), { level: 'group', groupId: 'no-such-group' }));
     expect(e.code).toBe('FHIR_ERROR');
     expect(e.message).toContain('Group/no-such-group not found');

@@ -63,7 +63,8 @@ export class FhirClient {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FhirError('FHIR_CONFIG_INVALID', 'the FHIR base URL must be http or https');
     // credentials in a URL end up in logs and execution records: they belong in the auth settings
-    if (url.username || url.password) throw new FhirError('FHIR_CONFIG_INVALID', 'the FHIR base URL holds credentials: put them in the auth settings (basic) instead');
+    if (url.username || url.password)
+      throw new FhirError('FHIR_CONFIG_INVALID', 'the FHIR base URL holds credentials: put them in the auth settings (basic) instead');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = url.origin;
     this.cacheKey = options.cacheKey ?? defaultCacheKey(options.auth);
@@ -171,7 +172,15 @@ export class FhirClient {
   }
 
   private send(method: string, url: string, body: unknown, headers: Record<string, string>, options: CallOptions): Promise<Exchange> {
-    return this.request(method, url, body, headers, options, async (response) => ({ status: response.status, headers: response.headers, body: await readBody(response) }), true);
+    return this.request(
+      method,
+      url,
+      body,
+      headers,
+      options,
+      async (response) => ({ status: response.status, headers: response.headers, body: await readBody(response) }),
+      true,
+    );
   }
 
   private async request<T>(
@@ -194,7 +203,13 @@ export class FhirClient {
         const auth = await authorization(this.options.auth, { fetch: this.options.fetch, signal, cacheKey: this.cacheKey });
         if (auth) all.Authorization = auth;
       }
-      const response = await this.options.fetch(url, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'manual' });
+      const response = await this.options.fetch(url, {
+        method,
+        headers: all,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        redirect: 'manual',
+      });
       return await read(response);
     } catch (e) {
       if (e instanceof FhirError) throw e;
@@ -219,7 +234,8 @@ export class FhirClient {
     } catch {
       throw new FhirError('FHIR_BAD_RESPONSE', `the server gave ${what} that is not a URL`);
     }
-    if (origin !== this.origin) throw new FhirError('FHIR_BAD_RESPONSE', `the server gave ${what} to another host (${origin}); it is not followed with the connector's credentials`);
+    if (origin !== this.origin)
+      throw new FhirError('FHIR_BAD_RESPONSE', `the server gave ${what} to another host (${origin}); it is not followed with the connector's credentials`);
   }
 
   private resourceOf(answer: Exchange, target: string): Resource {

@@ -23,7 +23,10 @@ describe('extractValues', () => {
   });
 
   it('reaches into a bundle with ofType()', () => {
-    const v = extractValues(expectedBundle('ADT-A01-01'), { conditions: 'Bundle.entry.resource.ofType(Condition).count()', patientId: 'Bundle.entry.resource.ofType(Patient).id' });
+    const v = extractValues(expectedBundle('ADT-A01-01'), {
+      conditions: 'Bundle.entry.resource.ofType(Condition).count()',
+      patientId: 'Bundle.entry.resource.ofType(Patient).id',
+    });
     expect(v).toEqual({ conditions: 3, patientId: '9e909e52-61a1-be50-1878-a12ef8c36346' });
   });
 
@@ -34,6 +37,8 @@ describe('extractValues', () => {
   it('finds at config time the functions that would only fail at run time: unknown ones, and those needing a server', () => {
     expect(fhirPathProblem("name.where(use = 'official').family.first()")).toBeUndefined();
     expect(fhirPathProblem('birthDate.ageInYears()')).toBe('FHIRPath "birthDate.ageInYears()" cannot run: there is no function ageInYears()');
-    expect(fhirPathProblem('subject.resolve().id')).toBe('FHIRPath "subject.resolve().id" cannot run: resolve() needs a server (asynchronous functions such as resolve() and memberOf() are not available here)');
+    expect(fhirPathProblem('subject.resolve().id')).toBe(
+      'FHIRPath "subject.resolve().id" cannot run: resolve() needs a server (asynchronous functions such as resolve() and memberOf() are not available here)',
+    );
   });
 });

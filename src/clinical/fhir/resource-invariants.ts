@@ -38,7 +38,12 @@ function brokenInvariant(resource: Resource, path: string, root: TypedValue, onl
       if (result.length === 1 && result[0]!.value === true) continue;
       return { severity: 'error', code: 'invariant', path, message: `Constraint ${c.key} not met: ${c.description}` };
     } catch (e) {
-      return { severity: 'error', code: 'processing', path, message: `Error evaluating invariant expression ${c.key}: ${e instanceof Error ? e.message : String(e)}` };
+      return {
+        severity: 'error',
+        code: 'processing',
+        path,
+        message: `Error evaluating invariant expression ${c.key}: ${e instanceof Error ? e.message : String(e)}`,
+      };
     }
   }
   return undefined;

@@ -4,7 +4,8 @@ import { fillDisplays, lookupDisplay } from './terminology';
 import { expectedBundle, expectedBundleNames, synthea, syntheaTypes } from '../../../tests/support/clinical/fhir';
 
 const CODING_KEYS = ['id', 'extension', 'system', 'version', 'code', 'display', 'userSelected'];
-const isCoding = (o: Record<string, unknown>) => typeof o.code === 'string' && typeof o.system === 'string' && Object.keys(o).every((k) => CODING_KEYS.includes(k));
+const isCoding = (o: Record<string, unknown>) =>
+  typeof o.code === 'string' && typeof o.system === 'string' && Object.keys(o).every((k) => CODING_KEYS.includes(k));
 
 /** Removes the display of every Coding that has one; returns path → removed display. */
 function stripDisplays(x: unknown, removed = new Map<string, string>(), path = ''): Map<string, string> {
@@ -46,7 +47,9 @@ describe('lookupDisplay', () => {
     };
     for (const t of syntheaTypes()) synthea(t).forEach(collect);
     for (const n of expectedBundleNames()) collect(expectedBundle(n));
-    const table = Object.entries(sampleCodes.systems).flatMap(([system, codes]) => Object.entries(codes).map(([code, display]) => `${system}|${code}|${display}`));
+    const table = Object.entries(sampleCodes.systems).flatMap(([system, codes]) =>
+      Object.entries(codes).map(([code, display]) => `${system}|${code}|${display}`),
+    );
     expect(table.length).toBeGreaterThan(300);
     expect(table.filter((k) => !carried.has(k))).toEqual([]);
   });
@@ -80,7 +83,12 @@ describe('fillDisplays', () => {
     const obs = {
       resourceType: 'Observation',
       status: 'final',
-      code: { coding: [{ system: 'http://loinc.org', code: '8867-4' }, { system: 'http://snomed.info/sct', code: '22298006' }] },
+      code: {
+        coding: [
+          { system: 'http://loinc.org', code: '8867-4' },
+          { system: 'http://snomed.info/sct', code: '22298006' },
+        ],
+      },
       valueQuantity: { value: 72, unit: '/min', system: 'http://unitsofmeasure.org', code: '/min' },
       interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'N', display: 'Normal (kept)' }] }],
     };
@@ -91,7 +99,9 @@ describe('fillDisplays', () => {
     expect(e1!.resource.valueQuantity).toEqual(obs.valueQuantity);
     expect(e1!.resource.interpretation[0]!.coding[0]!.display).toBe('Normal (kept)');
     expect([r.filled, r.kept]).toEqual([2, 1]);
-    expect(r.unknown).toEqual([{ path: 'Bundle.entry[1].resource.code.coding[1]', system: 'http://snomed.info/sct', code: '22298006', reason: 'unknown-code' }]);
+    expect(r.unknown).toEqual([
+      { path: 'Bundle.entry[1].resource.code.coding[1]', system: 'http://snomed.info/sct', code: '22298006', reason: 'unknown-code' },
+    ]);
     expect(fillDisplays({ system: 'urn:x-local', code: 'Z' }).unknown[0]!.reason).toBe('unknown-system');
     expect(fillDisplays(obs).value).not.toBe(obs);
   });

@@ -115,7 +115,8 @@ export function fillDisplays<T>(value: T, options: { overwrite?: boolean } = {})
       }
       const found = lookupDisplay(o.system, code);
       if (!found) {
-        if (o.display === undefined || options.overwrite) result.unknown.push({ path, system: o.system, code, reason: knowsSystem(o.system) ? 'unknown-code' : 'unknown-system' });
+        if (o.display === undefined || options.overwrite)
+          result.unknown.push({ path, system: o.system, code, reason: knowsSystem(o.system) ? 'unknown-code' : 'unknown-system' });
         return;
       }
       if (o.display === undefined || (options.overwrite && o.display !== found.display)) {

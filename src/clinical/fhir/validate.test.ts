@@ -21,14 +21,18 @@ describe('validateFhir on the samples', () => {
     expect(n).toBe(7160);
   }, 60_000);
 
-  it('finds the defects Microsoft\'s converter left in 5 of the 64 expected bundles, naming the entry', () => {
+  it("finds the defects Microsoft's converter left in 5 of the 64 expected bundles, naming the entry", () => {
     const invalid = expectedBundleNames().filter((name) => validateFhir(expectedBundle(name)).length > 0);
     expect(invalid).toEqual(['ADT01-23', 'ADT04-23', 'LAB-ORU-1', 'OUL-R24-01', 'VXU-V04-01']);
     expect(at(validateFhir(expectedBundle('LAB-ORU-1')))).toEqual(['Bundle.entry[1].resource.agent[0].who: Missing required property']);
     const adt = at(validateFhir(expectedBundle('ADT04-23')));
     expect(adt).toContain('Bundle.entry[4].resource.telecom[0].use: "HOME" is not in the required value set contact-point-use (home, work, temp, old, mobile)');
-    expect(adt).toContain('Bundle.entry[6].resource.name[0].use: "CURRENT" is not in the required value set name-use (usual, official, temp, nickname, anonymous, old, maiden)');
-    expect(at(validateFhir(expectedBundle('VXU-V04-01')))[0]).toBe('Bundle: Constraint bdl-3 not met: entry.request mandatory for batch/transaction/history, otherwise prohibited');
+    expect(adt).toContain(
+      'Bundle.entry[6].resource.name[0].use: "CURRENT" is not in the required value set name-use (usual, official, temp, nickname, anonymous, old, maiden)',
+    );
+    expect(at(validateFhir(expectedBundle('VXU-V04-01')))[0]).toBe(
+      'Bundle: Constraint bdl-3 not met: entry.request mandatory for batch/transaction/history, otherwise prohibited',
+    );
   });
 });
 
@@ -55,17 +59,36 @@ describe('validateFhir on broken resources', () => {
   it('inside a bundle, names the entry: Bundle.entry[2].resource.code', () => {
     const conditions = synthea('Condition').slice(0, 3);
     delete (conditions[2] as { subject?: unknown }).subject;
-    const bundle: Bundle = { resourceType: 'Bundle', type: 'collection', entry: conditions.map((resource) => ({ fullUrl: `urn:uuid:${resource.id}`, resource })) };
+    const bundle: Bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: conditions.map((resource) => ({ fullUrl: `urn:uuid:${resource.id}`, resource })),
+    };
     expect(at(validateFhir(bundle))).toEqual(['Bundle.entry[2].resource.subject: Missing required property']);
   });
 
   it('checks the resource-level invariants of resources inside a bundle and of contained ones, as of a resource alone', () => {
-    const request = { resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject: { reference: 'Patient/1' }, orderDetail: [{ text: 'fasting' }] };
+    const request = {
+      resourceType: 'ServiceRequest',
+      status: 'active',
+      intent: 'order',
+      subject: { reference: 'Patient/1' },
+      orderDetail: [{ text: 'fasting' }],
+    };
     const prr1 = 'Constraint prr-1 not met: orderDetail SHALL only be present if code is present';
     expect(at(validateFhir(request))).toEqual([`ServiceRequest: ${prr1}`]);
-    const bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ fullUrl: 'urn:uuid:a', resource: patient() }, { fullUrl: 'urn:uuid:b', resource: request }] };
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { fullUrl: 'urn:uuid:a', resource: patient() },
+        { fullUrl: 'urn:uuid:b', resource: request },
+      ],
+    };
     expect(at(validateFhir(bundle))).toEqual([`Bundle.entry[1].resource: ${prr1}`]);
-    expect(validateFhir({ ...bundle, entry: [bundle.entry[0]!, { ...bundle.entry[1]!, resource: { ...request, code: { text: 'lipid panel' } } }] })).toEqual([]);
+    expect(validateFhir({ ...bundle, entry: [bundle.entry[0]!, { ...bundle.entry[1]!, resource: { ...request, code: { text: 'lipid panel' } } }] })).toEqual(
+      [],
+    );
     const contained = { ...patient(), contained: [{ ...request, id: 'r1' }], generalPractitioner: [{ reference: '#r1' }] };
     expect(at(validateFhir(contained))).toContain(`Patient.contained[0]: ${prr1}`);
   });
@@ -113,7 +136,9 @@ describe('profiles', () => {
     const profile = knownProfile(US_CORE_PATIENT)!;
     const issues = validateFhir(expectedBundle('ADT-A01-01'), { profile });
     expect(at(issues)).toEqual(['Bundle.entry[8].resource.identifier[8].system: Missing required property']);
-    expect(at(validateFhir(synthea('Condition')[0], { profile }))).toEqual(['Condition: A Condition cannot conform to USCorePatientProfile, a profile of Patient']);
+    expect(at(validateFhir(synthea('Condition')[0], { profile }))).toEqual([
+      'Condition: A Condition cannot conform to USCorePatientProfile, a profile of Patient',
+    ]);
   });
 
   it('takes a profile pasted as StructureDefinition JSON, and says why a differential-only one cannot serve', () => {

@@ -135,19 +135,34 @@ function referenceIssues(resource: Resource, bindings: boolean): FhirIssue[] {
 
 function validateWith(base: (resource: Resource, bindings: boolean) => FhirIssue[], value: unknown, options: FhirValidateOptions): FhirIssue[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return [{ severity: 'error', code: 'structure', path: '', message: `Not a FHIR resource: the value is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}, not an object` }];
+    return [
+      {
+        severity: 'error',
+        code: 'structure',
+        path: '',
+        message: `Not a FHIR resource: the value is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}, not an object`,
+      },
+    ];
   }
   const type = (value as { resourceType?: unknown }).resourceType;
-  if (typeof type !== 'string' || !type) return [{ severity: 'error', code: 'structure', path: 'resourceType', message: 'Not a FHIR resource: it has no resourceType' }];
+  if (typeof type !== 'string' || !type)
+    return [{ severity: 'error', code: 'structure', path: 'resourceType', message: 'Not a FHIR resource: it has no resourceType' }];
   indexR4();
   const resource = value as Resource;
   const profile = options.profile;
   const issues = base(resource, options.bindings !== false);
   if (profile && type !== profile.type && type !== 'Bundle') {
-    issues.push({ severity: 'error', code: 'processing', path: type, message: `A ${type} cannot conform to ${profile.name ?? profile.url}, a profile of ${profile.type}` });
+    issues.push({
+      severity: 'error',
+      code: 'processing',
+      path: type,
+      message: `A ${type} cannot conform to ${profile.name ?? profile.url}, a profile of ${profile.type}`,
+    });
   }
   const members: [Resource, string | undefined][] =
-    type === 'Bundle' ? ((resource as Bundle).entry ?? []).flatMap((e, i) => (e.resource ? [[e.resource, `Bundle.entry[${i}].resource`] as [Resource, string]] : [])) : [[resource, undefined]];
+    type === 'Bundle'
+      ? ((resource as Bundle).entry ?? []).flatMap((e, i) => (e.resource ? [[e.resource, `Bundle.entry[${i}].resource`] as [Resource, string]] : []))
+      : [[resource, undefined]];
   if (type === 'Bundle' && profile?.type === 'Bundle') members.unshift([resource, undefined]);
   for (const [r, rebase] of members) {
     if (profile && r.resourceType === profile.type) issues.push(...check(r, options, profile, rebase));
@@ -155,7 +170,13 @@ function validateWith(base: (resource: Resource, bindings: boolean) => FhirIssue
       if (url.split('|')[0] === profile?.url) continue;
       const declared = options.declaredProfiles!(url);
       if (declared?.type === r.resourceType) issues.push(...check(r, options, declared, rebase));
-      else issues.push({ severity: 'information', code: 'not-supported', path: `${rebase ?? r.resourceType}.meta.profile`, message: `The declared profile ${url} is not known here: not checked` });
+      else
+        issues.push({
+          severity: 'information',
+          code: 'not-supported',
+          path: `${rebase ?? r.resourceType}.meta.profile`,
+          message: `The declared profile ${url} is not known here: not checked`,
+        });
     }
   }
   return dedupe(issues);

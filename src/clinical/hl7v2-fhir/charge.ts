@@ -37,8 +37,15 @@ export function chargeItem(ft1: Seg, ctx: Ctx): ChargeItem | undefined {
       enteredDate: ctx.dt(ft1.v(5)),
       quantity,
       priceOverride: money(ft1.f(11)) ?? money(ft1.f(12)),
-      reason: ft1.reps(19).map(codeableConcept).filter((x) => !!x),
-      performer: ft1.reps(20).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor: actor! })),
+      reason: ft1
+        .reps(19)
+        .map(codeableConcept)
+        .filter((x) => !!x),
+      performer: ft1
+        .reps(20)
+        .map((f) => ctx.practitioner(f))
+        .filter((x) => !!x)
+        .map((actor) => ({ actor: actor! })),
       enterer: ctx.practitioner(ft1.f(24)),
     }),
   }));

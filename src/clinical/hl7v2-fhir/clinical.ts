@@ -3,7 +3,14 @@ import { clean, codeableConcept, date, entityIdentifier, humanName, quantity, ta
 import type { Ctx, Ref } from './context';
 import type { Field, Seg } from './reader';
 
-const ALLERGY_CATEGORY: Record<string, AllergyIntolerance['category']> = { DA: ['medication'], FA: ['food'], EA: ['environment'], AA: ['environment'], LA: ['environment'], PA: ['environment'] };
+const ALLERGY_CATEGORY: Record<string, AllergyIntolerance['category']> = {
+  DA: ['medication'],
+  FA: ['food'],
+  EA: ['environment'],
+  AA: ['environment'],
+  LA: ['environment'],
+  PA: ['environment'],
+};
 const CRITICALITY: Record<string, AllergyIntolerance['criticality']> = { SV: 'high', MI: 'low', MO: 'low' };
 
 /** AL1 (and IAM) → AllergyIntolerance. */
@@ -38,7 +45,9 @@ export function allergy(al1: Seg, ctx: Ctx): AllergyIntolerance | undefined {
       type: ['DA', 'FA', 'EA', 'AA', 'LA', 'PA', 'MA'].includes(type) ? 'allergy' : undefined,
       code,
       criticality: CRITICALITY[al1.v(4).toUpperCase()],
-      reaction: al1.reps(5).map((f) => ({ manifestation: [codeableConcept(f) ?? { text: f.text() }], ...clean({ onset: iam ? undefined : ctx.dt(al1.v(6)) }) })),
+      reaction: al1
+        .reps(5)
+        .map((f) => ({ manifestation: [codeableConcept(f) ?? { text: f.text() }], ...clean({ onset: iam ? undefined : ctx.dt(al1.v(6)) }) })),
       onsetDateTime: iam ? ctx.dt(al1.v(11)) : undefined,
       identifier: iam && al1.v(7) ? [{ value: al1.v(7) }] : [],
       asserter,
@@ -56,7 +65,9 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
     resourceType: 'Condition',
     id,
     subject,
-    category: [{ coding: [{ code: 'encounter-diagnosis', display: 'Encounter Diagnosis', system: 'http://terminology.hl7.org/CodeSystem/condition-category' }] }],
+    category: [
+      { coding: [{ code: 'encounter-diagnosis', display: 'Encounter Diagnosis', system: 'http://terminology.hl7.org/CodeSystem/condition-category' }] },
+    ],
     ...clean<Partial<Condition>>({
       code,
       identifier: [entityIdentifier(dg1.f(20))].filter((x) => !!x),
@@ -68,7 +79,10 @@ export function diagnosis(dg1: Seg, ctx: Ctx): Condition | undefined {
     }),
   }));
   // the visit lists its diagnoses (DG1-6 type, DG1-15 priority)
-  const diagnosis = { condition: ctx.ref(c), ...clean({ use: tableConcept(dg1.v(6), '0052'), rank: /^\d+$/.test(dg1.v(15)) && Number(dg1.v(15)) > 0 ? Number(dg1.v(15)) : undefined }) };
+  const diagnosis = {
+    condition: ctx.ref(c),
+    ...clean({ use: tableConcept(dg1.v(6), '0052'), rank: /^\d+$/.test(dg1.v(15)) && Number(dg1.v(15)) > 0 ? Number(dg1.v(15)) : undefined }),
+  };
   // a DG1 before the PV1 (REF^I12) waits for the visit
   if (ctx.encounterResource) (ctx.encounterResource.diagnosis ??= []).push(diagnosis);
   else ctx.pendingDiagnoses.push(diagnosis);
@@ -112,12 +126,28 @@ export function problem(prb: Seg, ctx: Ctx): void {
     ...(deleted
       ? { verificationStatus: { coding: [{ code: 'entered-in-error', system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status' }] } }
       : { clinicalStatus: { coding: [{ code: clinical, system: 'http://terminology.hl7.org/CodeSystem/condition-clinical' }] } }),
-    ...clean<Partial<Condition>>({ code, identifier: prb.v(4) ? [{ value: prb.v(4) }] : [], recordedDate: ctx.dt(prb.v(7)), abatementDateTime: ctx.dt(resolved), onsetDateTime: ctx.dt(prb.v(16)) }),
+    ...clean<Partial<Condition>>({
+      code,
+      identifier: prb.v(4) ? [{ value: prb.v(4) }] : [],
+      recordedDate: ctx.dt(prb.v(7)),
+      abatementDateTime: ctx.dt(resolved),
+      onsetDateTime: ctx.dt(prb.v(16)),
+    }),
   }));
 }
 
 /** OBX-11, HL7 table 0085 → Observation.status. */
-export const OBSERVATION_STATUS: Record<string, Observation['status']> = { A: 'amended', C: 'corrected', D: 'entered-in-error', W: 'entered-in-error', F: 'final', P: 'preliminary', R: 'preliminary', S: 'preliminary', X: 'cancelled' };
+export const OBSERVATION_STATUS: Record<string, Observation['status']> = {
+  A: 'amended',
+  C: 'corrected',
+  D: 'entered-in-error',
+  W: 'entered-in-error',
+  F: 'final',
+  P: 'preliminary',
+  R: 'preliminary',
+  S: 'preliminary',
+  X: 'cancelled',
+};
 
 /** One repetition of OBX-5, by the value type (OBX-2), → value[x]. */
 function value(type: string, v: Field, unit: Field, ctx: Ctx): Partial<ObservationComponent> {
@@ -212,11 +242,21 @@ export function observation(obx: Seg, ctx: Ctx, basedOn?: Ref, specimen?: Ref): 
       specimen,
       ...values(obx, code, ctx),
       referenceRange: obx.v(7) ? [{ text: obx.f(7).text() }] : [],
-      interpretation: obx.reps(8).map((f) => (f.c(1) ? { coding: [clean({ code: f.c(1), display: f.c(2) || undefined, system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation' })!] } : undefined)).filter((x) => !!x),
+      interpretation: obx
+        .reps(8)
+        .map((f) =>
+          f.c(1)
+            ? { coding: [clean({ code: f.c(1), display: f.c(2) || undefined, system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation' })!] }
+            : undefined,
+        )
+        .filter((x) => !!x),
       effectiveDateTime: ctx.dt(obx.v(14)),
       issued: ctx.instant(obx.v(19)),
       method: codeableConcept(obx.f(17)),
-      performer: obx.reps(16).map((f) => ctx.practitioner(f)).filter((x) => !!x),
+      performer: obx
+        .reps(16)
+        .map((f) => ctx.practitioner(f))
+        .filter((x) => !!x),
       bodySite: codeableConcept(obx.f(20)),
     }),
   }));
@@ -230,12 +270,21 @@ export function documentResult(obx: Seg, ctx: Ctx, basedOn?: Ref): DiagnosticRep
   const v = obx.f(5);
   const ed = obx.v(2).toUpperCase() === 'ED';
   const [major, minor] = ed ? [v.c(2), v.c(3)] : [v.c(3), v.c(4)];
-  const contentType = major && minor ? `${({ IM: 'image', AP: 'application', TX: 'text', AU: 'audio', VI: 'video', MU: 'multipart' } as Record<string, string>)[major.toUpperCase()] ?? major.toLowerCase()}/${minor.toLowerCase()}` : undefined;
+  const contentType =
+    major && minor
+      ? `${({ IM: 'image', AP: 'application', TX: 'text', AU: 'audio', VI: 'video', MU: 'multipart' } as Record<string, string>)[major.toUpperCase()] ?? major.toLowerCase()}/${minor.toLowerCase()}`
+      : undefined;
   const data = ed && /^base64$/i.test(v.c(4)) && v.c(5) ? v.c(5) : undefined;
   return ctx.once<DiagnosticReport>('DiagnosticReport', `OBX|${obx.index}`, (id) => ({
     resourceType: 'DiagnosticReport',
     id,
-    status: (({ F: 'final', C: 'corrected', P: 'preliminary', X: 'cancelled', W: 'entered-in-error', D: 'entered-in-error' } as Record<string, DiagnosticReport['status']>)[obx.v(11).toUpperCase()] ?? 'unknown'),
+    status:
+      (
+        { F: 'final', C: 'corrected', P: 'preliminary', X: 'cancelled', W: 'entered-in-error', D: 'entered-in-error' } as Record<
+          string,
+          DiagnosticReport['status']
+        >
+      )[obx.v(11).toUpperCase()] ?? 'unknown',
     code,
     subject,
     ...clean<Partial<DiagnosticReport>>({
@@ -243,7 +292,9 @@ export function documentResult(obx: Seg, ctx: Ctx, basedOn?: Ref): DiagnosticRep
       basedOn: basedOn ? [basedOn] : [],
       effectiveDateTime: ctx.dt(obx.v(14)),
       issued: ctx.instant(obx.v(19)),
-      presentedForm: [clean({ contentType: contentType ?? (data ? 'application/octet-stream' : undefined), data, url: !ed && v.c(1) ? v.c(1) : undefined })].filter((x) => !!x),
+      presentedForm: [
+        clean({ contentType: contentType ?? (data ? 'application/octet-stream' : undefined), data, url: !ed && v.c(1) ? v.c(1) : undefined }),
+      ].filter((x) => !!x),
     }),
   }));
 }

@@ -19,8 +19,12 @@ describe('comparison with the Microsoft FHIR-Converter output', () => {
   it(`agrees on at least ${(FLOOR * 100).toFixed(1)}% of the compared facts over every sample that has an expected bundle`, () => {
     const report = compareSamples();
     // the misses, for a reader of the test's output: what the reference has that we lack, and what we add
-    const lines = report.messages.filter((m) => m.comparison.agree < m.comparison.total).flatMap((m) => [`${m.name} ${m.comparison.agree}/${m.comparison.total}`, ...misses(m.comparison).map((l) => `  ${l}`)]);
-    const links = Object.entries(report.notComparedLinks).map(([l, n]) => `${l} ${n}`).join(', ');
+    const lines = report.messages
+      .filter((m) => m.comparison.agree < m.comparison.total)
+      .flatMap((m) => [`${m.name} ${m.comparison.agree}/${m.comparison.total}`, ...misses(m.comparison).map((l) => `  ${l}`)]);
+    const links = Object.entries(report.notComparedLinks)
+      .map(([l, n]) => `${l} ${n}`)
+      .join(', ');
     console.log(
       `HL7 v2 → FHIR agreement with the reference: ${report.agree}/${report.total} = ${(report.ratio * 100).toFixed(1)}%` +
         ` over ${report.messages.length} messages` +

@@ -94,9 +94,22 @@ type Name = { family?: string; given?: string[]; prefix?: string[]; suffix?: str
  * name, a suffix, a degree, the name type or its validity that one side has and the other lacks is a miss.
  */
 function names(list: unknown): string[] {
-  const words = (a: string[] | undefined) => (a ?? []).map((x) => x.trim()).filter(Boolean).join(' ');
+  const words = (a: string[] | undefined) =>
+    (a ?? [])
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .join(' ');
   return ((list as Name[] | undefined) ?? []).map((n) =>
-    [(n.family ?? '').trim(), words(n.given), words(n.prefix), words(n.suffix), n.use ?? '', `${n.period?.start?.slice(0, 10) ?? ''}-${n.period?.end?.slice(0, 10) ?? ''}`].join('|').replace(/\|-$/, ''),
+    [
+      (n.family ?? '').trim(),
+      words(n.given),
+      words(n.prefix),
+      words(n.suffix),
+      n.use ?? '',
+      `${n.period?.start?.slice(0, 10) ?? ''}-${n.period?.end?.slice(0, 10) ?? ''}`,
+    ]
+      .join('|')
+      .replace(/\|-$/, ''),
   );
 }
 
@@ -194,9 +207,12 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
         break;
       case 'Linkage':
         // what a merge says: which record (by type and identifier) replaces which
-        add('Linkage.item', ((o.item as { type?: string; resource?: { type?: string; identifier?: { value?: string } } }[] | undefined) ?? []).map(
-          (i) => `${i.type ?? ''} ${i.resource?.type ?? ''} ${identifiers([i.resource?.identifier ?? {}])[0] ?? ''}`.trim(),
-        ));
+        add(
+          'Linkage.item',
+          ((o.item as { type?: string; resource?: { type?: string; identifier?: { value?: string } } }[] | undefined) ?? []).map((i) =>
+            `${i.type ?? ''} ${i.resource?.type ?? ''} ${identifiers([i.resource?.identifier ?? {}])[0] ?? ''}`.trim(),
+          ),
+        );
         break;
       case 'Coverage':
         add('Coverage.subscriberId', o.subscriberId ? [String(o.subscriberId).trim()] : []);
@@ -204,8 +220,14 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
     }
   }
   const links = references(resources);
-  add('references', links.filter((l) => !NOT_MAPPED_BY_REFERENCE.includes(l)));
-  add('not compared: references', links.filter((l) => NOT_MAPPED_BY_REFERENCE.includes(l)));
+  add(
+    'references',
+    links.filter((l) => !NOT_MAPPED_BY_REFERENCE.includes(l)),
+  );
+  add(
+    'not compared: references',
+    links.filter((l) => NOT_MAPPED_BY_REFERENCE.includes(l)),
+  );
   return facts;
 }
 

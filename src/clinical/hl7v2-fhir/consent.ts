@@ -49,7 +49,10 @@ function consenter(con: Seg, at: number, ctx: Ctx): Ref | undefined {
 export function consent(con: Seg, ctx: Ctx): void {
   if (!ctx.patient) return;
   const patient = ctx.patient;
-  const performer = con.reps(24).map((_, at) => consenter(con, at, ctx)).filter((x) => !!x);
+  const performer = con
+    .reps(24)
+    .map((_, at) => consenter(con, at, ctx))
+    .filter((x) => !!x);
   const rule = [con.reps(5)[0]?.text().trim(), con.reps(6)[0]?.text().trim()].filter(Boolean).join(' + ');
   if (!rule) return;
   const type = con.f(2).c(1).trim();

@@ -104,11 +104,16 @@ export class Ctx {
     if (!id && !name) return undefined;
     const system = hdSystem(f.sub(9));
     const key = id ? `${system ?? ''}|${id}` : JSON.stringify(name);
-    const p = this.once<Practitioner>('Practitioner', key, (rid) => ({
-      resourceType: 'Practitioner',
-      id: rid,
-      ...clean({ identifier: id ? [clean({ value: id, system })!] : [], name: name ? [name] : [] }),
-    }), !!id);
+    const p = this.once<Practitioner>(
+      'Practitioner',
+      key,
+      (rid) => ({
+        resourceType: 'Practitioner',
+        id: rid,
+        ...clean({ identifier: id ? [clean({ value: id, system })!] : [], name: name ? [name] : [] }),
+      }),
+      !!id,
+    );
     return this.ref(p);
   }
 }

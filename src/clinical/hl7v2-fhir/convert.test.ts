@@ -1,5 +1,17 @@
 import type {
-  Appointment, Bundle, ChargeItem, Condition, DiagnosticReport, DocumentReference, Encounter, Immunization, Linkage, Observation, Patient, Procedure, Resource,
+  Appointment,
+  Bundle,
+  ChargeItem,
+  Condition,
+  DiagnosticReport,
+  DocumentReference,
+  Encounter,
+  Immunization,
+  Linkage,
+  Observation,
+  Patient,
+  Procedure,
+  Resource,
   ServiceRequest,
 } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
@@ -62,12 +74,17 @@ describe('convertMessage mappings', () => {
     expect([p!.birthDate, p!.gender]).toEqual(['1988-08-18', 'male']);
     expect(p!.address![0]).toMatchObject({ line: ['1000', 'Ste. 123'], city: 'Ann Arbor', state: 'MI', postalCode: '99999', country: 'USA' });
     expect(p!.maritalStatus?.coding?.[0]).toMatchObject({ code: 'M', system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' });
-    const female = all<Patient>(convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ADT^A04|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\r')).bundle, 'Patient');
+    const female = all<Patient>(
+      convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ADT^A04|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\r')).bundle,
+      'Patient',
+    );
     expect(female[0]!.gender).toBe('female');
   });
 
   it('maps PV1-2 to Encounter.class (I → IMP, E → EMER, O → AMB) and lists DG1 diagnoses on the Encounter', () => {
-    const classOf = (pv1: string) => all<Encounter>(convertMessage(parseMessage(`MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||X1||DOE^JANE\rPV1|1|${pv1}\r`)).bundle, 'Encounter')[0]!.class.code;
+    const classOf = (pv1: string) =>
+      all<Encounter>(convertMessage(parseMessage(`MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||X1||DOE^JANE\rPV1|1|${pv1}\r`)).bundle, 'Encounter')[0]!
+        .class.code;
     expect(['I', 'E', 'O'].map(classOf)).toEqual(['IMP', 'EMER', 'AMB']);
     const bundle = convert('ADT-A01-01.hl7');
     const [enc] = all<Encounter>(bundle, 'Encounter');
@@ -84,7 +101,11 @@ describe('convertMessage mappings', () => {
       ['26464-8', 'unknown', 5],
     ]);
     const obs = all<Observation>(bundle, 'Observation');
-    expect(obs.find((o) => o.code.coding?.[0]?.code === '11125-2')).toMatchObject({ status: 'final', valueQuantity: { value: 221, unit: 'giga.l-1' }, interpretation: [{ coding: [{ code: 'N' }] }] });
+    expect(obs.find((o) => o.code.coding?.[0]?.code === '11125-2')).toMatchObject({
+      status: 'final',
+      valueQuantity: { value: 221, unit: 'giga.l-1' },
+      interpretation: [{ coding: [{ code: 'N' }] }],
+    });
     expect(obs.find((o) => o.code.coding?.[0]?.code === '11156-7')).not.toHaveProperty('valueQuantity');
   });
 
@@ -99,7 +120,11 @@ describe('convertMessage mappings', () => {
     const bundle = convert('VXU-V04-01.hl7');
     const [imm] = all<Immunization>(bundle, 'Immunization');
     expect(imm).toMatchObject({ status: 'completed', vaccineCode: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc' }] } });
-    expect(all<Immunization>(convert('IZ_1_1.1_Admin_Child_Max_Message.hl7'), 'Immunization')[0]!.vaccineCode.coding?.[0]).toMatchObject({ code: '140', display: 'Influenza, seasonal, injectable, preservative free', system: 'http://hl7.org/fhir/sid/cvx' });
+    expect(all<Immunization>(convert('IZ_1_1.1_Admin_Child_Max_Message.hl7'), 'Immunization')[0]!.vaccineCode.coding?.[0]).toMatchObject({
+      code: '140',
+      display: 'Influenza, seasonal, injectable, preservative free',
+      system: 'http://hl7.org/fhir/sid/cvx',
+    });
     expect(all<Observation>(bundle, 'Observation').filter((o) => o.partOf?.[0]?.reference === `Immunization/${imm!.id}`).length).toBeGreaterThan(0);
   });
 
@@ -113,7 +138,12 @@ describe('convertMessage mappings', () => {
 
   it('maps MDM TXA to a DocumentReference of the patient', () => {
     const [doc] = all<DocumentReference>(convert('MDM-T02-01.hl7'), 'DocumentReference');
-    expect(doc).toMatchObject({ status: 'current', docStatus: 'final', type: { coding: [{ code: 'DI' }] }, masterIdentifier: { value: '1.2.840.317.5947431.51.20080131160038' } });
+    expect(doc).toMatchObject({
+      status: 'current',
+      docStatus: 'final',
+      type: { coding: [{ code: 'DI' }] },
+      masterIdentifier: { value: '1.2.840.317.5947431.51.20080131160038' },
+    });
     expect(doc!.subject?.reference).toMatch(/^Patient\//);
   });
 
@@ -151,7 +181,9 @@ describe('convertMessage mappings', () => {
   });
 
   it('keeps what it can of a sparse message: no PID gives no patient resources, and a non-numeric NM value stays text', () => {
-    const bare = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rOBR|1||F1|1234-5^Test^LN\rOBX|1|NM|1234-5^Test^LN||pending\r')).bundle;
+    const bare = convertMessage(
+      parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rOBR|1||F1|1234-5^Test^LN\rOBX|1|NM|1234-5^Test^LN||pending\r'),
+    ).bundle;
     expect(bare.entry!.map((e) => e.resource!.resourceType)).toEqual(['MessageHeader', 'Device']);
     expect(r4Errors(bare)).toEqual([]);
     const text = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBX|1|NM|1234-5^Test^LN||pending|mg\r')).bundle;
@@ -162,7 +194,13 @@ describe('convertMessage mappings', () => {
     const orm = convert('ORM-O01-01.hl7');
     const [patient] = all<Patient>(orm, 'Patient');
     const procedures = all<Procedure>(orm, 'Procedure');
-    expect(procedures).toEqual([expect.objectContaining({ status: 'unknown', code: { coding: [{ code: '71045', display: 'Xray exam chest 1 view', system: 'http://www.ama-assn.org/go/cpt' }] }, subject: { reference: `Patient/${patient!.id}` } })]);
+    expect(procedures).toEqual([
+      expect.objectContaining({
+        status: 'unknown',
+        code: { coding: [{ code: '71045', display: 'Xray exam chest 1 view', system: 'http://www.ama-assn.org/go/cpt' }] },
+        subject: { reference: `Patient/${patient!.id}` },
+      }),
+    ]);
     expect(all<ChargeItem>(orm, 'ChargeItem')[0]!.service).toEqual([{ reference: `Procedure/${procedures[0]!.id}` }]);
     // the same FT1 in an order without a placer number (OMG-O19-01's ORC-2 is empty): no order to tie it to
     expect(all<Procedure>(convert('OMG-O19-01.hl7'), 'Procedure')).toEqual([]);
@@ -175,16 +213,31 @@ describe('convertMessage mappings', () => {
     const byCode = (code: string) => procedures.find((p) => p.code?.coding?.[0]?.code === code);
     const parent = procedures.find((p) => !p.code)!;
     expect(parent).toMatchObject({ status: 'unknown', identifier: [{ value: 'PR1001' }] });
-    expect(byCode('76164006')).toMatchObject({ status: 'unknown', partOf: [{ reference: `Procedure/${parent.id}` }], performedDateTime: '2005-01-25T11:40:00+01:00' });
+    expect(byCode('76164006')).toMatchObject({
+      status: 'unknown',
+      partOf: [{ reference: `Procedure/${parent.id}` }],
+      performedDateTime: '2005-01-25T11:40:00+01:00',
+    });
     expect(byCode('76164006')!.performer!.map((p) => p.function?.text)).toEqual(['Anesthesiologist', 'Surgeon', 'Procedure Practitioner']);
-    expect(byCode('death-certification')).toMatchObject({ status: 'completed', performedDateTime: '2021-11-02T12:30:00+01:15', performer: [{ function: { text: 'Death Certified By' } }] });
-    expect(byCode('autopsy-performed')).toMatchObject({ status: 'completed', performedPeriod: { start: '2021-11-02T10:30:00+01:15', end: '2021-11-02T11:30:00+01:15' } });
+    expect(byCode('death-certification')).toMatchObject({
+      status: 'completed',
+      performedDateTime: '2021-11-02T12:30:00+01:15',
+      performer: [{ function: { text: 'Death Certified By' } }],
+    });
+    expect(byCode('autopsy-performed')).toMatchObject({
+      status: 'completed',
+      performedPeriod: { start: '2021-11-02T10:30:00+01:15', end: '2021-11-02T11:30:00+01:15' },
+    });
     expect(procedures).toHaveLength(4);
     expect(r4Errors(a01)).toEqual([]);
   });
 
   it("leaves the patient's name and numbers alone when the guarantor is an organization (GT1-21), even one marked self (GT1-11 SEL)", () => {
-    const b = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||BAR^P01|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\rGT1|1|1516|RADIANT^LUCY||||||||SEL|G-SSN-12|||||||||Jupiter Hospital\r')).bundle;
+    const b = convertMessage(
+      parseMessage(
+        'MSH|^~\\&|A|B|C|D|20240101||BAR^P01|1|P|2.5\rPID|1||X1||DOE^JANE||20000101|F\rGT1|1|1516|RADIANT^LUCY||||||||SEL|G-SSN-12|||||||||Jupiter Hospital\r',
+      ),
+    ).bundle;
     const [p] = all<Patient>(b, 'Patient');
     expect(p!.name!.map((n) => n.family)).toEqual(['DOE']);
     expect(p!.identifier!.map((i) => i.value)).toEqual(['X1']);
@@ -208,12 +261,19 @@ describe('convertMessage mappings', () => {
     const text = (d: DocumentReference) => Buffer.from(d.content[0]!.attachment.data ?? '', 'base64').toString();
     expect(docs.map(text)).toEqual(['first report', 'second note']);
     const orders = all<ServiceRequest>(b, 'ServiceRequest');
-    expect(orders.map((o) => o.reasonReference)).toEqual([[{ reference: `DocumentReference/${docs[0]!.id}` }], [{ reference: `DocumentReference/${docs[1]!.id}` }]]);
+    expect(orders.map((o) => o.reasonReference)).toEqual([
+      [{ reference: `DocumentReference/${docs[0]!.id}` }],
+      [{ reference: `DocumentReference/${docs[1]!.id}` }],
+    ]);
     expect(r4Errors(b)).toEqual([]);
   });
 
   it('gives a quantity its unit as people read it (OBX-6.2) and the coded unit (OBX-6.1) as its code', () => {
-    const b = convertMessage(parseMessage('MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBR|1||F1|58410-2^CBC^LN\rOBX|1|NM|26453-1^Erythrocytes^LN||4.41|10*6/uL^million per microliter^UCUM||||||F\rOBX|2|NM|718-7^Hemoglobin^LN||12.5|g/dL||||||F\r')).bundle;
+    const b = convertMessage(
+      parseMessage(
+        'MSH|^~\\&|LIS|LAB|||20240105083000||ORU^R01|7|P|2.5\rPID|1||P1\rOBR|1||F1|58410-2^CBC^LN\rOBX|1|NM|26453-1^Erythrocytes^LN||4.41|10*6/uL^million per microliter^UCUM||||||F\rOBX|2|NM|718-7^Hemoglobin^LN||12.5|g/dL||||||F\r',
+      ),
+    ).bundle;
     expect(all<Observation>(b, 'Observation').map((o) => o.valueQuantity)).toEqual([
       { value: 4.41, unit: 'million per microliter', system: 'http://unitsofmeasure.org', code: '10*6/uL' },
       { value: 12.5, unit: 'g/dL' },
@@ -225,14 +285,20 @@ describe('convertMessage mappings', () => {
     const parent = orders.find((o) => o.identifier?.some((i) => i.value === 'FAI-29'))!;
     expect(parent).toMatchObject({ status: 'unknown', identifier: [{ value: 'FAI-29', type: { coding: [{ code: 'FILL' }] } }] });
     expect(orders.find((o) => o !== parent)!.basedOn).toEqual([{ reference: `ServiceRequest/${parent.id}` }]);
-    const both = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||ORM^O01|1|P|2.5\rPID|1||X1\rORC|NW|P1||||||ORC8P^ORC8F\rOBR|1|P1||24725-4^CT Head^LN|||||||||||||||||||||||||OBR29P^OBR29F\r')).bundle;
+    const both = convertMessage(
+      parseMessage(
+        'MSH|^~\\&|A|B|C|D|20240101||ORM^O01|1|P|2.5\rPID|1||X1\rORC|NW|P1||||||ORC8P^ORC8F\rOBR|1|P1||24725-4^CT Head^LN|||||||||||||||||||||||||OBR29P^OBR29F\r',
+      ),
+    ).bundle;
     const child = all<ServiceRequest>(both, 'ServiceRequest').find((o) => o.basedOn)!;
     const named = all<ServiceRequest>(both, 'ServiceRequest').find((o) => `ServiceRequest/${o.id}` === child.basedOn![0]!.reference)!;
     expect([child.basedOn!.length, named.identifier!.map((i) => i.value)]).toEqual([1, ['OBR29P', 'OBR29F']]);
   });
 
   it('reads every OBR of a referral (REF) as a result, with or without a result status (OBR-25)', () => {
-    const b = convertMessage(parseMessage('MSH|^~\\&|A|B|C|D|20240101||REF^I12|1|P|2.5\rRF1|P\rPID|1||X1\rOBR||P9|F9|SCAN^Scan Slide^L\rOBX|1|ST|TXT^Finding^L||seen||||||F\r')).bundle;
+    const b = convertMessage(
+      parseMessage('MSH|^~\\&|A|B|C|D|20240101||REF^I12|1|P|2.5\rRF1|P\rPID|1||X1\rOBR||P9|F9|SCAN^Scan Slide^L\rOBX|1|ST|TXT^Finding^L||seen||||||F\r'),
+    ).bundle;
     const [report] = all<DiagnosticReport>(b, 'DiagnosticReport');
     expect(report).toMatchObject({ code: { coding: [{ code: 'SCAN' }] }, result: [{ reference: `Observation/${all<Observation>(b, 'Observation')[0]!.id}` }] });
     expect(r4Errors(b)).toEqual([]);

@@ -13,7 +13,8 @@ import { chargedDispense, medicationDispense } from './dispense';
 import { medicationRequest } from './medication';
 import { note } from './notes';
 import { diagnosticReport, immunization, lateOrderControl, parentOrders, serviceRequest, specimen } from './orders';
-import { coverage, disability, encounter, guarantor, insuranceDetails, mother, patient, relatedPerson } from './patient';
+import { encounter } from './encounter';
+import { coverage, disability, guarantor, insuranceDetails, mother, patient, relatedPerson } from './patient';
 import { chargedProcedure, deathProcedures, procedure } from './procedures';
 import { type Seg, segs } from './reader';
 import { MERGE_EVENTS, mergeLinkages } from './merges';
@@ -101,7 +102,8 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
   // the resource the segment just read made, which an NTE after it annotates
   let noted: Resource | undefined;
   const support = (r: Resource | undefined) => {
-    if (supported && r && r !== supported && !supported.supportingInfo?.some((x) => x.reference === `${r.resourceType}/${r.id}`)) (supported.supportingInfo ??= []).push(ctx.ref(r));
+    if (supported && r && r !== supported && !supported.supportingInfo?.some((x) => x.reference === `${r.resourceType}/${r.id}`))
+      (supported.supportingInfo ??= []).push(ctx.ref(r));
   };
   const next = (i: number, id: string) => (all[i + 1]?.id === id ? all[i + 1] : undefined);
   // segments that come before PID (RF1 of REF, SCH of SIU) are about the message's patient too
@@ -133,7 +135,11 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       case 'PV1':
         // (the order before the first prior results: the templates give every prior result to it)
         if (type === 'OMG' && order) supported ??= order;
-        encounter(s, ctx, all.slice(i + 1, i + 4).find((x) => x.id === 'PV2'));
+        encounter(
+          s,
+          ctx,
+          all.slice(i + 1, i + 4).find((x) => x.id === 'PV2'),
+        );
         break;
       case 'NK1':
         relatedPerson(s, ctx);
@@ -185,7 +191,10 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       }
       case 'ORC': {
-        const previous = all.slice(0, i).reverse().find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
+        const previous = all
+          .slice(0, i)
+          .reverse()
+          .find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
         if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
           // the order group's ORC after its OBR: the same order
           lateOrderControl(s, order, ctx, report);
@@ -208,7 +217,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       }
       case 'OBR': {
         const spm = all.slice(i + 1).find((x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
-        specimenRef = spm?.id === 'SPM' ? (specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!)) : undefined;
+        specimenRef = spm?.id === 'SPM' ? specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!) : undefined;
         order = serviceRequest(orc, s, ctx, specimenRef);
         noted = order;
         support(order);
@@ -311,7 +320,14 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       if (doc) ((r as ServiceRequest).reasonReference ??= []).push(ctx.ref(doc));
     }
   }
-  if (sch) appointment(sch, ctx, message.trigger_event.toUpperCase(), schResources, all.find((x) => x.id === 'TQ1'));
+  if (sch)
+    appointment(
+      sch,
+      ctx,
+      message.trigger_event.toUpperCase(),
+      schResources,
+      all.find((x) => x.id === 'TQ1'),
+    );
   linkToVisit(ctx.resources, event);
   if (opts.provenance) {
     const targets = ctx.resources.filter((r) => !['MessageHeader', 'Provenance', 'Device'].includes(r.resourceType)).map((r) => ctx.ref(r));

@@ -116,7 +116,17 @@ export function period(start: string, end: string): Period | undefined {
   return clean<Period>({ start: dateTime(start), end: dateTime(end) });
 }
 
-const NAME_USE: Record<string, HumanName['use']> = { L: 'official', R: 'official', D: 'usual', M: 'maiden', N: 'nickname', TEMP: 'temp', NAV: 'temp', BAD: 'old', MSK: 'anonymous' };
+const NAME_USE: Record<string, HumanName['use']> = {
+  L: 'official',
+  R: 'official',
+  D: 'usual',
+  M: 'maiden',
+  N: 'nickname',
+  TEMP: 'temp',
+  NAV: 'temp',
+  BAD: 'old',
+  MSK: 'anonymous',
+};
 
 /**
  * XPN → HumanName: family 1, given 2 and 3 (and 15, the called-by name, on a usual name), suffix 4, degree 6 and
@@ -158,7 +168,18 @@ export function address(f: Field | undefined): Address | undefined {
   });
 }
 
-const TELECOM_SYSTEM: Record<string, ContactPoint['system']> = { PH: 'phone', CP: 'phone', FX: 'fax', BP: 'pager', Internet: 'email', 'X.400': 'email', MD: 'other', TDD: 'other', TTY: 'other', SAT: 'other' };
+const TELECOM_SYSTEM: Record<string, ContactPoint['system']> = {
+  PH: 'phone',
+  CP: 'phone',
+  FX: 'fax',
+  BP: 'pager',
+  Internet: 'email',
+  'X.400': 'email',
+  MD: 'other',
+  TDD: 'other',
+  TTY: 'other',
+  SAT: 'other',
+};
 const TELECOM_USE: Record<string, ContactPoint['use']> = { PRN: 'home', WPN: 'work', PRS: 'mobile', ORN: 'home', VHN: 'temp' };
 
 /** XTN (number 1, use 2, equipment 3, email 4, country 5, area 6, local 7, extension 8) → ContactPoint. */
@@ -198,7 +219,13 @@ export function identifier(f: Field | undefined): Identifier | undefined {
 export function entityIdentifier(f: Field | undefined, type?: string): Identifier | undefined {
   if (!f || !f.c(1).trim()) return undefined;
   const hd = f.c(3) ? `${f.c(2)}` : f.c(2);
-  const system = f.c(3).trim() ? (/^\d+(\.\d+)+$/.test(f.c(3).trim()) ? `urn:oid:${f.c(3).trim()}` : undefined) : hd.trim() ? `http://example.com/v2-to-fhir-converter/Identifier/${encodeURIComponent(hd.trim())}` : undefined;
+  const system = f.c(3).trim()
+    ? /^\d+(\.\d+)+$/.test(f.c(3).trim())
+      ? `urn:oid:${f.c(3).trim()}`
+      : undefined
+    : hd.trim()
+      ? `http://example.com/v2-to-fhir-converter/Identifier/${encodeURIComponent(hd.trim())}`
+      : undefined;
   return clean<Identifier>({ value: f.c(1).trim(), system, type: type ? tableConcept(type, '0203') : undefined });
 }
 

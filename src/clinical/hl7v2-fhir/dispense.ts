@@ -40,8 +40,16 @@ export function medicationDispense(orc: Seg | undefined, rxd: Seg, rxr: Seg | un
       whenHandedOver: ctx.dt(rxd.v(3)),
       quantity: quantity(rxd.v(4), rxd.f(5)),
       authorizingPrescription: prescription || numbered ? [clean({ ...prescription, identifier: numbered })!] : [],
-      note: rxd.reps(9).map((f) => f.c(2) || f.c(1)).filter((t) => t.trim()).map((text) => ({ text })),
-      performer: rxd.reps(10).map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor })),
+      note: rxd
+        .reps(9)
+        .map((f) => f.c(2) || f.c(1))
+        .filter((t) => t.trim())
+        .map((text) => ({ text })),
+      performer: rxd
+        .reps(10)
+        .map((f) => ctx.practitioner(f))
+        .filter((x) => !!x)
+        .map((actor) => ({ actor })),
       substitution: substitution ? { wasSubstituted: substitution !== 'N' && substitution !== '0' } : undefined,
       type: codeableConcept(rxd.f(33)),
       dosageInstruction: rxr && codeableConcept(rxr.f(1)) ? [{ route: codeableConcept(rxr.f(1)) }] : [],

@@ -5,10 +5,28 @@ import type { Seg } from './reader';
 import { location } from './locations';
 
 /** TXA-17, HL7 table 0271 → DocumentReference.docStatus. */
-const DOC_STATUS: Record<string, DocumentReference['docStatus']> = { AU: 'final', LA: 'final', DI: 'preliminary', DO: 'preliminary', IN: 'preliminary', IP: 'preliminary', PA: 'preliminary' };
+const DOC_STATUS: Record<string, DocumentReference['docStatus']> = {
+  AU: 'final',
+  LA: 'final',
+  DI: 'preliminary',
+  DO: 'preliminary',
+  IN: 'preliminary',
+  IP: 'preliminary',
+  PA: 'preliminary',
+};
 /** TXA-19, HL7 table 0275 → DocumentReference.status. */
 const DOC_AVAILABILITY: Record<string, DocumentReference['status']> = { AV: 'current', CA: 'entered-in-error', OB: 'superseded', UN: 'current' };
-const MIME: Record<string, string> = { TX: 'text/plain', FT: 'text/plain', ST: 'text/plain', TEXT: 'text/plain', HTML: 'text/html', XML: 'application/xml', PDF: 'application/pdf', RTF: 'text/rtf', AP: 'application/octet-stream' };
+const MIME: Record<string, string> = {
+  TX: 'text/plain',
+  FT: 'text/plain',
+  ST: 'text/plain',
+  TEXT: 'text/plain',
+  HTML: 'text/html',
+  XML: 'application/xml',
+  PDF: 'application/pdf',
+  RTF: 'text/rtf',
+  AP: 'application/octet-stream',
+};
 
 /** MDM events of an original document (relates to none) and of a replacement (replaces TXA-13); the rest append to it. */
 const ORIGINAL = new Set(['T01', 'T02']);
@@ -62,7 +80,17 @@ export function documentReference(txa: Seg, ctx: Ctx, body: Seg[], trigger = '')
 
 /** SCH-25 filler status (HL7 table 0278) → Appointment.status. */
 const APPOINTMENT_STATUS: Record<string, Appointment['status']> = {
-  PENDING: 'pending', WAITLIST: 'waitlist', BOOKED: 'booked', STARTED: 'checked-in', COMPLETE: 'fulfilled', CANCELLED: 'cancelled', DC: 'cancelled', DELETED: 'entered-in-error', BLOCKED: 'waitlist', OVERBOOK: 'waitlist', NOSHOW: 'noshow',
+  PENDING: 'pending',
+  WAITLIST: 'waitlist',
+  BOOKED: 'booked',
+  STARTED: 'checked-in',
+  COMPLETE: 'fulfilled',
+  CANCELLED: 'cancelled',
+  DC: 'cancelled',
+  DELETED: 'entered-in-error',
+  BLOCKED: 'waitlist',
+  OVERBOOK: 'waitlist',
+  NOSHOW: 'noshow',
 };
 /** Without SCH-25, the trigger event says it (S15 cancel, S17 delete, S26 no-show). */
 const TRIGGER_STATUS: Record<string, Appointment['status']> = { S15: 'cancelled', S16: 'cancelled', S17: 'entered-in-error', S26: 'noshow' };
@@ -123,7 +151,10 @@ export function appointment(sch: Seg, ctx: Ctx, trigger: string, resources: Seg[
       basedOn,
       appointmentType: codeableConcept(sch.f(8)),
       reasonCode: [codeableConcept(sch.f(7))].filter((x) => !!x),
-      serviceType: resources.filter((r) => r.id === 'AIS').map((r) => codeableConcept(r.f(3))).filter((x) => !!x),
+      serviceType: resources
+        .filter((r) => r.id === 'AIS')
+        .map((r) => codeableConcept(r.f(3)))
+        .filter((x) => !!x),
       start,
       end,
       minutesDuration: duration,

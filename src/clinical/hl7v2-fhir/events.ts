@@ -79,14 +79,19 @@ export function referral(rf1: Seg, ctx: Ctx): void {
     status: REFERRAL_STATUS[rf1.v(1).toUpperCase()] ?? 'unknown',
     intent: 'order',
     subject,
-    category: [{ coding: [{ code: '3457005', display: 'Patient referral', system: 'http://snomed.info/sct' }] }, tableConcept(rf1.v(3), '0281')].filter((x) => !!x),
+    category: [{ coding: [{ code: '3457005', display: 'Patient referral', system: 'http://snomed.info/sct' }] }, tableConcept(rf1.v(3), '0281')].filter(
+      (x) => !!x,
+    ),
     ...clean<Partial<ServiceRequest>>({
       identifier: [entityIdentifier(rf1.f(6)), entityIdentifier(rf1.f(11))].filter((x) => !!x),
       priority: ({ S: 'stat', A: 'asap', R: 'routine' } as const)[rf1.v(2).toUpperCase() as 'S'],
       encounter: ctx.encounter,
       authoredOn: ctx.dt(rf1.v(9)),
       occurrencePeriod: clean({ end: ctx.dt(rf1.v(8)) }),
-      reasonCode: rf1.reps(10).map(codeableConcept).filter((x) => !!x),
+      reasonCode: rf1
+        .reps(10)
+        .map(codeableConcept)
+        .filter((x) => !!x),
     }),
   }));
 }

@@ -1,4 +1,4 @@
-import type { Device, MessageHeader, Provenance} from '@medplum/fhirtypes';
+import type { Device, MessageHeader, Provenance } from '@medplum/fhirtypes';
 import { clean, codeableConcept, tableConcept } from './datatypes';
 import type { Ctx, Ref } from './context';
 import type { Field, Seg } from './reader';
@@ -16,16 +16,21 @@ function endpoint(hd: Field, fallback: string): string {
 export function sendingDevice(msh: Seg, sft: Seg | undefined, ctx: Ctx): Ref {
   const app = msh.f(3);
   const name = app.c(1).trim() || app.c(2).trim() || 'sending application';
-  const d = ctx.once<Device>('Device', `MSH-3|${name}`, (id) => ({
-    resourceType: 'Device',
-    id,
-    deviceName: [{ name, type: 'user-friendly-name' }],
-    ...clean<Partial<Device>>({
-      identifier: app.c(2) ? [{ value: app.c(2), system: 'urn:ietf:rfc:3986' }] : [],
-      manufacturer: sft?.f(1).c(1) || undefined,
-      version: sft?.v(2) ? [{ value: sft.v(2) }] : [],
+  const d = ctx.once<Device>(
+    'Device',
+    `MSH-3|${name}`,
+    (id) => ({
+      resourceType: 'Device',
+      id,
+      deviceName: [{ name, type: 'user-friendly-name' }],
+      ...clean<Partial<Device>>({
+        identifier: app.c(2) ? [{ value: app.c(2), system: 'urn:ietf:rfc:3986' }] : [],
+        manufacturer: sft?.f(1).c(1) || undefined,
+        version: sft?.v(2) ? [{ value: sft.v(2) }] : [],
+      }),
     }),
-  }), true);
+    true,
+  );
   return ctx.ref(d);
 }
 
@@ -37,7 +42,11 @@ export function messageHeader(msh: Seg, sft: Seg | undefined, ctx: Ctx): Message
   return ctx.once<MessageHeader>('MessageHeader', 'MSH', (id) => ({
     resourceType: 'MessageHeader',
     id,
-    eventCoding: clean({ code: trigger.c(2) || trigger.c(1), system: 'http://terminology.hl7.org/CodeSystem/v2-0003', display: [trigger.c(1), trigger.c(2), trigger.c(3)].filter(Boolean).join('^') })!,
+    eventCoding: clean({
+      code: trigger.c(2) || trigger.c(1),
+      system: 'http://terminology.hl7.org/CodeSystem/v2-0003',
+      display: [trigger.c(1), trigger.c(2), trigger.c(3)].filter(Boolean).join('^'),
+    })!,
     source: clean({ name: app.c(1) || undefined, endpoint: endpoint(app, 'sender'), software: sft?.v(3) || undefined, version: sft?.v(2) || undefined })!,
     ...clean<Partial<MessageHeader>>({
       destination,

@@ -23,7 +23,10 @@ export function employerPolicyHolder(in2: Seg, in1: Seg, coverage: Coverage, ctx
     ...clean<Partial<RelatedPerson>>({
       identifier: id ? [{ value: id }] : [],
       name: name ? [name] : [],
-      telecom: in2.reps(64).map(contactPoint).filter((x) => !!x),
+      telecom: in2
+        .reps(64)
+        .map(contactPoint)
+        .filter((x) => !!x),
     }),
   }));
   coverage.policyHolder = ctx.ref(rp);

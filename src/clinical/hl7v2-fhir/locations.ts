@@ -31,15 +31,20 @@ export function location(ctx: Ctx, pl: Field | undefined): Ref | undefined {
     path.push(`${level.name}=${level.value}`);
     const partOf = outer;
     const innermost = i === present.length - 1;
-    const made = ctx.once<Location>('Location', `PL|${path.join('|')}`, (id) => ({
-      resourceType: 'Location',
-      id,
-      name: level.value,
-      mode: 'instance',
-      physicalType: { coding: [{ code: level.type, system: 'http://terminology.hl7.org/CodeSystem/location-physical-type' }] },
-      ...(partOf ? { partOf } : {}),
-      ...(innermost && tableConcept(pl.c(6), '0305') ? { type: [tableConcept(pl.c(6), '0305')!] } : {}),
-    }), true);
+    const made = ctx.once<Location>(
+      'Location',
+      `PL|${path.join('|')}`,
+      (id) => ({
+        resourceType: 'Location',
+        id,
+        name: level.value,
+        mode: 'instance',
+        physicalType: { coding: [{ code: level.type, system: 'http://terminology.hl7.org/CodeSystem/location-physical-type' }] },
+        ...(partOf ? { partOf } : {}),
+        ...(innermost && tableConcept(pl.c(6), '0305') ? { type: [tableConcept(pl.c(6), '0305')!] } : {}),
+      }),
+      true,
+    );
     outer = ctx.ref(made);
   });
   return outer;

@@ -1,4 +1,18 @@
-import type { Bundle, ChargeItem, Consent, Coverage, DiagnosticReport, DocumentReference, Encounter, MedicationRequest, Observation, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  ChargeItem,
+  Consent,
+  Coverage,
+  DiagnosticReport,
+  DocumentReference,
+  Encounter,
+  MedicationRequest,
+  Observation,
+  Patient,
+  RelatedPerson,
+  Resource,
+  ServiceRequest,
+} from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { hl7Sample } from '../../../tests/support/clinical/hl7v2';
@@ -25,7 +39,11 @@ describe('pharmacy orders, charges and consents', () => {
       substitution: { allowedCodeableConcept: { coding: [{ code: 'G' }] } },
     });
     expect(placed!.dosageInstruction![0]!.route?.coding?.[0]?.code).toBe('IV');
-    expect(encoded).toMatchObject({ intent: 'filler-order', basedOn: [{ reference: ref(placed!) }], medicationCodeableConcept: { coding: [{ code: '0143963401' }] } });
+    expect(encoded).toMatchObject({
+      intent: 'filler-order',
+      basedOn: [{ reference: ref(placed!) }],
+      medicationCodeableConcept: { coding: [{ code: '0143963401' }] },
+    });
     expect(encoded!.identifier!.map((i) => i.value)).toContain('PN15');
     expect(encoded!.dosageInstruction![0]!.doseAndRate![0]!.rateQuantity).toMatchObject({ value: 23, unit: 'mL/hr' });
   });
@@ -33,7 +51,13 @@ describe('pharmacy orders, charges and consents', () => {
   it('maps FT1 to a ChargeItem of the visit: code, quantity, price and the diagnoses it is for', () => {
     const bundle = convert('DFT-P03-01.hl7');
     const [xray] = all<ChargeItem>(bundle, 'ChargeItem');
-    expect(xray).toMatchObject({ status: 'billable', code: { coding: [{ code: '71045' }] }, quantity: { value: 2 }, priceOverride: { value: 100, currency: 'USD' }, occurrenceDateTime: '2019-11-22' });
+    expect(xray).toMatchObject({
+      status: 'billable',
+      code: { coding: [{ code: '71045' }] },
+      quantity: { value: 2 },
+      priceOverride: { value: 100, currency: 'USD' },
+      occurrenceDateTime: '2019-11-22',
+    });
     expect(xray!.reason?.map((r) => r.coding?.[0]?.code)).toEqual(['29857009', '68235000']);
     expect(xray!.context?.reference).toBe(ref(all<Encounter>(bundle, 'Encounter')[0]!));
   });
@@ -42,7 +66,12 @@ describe('pharmacy orders, charges and consents', () => {
     const bundle = convert('MDM-T01-01.hl7');
     const [patient] = all<Patient>(bundle, 'Patient');
     const [consent] = all<Consent>(bundle, 'Consent');
-    expect(consent).toMatchObject({ status: 'active', scope: { coding: [{ code: 'patient-privacy' }] }, policyRule: { text: 'HIPAA Privacy Form + For Patient privacy' }, performer: [{ reference: ref(patient!) }] });
+    expect(consent).toMatchObject({
+      status: 'active',
+      scope: { coding: [{ code: 'patient-privacy' }] },
+      policyRule: { text: 'HIPAA Privacy Form + For Patient privacy' },
+      performer: [{ reference: ref(patient!) }],
+    });
     expect(patient!.name!.map((n) => n.family)).toEqual(['PROSOLV', 'Smith']);
   });
 });
@@ -92,7 +121,8 @@ describe('links between records', () => {
 
   it('gives the report of an OBR the placer group number (ORC-4) of the ORC that follows it, as its order has', () => {
     const bundle = convert('OUL-R22-01.hl7');
-    const scan = (type: 'ServiceRequest' | 'DiagnosticReport') => all<ServiceRequest | DiagnosticReport>(bundle, type).find((r) => r.code?.coding?.[0]?.code === 'SCAN')!;
+    const scan = (type: 'ServiceRequest' | 'DiagnosticReport') =>
+      all<ServiceRequest | DiagnosticReport>(bundle, type).find((r) => r.code?.coding?.[0]?.code === 'SCAN')!;
     for (const r of [scan('ServiceRequest'), scan('DiagnosticReport')]) {
       expect(r.identifier!.map((i) => [i.value, i.type?.coding?.[0]?.code])).toEqual([
         ['5ca95f51971d414bbcb4be9ca88e9846', 'PLAC'],
@@ -115,7 +145,9 @@ describe('links between records', () => {
       // the reports of orders (an OBR's); a document result of an OBX stands apart, as in the templates
       const reports = all<DiagnosticReport>(bundle, 'DiagnosticReport').filter((r) => r.basedOn);
       expect(reports.map((r) => r.encounter?.reference)).toEqual(reports.map(() => visit));
-      expect(all<DocumentReference>(bundle, 'DocumentReference').map((d) => d.context?.encounter?.[0]?.reference)).toEqual(all<DocumentReference>(bundle, 'DocumentReference').map(() => visit));
+      expect(all<DocumentReference>(bundle, 'DocumentReference').map((d) => d.context?.encounter?.[0]?.reference)).toEqual(
+        all<DocumentReference>(bundle, 'DocumentReference').map(() => visit),
+      );
     }
   });
 
@@ -124,7 +156,10 @@ describe('links between records', () => {
     const [order] = all<ServiceRequest>(bundle, 'ServiceRequest');
     const [doc] = all<DocumentReference>(bundle, 'DocumentReference');
     expect(order!.reasonReference).toEqual([{ reference: ref(doc!) }]);
-    expect([...all<Observation>(bundle, 'Observation'), ...all<DiagnosticReport>(bundle, 'DiagnosticReport')].map((r) => r.basedOn)).toEqual([undefined, undefined]);
+    expect([...all<Observation>(bundle, 'Observation'), ...all<DiagnosticReport>(bundle, 'DiagnosticReport')].map((r) => r.basedOn)).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 
   it('makes the prior results of an OMG order (the PV1 group after it) the order’s supporting information', () => {

@@ -4,8 +4,33 @@ import type { Ctx, Ref } from './context';
 import type { Field, Seg } from './reader';
 
 /** ORC-5, HL7 table 0038 → MedicationRequest.status; without it, ORC-1 (table 0119) decides. */
-const ORDER_STATUS: Record<string, MedicationRequest['status']> = { A: 'active', CA: 'cancelled', CM: 'completed', DC: 'stopped', ER: 'entered-in-error', HD: 'on-hold', IP: 'active', RP: 'cancelled', SC: 'active' };
-const ORDER_CONTROL: Record<string, MedicationRequest['status']> = { NW: 'active', OK: 'active', SC: 'active', XO: 'active', RP: 'active', RE: 'active', CA: 'cancelled', CR: 'cancelled', OC: 'cancelled', DC: 'stopped', OD: 'stopped', DR: 'stopped', HD: 'on-hold', OH: 'on-hold' };
+const ORDER_STATUS: Record<string, MedicationRequest['status']> = {
+  A: 'active',
+  CA: 'cancelled',
+  CM: 'completed',
+  DC: 'stopped',
+  ER: 'entered-in-error',
+  HD: 'on-hold',
+  IP: 'active',
+  RP: 'cancelled',
+  SC: 'active',
+};
+const ORDER_CONTROL: Record<string, MedicationRequest['status']> = {
+  NW: 'active',
+  OK: 'active',
+  SC: 'active',
+  XO: 'active',
+  RP: 'active',
+  RE: 'active',
+  CA: 'cancelled',
+  CR: 'cancelled',
+  OC: 'cancelled',
+  DC: 'stopped',
+  OD: 'stopped',
+  DR: 'stopped',
+  HD: 'on-hold',
+  OH: 'on-hold',
+};
 
 /**
  * Where RXO and RXE keep the same facts (HL7 v2.5+): the medication (give code), the dose (minimum, maximum,
@@ -13,8 +38,36 @@ const ORDER_CONTROL: Record<string, MedicationRequest['status']> = { NW: 'active
  * indication, the rate, the total daily dose (CQ).
  */
 const FIELDS = {
-  RXO: { code: 1, min: 2, max: 3, units: 4, instructions: 7, dispense: 11, dispenseUnits: 12, refills: 13, provider: 14, indication: 20, rate: 21, rateUnits: 22, daily: 23 },
-  RXE: { code: 2, min: 3, max: 4, units: 5, instructions: 7, dispense: 10, dispenseUnits: 11, refills: 12, provider: 13, indication: 27, rate: 23, rateUnits: 24, daily: 19 },
+  RXO: {
+    code: 1,
+    min: 2,
+    max: 3,
+    units: 4,
+    instructions: 7,
+    dispense: 11,
+    dispenseUnits: 12,
+    refills: 13,
+    provider: 14,
+    indication: 20,
+    rate: 21,
+    rateUnits: 22,
+    daily: 23,
+  },
+  RXE: {
+    code: 2,
+    min: 3,
+    max: 4,
+    units: 5,
+    instructions: 7,
+    dispense: 10,
+    dispenseUnits: 11,
+    refills: 12,
+    provider: 13,
+    indication: 27,
+    rate: 23,
+    rateUnits: 24,
+    daily: 19,
+  },
 } as const;
 
 /** An instruction (CWE): coded when it names a code system or a text beside the code, else free text. */
@@ -31,11 +84,21 @@ function dosage(rx: Seg, rxr: Seg | undefined, at: (typeof FIELDS)['RXO' | 'RXE'
   const dose = min && max ? { doseRange: { low: min, high: max } } : min ? { doseQuantity: min } : {};
   const doseAndRate = clean({ ...dose, rateQuantity: rate });
   // RXO-6 the provider's pharmacy or treatment instructions (text)
-  const text = rx.id === 'RXO' ? rx.reps(6).map((f) => f.c(2) || f.c(1)).filter(Boolean).join('; ') : '';
+  const text =
+    rx.id === 'RXO'
+      ? rx
+          .reps(6)
+          .map((f) => f.c(2) || f.c(1))
+          .filter(Boolean)
+          .join('; ')
+      : '';
   const daily = quantity(rx.f(at.daily).c(1), rx.f(at.daily).sub(2));
   return clean<Dosage>({
     text: text || undefined,
-    additionalInstruction: rx.reps(at.instructions).map(instruction).filter((x) => !!x),
+    additionalInstruction: rx
+      .reps(at.instructions)
+      .map(instruction)
+      .filter((x) => !!x),
     doseAndRate: doseAndRate ? [doseAndRate] : [],
     maxDosePerPeriod: daily ? { numerator: daily, denominator: { value: 1, unit: 'd', system: 'http://unitsofmeasure.org', code: 'd' } } : undefined,
     route: rxr ? codeableConcept(rxr.f(1)) : undefined,
@@ -76,7 +139,10 @@ export function medicationRequest(orc: Seg | undefined, rx: Seg, rxr: Seg | unde
       encounter: ctx.encounter,
       authoredOn: ctx.dt(orc?.v(9) ?? '') ?? (rxe ? ctx.dt(rx.v(32)) : undefined),
       requester: ctx.practitioner(orc?.reps(12)[0]) ?? ctx.practitioner(rx.f(at.provider)),
-      reasonCode: rx.reps(at.indication).map(codeableConcept).filter((x) => !!x),
+      reasonCode: rx
+        .reps(at.indication)
+        .map(codeableConcept)
+        .filter((x) => !!x),
       dosageInstruction: [dosage(rx, rxr, at)].filter((x) => !!x),
       dispenseRequest: clean({ quantity: dispense, numberOfRepeatsAllowed: refills }),
       substitution: !rxe && rx.v(9) ? { allowedCodeableConcept: tableConcept(rx.v(9), '0161')! } : undefined,

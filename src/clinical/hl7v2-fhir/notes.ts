@@ -24,7 +24,11 @@ const NOTED = new Set([
  * repetitions, lines), NTE-6 when it was entered, NTE-5 who entered it.
  */
 export function note(nte: Seg, target: Resource | undefined, ctx: Ctx): void {
-  const text = nte.reps(3).map((f) => f.text()).join('\n').trim();
+  const text = nte
+    .reps(3)
+    .map((f) => f.text())
+    .join('\n')
+    .trim();
   if (!target || !text || !NOTED.has(target.resourceType)) return;
   const annotation = clean<Annotation>({ text, time: ctx.dt(nte.v(6)), authorReference: ctx.practitioner(nte.reps(5)[0]) })!;
   ((target as Noted).note ??= []).push(annotation);

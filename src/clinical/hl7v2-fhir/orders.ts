@@ -5,11 +5,47 @@ import type { Ctx, Ref } from './context';
 import type { Field, Seg } from './reader';
 
 /** ORC-5, HL7 table 0038 → ServiceRequest.status; without it, ORC-1 (table 0119) decides. */
-const ORDER_STATUS: Record<string, ServiceRequest['status']> = { A: 'active', CA: 'revoked', CM: 'completed', DC: 'revoked', ER: 'entered-in-error', HD: 'on-hold', IP: 'active', RP: 'revoked', SC: 'active' };
-const ORDER_CONTROL: Record<string, ServiceRequest['status']> = { NW: 'active', OK: 'active', SC: 'active', CA: 'revoked', CR: 'revoked', DC: 'revoked', OC: 'revoked', OD: 'revoked', HD: 'on-hold', OH: 'on-hold', RP: 'active', RE: 'completed', CM: 'completed' };
+const ORDER_STATUS: Record<string, ServiceRequest['status']> = {
+  A: 'active',
+  CA: 'revoked',
+  CM: 'completed',
+  DC: 'revoked',
+  ER: 'entered-in-error',
+  HD: 'on-hold',
+  IP: 'active',
+  RP: 'revoked',
+  SC: 'active',
+};
+const ORDER_CONTROL: Record<string, ServiceRequest['status']> = {
+  NW: 'active',
+  OK: 'active',
+  SC: 'active',
+  CA: 'revoked',
+  CR: 'revoked',
+  DC: 'revoked',
+  OC: 'revoked',
+  OD: 'revoked',
+  HD: 'on-hold',
+  OH: 'on-hold',
+  RP: 'active',
+  RE: 'completed',
+  CM: 'completed',
+};
 
 /** OBR-25, HL7 table 0123 → DiagnosticReport.status. */
-const REPORT_STATUS: Record<string, DiagnosticReport['status']> = { C: 'corrected', D: 'cancelled', F: 'final', I: 'registered', O: 'registered', P: 'preliminary', R: 'partial', S: 'partial', X: 'cancelled', W: 'entered-in-error', A: 'partial' };
+const REPORT_STATUS: Record<string, DiagnosticReport['status']> = {
+  C: 'corrected',
+  D: 'cancelled',
+  F: 'final',
+  I: 'registered',
+  O: 'registered',
+  P: 'preliminary',
+  R: 'partial',
+  S: 'partial',
+  X: 'cancelled',
+  W: 'entered-in-error',
+  A: 'partial',
+};
 
 function orderIds(orc: Seg | undefined, obr: Seg | undefined): Identifier[] {
   const placer = obr?.f(2).empty === false ? obr.f(2) : orc?.f(2);
@@ -26,7 +62,14 @@ function parentOrder(orc: Seg | undefined, ctx: Ctx, obr?: Seg): Ref | undefined
   const subject = ctx.patient;
   const ids = [entityIdentifier(field.sub(1), 'PLAC'), entityIdentifier(field.sub(2), 'FILL')].filter((x): x is Identifier => !!x);
   if (!ids.length) return undefined;
-  const parent = ctx.once<ServiceRequest>('ServiceRequest', `parent|${ids.map((x) => x.value).join('|')}`, (id) => ({ resourceType: 'ServiceRequest', id, status: 'unknown', intent: 'order', subject, identifier: ids }));
+  const parent = ctx.once<ServiceRequest>('ServiceRequest', `parent|${ids.map((x) => x.value).join('|')}`, (id) => ({
+    resourceType: 'ServiceRequest',
+    id,
+    status: 'unknown',
+    intent: 'order',
+    subject,
+    identifier: ids,
+  }));
   return ctx.ref(parent);
 }
 
@@ -102,7 +145,10 @@ export function diagnosticReport(orc: Seg | undefined, obr: Seg, ctx: Ctx, based
       category: [tableConcept(obr.v(24), '0074')].filter((x) => !!x),
       effectiveDateTime: ctx.dt(obr.v(7)),
       issued: ctx.instant(obr.v(22)),
-      resultsInterpreter: obr.reps(32).map((f) => ctx.practitioner(f.sub(1))).filter((x) => !!x),
+      resultsInterpreter: obr
+        .reps(32)
+        .map((f) => ctx.practitioner(f.sub(1)))
+        .filter((x) => !!x),
     }),
   }));
 }
@@ -131,19 +177,27 @@ function manufacturer(f: Field, ctx: Ctx): Ref | undefined {
   const name = f.c(2).trim() || code;
   if (!name) return undefined;
   const system = systemUrl(f.c(3)) ?? 'http://terminology.hl7.org/CodeSystem/MVX';
-  const org = ctx.once<Organization>('Organization', `manufacturer|${system}|${code || name}`, (id) => ({
-    resourceType: 'Organization',
-    id,
-    name,
-    ...(code ? { identifier: [{ system, value: code }] } : {}),
-  }), true);
+  const org = ctx.once<Organization>(
+    'Organization',
+    `manufacturer|${system}|${code || name}`,
+    (id) => ({
+      resourceType: 'Organization',
+      id,
+      name,
+      ...(code ? { identifier: [{ system, value: code }] } : {}),
+    }),
+    true,
+  );
   return ctx.ref(org);
 }
 
 /** XCN fields → Immunization performers with their function (HL7 table 0443). */
 function performers(fields: Field[], code: string, display: string, ctx: Ctx): NonNullable<Immunization['performer']> {
   const fn = { coding: [{ code, display, system: 'http://terminology.hl7.org/CodeSystem/v2-0443' }] };
-  return fields.map((f) => ctx.practitioner(f)).filter((x) => !!x).map((actor) => ({ actor, function: fn }));
+  return fields
+    .map((f) => ctx.practitioner(f))
+    .filter((x) => !!x)
+    .map((actor) => ({ actor, function: fn }));
 }
 
 const IMMUNIZATION_STATUS: Record<string, Immunization['status']> = { CP: 'completed', PA: 'completed', RE: 'not-done', NA: 'not-done' };
@@ -179,7 +233,10 @@ export function immunization(rxa: Seg, ctx: Ctx, rxr: Seg | undefined, orc?: Seg
         ...performers(orc?.reps(12) ?? [], 'OP', 'Ordering Provider', ctx),
       ],
       // RXA-19 indication, RXA-17 manufacturer, RXA-27 (v2.6+) or RXA-11 where it was given
-      reasonCode: rxa.reps(19).map(codeableConcept).filter((x) => !!x),
+      reasonCode: rxa
+        .reps(19)
+        .map(codeableConcept)
+        .filter((x) => !!x),
       manufacturer: manufacturer(rxa.f(17), ctx),
       location: location(ctx, rxa.f(27)) ?? location(ctx, rxa.f(11)),
       statusReason: status === 'not-done' ? codeableConcept(rxa.f(18)) : undefined,

@@ -10,19 +10,6 @@ export const GENDER: Record<string, Patient['gender']> = { F: 'female', M: 'male
 
 const MARITAL: Record<string, string> = { A: 'L', B: 'U', C: 'C', D: 'D', E: 'L', G: 'T', I: 'I', M: 'M', P: 'T', R: 'T', S: 'S', W: 'W' };
 
-/** PV1-2, HL7 table 0004 → Encounter.class (v3 ActCode; codes v3 lacks stay in v2-0004). */
-export const ENCOUNTER_CLASS: Record<string, { code: string; display: string; system: string }> = {
-  E: { code: 'EMER', display: 'emergency', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  I: { code: 'IMP', display: 'inpatient encounter', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  O: { code: 'AMB', display: 'ambulatory', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  P: { code: 'PRENC', display: 'pre-admission', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  B: { code: 'OBS', display: 'obstetrics', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  C: { code: 'PBILLACCT', display: 'patient billing account', system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode' },
-  N: { code: 'N', display: 'Not Applicable', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
-  R: { code: 'R', display: 'Recurring patient', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
-  U: { code: 'U', display: 'Unknown', system: 'http://terminology.hl7.org/CodeSystem/v2-0004' },
-};
-
 function typedId(value: string, type: string, system?: string): Identifier | undefined {
   return value.trim() ? clean<Identifier>({ value: value.trim(), system, type: tableConcept(type, '0203') }) : undefined;
 }
@@ -35,41 +22,63 @@ function patientKey(id: Identifier): string {
 /** PID (+ PD1) → Patient; sets the context's patient. */
 export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
   const known = identifier(pid.reps(3)[0]) ?? identifier(pid.f(2));
-  const p = ctx.once<Patient>('Patient', known ? patientKey(known) : `PID|${pid.index}`, (id) => {
-    const deceased = pid.v(30);
-    const deathAt = ctx.dt(pid.v(29));
-    const birthOrder = pid.v(25);
-    return {
-      resourceType: 'Patient',
-      id,
-      ...clean<Partial<Patient>>({
-        identifier: [
-          identifier(pid.f(2)),
-          ...pid.reps(3).map(identifier),
-          ...pid.reps(4).map(identifier),
-          typedId(pid.v(19), 'SB', 'http://hl7.org/fhir/sid/us-ssn'),
-          typedId(pid.f(20).c(1), 'DL'),
-        ].filter((x): x is Identifier => !!x),
-        name: [...pid.reps(5), ...pid.reps(9)].map((f) => humanName(f)).filter((x) => !!x),
-        birthDate: date(pid.v(7)),
-        gender: GENDER[pid.v(8).toUpperCase()],
-        address: withCounty(pid.reps(11).map(address).filter((x) => !!x), pid.v(12)),
-        telecom: [
-          ...pid.reps(13).map((f) => withUse(contactPoint(f), 'home')),
-          ...pid.reps(14).map((f) => withUse(contactPoint(f), 'work')),
-          ...pid.reps(40).map(contactPoint),
-        ].filter((x) => !!x),
-        maritalStatus: MARITAL[pid.v(16)] ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] } : codeableConcept(pid.reps(16)[0]),
-        communication: pid.reps(15).map((f) => codeableConcept(f)).filter((x) => !!x).map((language) => ({ language: language! })),
-        deceasedDateTime: deathAt,
-        deceasedBoolean: !deathAt && (deceased === 'Y' || deceased === 'N') ? deceased === 'Y' : undefined,
-        multipleBirthInteger: /^\d+$/.test(birthOrder) ? Number(birthOrder) : undefined,
-        multipleBirthBoolean: !/^\d+$/.test(birthOrder) && (pid.v(24) === 'Y' || pid.v(24) === 'N') ? pid.v(24) === 'Y' : undefined,
-        generalPractitioner: pd1 ? pd1.reps(4).map((f) => ctx.practitioner(f)).filter((x) => !!x) : [],
-        extension: patientExtensions(pid),
-      }),
-    };
-  }, !!known);
+  const p = ctx.once<Patient>(
+    'Patient',
+    known ? patientKey(known) : `PID|${pid.index}`,
+    (id) => {
+      const deceased = pid.v(30);
+      const deathAt = ctx.dt(pid.v(29));
+      const birthOrder = pid.v(25);
+      return {
+        resourceType: 'Patient',
+        id,
+        ...clean<Partial<Patient>>({
+          identifier: [
+            identifier(pid.f(2)),
+            ...pid.reps(3).map(identifier),
+            ...pid.reps(4).map(identifier),
+            typedId(pid.v(19), 'SB', 'http://hl7.org/fhir/sid/us-ssn'),
+            typedId(pid.f(20).c(1), 'DL'),
+          ].filter((x): x is Identifier => !!x),
+          name: [...pid.reps(5), ...pid.reps(9)].map((f) => humanName(f)).filter((x) => !!x),
+          birthDate: date(pid.v(7)),
+          gender: GENDER[pid.v(8).toUpperCase()],
+          address: withCounty(
+            pid
+              .reps(11)
+              .map(address)
+              .filter((x) => !!x),
+            pid.v(12),
+          ),
+          telecom: [
+            ...pid.reps(13).map((f) => withUse(contactPoint(f), 'home')),
+            ...pid.reps(14).map((f) => withUse(contactPoint(f), 'work')),
+            ...pid.reps(40).map(contactPoint),
+          ].filter((x) => !!x),
+          maritalStatus: MARITAL[pid.v(16)]
+            ? { coding: [{ code: MARITAL[pid.v(16)]!, system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus' }] }
+            : codeableConcept(pid.reps(16)[0]),
+          communication: pid
+            .reps(15)
+            .map((f) => codeableConcept(f))
+            .filter((x) => !!x)
+            .map((language) => ({ language: language! })),
+          deceasedDateTime: deathAt,
+          deceasedBoolean: !deathAt && (deceased === 'Y' || deceased === 'N') ? deceased === 'Y' : undefined,
+          multipleBirthInteger: /^\d+$/.test(birthOrder) ? Number(birthOrder) : undefined,
+          multipleBirthBoolean: !/^\d+$/.test(birthOrder) && (pid.v(24) === 'Y' || pid.v(24) === 'N') ? pid.v(24) === 'Y' : undefined,
+          generalPractitioner: pd1
+            ? pd1
+                .reps(4)
+                .map((f) => ctx.practitioner(f))
+                .filter((x) => !!x)
+            : [],
+          extension: patientExtensions(pid),
+        }),
+      };
+    },
+    !!known,
+  );
   ctx.patient = ctx.ref(p);
   ctx.patientResource = p;
   return p;
@@ -107,68 +116,19 @@ export function relatedPerson(nk1: Seg, ctx: Ctx): void {
       // NK1-12 the contact's own identifier, NK1-33 their identifiers, NK1-37 their social security number
       identifier: [identifier(nk1.f(12)), ...nk1.reps(33).map(identifier), typedId(nk1.v(37), 'SS', 'http://hl7.org/fhir/sid/us-ssn')].filter((x) => !!x),
       name: [...nk1.reps(2), ...nk1.reps(30)].map((f) => humanName(f)).filter((x) => !!x),
-      relationship: [codeableConcept(nk1.f(3)), codeableConcept(nk1.f(7))].filter((x) => !!x).map((c) => (c!.coding ? { ...c, coding: c!.coding.map((k) => ({ ...k, system: k.system ?? 'http://terminology.hl7.org/CodeSystem/v2-0063' })) } : c!)),
-      address: nk1.reps(4).map(address).filter((x) => !!x),
+      relationship: [codeableConcept(nk1.f(3)), codeableConcept(nk1.f(7))]
+        .filter((x) => !!x)
+        .map((c) => (c!.coding ? { ...c, coding: c!.coding.map((k) => ({ ...k, system: k.system ?? 'http://terminology.hl7.org/CodeSystem/v2-0063' })) } : c!)),
+      address: nk1
+        .reps(4)
+        .map(address)
+        .filter((x) => !!x),
       telecom: [...nk1.reps(5), ...nk1.reps(6), ...nk1.reps(40)].map(contactPoint).filter((x) => !!x),
       gender: GENDER[nk1.v(15).toUpperCase()],
       birthDate: date(nk1.v(16)),
       period: clean({ start: date(nk1.v(8)), end: date(nk1.v(9)) }),
     }),
   }));
-}
-
-const PARTICIPATION = 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType';
-
-/** PV1 (+ PV2) → Encounter of the context's patient; sets the context's encounter. */
-export function encounter(pv1: Seg, ctx: Ctx, pv2?: Seg): void {
-  const cls = ENCOUNTER_CLASS[pv1.v(2).toUpperCase()];
-  const start = ctx.dt(pv1.v(44));
-  const end = ctx.dt(pv1.v(45));
-  const participants: [number, string, string][] = [
-    [7, 'ATND', 'attender'],
-    [8, 'REF', 'referrer'],
-    [9, 'CON', 'consultant'],
-    [17, 'ADM', 'admitter'],
-  ];
-  const visit = identifier(pv1.f(19));
-  const kind = pv1.v(2);
-  const status: Encounter['status'] = end ? 'finished' : ({ P: 'planned', N: 'cancelled', U: 'unknown', '': 'unknown' } as const)[kind as 'P'] ?? 'in-progress';
-  const e = ctx.once<Encounter>('Encounter', visit ? `visit|${visit.system ?? ''}|${visit.value}` : `PV1|${pv1.index}`, (id) => ({
-    resourceType: 'Encounter',
-    id,
-    status,
-    class: cls ?? { code: 'UNK', display: 'unknown', system: 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor' },
-    ...clean<Partial<Encounter>>({
-      identifier: [identifier(pv1.f(19)), identifier(pv1.f(50))].filter((x) => !!x).map((x) => ({ ...x!, type: x!.type ?? tableConcept('VN', '0203') })),
-      type: [tableConcept(pv1.v(4), '0007')].filter((x) => !!x),
-      serviceType: tableConcept(pv1.v(10), '0069'),
-      subject: ctx.patient,
-      participant: [
-        ...participants.flatMap(([n, code, display]) =>
-          pv1
-            .reps(n)
-            .map((f) => ctx.practitioner(f))
-            .filter((x) => !!x)
-            .map((individual) => ({ type: [{ coding: [{ code, display, system: PARTICIPATION }] }], individual })),
-        ),
-        ...visitParticipants(pv1, pv2, ctx),
-      ],
-      period: clean({ start, end }),
-      reasonCode: pv2 ? [codeableConcept(pv2.f(3))].filter((x) => !!x) : [],
-      hospitalization: clean({
-        preAdmissionIdentifier: identifier(pv1.f(5)),
-        admitSource: tableConcept(pv1.v(14), '0023'),
-        reAdmission: tableConcept(pv1.v(13), '0092'),
-        dischargeDisposition: tableConcept(pv1.v(36), '0112'),
-        dietPreference: [codeableConcept(pv1.f(38))].filter((x) => !!x),
-        destination: dischargedTo(pv1, ctx),
-      }),
-      ...visitDetails(pv1, pv2, ctx, status),
-    }),
-  }), !!visit);
-  ctx.encounter = ctx.ref(e);
-  ctx.encounterResource = e;
-  if (ctx.pendingDiagnoses.length) (e.diagnosis ??= []).push(...ctx.pendingDiagnoses.splice(0));
 }
 
 /**
@@ -179,12 +139,27 @@ export function coverage(in1: Seg, ctx: Ctx): Coverage | undefined {
   if (!ctx.patient) return undefined;
   const beneficiary = ctx.patient;
   const payerName = in1.f(4).c(1).trim();
-  const payerIds = in1.reps(3).map(identifier).filter((x) => !!x);
-  const payer = ctx.once<Organization>('Organization', `IN1|${payerIds[0]?.value ?? (payerName || in1.index)}`, (id) => ({
-    resourceType: 'Organization',
-    id,
-    ...clean<Partial<Organization>>({ identifier: payerIds, name: payerName || in1.f(2).c(2).trim() || undefined, address: in1.reps(5).map(address).filter((x) => !!x) }),
-  }), payerIds.length > 0);
+  const payerIds = in1
+    .reps(3)
+    .map(identifier)
+    .filter((x) => !!x);
+  const payer = ctx.once<Organization>(
+    'Organization',
+    `IN1|${payerIds[0]?.value ?? (payerName || in1.index)}`,
+    (id) => ({
+      resourceType: 'Organization',
+      id,
+      ...clean<Partial<Organization>>({
+        identifier: payerIds,
+        name: payerName || in1.f(2).c(2).trim() || undefined,
+        address: in1
+          .reps(5)
+          .map(address)
+          .filter((x) => !!x),
+      }),
+    }),
+    payerIds.length > 0,
+  );
   const rel = in1.v(17).toUpperCase();
   let subscriber = beneficiary;
   if (rel !== 'SEL') {
@@ -196,17 +171,27 @@ export function coverage(in1: Seg, ctx: Ctx): Coverage | undefined {
       id,
       patient: beneficiary,
       ...clean<Partial<RelatedPerson>>({
-        name: in1.reps(16).map((f) => humanName(f)).filter((x) => !!x),
+        name: in1
+          .reps(16)
+          .map((f) => humanName(f))
+          .filter((x) => !!x),
         relationship: [codeableConcept(in1.f(17))].filter((x) => !!x),
         birthDate: date(in1.v(18)),
-        address: in1.reps(19).map(address).filter((x) => !!x),
+        address: in1
+          .reps(19)
+          .map(address)
+          .filter((x) => !!x),
         gender: GENDER[in1.v(43).toUpperCase()],
       }),
     }));
     subscriber = ctx.ref(rp);
   } else if (rel === 'SEL' && ctx.patientResource) {
     // the insured is the patient: what IN1 says of the insured belongs to the Patient
-    addTo(ctx.patientResource, in1.reps(16).map((f) => humanName(f)), in1.reps(49).map(identifier));
+    addTo(
+      ctx.patientResource,
+      in1.reps(16).map((f) => humanName(f)),
+      in1.reps(49).map(identifier),
+    );
     addPersonData(ctx.patientResource, { birthDate: in1.v(18), gender: in1.v(43), addresses: in1.reps(19) });
   }
   return ctx.once<Coverage>('Coverage', `IN1|${in1.index}`, (id) => ({
@@ -219,10 +204,27 @@ export function coverage(in1: Seg, ctx: Ctx): Coverage | undefined {
       identifier: [typedId(in1.v(36), 'MB')].filter((x) => !!x),
       subscriber,
       subscriberId: in1.v(49) || undefined,
-      relationship: rel ? { coding: [{ code: rel === 'SEL' ? 'self' : rel === 'SPO' ? 'spouse' : rel === 'CHD' ? 'child' : 'other', system: 'http://terminology.hl7.org/CodeSystem/subscriber-relationship' }] } : undefined,
+      relationship: rel
+        ? {
+            coding: [
+              {
+                code: rel === 'SEL' ? 'self' : rel === 'SPO' ? 'spouse' : rel === 'CHD' ? 'child' : 'other',
+                system: 'http://terminology.hl7.org/CodeSystem/subscriber-relationship',
+              },
+            ],
+          }
+        : undefined,
       type: codeableConcept(in1.f(15)),
       period: clean({ start: date(in1.v(12)), end: date(in1.v(13)) }),
-      class: in1.v(8) ? [{ type: { coding: [{ code: 'group', system: 'http://terminology.hl7.org/CodeSystem/coverage-class' }] }, value: in1.v(8), name: in1.v(9) || undefined }] : [],
+      class: in1.v(8)
+        ? [
+            {
+              type: { coding: [{ code: 'group', system: 'http://terminology.hl7.org/CodeSystem/coverage-class' }] },
+              value: in1.v(8),
+              name: in1.v(9) || undefined,
+            },
+          ]
+        : [],
     }),
   }));
 }
@@ -248,7 +250,10 @@ function addPersonData(p: Patient, d: { birthDate?: string; gender?: string; add
     return [...(list ?? []), x];
   };
   for (const f of d.addresses ?? []) p.address = add(p.address, address(f));
-  const uses: [Field[] | undefined, 'home' | 'work'][] = [[d.home, 'home'], [d.work, 'work']];
+  const uses: [Field[] | undefined, 'home' | 'work'][] = [
+    [d.home, 'home'],
+    [d.work, 'work'],
+  ];
   for (const [fields, use] of uses) for (const f of fields ?? []) p.telecom = add(p.telecom, withUse(contactPoint(f), use));
 }
 
@@ -270,7 +275,12 @@ export function mother(pid: Seg, ctx: Ctx): void {
     id,
     patient: patientRef,
     relationship: [{ coding: [{ code: 'MTH', display: 'mother', system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode' }] }],
-    ...clean<Partial<RelatedPerson>>({ identifier: pid.reps(21).map(identifier).filter((x) => !!x) }),
+    ...clean<Partial<RelatedPerson>>({
+      identifier: pid
+        .reps(21)
+        .map(identifier)
+        .filter((x) => !!x),
+    }),
   }));
 }
 
@@ -286,7 +296,11 @@ export function guarantor(gt1: Seg, ctx: Ctx): void {
   if (rel === 'SEL') {
     if (!ctx.patientResource) return;
     const ids = [...gt1.reps(2).map(identifier), typedId(gt1.v(12), 'SB', 'http://hl7.org/fhir/sid/us-ssn'), ...gt1.reps(19).map(identifier)];
-    addTo(ctx.patientResource, gt1.reps(3).map((f) => humanName(f)), ids);
+    addTo(
+      ctx.patientResource,
+      gt1.reps(3).map((f) => humanName(f)),
+      ids,
+    );
     addPersonData(ctx.patientResource, { birthDate: gt1.v(8), gender: gt1.v(9), addresses: gt1.reps(5), home: gt1.reps(6), work: gt1.reps(7) });
     return;
   }
@@ -297,8 +311,14 @@ export function guarantor(gt1: Seg, ctx: Ctx): void {
     patient: patientRef,
     ...clean<Partial<RelatedPerson>>({
       identifier: [...gt1.reps(2).map(identifier), ...gt1.reps(19).map(identifier)].filter((x) => !!x),
-      name: gt1.reps(3).map((f) => humanName(f)).filter((x) => !!x),
-      address: gt1.reps(5).map(address).filter((x) => !!x),
+      name: gt1
+        .reps(3)
+        .map((f) => humanName(f))
+        .filter((x) => !!x),
+      address: gt1
+        .reps(5)
+        .map(address)
+        .filter((x) => !!x),
       telecom: [...gt1.reps(6), ...gt1.reps(7)].map(contactPoint).filter((x) => !!x),
       birthDate: date(gt1.v(8)),
       gender: GENDER[gt1.v(9).toUpperCase()],
@@ -330,12 +350,11 @@ export function insuranceDetails(in2: Seg, ctx: Ctx, insured?: { in1: Seg; cover
       }
     }
   }
-  addTo(ctx.patientResource, [humanName(in2.f(7))], [
-    typedId(in2.v(6), 'MC', 'http://hl7.org/fhir/sid/us-medicare'),
-    typedId(in2.v(8), 'MA'),
-    typedId(in2.v(10), 'MI'),
-    ...in2.reps(61).map(identifier),
-  ]);
+  addTo(
+    ctx.patientResource,
+    [humanName(in2.f(7))],
+    [typedId(in2.v(6), 'MC', 'http://hl7.org/fhir/sid/us-medicare'), typedId(in2.v(8), 'MA'), typedId(in2.v(10), 'MI'), ...in2.reps(61).map(identifier)],
+  );
 }
 
 /** DB1 of the patient (DB1-2 PT): the disability identifiers (DB1-3) are the patient's. */

@@ -28,7 +28,13 @@ export function procedure(pr1: Seg, ctx: Ctx): void {
   if (!code) return;
   const parentId = entityIdentifier(pr1.f(25));
   const parent = parentId
-    ? ctx.once<Procedure>('Procedure', `PR1-25|${parentId.system ?? ''}|${parentId.value}`, (id) => ({ resourceType: 'Procedure', id, status: 'unknown', identifier: [parentId], subject }))
+    ? ctx.once<Procedure>('Procedure', `PR1-25|${parentId.system ?? ''}|${parentId.value}`, (id) => ({
+        resourceType: 'Procedure',
+        id,
+        status: 'unknown',
+        identifier: [parentId],
+        subject,
+      }))
     : undefined;
   ctx.once<Procedure>('Procedure', `PR1|${pr1.index}`, (id) => ({
     resourceType: 'Procedure',
@@ -80,11 +86,17 @@ export function deathProcedures(pda: Seg, ctx: Ctx): void {
     }));
   };
   if (pda.v(4) && pda.f(5).c(1).trim()) {
-    event('PDA-death', 'death-certification', 'Death Certification', pda.f(5), 'Death Certified By', { status: done(pda.v(3)), ...clean<Partial<Procedure>>({ performedDateTime: ctx.dt(pda.v(4)) }) });
+    event('PDA-death', 'death-certification', 'Death Certification', pda.f(5), 'Death Certified By', {
+      status: done(pda.v(3)),
+      ...clean<Partial<Procedure>>({ performedDateTime: ctx.dt(pda.v(4)) }),
+    });
   }
   if (pda.f(7).c(1).trim() && pda.f(8).c(1).trim()) {
     const period = clean({ start: ctx.dt(pda.f(7).c(1)), end: ctx.dt(pda.f(7).c(2)) });
-    event('PDA-autopsy', 'autopsy-performed', 'Autopsy Performed', pda.f(8), 'Autopsy Performed By', { status: done(pda.v(6)), ...clean<Partial<Procedure>>({ performedPeriod: period }) });
+    event('PDA-autopsy', 'autopsy-performed', 'Autopsy Performed', pda.f(8), 'Autopsy Performed By', {
+      status: done(pda.v(6)),
+      ...clean<Partial<Procedure>>({ performedPeriod: period }),
+    });
   }
 }
 
@@ -96,6 +108,12 @@ export function chargedProcedure(ft1: Seg, order: string, ctx: Ctx, charge: Char
   const code = codeableConcept(ft1.f(25));
   if (!ctx.patient || !code) return;
   const subject = ctx.patient;
-  const p = ctx.once<Procedure>('Procedure', `FT1-25|${ft1.f(25).text()}|${order}`, (id) => ({ resourceType: 'Procedure', id, status: 'unknown', code, subject }));
+  const p = ctx.once<Procedure>('Procedure', `FT1-25|${ft1.f(25).text()}|${order}`, (id) => ({
+    resourceType: 'Procedure',
+    id,
+    status: 'unknown',
+    code,
+    subject,
+  }));
   if (charge) (charge.service ??= []).push(ctx.ref(p));
 }

@@ -23,7 +23,10 @@ export class Field {
 
   /** Component `i` as a field of its own (its sub-components become components): HD inside CX, CWE inside XCN. */
   sub(i: number): Field {
-    return new Field((this.parts[i - 1] ?? []).map((x) => [x]), this.d);
+    return new Field(
+      (this.parts[i - 1] ?? []).map((x) => [x]),
+      this.d,
+    );
   }
 
   get empty(): boolean {
@@ -32,7 +35,10 @@ export class Field {
 
   /** The whole repetition as text, components joined by `^` (used where HL7 sends free text). */
   text(): string {
-    return this.parts.map((c) => c.join(this.d.subcomponent)).join(this.d.component).replace(/\^+$/, '');
+    return this.parts
+      .map((c) => c.join(this.d.subcomponent))
+      .join(this.d.component)
+      .replace(/\^+$/, '');
   }
 }
 

@@ -1,4 +1,18 @@
-import type { Bundle, Condition, Encounter, Immunization, Location, MedicationDispense, MedicationRequest, Observation, Organization, Patient, RelatedPerson, Resource, ServiceRequest } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Condition,
+  Encounter,
+  Immunization,
+  Location,
+  MedicationDispense,
+  MedicationRequest,
+  Observation,
+  Organization,
+  Patient,
+  RelatedPerson,
+  Resource,
+  ServiceRequest,
+} from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { parseMessage } from '@/clinical/hl7v2';
 import { convertMessage } from './convert';
@@ -27,7 +41,15 @@ describe('visit (PV1, PV2)', () => {
   const bundle = convert(
     'ADT^A01',
     PID,
-    seg('PV1', { 2: 'I', 3: '4E^401^B^GENHOSP^^N^MAIN^4', 6: '3W^301^A^GENHOSP', 19: 'V100^^^HOSP^VN', 37: 'HOM&Home^20240110', 42: '5N^501^A^GENHOSP', 52: 'P77^Other^Olga' }),
+    seg('PV1', {
+      2: 'I',
+      3: '4E^401^B^GENHOSP^^N^MAIN^4',
+      6: '3W^301^A^GENHOSP',
+      19: 'V100^^^HOSP^VN',
+      37: 'HOM&Home^20240110',
+      42: '5N^501^A^GENHOSP',
+      52: 'P77^Other^Olga',
+    }),
     seg('PV2', { 11: '5', 13: 'R9^Sender^Sam', 22: 'Y', 25: '2' }),
   );
   const [encounter] = all<Encounter>(bundle, 'Encounter');
@@ -63,7 +85,17 @@ describe('visit (PV1, PV2)', () => {
 });
 
 describe('what PID says in extensions', () => {
-  const pid = seg('PID', { 1: '1', 3: '12345^^^HOSP^MR', 5: 'DOE^JANE', 6: 'SMITH^MARY', 10: '2106-3^White^CDCREC~2131-1^Other Race^CDCREC', 17: 'CAT^Catholic^HL70006', 22: 'H^Hispanic^HL70189', 23: 'Springfield General', 28: 'US^United States^ISO3166_1' });
+  const pid = seg('PID', {
+    1: '1',
+    3: '12345^^^HOSP^MR',
+    5: 'DOE^JANE',
+    6: 'SMITH^MARY',
+    10: '2106-3^White^CDCREC~2131-1^Other Race^CDCREC',
+    17: 'CAT^Catholic^HL70006',
+    22: 'H^Hispanic^HL70189',
+    23: 'Springfield General',
+    28: 'US^United States^ISO3166_1',
+  });
   const [patient] = all<Patient>(convert('ADT^A04', pid), 'Patient');
   const ext = (url: string) => patient!.extension?.find((e) => e.url.endsWith(url));
 
@@ -73,7 +105,10 @@ describe('what PID says in extensions', () => {
       { url: 'detailed', valueCoding: { code: '2131-1', display: 'Other Race', system: 'urn:oid:2.16.840.1.113883.6.238' } },
       { url: 'text', valueString: 'White, Other Race' },
     ]);
-    expect(ext('us-core-ethnicity')!.extension?.[0]).toEqual({ url: 'ombCategory', valueCoding: { code: '2135-2', display: 'Hispanic or Latino', system: 'urn:oid:2.16.840.1.113883.6.238' } });
+    expect(ext('us-core-ethnicity')!.extension?.[0]).toEqual({
+      url: 'ombCategory',
+      valueCoding: { code: '2135-2', display: 'Hispanic or Latino', system: 'urn:oid:2.16.840.1.113883.6.238' },
+    });
   });
 
   it('maps the mother’s maiden name, birth place, religion and nationality', () => {
@@ -127,10 +162,20 @@ describe('dispenses (RXD, FT1-29)', () => {
     );
     const [dispensed, billed] = all<MedicationDispense>(bundle, 'MedicationDispense');
     const [request] = all<MedicationRequest>(bundle, 'MedicationRequest');
-    expect(dispensed).toMatchObject({ status: 'completed', whenHandedOver: '2020-12-12', quantity: { value: 10, unit: 'Tablet' }, note: [{ text: 'After food' }], substitution: { wasSubstituted: false } });
+    expect(dispensed).toMatchObject({
+      status: 'completed',
+      whenHandedOver: '2020-12-12',
+      quantity: { value: 10, unit: 'Tablet' },
+      note: [{ text: 'After food' }],
+      substitution: { wasSubstituted: false },
+    });
     expect(dispensed!.authorizingPrescription?.[0]).toMatchObject({ reference: `MedicationRequest/${request!.id}`, identifier: { value: 'PN1' } });
     expect(dispensed!.dosageInstruction?.[0]?.route?.coding?.[0]?.code).toBe('PO');
-    expect(billed).toMatchObject({ medicationCodeableConcept: { coding: [{ code: '0182-1061-05' }] }, quantity: { value: 5, unit: 'Capsule' }, authorizingPrescription: [{ identifier: { value: 'PN2' } }] });
+    expect(billed).toMatchObject({
+      medicationCodeableConcept: { coding: [{ code: '0182-1061-05' }] },
+      quantity: { value: 5, unit: 'Capsule' },
+      authorizingPrescription: [{ identifier: { value: 'PN2' } }],
+    });
   });
 });
 
@@ -140,7 +185,17 @@ describe('immunization (RXA) and diagnosis (DG1)', () => {
       'VXU^V04',
       PID,
       seg('ORC', { 1: 'RE', 2: 'P5', 12: 'O1^Order^Olive' }),
-      seg('RXA', { 1: '0', 2: '1', 3: '20240101', 5: '08^HepB^CVX', 6: '0.5', 7: 'mL^mL^UCUM', 11: '^^^CLINIC1', 17: 'MSD^Merck^MVX', 19: 'Z23^Vaccination^I10' }),
+      seg('RXA', {
+        1: '0',
+        2: '1',
+        3: '20240101',
+        5: '08^HepB^CVX',
+        6: '0.5',
+        7: 'mL^mL^UCUM',
+        11: '^^^CLINIC1',
+        17: 'MSD^Merck^MVX',
+        19: 'Z23^Vaccination^I10',
+      }),
     );
     const [imm] = all<Immunization>(bundle, 'Immunization');
     expect(imm!.reasonCode?.[0]?.coding?.[0]?.code).toBe('Z23');
@@ -195,7 +250,12 @@ describe('the insured, the guarantor and next of kin', () => {
   });
 
   it('makes every next of kin a contact of the patient as well, an employer a contact only', () => {
-    const bundle = convert('ADT^A04', PID, seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 5: '^PRN^PH^^^555^7654321' }), seg('NK1', { 1: '2', 2: 'ACME', 3: 'EMR', 7: 'E' }));
+    const bundle = convert(
+      'ADT^A04',
+      PID,
+      seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 5: '^PRN^PH^^^555^7654321' }),
+      seg('NK1', { 1: '2', 2: 'ACME', 3: 'EMR', 7: 'E' }),
+    );
     const [patient] = all<Patient>(bundle, 'Patient');
     expect(patient!.contact?.map((c) => c.name?.family)).toEqual(['DOE', 'ACME']);
     expect(patient!.contact?.[0]?.telecom?.[0]).toMatchObject({ value: '(555) 7654321', use: 'home' });
@@ -203,7 +263,10 @@ describe('the insured, the guarantor and next of kin', () => {
   });
 
   it('gives a next of kin their identifier (NK1-12) and social security number (NK1-37)', () => {
-    const [kin] = all<RelatedPerson>(convert('ADT^A04', PID, seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 12: 'K55^^^HOSP', 37: '987-65-4321' })), 'RelatedPerson');
+    const [kin] = all<RelatedPerson>(
+      convert('ADT^A04', PID, seg('NK1', { 1: '1', 2: 'DOE^JOHN', 3: 'SPO', 12: 'K55^^^HOSP', 37: '987-65-4321' })),
+      'RelatedPerson',
+    );
     expect(kin!.identifier!.map((i) => i.value)).toEqual(['K55', '987-65-4321']);
   });
 });

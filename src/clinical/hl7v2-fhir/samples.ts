@@ -48,7 +48,9 @@ function tally<T extends Tally>(into: Record<string, T>, key: string, agree: num
  */
 export function compareSamples(dir: string = DATA): SamplesReport {
   const messages: SampleComparison[] = [];
-  for (const file of readdirSync(path.join(dir, 'messages')).filter((f) => f.endsWith('.hl7')).sort()) {
+  for (const file of readdirSync(path.join(dir, 'messages'))
+    .filter((f) => f.endsWith('.hl7'))
+    .sort()) {
     const name = file.replace(/\.hl7$/, '');
     const expectedFile = path.join(dir, 'expected-fhir', `${name}.json`);
     if (!existsSync(expectedFile)) continue;

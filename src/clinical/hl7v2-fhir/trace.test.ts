@@ -8,7 +8,7 @@ import { traceMapping } from './trace';
 const ADT = readFileSync(path.resolve(import.meta.dirname, '../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
 
 describe('the mapping a conversion applied, read back from a sample', () => {
-  it('finds where the patient\'s identifier, name and birth date landed', () => {
+  it("finds where the patient's identifier, name and birth date landed", () => {
     const message = parseMessage(ADT);
     const { rules, untraced } = traceMapping(message, convertMessage(message).bundle);
     const by = (hl7: string) => rules.find((r) => r.hl7 === hl7);

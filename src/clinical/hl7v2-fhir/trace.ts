@@ -28,9 +28,11 @@ function leaves(bundle: Bundle): Map<string, Set<string>> {
       if (!out.has(key)) out.set(key, new Set());
       out.get(key)!.add(path);
       // a dateTime is also found by its date, and its minutes
-      if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v)) for (const cut of [v.slice(0, 10), v.slice(0, 16)]) (out.get(norm(cut)) ?? out.set(norm(cut), new Set()).get(norm(cut))!).add(path);
+      if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v))
+        for (const cut of [v.slice(0, 10), v.slice(0, 16)]) (out.get(norm(cut)) ?? out.set(norm(cut), new Set()).get(norm(cut))!).add(path);
     } else if (Array.isArray(v)) v.forEach((x) => walk(x, `${path}[]`));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k !== 'id' && k !== 'reference' && k !== 'fullUrl') walk(x, `${path}.${k}`);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) if (k !== 'id' && k !== 'reference' && k !== 'fullUrl') walk(x, `${path}.${k}`);
   };
   for (const e of bundle.entry ?? []) if (e.resource) walk(e.resource, e.resource.resourceType);
   return out;

@@ -39,7 +39,8 @@ export function linkToVisit(resources: Resource[], event: string): void {
   const parents = parentOrders(resources);
   // a diagnosis belongs to the visit that lists it
   const listedBy = new Map<string, Encounter>();
-  for (const list of visits.values()) for (const e of list) for (const d of e.diagnosis ?? []) if (d.condition.reference) listedBy.set(d.condition.reference, e);
+  for (const list of visits.values())
+    for (const e of list) for (const d of e.diagnosis ?? []) if (d.condition.reference) listedBy.set(d.condition.reference, e);
   for (const r of resources as Linkable[]) {
     const key = `${r.resourceType}/${r.id}`;
     if (!types.has(r.resourceType) || r.encounter || parents.has(key)) continue;

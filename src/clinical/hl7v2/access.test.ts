@@ -76,7 +76,9 @@ describe('get and getAll by HL7 path', () => {
     for (const bad of ['PID', 'PID5', 'PID-0', 'PID-5..1', 'OBX[0]-5', '1PI-3', 'PID-x']) {
       expect(() => get(a01, bad), bad).toThrow(Hl7PathError);
     }
-    expect(() => parsePath('PID5')).toThrow('Not an HL7 path: "PID5" (write a segment id and field number, as in PID-5, PID-5.1, PID-3[2].1, OBX[2]-5 or OBX[*]-5).');
+    expect(() => parsePath('PID5')).toThrow(
+      'Not an HL7 path: "PID5" (write a segment id and field number, as in PID-5, PID-5.1, PID-3[2].1, OBX[2]-5 or OBX[*]-5).',
+    );
     expect(parsePath('OBX[2]-5[3].1.2')).toEqual({ segment: 'OBX', occurrence: 2, field: 5, repetition: 3, component: 1, subcomponent: 2 });
   });
 });
@@ -88,7 +90,12 @@ describe('$hl7 and $hl7all for JSONata', () => {
     expect(hl7all(a01, 'PID-3.1')).toEqual(['PATID1234', '123456789']);
     expect(hl7(undefined, 'PID-5')).toBeUndefined();
     expect(hl7({ resourceType: 'Patient' }, 'PID-5')).toBeUndefined();
-    const built = { segments: [{ id: 'MSH', fields: ['MSH', '|', '^~\\&', 'APP'] }, { id: 'PID', fields: ['PID', '1', '', 'X1', '', 'DOE^JANE'] }] };
+    const built = {
+      segments: [
+        { id: 'MSH', fields: ['MSH', '|', '^~\\&', 'APP'] },
+        { id: 'PID', fields: ['PID', '1', '', 'X1', '', 'DOE^JANE'] },
+      ],
+    };
     expect(hl7(built, 'PID-5.2')).toBe('JANE');
   });
 });

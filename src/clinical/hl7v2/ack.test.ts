@@ -45,7 +45,12 @@ describe('buildAck', () => {
 
   it('builds a NAK with MSA-3 and an ERR laid out for v2.5+ (ERR-2 location, ERR-3 table 0357, ERR-4, ERR-8)', () => {
     const received = parseMessage(hl7Sample('ADT-A01-01.hl7'));
-    const nak = buildAck(received, { code: 'AE', text: 'Name & DOB missing', error: { code: '101', message: 'PID-5 is empty', location: 'PID-5.1' }, now: NOW });
+    const nak = buildAck(received, {
+      code: 'AE',
+      text: 'Name & DOB missing',
+      error: { code: '101', message: 'PID-5 is empty', location: 'PID-5.1' },
+      now: NOW,
+    });
     const [, msa, err] = serialize(nak).split('\r');
     expect(msa).toBe('MSA|AE|MSG00001|Name \\T\\ DOB missing');
     expect(err).toBe('ERR||PID^1^5^1^1|101^Required field missing^HL70357|E||||PID-5 is empty');

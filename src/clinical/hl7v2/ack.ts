@@ -80,7 +80,9 @@ function errSegment(error: AckError, received: Hl7v2Message): Hl7v2Segment {
   const where = error.location ? parsePath(error.location) : undefined;
   const num = (n: number | '*' | undefined) => (typeof n === 'number' ? String(n) : where ? '1' : '');
   if (versionAtLeast(received.version, '2.5')) {
-    const parts = where ? [where.segment, num(where.occurrence), String(where.field), num(where.repetition), String(where.component ?? ''), String(where.subcomponent ?? '')] : [];
+    const parts = where
+      ? [where.segment, num(where.occurrence), String(where.field), num(where.repetition), String(where.component ?? ''), String(where.subcomponent ?? '')]
+      : [];
     while (parts.length && parts[parts.length - 1] === '') parts.pop();
     const location = parts.join(d.component);
     const condition = [code, encode(name, d), 'HL70357'].join(d.component);
@@ -105,7 +107,21 @@ export function buildAck(received: Hl7v2Message, options: AckOptions = {}): Hl7v
   const trigger = pick(field(9), d, 1, 2, 0) ?? '';
   const type = ['ACK', trigger, trigger && versionAtLeast(received.version, '2.3.1') ? 'ACK' : ''].filter((c, i) => i === 0 || c).join(d.component);
   const code = options.code ?? (options.mode === 'enhanced' ? 'CA' : 'AA');
-  const mshFields = ['MSH', d.field, field(2), field(5), field(6), field(3), field(4), hl7Timestamp(options.now ?? new Date()), '', type, options.controlId ?? newControlId(), field(11), field(12)];
+  const mshFields = [
+    'MSH',
+    d.field,
+    field(2),
+    field(5),
+    field(6),
+    field(3),
+    field(4),
+    hl7Timestamp(options.now ?? new Date()),
+    '',
+    type,
+    options.controlId ?? newControlId(),
+    field(11),
+    field(12),
+  ];
   if (options.mode === 'enhanced') mshFields.push('', '', 'NE', 'NE');
   const msa = ['MSA', code, field(10)];
   if (options.text) msa.push(encode(options.text, d));

@@ -50,10 +50,7 @@ export function mllpExchange(socket: net.Socket, message: string, opts: Exchange
     };
     const onError = (e: Error) => finish(new OutboundError('OUTBOUND_FAILED', socketErrorInWords(e, 'the receiver')));
     const onClose = () => finish(new OutboundError('OUTBOUND_FAILED', 'the receiver closed the connection without answering'));
-    const timer = setTimeout(
-      () => finish(new OutboundError('OUTBOUND_TIMEOUT', `no answer (ACK) within ${opts.timeoutMs} ms`)),
-      opts.timeoutMs,
-    );
+    const timer = setTimeout(() => finish(new OutboundError('OUTBOUND_TIMEOUT', `no answer (ACK) within ${opts.timeoutMs} ms`)), opts.timeoutMs);
     socket.on('data', onData);
     socket.on('error', onError);
     socket.on('close', onClose);

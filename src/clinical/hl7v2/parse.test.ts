@@ -40,9 +40,15 @@ describe('parseHl7v2 on the samples', () => {
 
   it('keeps one segment per line of the file, in order, each field as the text between the separators', () => {
     for (const { name, text } of samples) {
-      const lines = text.replace(/^\uFEFF/, '').split('\n').filter((l) => l !== '');
+      const lines = text
+        .replace(/^\uFEFF/, '')
+        .split('\n')
+        .filter((l) => l !== '');
       const m = message(text);
-      expect(m.segments.map((s) => s.id), name).toEqual(lines.map((l) => l.slice(0, 3)));
+      expect(
+        m.segments.map((s) => s.id),
+        name,
+      ).toEqual(lines.map((l) => l.slice(0, 3)));
       const pid = lines.find((l) => l.startsWith('PID|'));
       if (pid) expect(m.segments.find((s) => s.id === 'PID')!.fields, name).toEqual(pid.split('|'));
     }
@@ -140,7 +146,10 @@ describe('parseHl7v2 on what feeds send', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect((r.value as Hl7v2Batch).batches.map((g) => g.messages.length)).toEqual([1, 1]);
-    expect(r.warnings.map((w) => w.message)).toEqual(['BTS-1 says the batch holds 3 message(s), it holds 1.', 'FTS-1 says the file holds 1 batch(es), it holds 2.']);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      'BTS-1 says the batch holds 3 message(s), it holds 1.',
+      'FTS-1 says the file holds 1 batch(es), it holds 2.',
+    ]);
   });
 
   it('reads messages sent one after the other without an envelope as a batch, and parseBatch wraps a single message', () => {
@@ -155,7 +164,11 @@ describe('parseHl7v2 on what feeds send', () => {
 describe('parseHl7v2 refuses what is not HL7 v2, saying where', () => {
   it('text that does not start with MSH (a CSV, an X12 claim, nothing at all)', () => {
     expect(errorsOf('patient_id,family\n1,DOE')).toEqual([
-      { code: 'HL7_INVALID', message: 'Not HL7 v2: a message starts with an MSH segment (or FHS/BHS for a batch), found "patient_id,family" (line 1).', line: 1 },
+      {
+        code: 'HL7_INVALID',
+        message: 'Not HL7 v2: a message starts with an MSH segment (or FHS/BHS for a batch), found "patient_id,family" (line 1).',
+        line: 1,
+      },
     ]);
     expect(errorsOf('ISA*00*          *00*          *ZZ*SENDER')[0]!.message).toContain('found "ISA*00*          *00*   …"');
     expect(errorsOf('\uFEFF \r\n\n')[0]!.message).toBe('Not HL7 v2: the text is empty.');
@@ -165,7 +178,8 @@ describe('parseHl7v2 refuses what is not HL7 v2, saying where', () => {
     expect(errorsOf('MSH|^~|A|B\rPID|1')).toEqual([
       {
         code: 'HL7_INVALID',
-        message: 'MSH-2 must hold the encoding characters (component, repetition, escape, sub-component and, from v2.7, truncation, as in "^~\\&"), each once and none the field separator, found "^~" (line 1).',
+        message:
+          'MSH-2 must hold the encoding characters (component, repetition, escape, sub-component and, from v2.7, truncation, as in "^~\\&"), each once and none the field separator, found "^~" (line 1).',
         line: 1,
         segment: 'MSH',
       },
@@ -185,7 +199,10 @@ describe('parseHl7v2 refuses what is not HL7 v2, saying where', () => {
 
   it('segments outside a message in a batch', () => {
     const errors = errorsOf(['BHS|^~\\&|A', 'PID|1', ...ADT, 'BTS|1', 'FTS|1', ...ADT].join('\r'));
-    expect(errors.map((e) => e.message)).toEqual(['Line 2: segment PID is outside a message (no MSH before it in its batch).', 'Line 9: a message after the file trailer (FTS).']);
+    expect(errors.map((e) => e.message)).toEqual([
+      'Line 2: segment PID is outside a message (no MSH before it in its batch).',
+      'Line 9: a message after the file trailer (FTS).',
+    ]);
   });
 
   it('something that is not text', () => {

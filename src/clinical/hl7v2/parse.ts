@@ -2,9 +2,7 @@ import { excerpt, Hl7v2Error } from './errors';
 import { delimitersOf, messageOf } from './header';
 import type { Hl7v2Batch, Hl7v2BatchGroup, Hl7v2Delimiters, Hl7v2Issue, Hl7v2Message, Hl7v2Segment } from './types';
 
-export type ParseResult =
-  | { ok: true; value: Hl7v2Message | Hl7v2Batch; warnings: Hl7v2Issue[] }
-  | { ok: false; errors: Hl7v2Issue[] };
+export type ParseResult = { ok: true; value: Hl7v2Message | Hl7v2Batch; warnings: Hl7v2Issue[] } | { ok: false; errors: Hl7v2Issue[] };
 
 const MAX_ERRORS = 20;
 const HEADERS = new Set(['MSH', 'FHS', 'BHS']);
@@ -119,7 +117,11 @@ export function parseHl7v2(text: string): ParseResult {
       id = fields[0]!;
       if (id.length !== 3) {
         id = line.slice(0, 3);
-        error(`Line ${lineNo} (${id}): the segment id is followed by ${JSON.stringify(line[3])}, not the field separator ${JSON.stringify(d!.field)}.`, lineNo, id);
+        error(
+          `Line ${lineNo} (${id}): the segment id is followed by ${JSON.stringify(line[3])}, not the field separator ${JSON.stringify(d!.field)}.`,
+          lineNo,
+          id,
+        );
         continue;
       }
     }
@@ -132,7 +134,8 @@ export function parseHl7v2(text: string): ParseResult {
         messageDelimiters = d;
         break;
       case 'FHS':
-        if (fileHeader || groups.length || group.header || group.messages.length || segments) error(`Line ${lineNo}: FHS (file header) must be the first segment.`, lineNo, id);
+        if (fileHeader || groups.length || group.header || group.messages.length || segments)
+          error(`Line ${lineNo}: FHS (file header) must be the first segment.`, lineNo, id);
         fileHeader = segment;
         envelope = true;
         break;

@@ -30,9 +30,14 @@ describe('serialize', () => {
     expect(() => serialize(m)).toThrow(Hl7v2Error);
     expect(() => serialize(m)).toThrow('Not an hl7v2-message: segments[3] (PID) fields[5] contains the field separator "|"');
     expect(problems({ segments: [{ id: 'PID', fields: ['PID'] }] })).toEqual(['segments[0] must be the MSH segment, found "PID"']);
-    expect(problems({ segments: [{ id: 'MSH', fields: ['MSH', '|', '^~\\&'] }, { id: 'pid', fields: ['pid'] }] })).toEqual([
-      'segments[1].id "pid" is not a segment id (three upper-case letters or digits)',
-    ]);
+    expect(
+      problems({
+        segments: [
+          { id: 'MSH', fields: ['MSH', '|', '^~\\&'] },
+          { id: 'pid', fields: ['pid'] },
+        ],
+      }),
+    ).toEqual(['segments[1].id "pid" is not a segment id (three upper-case letters or digits)']);
     expect(problems('MSH|^~\\&')).toEqual(['the value is not an object']);
     expect(problems({ resourceType: 'Patient' })).toEqual(['segments is not a list of segments']);
   });

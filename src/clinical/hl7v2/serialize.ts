@@ -71,11 +71,13 @@ function segmentProblems(value: unknown, at: string, sep: string): string[] {
   if (seg.fields[0] !== seg.id) return [`${at}.fields[0] must be the segment id ${JSON.stringify(seg.id)}`];
   const out: string[] = [];
   const header = HEADERS.has(seg.id);
-  if (header && (typeof seg.fields[1] !== 'string' || seg.fields[1].length !== 1)) return [`${at} (${seg.id}) fields[1] must be the field separator, one character`];
+  if (header && (typeof seg.fields[1] !== 'string' || seg.fields[1].length !== 1))
+    return [`${at} (${seg.id}) fields[1] must be the field separator, one character`];
   const own = header ? seg.fields[1]! : sep;
   seg.fields.forEach((f, n) => {
     if (typeof f !== 'string') out.push(`${at} (${seg.id}) fields[${n}] is not text`);
-    else if (n > 0 && !(header && n === 1) && f.includes(own)) out.push(`${at} (${seg.id}) fields[${n}] contains the field separator ${JSON.stringify(own)} (escape it as \\F\\)`);
+    else if (n > 0 && !(header && n === 1) && f.includes(own))
+      out.push(`${at} (${seg.id}) fields[${n}] contains the field separator ${JSON.stringify(own)} (escape it as \\F\\)`);
     else if (/[\r\n]/.test(f)) out.push(`${at} (${seg.id}) fields[${n}] contains a line break (write it as \\.br\\)`);
   });
   return out;

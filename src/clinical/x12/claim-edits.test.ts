@@ -54,14 +54,18 @@ describe('claim edits', () => {
 
   it('line charges that do not add up to CLM02', () => {
     const issues = edits(clean.replace('SV1*HC:87070*15.00', 'SV1*HC:87070*25.00'));
-    expect(issues).toMatchObject([{ code: 'TOTAL_MISMATCH', claim: '26463774', location: '2300 CLM CLM02', message: 'CLM02 100.00 is not the sum of the 4 line charges (SV102): 110.00' }]);
+    expect(issues).toMatchObject([
+      { code: 'TOTAL_MISMATCH', claim: '26463774', location: '2300 CLM CLM02', message: 'CLM02 100.00 is not the sum of the 4 line charges (SV102): 110.00' },
+    ]);
   });
 
   it('institutional lines add up SV203', () => {
     const text = x12Sample('837_005010X223A3/two-claims-single-provider.837i');
     expect(edits(text).filter((i) => i.code === 'TOTAL_MISMATCH')).toEqual([]);
     const issues = edits(text.replace('CLM*756049Q*50.00', 'CLM*756049Q*50.01'));
-    expect(issues.filter((i) => i.code === 'TOTAL_MISMATCH')).toMatchObject([{ claim: '756049Q', message: 'CLM02 50.01 is not the sum of the 1 line charge (SV203): 50.00' }]);
+    expect(issues.filter((i) => i.code === 'TOTAL_MISMATCH')).toMatchObject([
+      { claim: '756049Q', message: 'CLM02 50.01 is not the sum of the 1 line charge (SV203): 50.00' },
+    ]);
   });
 
   it('impossible dates: not a calendar date, in the future, after the claim was created, reversed ranges, before birth', () => {
@@ -83,14 +87,27 @@ describe('claim edits', () => {
   it('a service date after the statement period (DTP*434)', () => {
     const text = x12Sample('837_005010X223A3/two-claims-single-provider.837i').replace('DTP*472*D8*20050401', 'DTP*472*D8*20050402');
     expect(edits(text).filter((i) => i.code.startsWith('DATE'))).toMatchObject([
-      { code: 'DATE_AFTER_STATEMENT', claim: '756049Q', line: 1, location: '2400 DTP (line 1) DTP03', message: 'Service date 2005-04-02 is after the statement period ends (2005-04-01, 2300 DTP*434)' },
+      {
+        code: 'DATE_AFTER_STATEMENT',
+        claim: '756049Q',
+        line: 1,
+        location: '2400 DTP (line 1) DTP03',
+        message: 'Service date 2005-04-02 is after the statement period ends (2005-04-01, 2300 DTP*434)',
+      },
     ]);
   });
 
   it('a diagnosis pointer with no diagnosis, by line and component', () => {
     const issues = edits(clean.replace('SV1*HC:86663*10.00*UN*1.00***2', 'SV1*HC:86663*10.00*UN*1.00***2:5'));
     expect(issues).toMatchObject([
-      { code: 'DIAGNOSIS_POINTER_MISSING', line: 4, element: 'SV107-2', value: '5', location: '2400 SV1 (line 4) SV107-2', message: 'Diagnosis pointer "5" points to no diagnosis: the claim has 2 diagnosis codes' },
+      {
+        code: 'DIAGNOSIS_POINTER_MISSING',
+        line: 4,
+        element: 'SV107-2',
+        value: '5',
+        location: '2400 SV1 (line 4) SV107-2',
+        message: 'Diagnosis pointer "5" points to no diagnosis: the claim has 2 diagnosis codes',
+      },
     ]);
   });
 
@@ -119,12 +136,25 @@ describe('claim edits on every 837 sample (these public samples carry made-up id
   });
 
   it('demo.example12 writes its composites with ">" though its ISA16 is ":", so its diagnosis pointer points nowhere', () => {
-    expect(byCode('COMPOSITE_SEPARATOR').filter((s) => s.startsWith('demo.example12'))).toEqual(['demo.example12.837 2300 CLM CLM05', 'demo.example12.837 2300 HI HI01', 'demo.example12.837 2400 SV1 SV101']);
+    expect(byCode('COMPOSITE_SEPARATOR').filter((s) => s.startsWith('demo.example12'))).toEqual([
+      'demo.example12.837 2300 CLM CLM05',
+      'demo.example12.837 2300 HI HI01',
+      'demo.example12.837 2400 SV1 SV101',
+    ]);
     expect(byCode('DIAGNOSIS_POINTER_MISSING')).toEqual(['demo.example12.837 2400 SV1 (line 1) SV107-1']);
   });
 
   it('4010 billing providers identified by EIN are warnings, 4010 automobile-accident has services before its statement date', () => {
-    expect(results.flatMap((r) => r.issues).filter((i) => i.code === 'NPI_MISSING').map((i) => i.severity)).toEqual(['warning', 'warning']);
-    expect(byCode('DATE_BEFORE_STATEMENT')).toEqual(['automobile-accident.837 2400 DTP (line 1) DTP03', 'automobile-accident.837 2400 DTP (line 3) DTP03', 'automobile-accident.837 2400 DTP (line 4) DTP03']);
+    expect(
+      results
+        .flatMap((r) => r.issues)
+        .filter((i) => i.code === 'NPI_MISSING')
+        .map((i) => i.severity),
+    ).toEqual(['warning', 'warning']);
+    expect(byCode('DATE_BEFORE_STATEMENT')).toEqual([
+      'automobile-accident.837 2400 DTP (line 1) DTP03',
+      'automobile-accident.837 2400 DTP (line 3) DTP03',
+      'automobile-accident.837 2400 DTP (line 4) DTP03',
+    ]);
   });
 });

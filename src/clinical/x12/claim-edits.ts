@@ -53,7 +53,11 @@ export function claimEdits(ic: X12Interchange, options: ClaimEditOptions = {}): 
     issues.push({ severity, code, message, ...where, location });
   };
   const transactions = ic.groups.flatMap((g) => g.transactions);
-  if (!transactions.some((t) => t.set === '837')) throw new X12SetError('837', transactions.map((t) => t.set));
+  if (!transactions.some((t) => t.set === '837'))
+    throw new X12SetError(
+      '837',
+      transactions.map((t) => t.set),
+    );
   for (const tx of transactions.filter((t) => t.set === '837')) checkTransaction(tx, ic.separators, today, report);
   return issues;
 }
@@ -68,7 +72,12 @@ function checkTransaction(tx: X12Transaction, seps: X12Separators, today: string
     else if (el(name.segments[0], 8) !== 'XX') {
       const severity = v5010 ? 'error' : 'warning';
       const id = el(name.segments[0], 8) ? `${el(name.segments[0], 8)} ${el(name.segments[0], 9)}` : 'nothing';
-      report(severity, 'NPI_MISSING', `The billing provider is identified by ${id}, not an NPI (NM108 = XX)${v5010 ? '' : ' (allowed in 4010 before the NPI mandate)'}`, { loop: name.loop, segment: 'NM1', element: 'NM108' });
+      report(
+        severity,
+        'NPI_MISSING',
+        `The billing provider is identified by ${id}, not an NPI (NM108 = XX)${v5010 ? '' : ' (allowed in 4010 before the NPI mandate)'}`,
+        { loop: name.loop, segment: 'NM1', element: 'NM108' },
+      );
     }
   }
   checkNpis(tx, undefined, report);
@@ -131,21 +140,35 @@ function dtpPeriod(dtp: X12Segment, where: Where, today: string, report: Report)
 function checkClaim(claim: X12Loop, tx: X12Transaction, seps: X12Separators, dates: Dates, report: Report): void {
   const clm = claim.segments[0]!;
   const id = el(clm, 1);
-  const at = (loop: string, segment: string, element?: string, line?: number): Where => ({ claim: id, loop, segment, ...(element ? { element } : {}), ...(line !== undefined ? { line } : {}) });
+  const at = (loop: string, segment: string, element?: string, line?: number): Where => ({
+    claim: id,
+    loop,
+    segment,
+    ...(element ? { element } : {}),
+    ...(line !== undefined ? { line } : {}),
+  });
   checkNpis(claim, id, report);
 
   // Composites written with another separator than ISA16 (the whole element then reads as one code).
-  const composites: [X12Segment | undefined, number[]][] = [[clm, [5, 11]], ...segmentsOf(claim, 'HI').map((hi): [X12Segment, number[]] => [hi, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]])];
+  const composites: [X12Segment | undefined, number[]][] = [
+    [clm, [5, 11]],
+    ...segmentsOf(claim, 'HI').map((hi): [X12Segment, number[]] => [hi, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]]),
+  ];
   for (const line of claim.loops.filter((l) => l.loop === '2400')) composites.push([segmentOf(line, 'SV1'), [1, 7]], [segmentOf(line, 'SV2'), [2]]);
   for (const [segment, positions] of composites) {
     for (const n of positions) {
       const value = segment?.[elementName(segment.id, n)];
       const stray = typeof value === 'string' ? /[:>^|\\!]/.exec(value)?.[0] : undefined;
       if (segment && stray && stray !== seps.component) {
-        report('error', 'COMPOSITE_SEPARATOR', `${elementName(segment.id, n)} ${JSON.stringify(value)} is written with "${stray}" but ISA16 makes "${seps.component}" the component separator, so it reads as one value`, {
-          ...at(segment.id === 'CLM' || segment.id === 'HI' ? '2300' : '2400', segment.id, elementName(segment.id, n)),
-          value: value as string,
-        });
+        report(
+          'error',
+          'COMPOSITE_SEPARATOR',
+          `${elementName(segment.id, n)} ${JSON.stringify(value)} is written with "${stray}" but ISA16 makes "${seps.component}" the component separator, so it reads as one value`,
+          {
+            ...at(segment.id === 'CLM' || segment.id === 'HI' ? '2300' : '2400', segment.id, elementName(segment.id, n)),
+            value: value as string,
+          },
+        );
       }
     }
   }
@@ -166,32 +189,55 @@ function checkClaim(claim: X12Loop, tx: X12Transaction, seps: X12Separators, dat
       const where = at('2400', 'DTP', 'DTP03', number);
       const { start, end } = dtpPeriod(dtp, where, dates.today, report);
       if (el(dtp, 1) !== '472') continue;
-      if (end && statement.end && end > statement.end) report('error', 'DATE_AFTER_STATEMENT', `Service date ${end} is after the statement period ends (${statement.end}, 2300 DTP*434)`, { ...where, value: el(dtp, 3) });
-      if (start && statement.start && start < statement.start) report('error', 'DATE_BEFORE_STATEMENT', `Service date ${start} is before the statement period starts (${statement.start}, 2300 DTP*434)`, { ...where, value: el(dtp, 3) });
-      if (end && dates.created && end > dates.created) report('error', 'DATE_AFTER_CREATION', `Service date ${end} is after the claim was created (${dates.created}, BHT04)`, { ...where, value: el(dtp, 3) });
-      if (start && birth && start < birth) report('error', 'DATE_BEFORE_BIRTH', `Service date ${start} is before the patient's birth date (${birth}, DMG02)`, { ...where, value: el(dtp, 3) });
+      if (end && statement.end && end > statement.end)
+        report('error', 'DATE_AFTER_STATEMENT', `Service date ${end} is after the statement period ends (${statement.end}, 2300 DTP*434)`, {
+          ...where,
+          value: el(dtp, 3),
+        });
+      if (start && statement.start && start < statement.start)
+        report('error', 'DATE_BEFORE_STATEMENT', `Service date ${start} is before the statement period starts (${statement.start}, 2300 DTP*434)`, {
+          ...where,
+          value: el(dtp, 3),
+        });
+      if (end && dates.created && end > dates.created)
+        report('error', 'DATE_AFTER_CREATION', `Service date ${end} is after the claim was created (${dates.created}, BHT04)`, { ...where, value: el(dtp, 3) });
+      if (start && birth && start < birth)
+        report('error', 'DATE_BEFORE_BIRTH', `Service date ${start} is before the patient's birth date (${birth}, DMG02)`, { ...where, value: el(dtp, 3) });
     }
     const sv1 = segmentOf(line, 'SV1');
     const sv2 = segmentOf(line, 'SV2');
     const [segment, n] = sv1 ? [sv1, 2] : [sv2, 3];
     if (!segment) return;
     const charge = el(segment, n);
-    if (!/^-?\d*\.?\d+$/.test(charge)) report('error', 'AMOUNT_INVALID', `${elementName(segment.id, n)} ${JSON.stringify(charge)} is not an amount`, { ...at('2400', segment.id, elementName(segment.id, n), number), value: charge });
+    if (!/^-?\d*\.?\d+$/.test(charge))
+      report('error', 'AMOUNT_INVALID', `${elementName(segment.id, n)} ${JSON.stringify(charge)} is not an amount`, {
+        ...at('2400', segment.id, elementName(segment.id, n), number),
+        value: charge,
+      });
     else sum += cents(charge);
     if (sv1) {
       components(sv1, 7).forEach((p, k) => {
         const pointer = Number(p);
         if (Number.isInteger(pointer) && pointer >= 1 && pointer <= diagnoses) return;
         const has = diagnoses === 0 ? 'the claim has no diagnosis code (HI)' : `the claim has ${diagnoses} diagnosis code${diagnoses === 1 ? '' : 's'}`;
-        report('error', 'DIAGNOSIS_POINTER_MISSING', `Diagnosis pointer ${JSON.stringify(p)} points to no diagnosis: ${has}`, { ...at('2400', 'SV1', `SV107-${k + 1}`, number), value: p });
+        report('error', 'DIAGNOSIS_POINTER_MISSING', `Diagnosis pointer ${JSON.stringify(p)} points to no diagnosis: ${has}`, {
+          ...at('2400', 'SV1', `SV107-${k + 1}`, number),
+          value: p,
+        });
       });
     }
   });
   const total = el(clm, 2);
-  if (!/^-?\d*\.?\d+$/.test(total)) report('error', 'AMOUNT_INVALID', `CLM02 ${JSON.stringify(total)} is not an amount`, { ...at('2300', 'CLM', 'CLM02'), value: total });
+  if (!/^-?\d*\.?\d+$/.test(total))
+    report('error', 'AMOUNT_INVALID', `CLM02 ${JSON.stringify(total)} is not an amount`, { ...at('2300', 'CLM', 'CLM02'), value: total });
   else if (lines.length > 0 && cents(total) !== sum) {
     const field = tx.kind === '837I' ? 'SV203' : 'SV102';
-    report('error', 'TOTAL_MISMATCH', `CLM02 ${total} is not the sum of the ${lines.length} line charge${lines.length === 1 ? '' : 's'} (${field}): ${(sum / 100).toFixed(2)}`, { ...at('2300', 'CLM', 'CLM02'), value: total });
+    report(
+      'error',
+      'TOTAL_MISMATCH',
+      `CLM02 ${total} is not the sum of the ${lines.length} line charge${lines.length === 1 ? '' : 's'} (${field}): ${(sum / 100).toFixed(2)}`,
+      { ...at('2300', 'CLM', 'CLM02'), value: total },
+    );
   }
 }
 

@@ -25,7 +25,11 @@ describe('loops as the implementation guides draw them', () => {
   });
 
   it('837P 5010: other subscriber (2320/2330) and line drug identification (2410), ordering provider (2420E)', () => {
-    expect(outline(findLoops(transaction('837_005010X222A2/demo.example12.837'), '2300')[0]!)).toEqual(['2310B(NM1)', '2320(SBR,OI)[2330A(NM1,N3,N4) 2330B(NM1)]', '2400(LX,SV1,DTP)']);
+    expect(outline(findLoops(transaction('837_005010X222A2/demo.example12.837'), '2300')[0]!)).toEqual([
+      '2310B(NM1)',
+      '2320(SBR,OI)[2330A(NM1,N3,N4) 2330B(NM1)]',
+      '2400(LX,SV1,DTP)',
+    ]);
     const drug = findLoops(transaction('837_005010X222A2/demo.drug.example10.3.837'), '2400')[1]!;
     expect(outline(drug)).toEqual(['2410(LIN,CTP,REF)', '2420E(NM1)']);
   });
@@ -66,17 +70,33 @@ describe('loops as the implementation guides draw them', () => {
   });
 
   it('834, 270, 271, 276 and 277', () => {
-    expect(outline(transaction('834_005010X220A1/enroll-employee-multiple-products.834'))).toEqual(['1000A(N1)', '1000B(N1)', '2000(INS,REF,REF,DTP)[2100A(NM1,PER,N3,N4,DMG) 2300(HD,DTP) 2300(HD,DTP)]']);
+    expect(outline(transaction('834_005010X220A1/enroll-employee-multiple-products.834'))).toEqual([
+      '1000A(N1)',
+      '1000B(N1)',
+      '2000(INS,REF,REF,DTP)[2100A(NM1,PER,N3,N4,DMG) 2300(HD,DTP) 2300(HD,DTP)]',
+    ]);
     expect(outline(transaction('270_005010X279A1/dependent-health-benefit-check.270'))).toEqual([
       '2000A(HL)[2100A(NM1) 2000B(HL)[2100B(NM1) 2000C(HL)[2100C(NM1) 2000D(HL,TRN)[2100D(NM1,DMG,DTP)[2110D(EQ)]]]]]',
     ]);
-    expect(outline(findLoops(transaction('271_005010X279A1/subscriber-health-benefit-check.271'), '2100C')[0]!)).toEqual(['2110C(EB)', '2110C(EB,LS)[2120C(NM1,LE)]', '2110C(EB)', '2110C(EB)', '2110C(EB)']);
+    expect(outline(findLoops(transaction('271_005010X279A1/subscriber-health-benefit-check.271'), '2100C')[0]!)).toEqual([
+      '2110C(EB)',
+      '2110C(EB,LS)[2120C(NM1,LE)]',
+      '2110C(EB)',
+      '2110C(EB)',
+      '2110C(EB)',
+    ]);
     expect(findLoops(transaction('276_005010X212/claim-level-status.276'), '2210E').map((l) => l.segments.map((s) => s.id))).toEqual([['SVC', 'DTP']]);
     expect(findLoops(transaction('277_005010X212/claim-level-status.277'), '2220E').map((l) => l.segments.map((s) => s.id))).toEqual([['SVC', 'STC', 'DTP']]);
   });
 
   it('on every 837 and 835 sample, one loop per trigger segment in the text, each starting with it', () => {
-    const triggers: Record<string, [string, string]> = { '2300': ['837', 'CLM'], '2400': ['837', 'LX'], '2320': ['837', 'SBR'], '2100': ['835', 'CLP'], '2110': ['835', 'SVC'] };
+    const triggers: Record<string, [string, string]> = {
+      '2300': ['837', 'CLM'],
+      '2400': ['837', 'LX'],
+      '2320': ['837', 'SBR'],
+      '2100': ['835', 'CLP'],
+      '2110': ['835', 'SVC'],
+    };
     let loops = 0;
     for (const { name, text } of [...x12Samples('837'), ...x12Samples('835')]) {
       const r = parseX12(text);

@@ -16,7 +16,18 @@ describe('parseX12 / serializeX12 on every sample of ../shared/data/x12', () => 
   it('covers 837P, 837I (4010 and 5010), 835, 834, 270, 271, 276 and 277', () => {
     expect(samples.length).toBe(41);
     const kinds = new Set(samples.map((s) => parsed(s.text).groups[0]!.transactions.map((t) => `${t.kind} ${t.guide}`)).flat());
-    for (const k of ['837P 004010X098A1', '837P 005010X222A2', '837I 004010X096A1', '837I 005010X223A3', '835 005010X221A1', '834 005010X220A1', '270 005010X279A1', '271 005010X279A1', '276 005010X212', '277 005010X212']) {
+    for (const k of [
+      '837P 004010X098A1',
+      '837P 005010X222A2',
+      '837I 004010X096A1',
+      '837I 005010X223A3',
+      '835 005010X221A1',
+      '834 005010X220A1',
+      '270 005010X279A1',
+      '271 005010X279A1',
+      '276 005010X212',
+      '277 005010X212',
+    ]) {
       expect(kinds).toContain(k);
     }
   });
@@ -36,8 +47,15 @@ describe('parseX12 / serializeX12 on every sample of ../shared/data/x12', () => 
       }
       wire.push(theirs.trailer.toString());
       const ours = parsed(text);
-      const strip = (s: string) => s.replace(/~$/, '').replace(/^(ISA(\*[^*]*){12}\*)0*(\d+)/, '$1$3').replace(/^(IEA\*\d+\*)0*(\d+)/, '$1$2');
-      expect(allSegments(ours).map((s) => strip(segmentText(s, ours.separators))), name).toEqual(wire.map(strip));
+      const strip = (s: string) =>
+        s
+          .replace(/~$/, '')
+          .replace(/^(ISA(\*[^*]*){12}\*)0*(\d+)/, '$1$3')
+          .replace(/^(IEA\*\d+\*)0*(\d+)/, '$1$2');
+      expect(
+        allSegments(ours).map((s) => strip(segmentText(s, ours.separators))),
+        name,
+      ).toEqual(wire.map(strip));
     }
   });
 });
@@ -86,9 +104,29 @@ describe('the x12-interchange value', () => {
     expect(tx).toMatchObject({ set: '837', guide: '005010X222A2', kind: '837P', ST: { ST02: '0021' }, SE: { SE01: '40' } });
     const claim = tx.loops[2]!.loops[2]!.loops[2]!.loops[1]!;
     expect(claim.loop).toBe('2300');
-    expect(claim.segments[0]).toEqual({ id: 'CLM', CLM01: '26463774', CLM02: '100.00', CLM03: '', CLM04: '', CLM05: ['11', 'B', '1'], CLM06: 'Y', CLM07: 'A', CLM08: 'Y', CLM09: 'I' });
+    expect(claim.segments[0]).toEqual({
+      id: 'CLM',
+      CLM01: '26463774',
+      CLM02: '100.00',
+      CLM03: '',
+      CLM04: '',
+      CLM05: ['11', 'B', '1'],
+      CLM06: 'Y',
+      CLM07: 'A',
+      CLM08: 'Y',
+      CLM09: 'I',
+    });
     expect(claim.loops.map((l) => l.loop)).toEqual(['2400', '2400', '2400', '2400']);
-    expect(claim.loops[2]!.segments[1]).toEqual({ id: 'SV1', SV101: ['HC', '99214'], SV102: '35.00', SV103: 'UN', SV104: '1.00', SV105: '', SV106: '', SV107: '2' });
+    expect(claim.loops[2]!.segments[1]).toEqual({
+      id: 'SV1',
+      SV101: ['HC', '99214'],
+      SV102: '35.00',
+      SV103: 'UN',
+      SV104: '1.00',
+      SV105: '',
+      SV106: '',
+      SV107: '2',
+    });
   });
 
   it('splits repeated elements into repetitions of components', () => {
@@ -105,7 +143,12 @@ describe('the x12-interchange value', () => {
       "lines": $sum(loops[loop='2400'].segments[id='SV1'].$number(SV102)),
       "codes": loops[loop='2400'].segments[id='SV1'].SV101[1]
     }`);
-    expect(JSON.parse(JSON.stringify(await expr.evaluate(ic)))).toEqual({ claim: '26463774', total: 100, lines: 100, codes: ['99213', '87070', '99214', '86663'] });
+    expect(JSON.parse(JSON.stringify(await expr.evaluate(ic)))).toEqual({
+      claim: '26463774',
+      total: 100,
+      lines: 100,
+      codes: ['99213', '87070', '99214', '86663'],
+    });
     const names = await jsonata(`**.segments[id='NM1' and NM101='85'].NM103`).evaluate(ic);
     expect(names).toBe('BEN KILDARE SERVICE');
   });
@@ -119,7 +162,13 @@ describe('control checks: strict fails, lenient warns', () => {
     const strict = parseX12(sample, { strict: true });
     expect(strict.ok).toBe(false);
     expect(!strict.ok && strict.errors).toEqual([
-      { code: 'SE02_CONTROL', message: 'SE02 control number "4323" does not match ST02 "4321"', segment: 'SE', element: 'SE02', position: { segment: 10, offset: 346, line: 10, column: 1 } },
+      {
+        code: 'SE02_CONTROL',
+        message: 'SE02 control number "4323" does not match ST02 "4321"',
+        segment: 'SE',
+        element: 'SE02',
+        position: { segment: 10, offset: 346, line: 10, column: 1 },
+      },
     ]);
     const lenient = parseX12(sample);
     expect(lenient.ok && lenient.interchange.warnings.map((w) => w.code)).toEqual(['SE02_CONTROL']);
@@ -132,14 +181,32 @@ describe('control checks: strict fails, lenient warns', () => {
   });
 
   it.each([
-    ['SE01 segment count', text.replace('SE*40*0021', 'SE*39*0021'), 'SE01_COUNT', 'SE', 'SE01 says "39" segments but transaction set 0021 has 40 (ST through SE)'],
+    [
+      'SE01 segment count',
+      text.replace('SE*40*0021', 'SE*39*0021'),
+      'SE01_COUNT',
+      'SE',
+      'SE01 says "39" segments but transaction set 0021 has 40 (ST through SE)',
+    ],
     ['GE01 transaction count', text.replace('GE*1*1', 'GE*2*1'), 'GE01_COUNT', 'GE', 'GE01 says "2" transaction sets but functional group 1 has 1'],
     ['GE02 control number', text.replace('GE*1*1', 'GE*1*7'), 'GE02_CONTROL', 'GE', 'GE02 control number "7" does not match GS06 "1"'],
     ['IEA01 group count', text.replace('IEA*1*', 'IEA*3*'), 'IEA01_COUNT', 'IEA', 'IEA01 says "3" functional groups but the interchange has 1'],
-    ['IEA02 control number', text.replace('IEA*1*000000907', 'IEA*1*907'), 'IEA02_CONTROL', 'IEA', 'IEA02 control number "907" does not match ISA13 "000000907"'],
+    [
+      'IEA02 control number',
+      text.replace('IEA*1*000000907', 'IEA*1*907'),
+      'IEA02_CONTROL',
+      'IEA',
+      'IEA02 control number "907" does not match ISA13 "000000907"',
+    ],
     ['a missing SE', text.replace('SE*40*0021~\n', ''), 'MISSING_SE', 'ST', 'Transaction set 0021 (ST at segment 3) has no SE trailer'],
     ['a missing IEA', text.replace('~\nIEA*1*000000907~', '~'), 'MISSING_IEA', 'ISA', 'The interchange 000000907 has no IEA trailer'],
-    ['a short ISA', text.replace('000000005      ', '000000005'), 'ISA_LENGTH', 'ISA', 'The ISA segment is 100 characters long, terminator included; it must be 106 (fixed-width elements)'],
+    [
+      'a short ISA',
+      text.replace('000000005      ', '000000005'),
+      'ISA_LENGTH',
+      'ISA',
+      'The ISA segment is 100 characters long, terminator included; it must be 106 (fixed-width elements)',
+    ],
   ])('%s', (_label, bad, code, segment, message) => {
     const strict = parseX12(bad, { strict: true });
     expect(strict.ok).toBe(false);

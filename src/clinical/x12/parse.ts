@@ -54,7 +54,8 @@ function read(input: string): { interchange: X12Interchange; issues: X12Issue[] 
   };
 
   const ISA = toSegment('ISA', raw[0]!.elements, seps);
-  if (tokens.isaLength !== 106) report('ISA_LENGTH', `The ISA segment is ${tokens.isaLength} characters long, terminator included; it must be 106 (fixed-width elements)`, 'ISA', 1);
+  if (tokens.isaLength !== 106)
+    report('ISA_LENGTH', `The ISA segment is ${tokens.isaLength} characters long, terminator included; it must be 106 (fixed-width elements)`, 'ISA', 1);
   const groups: X12Group[] = [];
   let group: OpenGroup | undefined;
   let tx: OpenTransaction | undefined;

@@ -38,7 +38,10 @@ export function tokenize(input: string): Tokens {
   }
   const element = text[start + 3] ?? '';
   if (!element || PLAIN.test(element)) {
-    throw new X12Error(`Not X12: the ISA element separator (4th character) must not be a letter, digit or space, found ${JSON.stringify(element)}`, positionAt(text, start + 3, 1));
+    throw new X12Error(
+      `Not X12: the ISA element separator (4th character) must not be a letter, digit or space, found ${JSON.stringify(element)}`,
+      positionAt(text, start + 3, 1),
+    );
   }
   // ISA has 16 elements: after the 16th separator come ISA16 (component separator) and the segment terminator.
   let p = start + 3;

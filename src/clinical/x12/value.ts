@@ -25,7 +25,13 @@ const Transaction = z.object({
 });
 
 const Interchange = z.object({
-  separators: z.object({ element: z.string().length(1), component: z.string().length(1), repetition: z.string().max(1), segment: z.string().length(1), line: z.string() }),
+  separators: z.object({
+    element: z.string().length(1),
+    component: z.string().length(1),
+    repetition: z.string().max(1),
+    segment: z.string().length(1),
+    line: z.string(),
+  }),
   ISA: Segment,
   groups: z.array(z.object({ GS: Segment, transactions: z.array(Transaction), GE: Segment.optional() })),
   IEA: Segment.optional(),

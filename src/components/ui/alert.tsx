@@ -17,10 +17,7 @@ const TONES: Record<Tone, { box: string; icon: ReactNode }> = {
 export function Alert({ tone = 'error', title, children, className }: { tone?: Tone; title?: string; children?: ReactNode; className?: string }) {
   const t = TONES[tone];
   return (
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={cn('flex gap-2.5 rounded-md border px-3 py-2.5 text-sm', t.box, className)}
-    >
+    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('flex gap-2.5 rounded-md border px-3 py-2.5 text-sm', t.box, className)}>
       <span className="mt-0.5">{t.icon}</span>
       <div className="min-w-0 space-y-0.5">
         {title ? <p className="font-medium">{title}</p> : null}

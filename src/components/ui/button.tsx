@@ -7,8 +7,7 @@ type Size = 'sm' | 'md' | 'icon';
 
 const VARIANTS: Record<Variant, string> = {
   primary: 'bg-teal-700 text-white shadow-sm hover:bg-teal-800 focus-visible:outline-teal-700',
-  secondary:
-    'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-teal-700',
+  secondary: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-teal-700',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-teal-700',
   'ghost-danger': 'text-red-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-red-600',
   'quiet-danger': 'text-slate-500 hover:bg-red-50 hover:text-red-600 focus-visible:outline-red-600',

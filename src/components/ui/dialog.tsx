@@ -76,11 +76,7 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
             </button>
           </header>
           {children ? <div className="overflow-y-auto px-6 py-5">{children}</div> : null}
-          {footer ? (
-            <footer className="flex flex-wrap justify-end gap-2 rounded-b-xl border-t border-slate-100 bg-slate-50 px-6 py-3">
-              {footer}
-            </footer>
-          ) : null}
+          {footer ? <footer className="flex flex-wrap justify-end gap-2 rounded-b-xl border-t border-slate-100 bg-slate-50 px-6 py-3">{footer}</footer> : null}
         </div>
       ) : null}
     </dialog>

@@ -40,24 +40,12 @@ export function TextField({ label, hint, error, className, ...rest }: FieldShell
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <input
-        id={id}
-        className={cn(CONTROL, className)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        {...rest}
-      />
+      <input id={id} className={cn(CONTROL, className)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...rest} />
     </FieldFrame>
   );
 }
 
-export function TextAreaField({
-  label,
-  hint,
-  error,
-  className,
-  ...rest
-}: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ label, hint, error, className, ...rest }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>

@@ -5,13 +5,7 @@ import { cn } from './cn';
 export function Logo({ className, inverted, compact }: { className?: string; inverted?: boolean; compact?: boolean }) {
   return (
     <span className={cn('inline-flex items-center gap-2 font-semibold tracking-tight', className)}>
-      <span
-        className={cn(
-          'flex size-7 items-center justify-center rounded-lg',
-          inverted ? 'bg-white/15 text-white' : 'bg-teal-700 text-white',
-        )}
-        aria-hidden
-      >
+      <span className={cn('flex size-7 items-center justify-center rounded-lg', inverted ? 'bg-white/15 text-white' : 'bg-teal-700 text-white')} aria-hidden>
         <Workflow className="size-4" />
       </span>
       <span className={cn(inverted ? 'text-white' : 'text-slate-900', compact && 'sr-only')}>Clinflow</span>

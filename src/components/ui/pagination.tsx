@@ -2,7 +2,19 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from './button';
 
 /** "Showing x–y of total" with previous/next buttons. */
-export function Pagination({ offset, limit, shown, total, onChange }: { offset: number; limit: number; shown: number; total: number; onChange: (offset: number) => void }) {
+export function Pagination({
+  offset,
+  limit,
+  shown,
+  total,
+  onChange,
+}: {
+  offset: number;
+  limit: number;
+  shown: number;
+  total: number;
+  onChange: (offset: number) => void;
+}) {
   const from = total === 0 ? 0 : offset + 1;
   const to = offset + shown;
   return (

@@ -90,23 +90,41 @@ class SandboxPool {
   }
 
   private listen(slot: Slot): void {
-    slot.worker.on('message', (m: { id: number; type: 'log' | 'done' | 'error'; level?: 'debug' | 'info' | 'warn' | 'error'; text?: string; json?: string; code?: string; message?: string }) => {
-      const job = slot.job;
-      if (!job || m.id !== job.id) return;
-      if (m.type === 'log') return job.ctx.log(m.level ?? 'info', m.text ?? '');
-      this.finish(slot);
-      if (m.type === 'done') job.resolve(m.json ?? 'null');
-      else job.reject(new NodeError(m.code ?? 'CODE_FAILED', m.message ?? 'The code failed.'));
-    });
+    slot.worker.on(
+      'message',
+      (m: {
+        id: number;
+        type: 'log' | 'done' | 'error';
+        level?: 'debug' | 'info' | 'warn' | 'error';
+        text?: string;
+        json?: string;
+        code?: string;
+        message?: string;
+      }) => {
+        const job = slot.job;
+        if (!job || m.id !== job.id) return;
+        if (m.type === 'log') return job.ctx.log(m.level ?? 'info', m.text ?? '');
+        this.finish(slot);
+        if (m.type === 'done') job.resolve(m.json ?? 'null');
+        else job.reject(new NodeError(m.code ?? 'CODE_FAILED', m.message ?? 'The code failed.'));
+      },
+    );
     // a worker that dies (out of memory in the host, a crash) fails its run and is replaced
-    slot.worker.on('error', () => this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')));
-    slot.worker.on('exit', () => this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')));
+    slot.worker.on('error', () =>
+      this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')),
+    );
+    slot.worker.on('exit', () =>
+      this.replace(slot, new NodeError('CODE_FAILED', 'The JavaScript sandbox stopped while running the code; the run was stopped.')),
+    );
   }
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.worker.ref(); // a run under way keeps the process alive, an idle pool does not
-    slot.timer = setTimeout(() => this.replace(slot, new NodeError('CODE_TIMEOUT', `The code ran longer than ${job.message.timeoutMs} ms and was stopped.`), true), job.message.timeoutMs + GRACE_MS);
+    slot.timer = setTimeout(
+      () => this.replace(slot, new NodeError('CODE_TIMEOUT', `The code ran longer than ${job.message.timeoutMs} ms and was stopped.`), true),
+      job.message.timeoutMs + GRACE_MS,
+    );
     slot.worker.postMessage(job.message);
   }
 
@@ -158,7 +176,13 @@ function spawn(): Worker {
 }
 
 /** Runs `source` as a function body on `input` in the sandbox pool, for the organization `tenant`. */
-export async function runSandboxed(ctx: NodeContext, tenant: string, source: string, input: unknown, limits: { timeout_ms: number; memory_mb: number }): Promise<unknown> {
+export async function runSandboxed(
+  ctx: NodeContext,
+  tenant: string,
+  source: string,
+  input: unknown,
+  limits: { timeout_ms: number; memory_mb: number },
+): Promise<unknown> {
   let json: string;
   try {
     json = JSON.stringify(input ?? null);
@@ -168,7 +192,10 @@ export async function runSandboxed(ctx: NodeContext, tenant: string, source: str
   // The input is copied in twice (as text, then parsed): refuse early what cannot fit.
   const inputBytes = Buffer.byteLength(json);
   if (2 * inputBytes > limits.memory_mb * MB) {
-    throw new NodeError('CODE_MEMORY_LIMIT', `The input (${(inputBytes / MB).toFixed(1)} MB as JSON) does not fit in ${limits.memory_mb} MB of sandbox memory.`);
+    throw new NodeError(
+      'CODE_MEMORY_LIMIT',
+      `The input (${(inputBytes / MB).toFixed(1)} MB as JSON) does not fit in ${limits.memory_mb} MB of sandbox memory.`,
+    );
   }
   const pool = processWide('code-sandbox-pool', () => new SandboxPool(Math.max(2, Math.min(4, os.availableParallelism()))));
   const out = await pool.run(ctx, tenant, { source, json, timeoutMs: limits.timeout_ms, memoryMb: limits.memory_mb, maxLogLines: MAX_LOG_LINES });

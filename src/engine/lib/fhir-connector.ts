@@ -6,7 +6,10 @@ import type { NodeContext } from '../node-type';
 /** The FHIR client of a node's `connector` (shared by the fhir-* connector nodes). */
 export async function fhirClientOf(ctx: NodeContext, ref: string, timeoutMs: number): Promise<{ client: FhirClient; name: string }> {
   if (ref.trim() === '') {
-    throw new NodeError('CONNECTOR_REQUIRED', 'Set `connector` to the id or name of a `fhir` connector (create one on the Connectors page with the server\'s base URL and auth).');
+    throw new NodeError(
+      'CONNECTOR_REQUIRED',
+      "Set `connector` to the id or name of a `fhir` connector (create one on the Connectors page with the server's base URL and auth).",
+    );
   }
   const connector = await ctx.services.connector(ref.trim(), 'fhir');
   try {
@@ -21,4 +24,3 @@ export function asNodeError(e: unknown): unknown {
   if (e instanceof FhirError) return new NodeError(e.code === 'FHIR_CANCELLED' ? 'CANCELLED' : e.code, e.message);
   return e;
 }
-

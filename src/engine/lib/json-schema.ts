@@ -31,4 +31,3 @@ export function toIssue(e: ErrorObject): { path: string; message: string } {
   if (e.keyword === 'enum') message = `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
   return { path, message };
 }
-

@@ -64,12 +64,7 @@ export function jsonataField(description: string) {
 }
 
 /** Evaluates a compiled expression; any failure becomes NodeError(code) with JSONata's message. */
-export async function evaluateJsonata(
-  expression: jsonata.Expression,
-  input: unknown,
-  code: string,
-  bindings?: Record<string, unknown>,
-): Promise<unknown> {
+export async function evaluateJsonata(expression: jsonata.Expression, input: unknown, code: string, bindings?: Record<string, unknown>): Promise<unknown> {
   try {
     return await expression.evaluate(input, { ...HL7_JSONATA_BINDINGS, ...bindings });
   } catch (e) {

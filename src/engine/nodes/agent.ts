@@ -16,7 +16,7 @@ export const agent = describeNode({
   documentation: [
     'Runs one turn of the agent `agent_id`, as `POST /api/v1/agents/{id}/invoke` does: the input is its',
     '`input_data` (a string becomes `{"text": …}`); its `message`, `input` or `text` field (or its only string',
-    'field) is the message the prompt template\'s `{{input}}` gets, and every field is a `{{field}}` of it. The',
+    "field) is the message the prompt template's `{{input}}` gets, and every field is a `{{field}}` of it. The",
     'turn is saved as a conversation of the agent (source `pipeline`), with its thinking and tool calls.',
     '',
     'Only a deployed agent runs in a real execution. In test mode an active agent runs too, against its model,',
@@ -31,7 +31,13 @@ export const agent = describeNode({
   example: { agent_id: '00000000-0000-4000-8000-000000000000' },
   ui: { order: ['agent_id'], fields: { agent_id: { title: 'Agent', widget: 'agent' } } },
   plan: {
-    role: 'step', stage: 'model', input: 'input', output: 'output', jobs: ['ai'], verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
+    role: 'step',
+    stage: 'model',
+    input: 'input',
+    output: 'output',
+    jobs: ['ai'],
+    verdict: true,
+    gives: () => ({ type: 'text', kind: 'answer' }),
     cue: /\bagents?\b|\bassistant\b/,
     takesRaw: true,
     configure: (a) => {
@@ -40,9 +46,9 @@ export const agent = describeNode({
     externalModel: true,
   },
   ports: () => ({
-    inputs: [{ name: 'input', type: 'any', description: 'The agent\'s input_data: an object, or a text' }],
+    inputs: [{ name: 'input', type: 'any', description: "The agent's input_data: an object, or a text" }],
     outputs: [
-      { name: 'output', type: 'text', description: 'The agent\'s answer' },
+      { name: 'output', type: 'text', description: "The agent's answer" },
       { name: 'steps', type: 'json', description: 'Its reasoning steps: thinking, and tool calls with their results' },
       { name: 'usage', type: 'json', description: '{model, input_tokens, output_tokens, total_tokens, latency_ms, conversation_id}' },
     ],
@@ -52,7 +58,7 @@ export const agent = describeNode({
     AGENT_NOT_FOUND: 'no agent with that id in this organization',
     AGENT_NOT_DEPLOYED: 'the agent is not deployed (a real execution needs it deployed)',
     AGENT_INACTIVE: 'the agent is inactive',
-    MODEL_UNAVAILABLE: 'the agent\'s model is unknown or its provider is not configured',
+    MODEL_UNAVAILABLE: "the agent's model is unknown or its provider is not configured",
     LLM_FAILED: 'the provider refused or failed the call (the message says why)',
   },
 });

@@ -26,7 +26,10 @@ export const claimValidateNode = implementNode(claimValidate, {
     }
     ctx.log('info', `invalid: ${errors.length} error(s)`);
     if (config.on_invalid === 'fail') {
-      const list = errors.slice(0, 20).map((i) => `${i.claim ? `claim ${i.claim} ` : ''}${i.location}: ${i.message}`).join('; ');
+      const list = errors
+        .slice(0, 20)
+        .map((i) => `${i.claim ? `claim ${i.claim} ` : ''}${i.location}: ${i.message}`)
+        .join('; ');
       const more = errors.length > 20 ? ` (and ${errors.length - 20} more)` : '';
       throw new NodeError('CLAIM_INVALID', `Claim edits failed: ${list}${more}`);
     }

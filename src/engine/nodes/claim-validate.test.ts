@@ -33,7 +33,10 @@ describe('claim-validate', () => {
   it('with on_invalid "fail" stops with CLAIM_INVALID listing the issues', async () => {
     const ic = interchange(clean.replace('CLM*26463774*100.00', 'CLM*26463774*90.00'));
     const e = await failure(runNode(claimValidate, { on_invalid: 'fail' }, { interchange: ic }));
-    expect(e).toMatchObject({ code: 'CLAIM_INVALID', message: 'Claim edits failed: claim 26463774 2300 CLM CLM02: CLM02 90.00 is not the sum of the 4 line charges (SV102): 100.00' });
+    expect(e).toMatchObject({
+      code: 'CLAIM_INVALID',
+      message: 'Claim edits failed: claim 26463774 2300 CLM CLM02: CLM02 90.00 is not the sum of the 4 line charges (SV102): 100.00',
+    });
   });
 
   it('as_of decides what is in the future; warnings alone still go out of valid, logged', async () => {
@@ -48,7 +51,10 @@ describe('claim-validate', () => {
     const ein = interchange(x12Sample('837_004010X098A1/coordination-of-benefits.837'));
     const r = await runNode(claimValidate, {}, { interchange: ein }, ctx);
     expect(Object.keys(r.outputs)).toEqual(['valid']);
-    expect(ctx.logs[0]).toMatchObject({ level: 'warn', message: expect.stringContaining('2010AA NM1 NM108: The billing provider is identified by 24 587654321, not an NPI') });
+    expect(ctx.logs[0]).toMatchObject({
+      level: 'warn',
+      message: expect.stringContaining('2010AA NM1 NM108: The billing provider is identified by 24 587654321, not an NPI'),
+    });
   });
 
   it('on the 22 837 samples: 5 pass (2 of them with warnings only), 17 have errors a payer would reject', async () => {

@@ -11,7 +11,9 @@ const Config = z.object({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
     .optional()
-    .describe('The day after which a date counts as in the future (YYYY-MM-DD); by default the day the node runs. Set it to re-check a past batch as of its day'),
+    .describe(
+      'The day after which a date counts as in the future (YYYY-MM-DD); by default the day the node runs. Set it to re-check a past batch as of its day',
+    ),
 });
 
 export const claimValidate = describeNode({
@@ -19,7 +21,8 @@ export const claimValidate = describeNode({
   name: 'Claim validate',
   idBase: 'claim_edits',
   category: 'claims',
-  description: 'Runs claim edits on an 837 (NPIs, impossible dates, line totals, diagnosis pointers) and routes it to valid or invalid, each issue naming its loop, segment and element.',
+  description:
+    'Runs claim edits on an 837 (NPIs, impossible dates, line totals, diagnosis pointers) and routes it to valid or invalid, each issue naming its loop, segment and element.',
   version: '1.0.0',
   keywords: ['claim', 'edit', 'scrubber', 'validate', '837', 'npi', 'luhn', 'dates', 'totals', 'diagnosis pointer', 'x12', 'quality', 'quarantine'],
   side_effect: 'none',
@@ -31,9 +34,9 @@ export const claimValidate = describeNode({
     '  a warning in 4010, which allowed a tax id).',
     '- **Dates**: CCYYMMDD dates that are real calendar dates, not in the future, ranges (RD8) that run forward,',
     '  service dates (2400 DTP*472) within the statement period (2300 DTP*434), not after the claim was created',
-    '  (BHT04), not before the patient\'s birth (DMG02).',
+    "  (BHT04), not before the patient's birth (DMG02).",
     '- **Totals**: CLM02 equals the sum of the line charges (SV102 for professional, SV203 for institutional).',
-    '- **Diagnosis pointers**: each SV107 pointer names one of the claim\'s HI diagnosis codes.',
+    "- **Diagnosis pointers**: each SV107 pointer names one of the claim's HI diagnosis codes.",
     '- **Composites** written with another separator than ISA16 (which makes a code unreadable).',
     '',
     'An interchange with no error goes out of `valid` unchanged (warnings are logged). Otherwise `invalid` gets',
@@ -49,7 +52,12 @@ export const claimValidate = describeNode({
   config: Config,
   example: { on_invalid: 'route', as_of: '2026-01-15' },
   plan: {
-    role: 'step', stage: 'raw', input: 'interchange', output: 'valid', aside: 'invalid', jobs: ['validate'],
+    role: 'step',
+    stage: 'raw',
+    input: 'interchange',
+    output: 'valid',
+    aside: 'invalid',
+    jobs: ['validate'],
     takes: (f) => f.kind === 'x12' && f.x12 !== '835',
     gives: pass,
     answers: {
@@ -66,7 +74,11 @@ export const claimValidate = describeNode({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],
     outputs: [
       { name: 'valid', type: 'x12-interchange', description: 'The interchange, when no claim has an error' },
-      { name: 'invalid', type: 'json', description: '{interchange, issues: [{severity, code, message, claim, loop, segment, element, line, value, location}]}' },
+      {
+        name: 'invalid',
+        type: 'json',
+        description: '{interchange, issues: [{severity, code, message, claim, loop, segment, element, line, value, location}]}',
+      },
     ],
   }),
   errors: {

@@ -10,12 +10,17 @@ import { inputText } from './summarize.execute';
 
 /** What the model is asked for (strict-mode friendly: every field required, strings may be empty). */
 const FoundSchema = z.object({
-  conditions: z.array(z.object({ name: z.string().describe('The condition or diagnosis, as written') })).describe('Conditions the patient has (not the negated ones)'),
-  medications: z.array(z.object({ name: z.string(), dose: z.string(), route: z.string(), frequency: z.string() })).describe('Medications, with dose, route and frequency as written (empty when not given)'),
+  conditions: z
+    .array(z.object({ name: z.string().describe('The condition or diagnosis, as written') }))
+    .describe('Conditions the patient has (not the negated ones)'),
+  medications: z
+    .array(z.object({ name: z.string(), dose: z.string(), route: z.string(), frequency: z.string() }))
+    .describe('Medications, with dose, route and frequency as written (empty when not given)'),
   observations: z.array(z.object({ name: z.string(), value: z.string(), unit: z.string() })).describe('Measured values: vital signs and lab results'),
 }) satisfies z.ZodType<Found>;
 
-const INSTRUCTIONS = 'Extract the conditions (leave out negated ones), medications and observations from the clinical text. Copy names, doses, routes, frequencies, values and units as written; use an empty string when one is not given. Do not add anything the text does not say.';
+const INSTRUCTIONS =
+  'Extract the conditions (leave out negated ones), medications and observations from the clinical text. Copy names, doses, routes, frequencies, values and units as written; use an empty string when one is not given. Do not add anything the text does not say.';
 
 function subjectOf(input: unknown, configured?: string): { reference: string } | undefined {
   if (configured) return { reference: configured };
@@ -31,16 +36,26 @@ export const clinicalExtractNode = implementNode(clinicalExtract, {
     const text = inputText(inputs.text);
     const model = ctx.services.languageModel(config.model);
     const subject = subjectOf(inputs.text, config.patient_reference);
-    if (!subject) ctx.log('warn', 'no patient reference (config patient_reference, or the input\'s patient_reference or patient): subjects say "patient not identified"');
+    if (!subject)
+      ctx.log('warn', 'no patient reference (config patient_reference, or the input\'s patient_reference or patient): subjects say "patient not identified"');
     const started = performance.now();
     let found: Found;
     let usage;
     try {
-      const r = await generateText({ model, instructions: INSTRUCTIONS, prompt: text, output: Output.object({ schema: FoundSchema }), abortSignal: ctx.signal, maxRetries: 1, temperature: 0 });
+      const r = await generateText({
+        model,
+        instructions: INSTRUCTIONS,
+        prompt: text,
+        output: Output.object({ schema: FoundSchema }),
+        abortSignal: ctx.signal,
+        maxRetries: 1,
+        temperature: 0,
+      });
       found = r.output;
       usage = recordUsage(ctx, config.model, r.usage, started);
     } catch (e) {
-      if (NoObjectGeneratedError.isInstance(e)) throw new NodeError('LLM_OUTPUT_INVALID', `The model did not answer with conditions, medications and observations: ${e.message}`.slice(0, 1000));
+      if (NoObjectGeneratedError.isInstance(e))
+        throw new NodeError('LLM_OUTPUT_INVALID', `The model did not answer with conditions, medications and observations: ${e.message}`.slice(0, 1000));
       llmFailure(e);
     }
     const bundle = toBundle(text, found, subject ?? { display: 'patient not identified' }, config.include);

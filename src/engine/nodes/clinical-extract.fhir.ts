@@ -41,7 +41,13 @@ export function toBundle(text: string, found: Found, subject: Subject, include: 
         status: 'active',
         medicationCodeableConcept: concept(clean(m.name)),
         subject,
-        dosage: [{ text: dosageText, ...(clean(m.route) ? { route: concept(clean(m.route)) } : {}), ...(clean(m.frequency) ? { timing: { code: concept(clean(m.frequency)) } } : {}) }],
+        dosage: [
+          {
+            text: dosageText,
+            ...(clean(m.route) ? { route: concept(clean(m.route)) } : {}),
+            ...(clean(m.frequency) ? { timing: { code: concept(clean(m.frequency)) } } : {}),
+          },
+        ],
       });
     }
   }
@@ -54,7 +60,9 @@ export function toBundle(text: string, found: Found, subject: Subject, include: 
         status: 'final',
         code: concept(clean(o.name)),
         subject,
-        ...(numeric ? { valueQuantity: { value: Number(o.value), ...(clean(o.unit) ? { unit: clean(o.unit) } : {}) } } : { valueString: [o.value, o.unit].map(clean).filter(Boolean).join(' ') }),
+        ...(numeric
+          ? { valueQuantity: { value: Number(o.value), ...(clean(o.unit) ? { unit: clean(o.unit) } : {}) } }
+          : { valueString: [o.value, o.unit].map(clean).filter(Boolean).join(' ') }),
       });
     }
   }

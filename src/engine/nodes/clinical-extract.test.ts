@@ -10,7 +10,12 @@ type Bundle = { type: string; entry: Array<{ resource: Record<string, unknown> &
 
 describe('clinical-extract', () => {
   it('turns the documented example into a valid collection Bundle about the patient', async () => {
-    const r = await runNode(clinicalExtract, clinicalExtract.example, { text: 'Hypertension. Started lisinopril 10 mg po daily. BP 150/95 mmHg.' }, withModels());
+    const r = await runNode(
+      clinicalExtract,
+      clinicalExtract.example,
+      { text: 'Hypertension. Started lisinopril 10 mg po daily. BP 150/95 mmHg.' },
+      withModels(),
+    );
     const bundle = r.outputs.bundle as Bundle;
     expect(validateFhir(bundle).filter((i) => i.severity === 'error')).toEqual([]);
     expect(bundle.type).toBe('collection');
@@ -29,7 +34,9 @@ describe('clinical-extract', () => {
     const r = await runNode(clinicalExtract, {}, { text: { text, patient_reference: patient } }, ctx);
     const bundle = r.outputs.bundle as Bundle;
     expect(validateFhir(bundle).filter((i) => i.severity === 'error')).toEqual([]);
-    const meds = bundle.entry.filter((e) => e.resource.resourceType === 'MedicationStatement').map((e) => (e.resource.medicationCodeableConcept as { text: string }).text);
+    const meds = bundle.entry
+      .filter((e) => e.resource.resourceType === 'MedicationStatement')
+      .map((e) => (e.resource.medicationCodeableConcept as { text: string }).text);
     expect(meds).toEqual(['acetaminophen', 'paclitaxel', 'nitrofurantoin', 'phenazopyridine hydrochloride', 'cisplatin']);
     expect(bundle.entry.every((e) => (e.resource.subject as { reference: string }).reference === patient)).toBe(true);
     expect(ctx.logs.map((l) => l.message)).toContainEqual(expect.stringMatching(/^extracted \d+ Condition, 5 MedicationStatement, \d+ Observation$/));

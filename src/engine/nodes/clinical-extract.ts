@@ -3,12 +3,16 @@ import { describeNode } from '../node-descriptor';
 import { anyOf, inRow } from '../node-plan';
 
 const Config = z.object({
-  model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
+  model: z
+    .string()
+    .min(1)
+    .default('clinflow/offline')
+    .describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
   patient_reference: z
     .string()
     .regex(/^(Patient\/[A-Za-z0-9\-.]{1,64}|urn:uuid:[0-9a-f-]{36})$/, 'expected Patient/<id> or urn:uuid:<uuid>')
     .optional()
-    .describe('The patient the resources are about (Patient/<id>); else the input\'s `patient_reference` or `patient` (a Patient resource)'),
+    .describe("The patient the resources are about (Patient/<id>); else the input's `patient_reference` or `patient` (a Patient resource)"),
   include: z
     .array(z.enum(['Condition', 'MedicationStatement', 'Observation']))
     .min(1)
@@ -21,9 +25,25 @@ export const clinicalExtract = describeNode({
   name: 'Clinical extract',
   idBase: 'extract',
   category: 'ai',
-  description: 'Extracts conditions, medications and observations from clinical free text with a language model into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
+  description:
+    'Extracts conditions, medications and observations from clinical free text with a language model into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
   version: '1.0.0',
-  keywords: ['nlp', 'extract', 'clinical text', 'free text', 'note', 'fhir', 'condition', 'medication', 'observation', 'problem list', 'llm', 'ai', 'structured', 'unstructured'],
+  keywords: [
+    'nlp',
+    'extract',
+    'clinical text',
+    'free text',
+    'note',
+    'fhir',
+    'condition',
+    'medication',
+    'observation',
+    'problem list',
+    'llm',
+    'ai',
+    'structured',
+    'unstructured',
+  ],
   side_effect: 'read',
   documentation: [
     'Asks the language model `model` for the conditions (negated ones left out: "denies fever"), medications',
@@ -51,7 +71,10 @@ export const clinicalExtract = describeNode({
     role: 'step',
     // on notes it makes FHIR out of text; on FHIR notes it is one more step, in the request's order
     stage: (data) => (data === 'note' ? 'convert' : 'work'),
-    input: 'text', output: 'bundle', jobs: ['ai', 'extract'], search: false,
+    input: 'text',
+    output: 'bundle',
+    jobs: ['ai', 'extract'],
+    search: false,
     takes: (f) => f.kind === 'note' || f.kind === 'answer',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     cue: anyOf(

@@ -77,7 +77,10 @@ describe('code', () => {
   });
 
   it('tells `throw null` apart from running out of memory', async () => {
-    await expect(runNode(code, { source: 'throw null' }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('null') });
+    await expect(runNode(code, { source: 'throw null' }, { input: null })).rejects.toMatchObject({
+      code: 'CODE_FAILED',
+      message: expect.stringContaining('null'),
+    });
   });
 
   it('reports a thrown error, a syntax error and deep recursion as CODE_FAILED with the message', async () => {
@@ -85,7 +88,10 @@ describe('code', () => {
       code: 'CODE_FAILED',
       message: 'The code threw Error: no MRN on p1',
     });
-    await expect(runNode(code, { source: 'return {' }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('SyntaxError') });
+    await expect(runNode(code, { source: 'return {' }, { input: null })).rejects.toMatchObject({
+      code: 'CODE_FAILED',
+      message: expect.stringContaining('SyntaxError'),
+    });
     // compiled as a function body, never spliced into a wrapper it could close and escape
     for (const source of ['}); (function(){ return 1;', '}, 1); (function () {', 'return 1 })(null); (function () {']) {
       await expect(runNode(code, { source }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('SyntaxError') });
@@ -98,7 +104,9 @@ describe('code', () => {
 
   it('runs off the thread that serves requests: its event loop stays free while the code spins', async () => {
     const events: string[] = [];
-    const spinning = runNode(code, { source: 'while (true) {}', timeout_ms: 800 }, { input: null }).catch((e: { code: string }) => events.push(`code ${e.code}`));
+    const spinning = runNode(code, { source: 'while (true) {}', timeout_ms: 800 }, { input: null }).catch((e: { code: string }) =>
+      events.push(`code ${e.code}`),
+    );
     await new Promise((r) => setTimeout(r, 50));
     events.push('timer fired'); // a request handled meanwhile would be answered as quickly
     await spinning;
@@ -109,7 +117,9 @@ describe('code', () => {
     const finished: string[] = [];
     const ctx = (tenant: string) => testContext({ services: testServices({ tenant }) });
     const busy = Array.from({ length: 6 }, (_, i) =>
-      runNode(code, { source: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1;', timeout_ms: 2000 }, { input: null }, ctx('busy')).then(() => finished.push(`busy ${i}`)),
+      runNode(code, { source: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1;', timeout_ms: 2000 }, { input: null }, ctx('busy')).then(
+        () => finished.push(`busy ${i}`),
+      ),
     );
     const other = runNode(code, { source: 'return 2;' }, { input: null }, ctx('other')).then(() => finished.push('other'));
     await Promise.all([...busy, other]);
@@ -125,7 +135,10 @@ describe('code', () => {
   });
 
   it('refuses a returned Promise', async () => {
-    await expect(runNode(code, { source: 'return Promise.resolve(1)' }, { input: null })).rejects.toMatchObject({ code: 'CODE_FAILED', message: expect.stringContaining('Promise') });
+    await expect(runNode(code, { source: 'return Promise.resolve(1)' }, { input: null })).rejects.toMatchObject({
+      code: 'CODE_FAILED',
+      message: expect.stringContaining('Promise'),
+    });
   });
 
   it('starts every run in a fresh sandbox', async () => {

@@ -44,10 +44,15 @@ export const code = describeNode({
     '```',
   ].join('\n'),
   config: Config,
-  example: { source: "const born = new Date(input.birthDate);\nreturn { id: input.id, born: born.getUTCFullYear() };", timeout_ms: 1000 },
+  example: { source: 'const born = new Date(input.birthDate);\nreturn { id: input.id, born: born.getUTCFullYear() };', timeout_ms: 1000 },
   ui: { fields: { source: { widget: 'code' } } },
   plan: {
-    role: 'step', stage: 'work', input: 'input', output: 'output', search: false, gives: (f) => ({ type: 'json', kind: f.kind, list: f.list }),
+    role: 'step',
+    stage: 'work',
+    input: 'input',
+    output: 'output',
+    search: false,
+    gives: (f) => ({ type: 'json', kind: f.kind, list: f.list }),
     cue: /\bjavascript\b|\bcustom code\b|\bjs code\b|\bscript\b/,
     takesRaw: true,
     runs: { language: 'javascript', field: 'source' },
@@ -67,5 +72,4 @@ export const code = describeNode({
     CODE_TIMEOUT: 'the code ran past `timeout_ms` and was stopped',
     CODE_MEMORY_LIMIT: 'the sandbox heap went past `memory_mb`',
   },
-
 });

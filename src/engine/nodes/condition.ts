@@ -29,7 +29,15 @@ export const condition = describeNode({
   example: { expression: '$exists(deceasedDateTime) or deceasedBoolean = true' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
-    role: 'step', stage: 'work', input: 'value', output: 'true', aside: 'false', router: 'branch', jobs: ['route'], search: false, gives: pass,
+    role: 'step',
+    stage: 'work',
+    input: 'value',
+    output: 'true',
+    aside: 'false',
+    router: 'branch',
+    jobs: ['route'],
+    search: false,
+    gives: pass,
     answers: {
       'keep-matching': { when: () => true, why: 'a single value is kept or sent aside', fallback: true },
       test: { when: () => true, why: 'a test sends the value one way or the other', fallback: true },

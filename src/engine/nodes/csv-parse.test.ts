@@ -4,7 +4,9 @@ import { runNode, SYNTHEA_PATIENTS, testContext } from '../../../tests/support/e
 
 // A patient extract as an EHR export would give it, built from the Synthea sample.
 const header = 'patient_id,family,given,birth_date,gender,city';
-const lines = SYNTHEA_PATIENTS.map((p) => [p.id, p.name[0]!.family, p.name[0]!.given.join(' '), p.birthDate, p.gender, `"${p.address[0]!.city}, KS"`].join(','));
+const lines = SYNTHEA_PATIENTS.map((p) =>
+  [p.id, p.name[0]!.family, p.name[0]!.given.join(' '), p.birthDate, p.gender, `"${p.address[0]!.city}, KS"`].join(','),
+);
 const csv = `\uFEFF${header}\n${lines.join('\n')}\n\n`;
 
 describe('csv-parse', () => {
@@ -26,7 +28,10 @@ describe('csv-parse', () => {
 
   it('gives arrays of fields without a header', async () => {
     const r = await runNode(csvParse, { header: false }, { text: 'a,b\n1,2' });
-    expect(r.outputs.rows).toEqual([['a', 'b'], ['1', '2']]);
+    expect(r.outputs.rows).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
   });
 
   it('honours delimiter, trim and skip_empty_lines', async () => {

@@ -2,12 +2,7 @@ import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
 
 const Config = z.object({
-  delimiter: z
-    .string()
-    .min(1)
-    .max(10)
-    .default(',')
-    .describe('Field separator, e.g. "," ";" "|" or a tab (the two characters \\t also mean a tab)'),
+  delimiter: z.string().min(1).max(10).default(',').describe('Field separator, e.g. "," ";" "|" or a tab (the two characters \\t also mean a tab)'),
   header: z.boolean().default(true).describe('First line holds column names: rows become objects; otherwise arrays'),
   skip_empty_lines: z.boolean().default(true).describe('Ignore blank lines'),
   trim: z.boolean().default(true).describe('Remove spaces around each field'),
@@ -34,7 +29,13 @@ export const csvParse = describeNode({
   config: Config,
   example: { delimiter: ',', header: true },
   plan: {
-    role: 'step', stage: 'parse', input: 'text', output: 'rows', jobs: ['parse'], search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'parse',
+    input: 'text',
+    output: 'rows',
+    jobs: ['parse'],
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'csv' && f.type === 'text',
     gives: () => ({ type: 'json', kind: 'csv', list: true }),
     parses: { data: 'csv' },

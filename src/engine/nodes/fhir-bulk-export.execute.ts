@@ -7,11 +7,17 @@ import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
 
 /** Takes one of the organization's export slots, shared by every process (waiting for one, or failing, per `onLimit`); returns its release. */
 async function takeSlot(ctx: NodeContext, onLimit: 'wait' | 'fail', deadline: number): Promise<() => Promise<void>> {
-  const release = await ctx.services.slot('fhir-bulk-export', BULK_EXPORTS_PER_ORG, { signal: ctx.signal, waitUntil: onLimit === 'wait' ? deadline : undefined });
+  const release = await ctx.services.slot('fhir-bulk-export', BULK_EXPORTS_PER_ORG, {
+    signal: ctx.signal,
+    waitUntil: onLimit === 'wait' ? deadline : undefined,
+  });
   if (release) return release;
   if (ctx.signal.aborted) throw new NodeError('CANCELLED', 'The execution was cancelled while waiting for a bulk export slot');
   const busy = `${BULK_EXPORTS_PER_ORG} bulk exports of this organization are already running (the Bulk Data limit)`;
-  throw new NodeError('BULK_EXPORT_LIMIT', onLimit === 'fail' ? `${busy}; set on_limit to "wait" to queue instead` : `${busy} and none finished within max_wait_s`);
+  throw new NodeError(
+    'BULK_EXPORT_LIMIT',
+    onLimit === 'fail' ? `${busy}; set on_limit to "wait" to queue instead` : `${busy} and none finished within max_wait_s`,
+  );
 }
 
 export const fhirBulkExportNode = implementNode(fhirBulkExport, {
@@ -38,7 +44,10 @@ export const fhirBulkExportNode = implementNode(fhirBulkExport, {
       for (const e of manifest.error) ctx.log('warn', `the server reported errors in an ${e.type} file (${e.count ?? '?'} entries)`);
       const keep = config.output === 'resources';
       const tooMany = () =>
-        new NodeError('BULK_EXPORT_TOO_LARGE', `The export holds more than max_resources (${config.max_resources}) resources: narrow it with types or since, raise max_resources, or set output to "counts"`);
+        new NodeError(
+          'BULK_EXPORT_TOO_LARGE',
+          `The export holds more than max_resources (${config.max_resources}) resources: narrow it with types or since, raise max_resources, or set output to "counts"`,
+        );
       if (keep && announced > config.max_resources) throw tooMany();
       const counts: Record<string, number> = {};
       const resources: Resource[] = [];
@@ -50,7 +59,14 @@ export const fhirBulkExportNode = implementNode(fhirBulkExport, {
           resources.push(resource);
         }
       }
-      ctx.log('info', `export read: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ') || 'nothing'}`);
+      ctx.log(
+        'info',
+        `export read: ${
+          Object.entries(counts)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(', ') || 'nothing'
+        }`,
+      );
       return { outputs: keep ? { resources, counts } : { counts } };
     } catch (e) {
       throw asNodeError(e);

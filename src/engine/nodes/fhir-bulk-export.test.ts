@@ -37,7 +37,12 @@ describe('fhir-bulk-export', () => {
   });
 
   it('a group export of some types with output counts keeps no resources', async () => {
-    const r = await runNode(fhirBulkExport, { connector: 'hospital-fhir', level: 'group', group_id: SYNTHEA_GROUP, types: ['Patient', 'Encounter'], output: 'counts' }, {}, ctx());
+    const r = await runNode(
+      fhirBulkExport,
+      { connector: 'hospital-fhir', level: 'group', group_id: SYNTHEA_GROUP, types: ['Patient', 'Encounter'], output: 'counts' },
+      {},
+      ctx(),
+    );
     const files = syntheaCounts();
     expect(r.outputs).toEqual({ counts: { Patient: files.Patient, Encounter: files.Encounter } });
   });

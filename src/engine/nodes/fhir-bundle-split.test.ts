@@ -25,11 +25,17 @@ describe('fhir-bundle-split', () => {
   it('keeps only the types of its example config: the Patient and three Conditions', async () => {
     const r = await runNode(fhirBundleSplit, fhirBundleSplit.example, { bundle: expectedBundle('ADT-A01-01') });
     expect((r.outputs.resources as Resource[]).map((x) => x.resourceType)).toEqual(['Patient', 'Condition', 'Condition', 'Condition']);
-    expect(Object.fromEntries(Object.entries(r.outputs.by_type as Record<string, Resource[]>).map(([t, rs]) => [t, rs.length]))).toEqual({ Patient: 1, Condition: 3 });
+    expect(Object.fromEntries(Object.entries(r.outputs.by_type as Record<string, Resource[]>).map(([t, rs]) => [t, rs.length]))).toEqual({
+      Patient: 1,
+      Condition: 3,
+    });
   });
 
   it('rewrites urn:uuid references as Type/id when asked', async () => {
-    const [patient, condition] = [synthea('Patient')[0]!, synthea<Condition>('Condition').find((c) => c.subject!.reference === `Patient/${synthea('Patient')[0]!.id}`)!];
+    const [patient, condition] = [
+      synthea('Patient')[0]!,
+      synthea<Condition>('Condition').find((c) => c.subject!.reference === `Patient/${synthea('Patient')[0]!.id}`)!,
+    ];
     const bundle = {
       resourceType: 'Bundle',
       type: 'collection',
@@ -68,12 +74,17 @@ describe('fhir-bundle-split', () => {
         { source: 'each', source_port: 'results', target: 'out', target_port: 'value' },
       ],
     };
-    const mine: Record<string, NodeType> = { 'fhir-bundle-split': fhirBundleSplit as unknown as NodeType, 'fhirpath-extract': fhirpathExtractNode as unknown as NodeType };
+    const mine: Record<string, NodeType> = {
+      'fhir-bundle-split': fhirBundleSplit as unknown as NodeType,
+      'fhirpath-extract': fhirpathExtractNode as unknown as NodeType,
+    };
     const registry = (id: string) => mine[id] ?? getNodeType(id);
     const bundle = expectedBundle('ADT-A01-01');
     const r = await runPipeline(def, { executionId: 'exec-split', inputs: { bundle }, testMode: false, registry, services: testServices() });
     expect(r.error).toBeNull();
-    const onsets = bundle.entry!.filter((e) => e.resource!.resourceType === 'Condition').map((e) => (e.resource as { onsetDateTime?: string }).onsetDateTime ?? null);
+    const onsets = bundle
+      .entry!.filter((e) => e.resource!.resourceType === 'Condition')
+      .map((e) => (e.resource as { onsetDateTime?: string }).onsetDateTime ?? null);
     expect(r.outputs).toEqual({ rows: onsets.map((onset) => ({ row: { type: 'Condition', onset } })) });
   });
 

@@ -22,7 +22,7 @@ export const fhirBundleSplit = describeNode({
   keywords: ['fhir', 'bundle', 'split', 'entries', 'resources', 'unbundle', 'filter', 'type', 'for each', 'iterate'],
   side_effect: 'none',
   documentation: [
-    '`resources` is the list of the bundle\'s resources in entry order (only the `types` asked for, when given):',
+    "`resources` is the list of the bundle's resources in entry order (only the `types` asked for, when given):",
     'connect it to a `for-each` whose body\'s trigger declares `fields: {"item": "fhir-resource"}` to handle one',
     'resource at a time. `by_type` groups the same resources by type (`{"Patient": [...], "Encounter": [...]}`)',
     'for a downstream node that wants one kind only.',
@@ -39,7 +39,12 @@ export const fhirBundleSplit = describeNode({
   example: { types: ['Patient', 'Condition'], relative_references: false },
   ui: { order: ['types', 'relative_references'] },
   plan: {
-    role: 'step', stage: 'work', input: 'bundle', output: 'resources', search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'work',
+    input: 'bundle',
+    output: 'resources',
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.type === 'fhir-bundle',
     gives: () => ({ type: 'json', kind: 'fhir', list: true }),
     cue: /\bsplit\w*[^.]{0,40}?\bbundles?\b|\bunbundl\w*|\bbundle entries\b|\bentry by entry\b/,

@@ -18,7 +18,8 @@ describe('fhir-deidentify', () => {
     const r = await runNode(node, {}, { resource: bundle });
     const out = r.outputs.resource as Bundle;
     const text = JSON.stringify(out);
-    for (const v of ['Medhurst46', 'Sumiko254', '633 Abernathy Landing', 'Emporia', '555-810-7203', '1927-05-21', '999-94-5397', patientIn.id!]) expect(text).not.toContain(v);
+    for (const v of ['Medhurst46', 'Sumiko254', '633 Abernathy Landing', 'Emporia', '555-810-7203', '1927-05-21', '999-94-5397', patientIn.id!])
+      expect(text).not.toContain(v);
     const patient = entries(out).find((x) => x.resourceType === 'Patient') as Patient;
     expect(patient.birthDate).toBe('1927');
     expect(patient.name).toBeUndefined();
@@ -63,7 +64,13 @@ describe('fhir-deidentify', () => {
   });
 
   it('lets user rules come first: keep exempts a field, redact removes one more', async () => {
-    const config = { rules: [{ path: 'Patient.address.city', action: 'keep' }, { path: 'Patient.maritalStatus', action: 'redact' }], keep_birth_year: false };
+    const config = {
+      rules: [
+        { path: 'Patient.address.city', action: 'keep' },
+        { path: 'Patient.maritalStatus', action: 'redact' },
+      ],
+      keep_birth_year: false,
+    };
     const p = (await runNode(node, config, { resource: patientIn })).outputs.resource as Patient;
     expect(p.address![0]!.city).toBe('Emporia');
     expect(p.maritalStatus).toBeUndefined();
@@ -80,7 +87,14 @@ describe('fhir-deidentify', () => {
   });
 
   it('does what its documentation example says', async () => {
-    const input = { resourceType: 'Patient', id: patientIn.id, name: [{ family: 'Medhurst46' }], birthDate: '1927-05-21', deceasedDateTime: '1989-05-09T20:35:22-04:00', address: [{ line: ['633 Abernathy Landing'], city: 'Emporia', state: 'KS', postalCode: '66801' }] };
+    const input = {
+      resourceType: 'Patient',
+      id: patientIn.id,
+      name: [{ family: 'Medhurst46' }],
+      birthDate: '1927-05-21',
+      deceasedDateTime: '1989-05-09T20:35:22-04:00',
+      address: [{ line: ['633 Abernathy Landing'], city: 'Emporia', state: 'KS', postalCode: '66801' }],
+    };
     const out = (await runNode(node, {}, { resource: input })).outputs.resource as Patient;
     expect(Object.keys(out).sort()).toEqual(['address', 'birthDate', 'deceasedDateTime', 'id', 'resourceType']);
     expect(out.birthDate).toBe('1927');

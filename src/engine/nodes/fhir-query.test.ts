@@ -55,7 +55,7 @@ describe('fhir-query', () => {
     expect((r.outputs.bundle as Bundle).entry?.[0]?.resource?.id).toBe(stored.id);
   });
 
-  it('a read of a missing resource fails with the server\'s OperationOutcome text', async () => {
+  it("a read of a missing resource fails with the server's OperationOutcome text", async () => {
     const e = await failure(runNode(fhirQuery, { connector: 'hospital-fhir', mode: 'read', query: 'Patient/nobody' }, {}, ctx()));
     expect(e.code).toBe('FHIR_ERROR');
     expect(e.message).toMatch(/404: error not-found: Not found/);
@@ -98,7 +98,12 @@ describe('fhir-query', () => {
     expect(refused.code).toBe('FHIR_UNREACHABLE');
     expect(refused.message).toMatch(/OUTBOUND_ALLOW/);
     expect(peer.requests).toBe(before);
-    const allowed = await runNode(fhirQuery, { connector: 'hospital-fhir', query: 'Patient?identifier=urn:mrn|MRN-0' }, {}, ctx({ fetch: createOutbound({ allow: ['127.0.0.0/8'], ...limits }).fetch }));
+    const allowed = await runNode(
+      fhirQuery,
+      { connector: 'hospital-fhir', query: 'Patient?identifier=urn:mrn|MRN-0' },
+      {},
+      ctx({ fetch: createOutbound({ allow: ['127.0.0.0/8'], ...limits }).fetch }),
+    );
     expect((allowed.outputs.bundle as Bundle).entry).toHaveLength(1);
   });
 });

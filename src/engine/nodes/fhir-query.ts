@@ -7,19 +7,19 @@ export const fhirConnectorField = z
   .string()
   .max(200)
   .default('')
-  .describe('The id or name of a `fhir` connector (Connectors page): the server\'s base URL and credentials');
+  .describe("The id or name of a `fhir` connector (Connectors page): the server's base URL and credentials");
 
 /** Errors every FHIR node may fail with, besides its own. */
 export const FHIR_CONNECTION_ERRORS: Record<string, string> = {
   CONNECTOR_REQUIRED: '`connector` is empty: set it to the id or name of a `fhir` connector',
   CONNECTOR_NOT_FOUND: 'no connector of that id or name in the organization',
   CONNECTOR_TYPE_MISMATCH: 'the connector is not of type `fhir`',
-  FHIR_CONFIG_INVALID: 'the connector\'s base URL is not http(s), or its auth lacks a setting it needs (the message names it)',
-  FHIR_ERROR: 'the server answered non-2xx (the message has the status and the OperationOutcome\'s issue text)',
-  FHIR_AUTH_FAILED: 'the server or its token endpoint refused the connector\'s credentials (401/403, invalid_client)',
+  FHIR_CONFIG_INVALID: "the connector's base URL is not http(s), or its auth lacks a setting it needs (the message names it)",
+  FHIR_ERROR: "the server answered non-2xx (the message has the status and the OperationOutcome's issue text)",
+  FHIR_AUTH_FAILED: "the server or its token endpoint refused the connector's credentials (401/403, invalid_client)",
   FHIR_TIMEOUT: 'no full answer within `timeout_ms`',
   FHIR_UNREACHABLE: 'the server could not be reached (or the outbound policy refused its address)',
-  FHIR_BAD_RESPONSE: 'the server\'s answer is not what FHIR prescribes (not JSON, a link to another host…)',
+  FHIR_BAD_RESPONSE: "the server's answer is not what FHIR prescribes (not JSON, a link to another host…)",
 };
 
 const Config = z.object({
@@ -29,7 +29,9 @@ const Config = z.object({
     .string()
     .max(2000)
     .default('Patient?_count=50')
-    .describe('Relative to the base URL. search: `Type?param=value…` (e.g. `Patient?identifier={{mrn}}`); read: `Type/id` (e.g. `Patient/{{patient_id}}`). `{{field}}` takes a field of the input params, URL-encoded'),
+    .describe(
+      'Relative to the base URL. search: `Type?param=value…` (e.g. `Patient?identifier={{mrn}}`); read: `Type/id` (e.g. `Patient/{{patient_id}}`). `{{field}}` takes a field of the input params, URL-encoded',
+    ),
   max_pages: z.number().int().min(1).max(1000).default(10).describe('search: follow `next` links up to this many pages in all'),
   max_resources: z.number().int().min(1).max(100_000).default(1000).describe('search: stop once this many entries are gathered'),
   timeout_ms: z.number().int().min(100).max(300_000).default(30_000).describe('Time limit of each request to the server'),
@@ -48,20 +50,20 @@ export const fhirQuery = describeNode({
     'Calls the FHIR server of the `connector` (its base URL and auth — none, basic, bearer or OAuth2 client',
     'credentials, tokens cached and refreshed — come from the connector, never from the pipeline).',
     '',
-    '**search** runs `query` (`Patient?family=smith&_count=50`) and follows the server\'s `next` links until there',
+    "**search** runs `query` (`Patient?family=smith&_count=50`) and follows the server's `next` links until there",
     'are none, `max_pages` pages were read, or `max_resources` entries were gathered. `bundle` is one `searchset`',
-    'Bundle with every page\'s entries (and `total` when the server gave it). When a limit cut the search short, a',
+    "Bundle with every page's entries (and `total` when the server gave it). When a limit cut the search short, a",
     'warning is logged and the bundle keeps a `next` link to where it stopped.',
     '',
     '**read** reads `Type/id` (`Patient/123`): `resource` is the resource, `bundle` a searchset holding it (so a',
     'downstream `fhir-bundle-split` treats both modes alike).',
     '',
     '`{{field}}` in `query` takes that field of the `params` input (a dotted path such as `{{patient.mrn}}` works',
-    'too), URL-encoded; with no `params` connected, the execution\'s inputs are used. **Example**: `query`',
+    "too), URL-encoded; with no `params` connected, the execution's inputs are used. **Example**: `query`",
     '`Patient?identifier=urn:mrn|{{mrn}}` with params `{"mrn": "12345"}` searches',
     '`Patient?identifier=urn:mrn|12345`. A field that is missing fails the node (`FHIR_QUERY_INVALID`).',
     '',
-    'A server error fails the node with the OperationOutcome\'s issue text (`FHIR_ERROR`, e.g. a read of a',
+    "A server error fails the node with the OperationOutcome's issue text (`FHIR_ERROR`, e.g. a read of a",
     'missing resource: `404: error not-found: Not found`). Reads change nothing: test mode runs the query too.',
   ].join('\n'),
   config: Config,
@@ -71,7 +73,13 @@ export const fhirQuery = describeNode({
     fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, query: { placeholder: 'Patient?identifier={{mrn}}' } },
   },
   plan: {
-    role: 'source', stage: 'source', input: 'params', output: 'bundle', jobs: ['read-fhir'], search: false, scheduled: { reads: 'fhir' },
+    role: 'source',
+    stage: 'source',
+    input: 'params',
+    output: 'bundle',
+    jobs: ['read-fhir'],
+    search: false,
+    scheduled: { reads: 'fhir' },
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'searchset' }),
     cue: anyOf(
       inRow(

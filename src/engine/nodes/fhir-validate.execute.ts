@@ -8,8 +8,15 @@ import { fhirValidate } from './fhir-validate';
 function kindIssue(value: unknown, expect: 'any' | 'resource' | 'bundle'): FhirIssue | undefined {
   const type = value && typeof value === 'object' ? (value as { resourceType?: unknown }).resourceType : undefined;
   if (typeof type !== 'string') return undefined;
-  if (expect === 'bundle' && type !== 'Bundle') return { severity: 'error', code: 'structure', path: 'resourceType', message: `Expected a Bundle, got a ${type}` };
-  if (expect === 'resource' && type === 'Bundle') return { severity: 'error', code: 'structure', path: 'resourceType', message: 'Expected a single resource, got a Bundle (split it first, or set expect to bundle)' };
+  if (expect === 'bundle' && type !== 'Bundle')
+    return { severity: 'error', code: 'structure', path: 'resourceType', message: `Expected a Bundle, got a ${type}` };
+  if (expect === 'resource' && type === 'Bundle')
+    return {
+      severity: 'error',
+      code: 'structure',
+      path: 'resourceType',
+      message: 'Expected a single resource, got a Bundle (split it first, or set expect to bundle)',
+    };
   return undefined;
 }
 
@@ -18,7 +25,14 @@ export const fhirValidateNode = implementNode(fhirValidate, {
     const value = inputs.resource;
     const profile = config.profile ? knownProfile(config.profile) : config.profile_definition ? profileFromJson(config.profile_definition) : undefined;
     if (config.profile && !profile) throw new NodeError('FHIR_PROFILE_UNAVAILABLE', `The profile ${config.profile} is not in the installed definitions.`);
-    const issues = [...(kindIssue(value, config.expect) ? [kindIssue(value, config.expect)!] : []), ...validateFhir(value, { ...(profile ? { profile } : {}), ...(config.declared_profiles ? { declaredProfiles: knownProfile } : {}), bindings: config.bindings })];
+    const issues = [
+      ...(kindIssue(value, config.expect) ? [kindIssue(value, config.expect)!] : []),
+      ...validateFhir(value, {
+        ...(profile ? { profile } : {}),
+        ...(config.declared_profiles ? { declaredProfiles: knownProfile } : {}),
+        bindings: config.bindings,
+      }),
+    ];
     const counted = issues.filter((i) => i.severity === 'error' || (config.warnings_invalid && i.severity === 'warning'));
     const what = value && typeof value === 'object' ? String((value as { resourceType?: unknown }).resourceType ?? 'value') : 'value';
     for (const w of issues.filter((i) => i.severity === 'warning' && !config.warnings_invalid).slice(0, 20)) ctx.log('warn', formatIssue(w));

@@ -25,7 +25,9 @@ describe('fhir-validate', () => {
     const r = await runNode(fhirValidate, {}, { resource: bundle });
     expect(Object.keys(r.outputs)).toEqual(['invalid']);
     expect((r.outputs.invalid as { resource: unknown }).resource).toBe(bundle);
-    expect(issuesOf(r)).toContain('Bundle.entry[4].resource.telecom[0].use: "HOME" is not in the required value set contact-point-use (home, work, temp, old, mobile)');
+    expect(issuesOf(r)).toContain(
+      'Bundle.entry[4].resource.telecom[0].use: "HOME" is not in the required value set contact-point-use (home, work, temp, old, mobile)',
+    );
   });
 
   it('checks the US Core Patient profile of its example config: the documented four errors; Synthea Patients pass', async () => {
@@ -36,7 +38,8 @@ describe('fhir-validate', () => {
       'Patient.name: Missing required property',
       'Patient: Constraint us-core-6 not met: Either Patient.name.given and/or Patient.name.family SHALL be present or a Data Absent Reason Extension SHALL be present.',
     ]);
-    for (const p of synthea('Patient')) expect(Object.keys((await runNode(fhirValidate, fhirValidate.example, { resource: p })).outputs), p.id).toEqual(['valid']);
+    for (const p of synthea('Patient'))
+      expect(Object.keys((await runNode(fhirValidate, fhirValidate.example, { resource: p })).outputs), p.id).toEqual(['valid']);
     expect(fhirValidate.ports(fhirValidate.config.parse(fhirValidate.example)).outputs[0]!.type).toBe('fhir-resource');
   });
 
@@ -61,7 +64,10 @@ describe('fhir-validate', () => {
     expect(issuesOf(r).filter((i) => !i.includes('not known here'))).toEqual(['Bundle.entry[3].resource.requester: Missing required property']);
     const ctx = testContext();
     await runNode(fhirValidate, { declared_profiles: true }, { resource: synthea('Condition')[0] }, ctx);
-    expect(ctx.logs.map((l) => l.message)).toEqual(['declared profile(s) not checked (not built in): http://hl7.org/fhir/us/core/StructureDefinition/us-core-condition-encounter-diagnosis', 'Condition is valid']);
+    expect(ctx.logs.map((l) => l.message)).toEqual([
+      'declared profile(s) not checked (not built in): http://hl7.org/fhir/us/core/StructureDefinition/us-core-condition-encounter-diagnosis',
+      'Condition is valid',
+    ]);
   });
 
   it('sends a resource of the wrong kind to invalid (expect bundle)', async () => {
@@ -73,7 +79,10 @@ describe('fhir-validate', () => {
     const condition = { ...synthea('Condition')[0]!, subject: { reference: 'Practitioner/1' } };
     const ctx = testContext();
     expect(Object.keys((await runNode(fhirValidate, {}, { resource: condition }, ctx)).outputs)).toEqual(['valid']);
-    expect(ctx.logs[0]).toMatchObject({ level: 'warn', message: 'warning at Condition.subject: Invalid reference: got "Practitioner", expected "Patient", "Group"' });
+    expect(ctx.logs[0]).toMatchObject({
+      level: 'warn',
+      message: 'warning at Condition.subject: Invalid reference: got "Practitioner", expected "Patient", "Group"',
+    });
     const r = await runNode(fhirValidate, { warnings_invalid: true }, { resource: condition });
     expect(issuesOf(r)).toEqual(['Condition.subject: Invalid reference: got "Practitioner", expected "Patient", "Group"']);
   });
@@ -81,7 +90,9 @@ describe('fhir-validate', () => {
   it('fails with FHIR_INVALID listing the issues when on_invalid is fail', async () => {
     const e = await failure(runNode(fhirValidate, { on_invalid: 'fail' }, { resource: { ...bare, birthDate: '21/05/1927' } }));
     expect(e.code).toBe('FHIR_INVALID');
-    expect(e.message).toBe('The Patient is not valid FHIR R4: error at Patient.birthDate: Invalid date format; error at Patient.gender: "F" is not in the required value set administrative-gender (male, female, other, unknown)');
+    expect(e.message).toBe(
+      'The Patient is not valid FHIR R4: error at Patient.birthDate: Invalid date format; error at Patient.gender: "F" is not in the required value set administrative-gender (male, female, other, unknown)',
+    );
     const text = await runNode(fhirValidate, {}, { resource: 'MSH|^~\\&|' });
     expect(issuesOf(text)).toEqual([': Not a FHIR resource: the value is string, not an object']);
   });

@@ -24,8 +24,13 @@ const Config = z
     declared_profiles: z
       .boolean()
       .default(false)
-      .describe('Also check each resource against the profiles it declares in meta.profile, where they are among the US Core profiles above (others are logged as not checked)'),
-    bindings: z.boolean().default(true).describe('Check the codes of required bindings (gender, status codes…) against their value sets, where the FHIR definitions list them'),
+      .describe(
+        'Also check each resource against the profiles it declares in meta.profile, where they are among the US Core profiles above (others are logged as not checked)',
+      ),
+    bindings: z
+      .boolean()
+      .default(true)
+      .describe('Check the codes of required bindings (gender, status codes…) against their value sets, where the FHIR definitions list them'),
     warnings_invalid: z.boolean().default(false).describe('Treat warnings as making the resource invalid (by default only errors do; warnings are logged)'),
     on_invalid: z
       .enum(['route', 'fail'])
@@ -33,7 +38,8 @@ const Config = z
       .describe('route: send invalid resources out of "invalid" with their issues; fail: stop the execution with the issues'),
   })
   .superRefine((c, ctx) => {
-    if (c.profile && c.profile_definition) ctx.addIssue({ code: 'custom', path: ['profile_definition'], message: 'give either profile or profile_definition, not both' });
+    if (c.profile && c.profile_definition)
+      ctx.addIssue({ code: 'custom', path: ['profile_definition'], message: 'give either profile or profile_definition, not both' });
   });
 
 const VALID_TYPE: Record<'any' | 'resource' | 'bundle', PortType> = { any: 'any', resource: 'fhir-resource', bundle: 'fhir-bundle' };
@@ -43,9 +49,24 @@ export const fhirValidate = describeNode({
   name: 'FHIR validate',
   idBase: 'validate',
   category: 'healthcare',
-  description: 'Validates a FHIR R4 resource or bundle (structure, cardinality, types, invariants, required codes, optionally a profile such as US Core) and routes it to valid or invalid.',
+  description:
+    'Validates a FHIR R4 resource or bundle (structure, cardinality, types, invariants, required codes, optionally a profile such as US Core) and routes it to valid or invalid.',
   version: '1.0.0',
-  keywords: ['fhir', 'r4', 'validate', 'validation', 'profile', 'us core', 'structuredefinition', 'invariant', 'cardinality', 'bundle', 'quality', 'quarantine', 'conformance'],
+  keywords: [
+    'fhir',
+    'r4',
+    'validate',
+    'validation',
+    'profile',
+    'us core',
+    'structuredefinition',
+    'invariant',
+    'cardinality',
+    'bundle',
+    'quality',
+    'quarantine',
+    'conformance',
+  ],
   side_effect: 'none',
   documentation: [
     'Checks the input against the FHIR R4 specification, the official R4 StructureDefinitions compiled into one check',
@@ -72,10 +93,25 @@ export const fhirValidate = describeNode({
     'at `Patient.gender`. The Synthea sample Patients all pass it.',
   ].join('\n'),
   config: Config,
-  example: { expect: 'resource', profile: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient', bindings: true, warnings_invalid: false, on_invalid: 'route' },
-  ui: { order: ['expect', 'profile', 'profile_definition', 'declared_profiles', 'bindings', 'warnings_invalid', 'on_invalid'], fields: { profile_definition: { widget: 'json' } } },
+  example: {
+    expect: 'resource',
+    profile: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient',
+    bindings: true,
+    warnings_invalid: false,
+    on_invalid: 'route',
+  },
+  ui: {
+    order: ['expect', 'profile', 'profile_definition', 'declared_profiles', 'bindings', 'warnings_invalid', 'on_invalid'],
+    fields: { profile_definition: { widget: 'json' } },
+  },
   plan: {
-    role: 'step', stage: 'check', input: 'resource', output: 'valid', aside: 'invalid', jobs: ['validate'], search: false,
+    role: 'step',
+    stage: 'check',
+    input: 'resource',
+    output: 'valid',
+    aside: 'invalid',
+    jobs: ['validate'],
+    search: false,
     converter: 'checks the value is FHIR (and types it for the next node)',
     takes: (f) => isFhir(f) && !f.list,
     adapt: (f) => (f.type === 'json' ? { expect: f.bundle ? 'bundle' : 'resource' } : fhirTyped(f) === 'any' ? {} : { expect: fhirTyped(f) }),

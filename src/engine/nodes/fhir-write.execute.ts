@@ -22,7 +22,10 @@ interface Plan {
 
 /** A key for one resource of one node of one execution: the same on every retry, different per resource. */
 function keyOf(idempotencyKey: string, part: string, resource: Resource): string {
-  return createHash('sha256').update(`${idempotencyKey}\n${part}\n${JSON.stringify(withoutKeyTag(resource))}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${idempotencyKey}\n${part}\n${JSON.stringify(withoutKeyTag(resource))}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 function withoutKeyTag(resource: Resource): Resource {
@@ -46,10 +49,14 @@ function ifNoneExistOf(template: string, resource: Resource): string {
     try {
       values = fhirPath(expression.trim())(resource);
     } catch (e) {
-      throw new NodeError('FHIR_QUERY_INVALID', e instanceof FhirPathError ? `if_none_exist: ${e.message}` : `if_none_exist: {{${expression}}} failed on the resource`);
+      throw new NodeError(
+        'FHIR_QUERY_INVALID',
+        e instanceof FhirPathError ? `if_none_exist: ${e.message}` : `if_none_exist: {{${expression}}} failed on the resource`,
+      );
     }
     const value = values.find((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
-    if (value === undefined) throw new NodeError('FHIR_QUERY_INVALID', `if_none_exist: {{${expression.trim()}}} finds no value in the ${resource.resourceType}`);
+    if (value === undefined)
+      throw new NodeError('FHIR_QUERY_INVALID', `if_none_exist: {{${expression.trim()}}} finds no value in the ${resource.resourceType}`);
     return encodeURIComponent(String(value));
   });
 }
@@ -62,12 +69,19 @@ function asResource(value: unknown, config: Config): Resource {
   if (config.operation === 'transaction') {
     const type = (resource as Bundle).type;
     if (resource.resourceType !== 'Bundle' || (type !== 'transaction' && type !== 'batch')) {
-      throw new NodeError('FHIR_INVALID', `A transaction needs a Bundle of type transaction or batch, not ${resource.resourceType === 'Bundle' ? `a ${type ?? 'typeless'} Bundle` : `a ${resource.resourceType}`}`);
+      throw new NodeError(
+        'FHIR_INVALID',
+        `A transaction needs a Bundle of type transaction or batch, not ${resource.resourceType === 'Bundle' ? `a ${type ?? 'typeless'} Bundle` : `a ${resource.resourceType}`}`,
+      );
     }
     const noRequest = ((resource as Bundle).entry ?? []).findIndex((e) => !e.request?.method || !e.request?.url);
-    if (noRequest >= 0) throw new NodeError('FHIR_INVALID', `Bundle.entry[${noRequest}] has no request (method and url): a transaction entry says what to do with its resource`);
+    if (noRequest >= 0)
+      throw new NodeError('FHIR_INVALID', `Bundle.entry[${noRequest}] has no request (method and url): a transaction entry says what to do with its resource`);
   } else if (config.operation === 'update' && !resource.id) {
-    throw new NodeError('FHIR_INVALID', `An update needs the resource's id (this ${resource.resourceType} has none); use create or conditional-create for new resources`);
+    throw new NodeError(
+      'FHIR_INVALID',
+      `An update needs the resource's id (this ${resource.resourceType} has none); use create or conditional-create for new resources`,
+    );
   }
   return resource;
 }
@@ -103,7 +117,10 @@ function validated(resource: Resource, ctx: NodeContext): void {
   const errors = validateFhir(resource, { bindings: false }).filter((i) => i.severity === 'error');
   if (errors.length === 0) return;
   const shown = errors.slice(0, 10).map(formatIssue).join('; ');
-  throw new NodeError('FHIR_INVALID', `The ${resource.resourceType} is not valid FHIR R4 (${errors.length} error${errors.length > 1 ? 's' : ''}): ${shown}${errors.length > 10 ? '; …' : ''}`);
+  throw new NodeError(
+    'FHIR_INVALID',
+    `The ${resource.resourceType} is not valid FHIR R4 (${errors.length} error${errors.length > 1 ? 's' : ''}): ${shown}${errors.length > 10 ? '; …' : ''}`,
+  );
 }
 
 /**
@@ -135,7 +152,12 @@ export const fhirWriteNode = implementNode(fhirWrite, {
     const target = `${plan.method} ${plan.path || '(base)'} on ${name}`;
     if (ctx.testMode) {
       ctx.log('info', `test mode: would send ${target}`);
-      const request = { method: plan.method, url: client.url(plan.path), headers: { 'Content-Type': 'application/fhir+json', ...plan.headers }, body: plan.body };
+      const request = {
+        method: plan.method,
+        url: client.url(plan.path),
+        headers: { 'Content-Type': 'application/fhir+json', ...plan.headers },
+        body: plan.body,
+      };
       return { outputs: { result: { simulated: true, request } }, simulated: true };
     }
     try {

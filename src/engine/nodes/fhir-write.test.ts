@@ -15,7 +15,13 @@ afterAll(() => peer?.close());
 
 /** A node run of one execution: the same context on a retry, a new one per execution. */
 function execution(id: string, testMode = false) {
-  return testContext({ executionId: id, nodeId: 'write', idempotencyKey: `${id}:write`, testMode, services: testServices({ fetch: globalThis.fetch, connector: peer.connectorService() }) });
+  return testContext({
+    executionId: id,
+    nodeId: 'write',
+    idempotencyKey: `${id}:write`,
+    testMode,
+    services: testServices({ fetch: globalThis.fetch, connector: peer.connectorService() }),
+  });
 }
 
 async function stored(query: string): Promise<number> {
@@ -55,7 +61,11 @@ describe('fhir-write', () => {
   });
 
   it('a conditional create with a FHIRPath placeholder stores the patient once across executions', async () => {
-    const config = { connector: 'hospital-fhir', operation: 'conditional-create', if_none_exist: "identifier=urn:mrn|{{identifier.where(system='urn:mrn').value}}" };
+    const config = {
+      connector: 'hospital-fhir',
+      operation: 'conditional-create',
+      if_none_exist: "identifier=urn:mrn|{{identifier.where(system='urn:mrn').value}}",
+    };
     const p = { ...patient('Conditional'), identifier: [{ system: 'urn:mrn', value: 'MRN 77/1' }] };
     const a = await runNode(fhirWrite, config, { resource: p }, execution('exec-cc-1'));
     const b = await runNode(fhirWrite, config, { resource: p }, execution('exec-cc-2'));
@@ -65,7 +75,12 @@ describe('fhir-write', () => {
 
   it('updates a resource by its id', async () => {
     const existing = await peer.repo.createResource<Patient>(patient('BeforeUpdate'));
-    const r = await runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'update' }, { resource: { ...existing, name: [{ family: 'AfterUpdate' }] } }, execution('exec-upd'));
+    const r = await runNode(
+      fhirWrite,
+      { connector: 'hospital-fhir', operation: 'update' },
+      { resource: { ...existing, name: [{ family: 'AfterUpdate' }] } },
+      execution('exec-upd'),
+    );
     expect((r.outputs.result as Patient).name?.[0]?.family).toBe('AfterUpdate');
     expect((await peer.repo.readResource<Patient>('Patient', existing.id)).name?.[0]?.family).toBe('AfterUpdate');
   });
@@ -78,7 +93,12 @@ describe('fhir-write', () => {
         { fullUrl: 'urn:uuid:3f1c2a9e-1111-4a2b-9c3d-000000000001', resource: patient('TxnPatient'), request: { method: 'POST', url: 'Patient' } },
         {
           fullUrl: 'urn:uuid:3f1c2a9e-1111-4a2b-9c3d-000000000002',
-          resource: { resourceType: 'Observation', status: 'final', code: { text: 'TxnHeartRate' }, subject: { reference: 'urn:uuid:3f1c2a9e-1111-4a2b-9c3d-000000000001' } } as Observation,
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            code: { text: 'TxnHeartRate' },
+            subject: { reference: 'urn:uuid:3f1c2a9e-1111-4a2b-9c3d-000000000001' },
+          } as Observation,
           request: { method: 'POST', url: 'Observation' },
         },
       ],
@@ -107,7 +127,14 @@ describe('fhir-write', () => {
   it('an invalid resource fails with its issues and sends nothing, in test mode too', async () => {
     for (const testMode of [false, true]) {
       const before = peer.requests;
-      const e = await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: { resourceType: 'Patient', birthDate: '21/05/1927' } }, execution(`exec-bad-${testMode}`, testMode)));
+      const e = await failure(
+        runNode(
+          fhirWrite,
+          { connector: 'hospital-fhir' },
+          { resource: { resourceType: 'Patient', birthDate: '21/05/1927' } },
+          execution(`exec-bad-${testMode}`, testMode),
+        ),
+      );
       expect(e.code).toBe('FHIR_INVALID');
       expect(e.message).toContain('Patient.birthDate');
       expect(peer.requests).toBe(before);
@@ -134,20 +161,34 @@ describe('fhir-write', () => {
     // a value fhir-validate routed to invalid is not taken for checked
     const bad = { ...patient('Bad'), birthDate: 'yesterday' };
     await runNode(fhirValidate, {}, { resource: bad });
-    expect((await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: bad }, execution('exec-bad-routed', true)))).code).toBe('FHIR_INVALID');
+    expect((await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: bad }, execution('exec-bad-routed', true)))).code).toBe(
+      'FHIR_INVALID',
+    );
   });
 
   it('an update without id and a non-transaction bundle are refused before sending', async () => {
     const noId = await failure(runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'update' }, { resource: patient('NoId') }, execution('exec-noid')));
     expect(noId).toMatchObject({ code: 'FHIR_INVALID', message: expect.stringContaining('id') });
-    const collection = await failure(runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'transaction' }, { resource: { resourceType: 'Bundle', type: 'collection' } }, execution('exec-coll')));
+    const collection = await failure(
+      runNode(
+        fhirWrite,
+        { connector: 'hospital-fhir', operation: 'transaction' },
+        { resource: { resourceType: 'Bundle', type: 'collection' } },
+        execution('exec-coll'),
+      ),
+    );
     expect(collection.code).toBe('FHIR_INVALID');
   });
 
   it('a transaction whose entry the server refused fails with the OperationOutcome text', async () => {
     // a Patient POSTed to the Observation URL: the server refuses the entry (inside a 200 answer), so the transaction failed
     const e = await failure(
-      runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'transaction', validate: false }, { resource: { resourceType: 'Bundle', type: 'transaction', entry: [{ resource: patient('Wrong'), request: { method: 'POST', url: 'Observation' } }] } }, execution('exec-refused')),
+      runNode(
+        fhirWrite,
+        { connector: 'hospital-fhir', operation: 'transaction', validate: false },
+        { resource: { resourceType: 'Bundle', type: 'transaction', entry: [{ resource: patient('Wrong'), request: { method: 'POST', url: 'Observation' } }] } },
+        execution('exec-refused'),
+      ),
     );
     expect(e.code).toBe('FHIR_ERROR');
     expect(e.message).toMatch(/entry 0: 4\d\d error invalid: /);

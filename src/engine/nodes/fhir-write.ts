@@ -19,18 +19,29 @@ const Config = z
     operation: z
       .enum(['create', 'update', 'conditional-create', 'transaction'])
       .default('create')
-      .describe('create: POST a new resource; update: PUT it by its id; conditional-create: POST unless `if_none_exist` finds one; transaction: POST a transaction (or batch) Bundle'),
+      .describe(
+        'create: POST a new resource; update: PUT it by its id; conditional-create: POST unless `if_none_exist` finds one; transaction: POST a transaction (or batch) Bundle',
+      ),
     if_none_exist: z
       .string()
       .max(1000)
       .optional()
-      .describe('conditional-create: the search that finds an existing resource, e.g. `identifier=urn:mrn|{{identifier[0].value}}`; `{{…}}` is FHIRPath on the resource'),
-    validate: z.boolean().default(true).describe('Check the resource against FHIR R4 before sending it (structure, cardinality, types); invalid ones fail without a request'),
+      .describe(
+        'conditional-create: the search that finds an existing resource, e.g. `identifier=urn:mrn|{{identifier[0].value}}`; `{{…}}` is FHIRPath on the resource',
+      ),
+    validate: z
+      .boolean()
+      .default(true)
+      .describe('Check the resource against FHIR R4 before sending it (structure, cardinality, types); invalid ones fail without a request'),
     timeout_ms: z.number().int().min(100).max(300_000).default(30_000).describe('Time limit of the request to the server'),
   })
   .superRefine((c, ctx) => {
     if (c.operation === 'conditional-create' && !c.if_none_exist?.trim()) {
-      ctx.addIssue({ code: 'custom', path: ['if_none_exist'], message: 'a conditional create needs if_none_exist (e.g. identifier=urn:mrn|{{identifier[0].value}})' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['if_none_exist'],
+        message: 'a conditional create needs if_none_exist (e.g. identifier=urn:mrn|{{identifier[0].value}})',
+      });
     }
   });
 
@@ -39,9 +50,27 @@ export const fhirWrite = describeNode({
   name: 'FHIR write',
   idBase: 'write',
   category: 'healthcare',
-  description: 'Writes a FHIR resource (create, update, conditional create) or a transaction Bundle to a FHIR server through a fhir connector, never twice on a retry.',
+  description:
+    'Writes a FHIR resource (create, update, conditional create) or a transaction Bundle to a FHIR server through a fhir connector, never twice on a retry.',
   version: '1.0.0',
-  keywords: ['fhir', 'r4', 'write', 'create', 'update', 'post', 'put', 'conditional', 'if-none-exist', 'transaction', 'bundle', 'server', 'ehr', 'connector', 'upsert', 'store'],
+  keywords: [
+    'fhir',
+    'r4',
+    'write',
+    'create',
+    'update',
+    'post',
+    'put',
+    'conditional',
+    'if-none-exist',
+    'transaction',
+    'bundle',
+    'server',
+    'ehr',
+    'connector',
+    'upsert',
+    'store',
+  ],
   side_effect: 'write',
   documentation: [
     'Sends the `resource` input to the FHIR server of the `connector` (base URL and auth from the connector):',
@@ -50,15 +79,15 @@ export const fhirWrite = describeNode({
     '- **update** — `PUT [base]/{type}/{id}` (the resource needs an `id`)',
     '- **conditional-create** — `POST` with `If-None-Exist: <if_none_exist>`: the server creates the resource only',
     '  when the search finds none, else answers with the one it has. `{{…}}` in `if_none_exist` is FHIRPath on the',
-    '  resource, URL-encoded: `identifier=urn:mrn|{{identifier.where(system=\'urn:mrn\').value}}`.',
-    '- **transaction** — `POST [base]` with a `transaction` or `batch` Bundle; `result` is the server\'s',
-    '  `transaction-response`. A transaction with a failed entry fails the node (with each failed entry\'s',
+    "  resource, URL-encoded: `identifier=urn:mrn|{{identifier.where(system='urn:mrn').value}}`.",
+    "- **transaction** — `POST [base]` with a `transaction` or `batch` Bundle; `result` is the server's",
+    "  `transaction-response`. A transaction with a failed entry fails the node (with each failed entry's",
     '  OperationOutcome); failed entries of a batch are logged as warnings.',
     '',
     '`result` is what the server answered (the stored resource, the transaction-response Bundle, or the',
     'OperationOutcome when it sent only that); `location` is its Location header (`Patient/123/_history/1`), when',
-    'there is one. A non-2xx answer fails the node with the OperationOutcome\'s issue text (`FHIR_ERROR`); use the',
-    'node settings\' retry for passing failures.',
+    "there is one. A non-2xx answer fails the node with the OperationOutcome's issue text (`FHIR_ERROR`); use the",
+    "node settings' retry for passing failures.",
     '',
     '**Never twice on a retry.** A retried node (or a retried execution) must not create a second copy. `update`',
     'and `conditional-create` are idempotent by nature. For `create`, the node tags the resource with',
@@ -78,13 +107,26 @@ export const fhirWrite = describeNode({
     '`simulated`.',
   ].join('\n'),
   config: Config,
-  example: { connector: 'hospital-fhir', operation: 'conditional-create', if_none_exist: "identifier=urn:mrn|{{identifier.where(system='urn:mrn').value}}", validate: true, timeout_ms: 30000 },
+  example: {
+    connector: 'hospital-fhir',
+    operation: 'conditional-create',
+    if_none_exist: "identifier=urn:mrn|{{identifier.where(system='urn:mrn').value}}",
+    validate: true,
+    timeout_ms: 30000,
+  },
   ui: {
     order: ['connector', 'operation', 'if_none_exist', 'validate', 'timeout_ms'],
-    fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, if_none_exist: { placeholder: 'identifier=urn:mrn|{{identifier[0].value}}' } },
+    fields: {
+      connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' },
+      if_none_exist: { placeholder: 'identifier=urn:mrn|{{identifier[0].value}}' },
+    },
   },
   plan: {
-    role: 'sink', stage: 'sink', input: 'resource', output: 'result', search: false,
+    role: 'sink',
+    stage: 'sink',
+    input: 'resource',
+    output: 'result',
+    search: false,
     takes: (f) => isFhir(f) && !f.list && (f.type !== 'fhir-bundle' || f.bundle === 'transaction' || f.bundle === 'batch'),
     adapt: (f) => ({ operation: f.type === 'fhir-bundle' || (f.type !== 'fhir-resource' && f.bundle) ? 'transaction' : 'create' }),
     cue: new RegExp(
@@ -114,7 +156,7 @@ export const fhirWrite = describeNode({
         : { name: 'resource', type: 'fhir-resource', description: 'The resource to write' },
     ],
     outputs: [
-      { name: 'result', type: 'json', description: 'The server\'s answer: the stored resource, the transaction-response, or its OperationOutcome' },
+      { name: 'result', type: 'json', description: "The server's answer: the stored resource, the transaction-response, or its OperationOutcome" },
       { name: 'location', type: 'text', description: 'The Location header (Type/id/_history/version), when the server sent one' },
     ],
   }),
@@ -122,7 +164,8 @@ export const fhirWrite = describeNode({
   services: ['fetch'],
   errors: {
     ...FHIR_CONNECTION_ERRORS,
-    FHIR_INVALID: 'the resource does not conform to FHIR R4 (with `validate`), or does not fit the operation (an update without id, a transaction that is not a transaction or batch Bundle)',
+    FHIR_INVALID:
+      'the resource does not conform to FHIR R4 (with `validate`), or does not fit the operation (an update without id, a transaction that is not a transaction or batch Bundle)',
     FHIR_QUERY_INVALID: 'a `{{…}}` of `if_none_exist` does not parse as FHIRPath or finds no value in the resource',
   },
 });

@@ -8,7 +8,10 @@ export const fhirpathExtractNode = implementNode(fhirpathExtract, {
   async execute(ctx, inputs, config) {
     const value = inputs.resource;
     if (!isResource(value)) {
-      throw new NodeError('FHIR_INVALID', `"resource" must be a FHIR resource (an object with a resourceType), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`);
+      throw new NodeError(
+        'FHIR_INVALID',
+        `"resource" must be a FHIR resource (an object with a resourceType), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`,
+      );
     }
     const run = (input: unknown) => {
       try {
@@ -23,7 +26,9 @@ export const fhirpathExtractNode = implementNode(fhirpathExtract, {
       return { outputs: { values } };
     }
     const values = run(value);
-    const empty = Object.entries(values).filter(([, v]) => v === null || (Array.isArray(v) && v.length === 0)).map(([k]) => k);
+    const empty = Object.entries(values)
+      .filter(([, v]) => v === null || (Array.isArray(v) && v.length === 0))
+      .map(([k]) => k);
     ctx.log('info', `${Object.keys(values).length} value(s) from a ${value.resourceType}${empty.length ? `; nothing found for ${empty.join(', ')}` : ''}`);
     return { outputs: { values } };
   },

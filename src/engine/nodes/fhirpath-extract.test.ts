@@ -12,14 +12,23 @@ describe('fhirpath-extract', () => {
 
   it('extracts the named values of its example config from every Synthea Patient', async () => {
     const patients = synthea('Patient');
-    const values = await Promise.all(patients.map(async (p) => (await runNode(fhirpathExtract, fhirpathExtract.example, { resource: p })).outputs.values as Record<string, unknown>));
+    const values = await Promise.all(
+      patients.map(async (p) => (await runNode(fhirpathExtract, fhirpathExtract.example, { resource: p })).outputs.values as Record<string, unknown>),
+    );
     expect(values[0]).toEqual({ family: 'Medhurst46', birthDate: '1927-05-21', mrn: '129c6ac7-8d06-89de-ad63-0204a93e76c3' });
-    expect(values.every((v, i) => v.mrn === patients[i]!.id && typeof v.family === 'string' && v.birthDate === (patients[i] as { birthDate: string }).birthDate)).toBe(true);
+    expect(
+      values.every((v, i) => v.mrn === patients[i]!.id && typeof v.family === 'string' && v.birthDate === (patients[i] as { birthDate: string }).birthDate),
+    ).toBe(true);
   });
 
   it('runs on each entry of a bundle, all values', async () => {
     const ctx = testContext();
-    const r = await runNode(fhirpathExtract, { expressions: { type: 'resourceType', codes: 'code.coding.code' }, mode: 'all', each_entry: true }, { resource: expectedBundle('ADT-A01-01') }, ctx);
+    const r = await runNode(
+      fhirpathExtract,
+      { expressions: { type: 'resourceType', codes: 'code.coding.code' }, mode: 'all', each_entry: true },
+      { resource: expectedBundle('ADT-A01-01') },
+      ctx,
+    );
     const values = r.outputs.values as { type: string[]; codes: string[] }[];
     expect(values).toHaveLength(119);
     expect(values.map((v) => v.type[0])).toEqual(expectedBundle('ADT-A01-01').entry!.map((e) => e.resource!.resourceType));
@@ -34,7 +43,9 @@ describe('fhirpath-extract', () => {
     expect(refused.error!.issues[0]!.path).toEqual(['expressions', 'name']);
     expect(refused.error!.issues[0]!.message).toMatch(/^FHIRPath "name.where\(" does not parse/);
     expect(fhirpathExtract.config.safeParse({ expressions: {} }).success).toBe(false);
-    expect(fhirpathExtract.config.safeParse({ expressions: { age: 'birthDate.ageInYears()' } }).error?.issues[0]?.message).toBe('FHIRPath "birthDate.ageInYears()" cannot run: there is no function ageInYears()');
+    expect(fhirpathExtract.config.safeParse({ expressions: { age: 'birthDate.ageInYears()' } }).error?.issues[0]?.message).toBe(
+      'FHIRPath "birthDate.ageInYears()" cannot run: there is no function ageInYears()',
+    );
   });
 
   it('fails with FHIR_INVALID on a value that is not a resource, FHIRPATH_FAILED when an expression fails', async () => {

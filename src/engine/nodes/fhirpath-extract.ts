@@ -15,14 +15,13 @@ const Config = z.object({
       }
     })
     .describe('Name → FHIRPath expression (R4), e.g. {"mrn": "identifier.where(type.coding.code = \'MR\').value"}; each is checked when the pipeline is saved'),
-  mode: z
-    .enum(['first', 'all'])
-    .default('first')
-    .describe('first: each name gets the first value (null when there is none); all: every value, as a list'),
+  mode: z.enum(['first', 'all']).default('first').describe('first: each name gets the first value (null when there is none); all: every value, as a list'),
   each_entry: z
     .boolean()
     .default(false)
-    .describe('For a Bundle: evaluate the expressions on each entry\'s resource and output one object per entry (in entry order), instead of once on the bundle'),
+    .describe(
+      "For a Bundle: evaluate the expressions on each entry's resource and output one object per entry (in entry order), instead of once on the bundle",
+    ),
 });
 
 /** FHIR fields by the words a request names them with: the output key and its FHIRPath. */
@@ -66,7 +65,7 @@ export const fhirpathExtract = describeNode({
     'the list of every value. Complex values (a `HumanName`, a `Coding`) come out as JSON.',
     '',
     'On a Bundle, expressions start at the bundle (`Bundle.entry.resource.ofType(Patient).birthDate`); with',
-    '`each_entry` they run on every entry\'s resource instead and `values` is a list with one object per entry.',
+    "`each_entry` they run on every entry's resource instead and `values` is a list with one object per entry.",
     'Expressions are compiled once and checked when the pipeline is saved: a typo is reported then, not at run time.',
     '',
     '**Example**: on a Synthea Patient, `{"family": "name.where(use = \'official\').family", "birthDate":',
@@ -85,7 +84,11 @@ export const fhirpathExtract = describeNode({
   },
   ui: { order: ['expressions', 'mode', 'each_entry'], fields: { expressions: { widget: 'json' } } },
   plan: {
-    role: 'step', stage: 'work', input: 'resource', output: 'values', jobs: ['extract'],
+    role: 'step',
+    stage: 'work',
+    input: 'resource',
+    output: 'values',
+    jobs: ['extract'],
     takes: (f) => isFhir(f) && !f.list,
     adapt: (f) => (f.type === 'fhir-bundle' ? { each_entry: true } : {}),
     gives: (_f, c) => ({ type: 'json', kind: 'json', list: c.each_entry === true }),

@@ -27,7 +27,14 @@ export const filter = describeNode({
   example: { expression: 'clinicalStatus.coding[0].code = "active"' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
-    role: 'step', stage: 'work', input: 'items', output: 'kept', aside: 'rejected', router: 'keep', jobs: ['route'], search: false,
+    role: 'step',
+    stage: 'work',
+    input: 'items',
+    output: 'kept',
+    aside: 'rejected',
+    router: 'keep',
+    jobs: ['route'],
+    search: false,
     takes: (f) => Boolean(f.list),
     gives: pass,
     answers: {

@@ -66,7 +66,17 @@ describe('for-each', () => {
   it('checks the body and concurrency as config', () => {
     expect(forEach.config.safeParse({}).success).toBe(false);
     expect(forEach.config.safeParse({ body, concurrency: 11 }).success).toBe(false);
-    expect(forEach.config.safeParse({ body: { nodes: [{ id: 'a', type: 'x' }, { id: 'a', type: 'y' }], connections: [] } }).success).toBe(false);
+    expect(
+      forEach.config.safeParse({
+        body: {
+          nodes: [
+            { id: 'a', type: 'x' },
+            { id: 'a', type: 'y' },
+          ],
+          connections: [],
+        },
+      }).success,
+    ).toBe(false);
     expect(forEach.config.parse({ body }).concurrency).toBe(1);
   });
 

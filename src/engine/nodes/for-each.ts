@@ -54,5 +54,4 @@ export const forEach = describeNode({
     FOR_EACH_ITEM_FAILED: 'an item’s body failed (the message names the item index and the body’s error)',
   },
   subgraphs: (config) => [{ field: 'body', definition: config.body, triggers: ['manual-trigger'] }],
-
 });

@@ -12,7 +12,12 @@ describe('hl7v2-ack', () => {
     const r = await runNode(hl7v2Ack, {}, { message: a01 }, ctx);
     const ack = r.outputs.ack as Hl7v2Message;
     expect([ack.message_type, ack.trigger_event, ack.structure, ack.version]).toEqual(['ACK', 'A01', 'ACK', '2.8']);
-    expect([ack.sending_application, ack.sending_facility, ack.receiving_application, ack.receiving_facility]).toEqual(['EHRApp', 'GHHRFacility', 'ADTApp', 'GHHSFacility']);
+    expect([ack.sending_application, ack.sending_facility, ack.receiving_application, ack.receiving_facility]).toEqual([
+      'EHRApp',
+      'GHHRFacility',
+      'ADTApp',
+      'GHHSFacility',
+    ]);
     expect(ack.segments[1]!.fields).toEqual(['MSA', 'AA', 'MSG00001']);
     expect(r.outputs.text).toBe(`MSH${ack.segments[0]!.fields.slice(1, 2)}${ack.segments[0]!.fields.slice(2).join('|')}\rMSA|AA|MSG00001\r`);
     expect(ctx.logs.map((l) => l.message)).toEqual([`AA for ADT^A01 MSG00001 (ACK control id ${ack.control_id})`]);

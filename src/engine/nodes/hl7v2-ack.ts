@@ -8,7 +8,9 @@ const Config = z
     mode: z
       .enum(['original', 'enhanced'])
       .default('original')
-      .describe('original: an application acknowledgment (AA/AE/AR); enhanced: an accept (commit) acknowledgment (CA/CE/CR), itself marked not to be acknowledged (MSH-15/16 NE)'),
+      .describe(
+        'original: an application acknowledgment (AA/AE/AR); enhanced: an accept (commit) acknowledgment (CA/CE/CR), itself marked not to be acknowledged (MSH-15/16 NE)',
+      ),
     code: z
       .enum(['AA', 'AE', 'AR', 'CA', 'CE', 'CR'])
       .default('AA')
@@ -18,7 +20,12 @@ const Config = z
       .string()
       .regex(/^\d{1,4}$/, 'a code of HL7 table 0357, e.g. 207')
       .optional()
-      .describe(`ERR-3, HL7 table 0357 (${Object.entries(ERROR_CONDITIONS).filter(([c]) => c !== '0').map(([c, t]) => `${c} ${t.toLowerCase()}`).join(', ')}); a NAK (AE/AR) without it says 207`),
+      .describe(
+        `ERR-3, HL7 table 0357 (${Object.entries(ERROR_CONDITIONS)
+          .filter(([c]) => c !== '0')
+          .map(([c, t]) => `${c} ${t.toLowerCase()}`)
+          .join(', ')}); a NAK (AE/AR) without it says 207`,
+      ),
     error_location: z
       .string()
       .optional()
@@ -52,7 +59,7 @@ export const hl7v2Ack = describeNode({
     'facility swapped (MSH-3/4 ↔ MSH-5/6), MSH-9 `ACK^<trigger>^ACK` (`ACK^<trigger>` before v2.3.1, which has no',
     'structure component), a new MSH-10, the received processing id, version and delimiters; MSA-1 the',
     'code, MSA-2 the received MSH-10, MSA-3 `text`. An error or reject code (AE/AR, CE/CR) adds an ERR segment',
-    'with `error_code` (HL7 table 0357, default 207) and `text`, laid out as the message\'s version expects',
+    "with `error_code` (HL7 table 0357, default 207) and `text`, laid out as the message's version expects",
     '(ERR-2/3/4/8 from v2.5, ERR-1 before). `ack` is the reply as a value; `text` is the same, CR-terminated,',
     'ready for an MLLP connection.',
     '',
@@ -65,7 +72,11 @@ export const hl7v2Ack = describeNode({
   example: { mode: 'original', code: 'AE', text: 'PID-5 (patient name) is missing', error_code: '101', error_location: 'PID-5' },
   ui: { order: ['mode', 'code', 'text', 'error_code', 'error_location'], fields: { text: { widget: 'textarea' } } },
   plan: {
-    role: 'step', stage: 'encode', input: 'message', output: 'text', search: false,
+    role: 'step',
+    stage: 'encode',
+    input: 'message',
+    output: 'text',
+    search: false,
     takes: (f) => f.kind === 'hl7',
     gives: () => ({ type: 'text', kind: 'hl7' }),
     cue: /\b(build|create|generate|return|send back|reply with|make)\w*[^.]{0,20}\b(ack|acks|acknowledg\w*)\b/,

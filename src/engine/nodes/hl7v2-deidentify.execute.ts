@@ -16,7 +16,11 @@ export const hl7v2DeidentifyNode = implementNode(hl7v2Deidentify, {
       return { outputs: { invalid: { value: inputs.message, error: e.message } } };
     }
     const key = await ctx.services.orgKey('deidentify');
-    const out = deidentifyHl7v2(message, { key, maxShiftDays: config.date_shift_days, birthDate: { keepYear: config.keep_birth_year, over89: config.over_89 } });
+    const out = deidentifyHl7v2(message, {
+      key,
+      maxShiftDays: config.date_shift_days,
+      birthDate: { keepYear: config.keep_birth_year, over89: config.over_89 },
+    });
     ctx.log('info', `de-identified ${message.message_type}^${message.trigger_event} ${message.control_id} (${message.segments.length} segments)`);
     return { outputs: { message: out } };
   },

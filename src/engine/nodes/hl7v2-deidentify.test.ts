@@ -47,11 +47,13 @@ describe('hl7v2-deidentify', () => {
   });
 
   it('does what its documentation example says', async () => {
-    const message = parseMessage('MSH|^~\\&|A|B|C|D|20240105083000||ADT^A01|1|P|2.5.1\rPID|1||PATID1234^5^M11^test^MR||EVERYMAN^ADAM^A||19880818|M|||1000 Hospital Lane^^Ann Arbor^MI^48104\rNTE|1||Called ADAM EVERYMAN at 555-123-4567\r');
+    const message = parseMessage(
+      'MSH|^~\\&|A|B|C|D|20240105083000||ADT^A01|1|P|2.5.1\rPID|1||PATID1234^5^M11^test^MR||EVERYMAN^ADAM^A||19880818|M|||1000 Hospital Lane^^Ann Arbor^MI^48104\rNTE|1||Called ADAM EVERYMAN at 555-123-4567\r',
+    );
     const out = (await runNode(node, {}, { message })).outputs.message as Hl7v2Message;
     const lines = serialize(out).split('\r');
     expect(lines[1]).toMatch(/^PID\|1\|\|[0-9a-f-]{36}\^5\^M11\^test\^MR\|\|\|\|1988\|M\|\|\|\^\^\^MI\^481$/);
-    expect(lines[1]).toContain(get(((await runNode(node, {}, { message: a01 })).outputs.message as Hl7v2Message), 'PID-3.1')!);
+    expect(lines[1]).toContain(get((await runNode(node, {}, { message: a01 })).outputs.message as Hl7v2Message, 'PID-3.1')!);
     expect(lines[2]).toBe('NTE|1||Called [NAME] [NAME] at [PHONE]');
   });
 

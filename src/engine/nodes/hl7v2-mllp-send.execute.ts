@@ -22,7 +22,9 @@ function outgoing(value: unknown): { text: string; message: Hl7v2Message } {
 }
 
 function encodingOf(connector: ConnectorHandle): MllpEncoding {
-  const raw = String(connector.config.encoding ?? 'utf-8').toLowerCase().replace(/[-_]/g, '');
+  const raw = String(connector.config.encoding ?? 'utf-8')
+    .toLowerCase()
+    .replace(/[-_]/g, '');
   if (raw === 'latin1' || raw === 'iso88591') return 'latin1';
   if (raw === 'ascii' || raw === 'usascii') return 'ascii';
   return 'utf8';
@@ -77,7 +79,8 @@ export const hl7v2MllpSendNode = implementNode(hl7v2MllpSend, {
       throw e;
     }
     const code = get(ack, 'MSA-1') ?? '';
-    if (get(ack, 'MSA-2') !== message.control_id) ctx.log('warn', `the ACK's MSA-2 "${get(ack, 'MSA-2') ?? ''}" is not the message's control id ${message.control_id}`);
+    if (get(ack, 'MSA-2') !== message.control_id)
+      ctx.log('warn', `the ACK's MSA-2 "${get(ack, 'MSA-2') ?? ''}" is not the message's control id ${message.control_id}`);
     if (!ACCEPTED.has(code)) throw new NodeError('HL7_NAK', `HL7 NAK from ${where}: ${code || 'no MSA-1'}: ${nakText(ack)}`);
     ctx.log('info', `${message.control_id} → ${where}: ${code}`);
     return { outputs: { ack } };

@@ -29,7 +29,15 @@ async function receiver(answer: (message: Hl7Message, connection: Hl7Connection)
 }
 
 function connector(port: number, config: Record<string, unknown> = {}): ConnectorHandle {
-  return { id: 'c1', name: 'lab-feed', type: 'hl7-mllp', endpoint: `127.0.0.1:${port}`, config: { host: '127.0.0.1', port, tls: false, encoding: 'utf-8', ...config }, credentials: {}, updatedAt: '2025-01-01T00:00:00Z' };
+  return {
+    id: 'c1',
+    name: 'lab-feed',
+    type: 'hl7-mllp',
+    endpoint: `127.0.0.1:${port}`,
+    config: { host: '127.0.0.1', port, tls: false, encoding: 'utf-8', ...config },
+    credentials: {},
+    updatedAt: '2025-01-01T00:00:00Z',
+  };
 }
 
 /** The services a run gets, with the outbound policy allowing loopback (as tests do with OUTBOUND_ALLOW). */
@@ -88,7 +96,9 @@ describe('hl7v2-mllp-send', () => {
   it('fails with HL7_ACK_TIMEOUT when no ACK comes', async () => {
     const peer = await receiver(() => {});
     stop = () => peer.server.stop({ forceDrainTimeoutMs: 0 });
-    const e = await failure(runNode(send, { connector: 'lab-feed', ack_timeout_ms: 300 }, { message: ADT }, testContext({ services: services(connector(peer.port)) })));
+    const e = await failure(
+      runNode(send, { connector: 'lab-feed', ack_timeout_ms: 300 }, { message: ADT }, testContext({ services: services(connector(peer.port)) })),
+    );
     expect(e.code).toBe('HL7_ACK_TIMEOUT');
     expect(peer.received).toHaveLength(1);
   });
@@ -113,7 +123,9 @@ describe('hl7v2-mllp-send', () => {
   it('says what to set when dropped with its default config, and refuses what is not HL7 v2', async () => {
     expect((await failure(runNode(send, {}, { message: ADT }))).code).toBe('CONNECTOR_REQUIRED');
     expect((await failure(runNode(send, { connector: 'nope' }, { message: ADT }, testContext({ services: services(null) })))).code).toBe('CONNECTOR_NOT_FOUND');
-    expect((await failure(runNode(send, { connector: 'lab-feed' }, { message: 'hello' }, testContext({ services: services(connector(1)) })))).code).toBe('HL7_INVALID');
+    expect((await failure(runNode(send, { connector: 'lab-feed' }, { message: 'hello' }, testContext({ services: services(connector(1)) })))).code).toBe(
+      'HL7_INVALID',
+    );
   });
 
   it('is refused by the outbound policy for an internal address it does not allow', async () => {

@@ -45,7 +45,11 @@ export const hl7v2MllpSend = describeNode({
   config: Config,
   example: { connector: 'lab-feed', ack_timeout_ms: 10000 },
   plan: {
-    role: 'sink', stage: 'sink', input: 'message', output: 'ack', takes: (f) => f.kind === 'hl7',
+    role: 'sink',
+    stage: 'sink',
+    input: 'message',
+    output: 'ack',
+    takes: (f) => f.kind === 'hl7',
     cue: anyOf(
       /\b(send|forward|relay|route|deliver|push|transmit|pass)\w*[^.]{0,60}?\b(mllp|interface engine|downstream|lis|ris|lab system)\b/,
       /\bover mllp\b|\bvia mllp\b/,

@@ -12,7 +12,14 @@ export const hl7v2ParseNode = implementNode(hl7v2Parse, {
     const result = parseHl7v2(text);
     if (!result.ok) {
       ctx.log('info', `invalid: ${result.errors.length} error(s)`);
-      if (config.on_invalid === 'fail') throw new NodeError('HL7_INVALID', result.errors.slice(0, 10).map((e) => e.message).join(' '));
+      if (config.on_invalid === 'fail')
+        throw new NodeError(
+          'HL7_INVALID',
+          result.errors
+            .slice(0, 10)
+            .map((e) => e.message)
+            .join(' '),
+        );
       return { outputs: { invalid: { text, errors: result.errors } } };
     }
     for (const w of result.warnings) ctx.log('warn', w.message);
@@ -23,7 +30,10 @@ export const hl7v2ParseNode = implementNode(hl7v2Parse, {
       return { outputs: { messages } };
     }
     const type = [value.message_type, value.trigger_event].filter(Boolean).join('^');
-    ctx.log('info', `parsed ${type || 'a message'}${value.structure ? ` (${value.structure})` : ''} v${value.version}, ${value.segments.length} segment(s), control id ${value.control_id}`);
+    ctx.log(
+      'info',
+      `parsed ${type || 'a message'}${value.structure ? ` (${value.structure})` : ''} v${value.version}, ${value.segments.length} segment(s), control id ${value.control_id}`,
+    );
     return { outputs: { message: value } };
   },
 });

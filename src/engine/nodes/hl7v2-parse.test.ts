@@ -32,7 +32,13 @@ describe('hl7v2-parse', () => {
     expect(r.outputs).toEqual({
       invalid: {
         text,
-        errors: [{ code: 'HL7_INVALID', message: 'Not HL7 v2: a message starts with an MSH segment (or FHS/BHS for a batch), found "patient_id,family" (line 1).', line: 1 }],
+        errors: [
+          {
+            code: 'HL7_INVALID',
+            message: 'Not HL7 v2: a message starts with an MSH segment (or FHS/BHS for a batch), found "patient_id,family" (line 1).',
+            line: 1,
+          },
+        ],
       },
     });
   });
@@ -40,7 +46,9 @@ describe('hl7v2-parse', () => {
   it('with on_invalid "fail" stops with HL7_INVALID naming the bad lines', async () => {
     const e = await failure(runNode(hl7v2Parse, { on_invalid: 'fail' }, { text: `${ADT}this line is not a segment\r` }));
     expect(e.code).toBe('HL7_INVALID');
-    expect(e.message).toBe('Line 3 does not start with a segment id (three upper-case letters or digits, the first a letter, such as PID): "this line is not a segme…".');
+    expect(e.message).toBe(
+      'Line 3 does not start with a segment id (three upper-case letters or digits, the first a letter, such as PID): "this line is not a segme…".',
+    );
   });
 
   it('fires messages for a batch, in order, and logs a count that does not match BTS-1', async () => {
@@ -49,7 +57,10 @@ describe('hl7v2-parse', () => {
     const r = await runNode(hl7v2Parse, {}, { text }, ctx);
     expect(Object.keys(r.outputs)).toEqual(['messages']);
     expect((r.outputs.messages as Hl7v2Message[]).map((m) => m.control_id)).toEqual(['MSG00001', 'MSG00002']);
-    expect(ctx.logs.map((l) => `${l.level} ${l.message}`)).toEqual(['warn BTS-1 says the batch holds 3 message(s), it holds 2.', 'info batch of 2 message(s) in 1 batch(es)']);
+    expect(ctx.logs.map((l) => `${l.level} ${l.message}`)).toEqual([
+      'warn BTS-1 says the batch holds 3 message(s), it holds 2.',
+      'info batch of 2 message(s) in 1 batch(es)',
+    ]);
   });
 
   it('refuses an input that is not text', async () => {
@@ -67,7 +78,9 @@ describe('hl7v2-parse', () => {
       nodes: [
         node('in', 'manual-trigger', { fields: { message: 'text' } }),
         node('parse', 'hl7v2-parse'),
-        node('name', 'jsonata-transform', { expression: '{"patient": $hl7($, "PID-5.2") & " " & $hl7($, "PID-5.1"), "ids": $hl7all($, "PID-3.1"), "sex": segments[id="PID"].fields[8]}' }),
+        node('name', 'jsonata-transform', {
+          expression: '{"patient": $hl7($, "PID-5.2") & " " & $hl7($, "PID-5.1"), "ids": $hl7all($, "PID-3.1"), "sex": segments[id="PID"].fields[8]}',
+        }),
         node('ack', 'hl7v2-ack'),
         node('out', 'pipeline-output', { key: 'patient' }),
         node('reply', 'pipeline-output', { key: 'reply' }),
@@ -88,7 +101,9 @@ describe('hl7v2-parse', () => {
     const good = await run(hl7Sample('ADT-A01-01.hl7'));
     expect(good.status).toBe('completed');
     expect(good.outputs.patient).toEqual({ patient: 'ADAM EVERYMAN', ids: ['PATID1234', '123456789'], sex: 'M' });
-    expect(good.outputs.reply).toMatch(/^MSH\|\^~\\&\|EHRApp\^1\.Edu\^ISO\|GHHRFacility\^[^|]+\|ADTApp\|GHHSFacility\^[^|]+\|\d{14}\+0000\|\|ACK\^A01\^ACK\|\w+\|P\|2\.8\rMSA\|AA\|MSG00001\r$/);
+    expect(good.outputs.reply).toMatch(
+      /^MSH\|\^~\\&\|EHRApp\^1\.Edu\^ISO\|GHHRFacility\^[^|]+\|ADTApp\|GHHSFacility\^[^|]+\|\d{14}\+0000\|\|ACK\^A01\^ACK\|\w+\|P\|2\.8\rMSA\|AA\|MSG00001\r$/,
+    );
     expect(good.nodes.quarantine!.status).toBe('skipped');
 
     const bad = await run('hello');

@@ -28,7 +28,10 @@ describe('hl7v2-serialize', () => {
     const m = parseMessage(hl7Sample('ADT-A40-01.hl7'));
     m.segments[2]!.fields[5] = 'DOE|JOHN';
     const e = await failure(runNode(hl7v2Serialize, {}, { message: m }));
-    expect(e).toMatchObject({ code: 'HL7_INVALID', message: 'Not an hl7v2-message: segments[2] (PID) fields[5] contains the field separator "|" (escape it as \\F\\).' });
+    expect(e).toMatchObject({
+      code: 'HL7_INVALID',
+      message: 'Not an hl7v2-message: segments[2] (PID) fields[5] contains the field separator "|" (escape it as \\F\\).',
+    });
     const notOne = await failure(runNode(hl7v2Serialize, {}, { message: { resourceType: 'Patient' } }));
     expect(notOne.message).toBe('Not an hl7v2-message: segments is not a list of segments.');
   });

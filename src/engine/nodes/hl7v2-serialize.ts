@@ -31,7 +31,12 @@ export const hl7v2Serialize = describeNode({
   config: Config,
   example: { segment_terminator: 'CR' },
   plan: {
-    role: 'step', stage: 'encode', input: 'message', output: 'text', search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'encode',
+    input: 'message',
+    output: 'text',
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'hl7',
     gives: () => ({ type: 'text', kind: 'hl7' }),
     cue: /\bserializ\w*|\bback to (hl7|text|er7|pipe)/,

@@ -8,7 +8,8 @@ import { failure, runNode, testContext } from '../../../tests/support/engine/nod
 import { hl7v2ToFhir } from './hl7v2-to-fhir';
 import { hl7v2ToFhirNode as toFhir } from './hl7v2-to-fhir.execute';
 
-const EXAMPLE = 'MSH|^~\\&|ADTApp|GHH|EHRApp|GHR|20240105083000-0500||ADT^A01^ADT_A01|MSG00001|P|2.5.1\rPID|1||PATID1234^^^GHH^MR||EVERYMAN^ADAM^A||19610615|M\rPV1|1|I|2000^2012^01\r';
+const EXAMPLE =
+  'MSH|^~\\&|ADTApp|GHH|EHRApp|GHR|20240105083000-0500||ADT^A01^ADT_A01|MSG00001|P|2.5.1\rPID|1||PATID1234^^^GHH^MR||EVERYMAN^ADAM^A||19610615|M\rPV1|1|I|2000^2012^01\r';
 
 function resources<T>(bundle: Bundle, type: string): T[] {
   return (bundle.entry ?? []).map((e) => e.resource!).filter((r) => r.resourceType === type) as T[];
@@ -34,9 +35,23 @@ describe('hl7v2-to-fhir', () => {
   it('gives what its documentation example says', async () => {
     const r = await runNode(toFhir, {}, { message: parseMessage(EXAMPLE) });
     const bundle = r.outputs.bundle as Bundle;
-    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['MessageHeader', 'Patient', 'Encounter', 'Location', 'Location', 'Location', 'Device', 'Provenance']);
+    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual([
+      'MessageHeader',
+      'Patient',
+      'Encounter',
+      'Location',
+      'Location',
+      'Location',
+      'Device',
+      'Provenance',
+    ]);
     const [patient] = resources<Patient>(bundle, 'Patient');
-    expect(patient).toMatchObject({ identifier: [{ value: 'PATID1234' }], name: [{ family: 'EVERYMAN', given: ['ADAM', 'A'] }], birthDate: '1961-06-15', gender: 'male' });
+    expect(patient).toMatchObject({
+      identifier: [{ value: 'PATID1234' }],
+      name: [{ family: 'EVERYMAN', given: ['ADAM', 'A'] }],
+      birthDate: '1961-06-15',
+      gender: 'male',
+    });
     const [encounter] = resources<Encounter>(bundle, 'Encounter');
     expect(encounter).toMatchObject({ class: { code: 'IMP' }, subject: { reference: `Patient/${patient!.id}` } });
     const bed = resources<Location>(bundle, 'Location').find((l) => `Location/${l.id}` === encounter!.location![0]!.location.reference);
@@ -57,7 +72,8 @@ describe('hl7v2-to-fhir', () => {
 
   it('honours bundle_type, include_message_header, include_provenance and timezone', async () => {
     const message = parseMessage(EXAMPLE.replace('20240105083000-0500', '20240105083000'));
-    const plain = (await runNode(toFhir, { bundle_type: 'collection', include_message_header: false, include_provenance: false }, { message })).outputs.bundle as Bundle;
+    const plain = (await runNode(toFhir, { bundle_type: 'collection', include_message_header: false, include_provenance: false }, { message })).outputs
+      .bundle as Bundle;
     expect(plain.type).toBe('collection');
     expect(plain.entry!.map((e) => e.resource!.resourceType)).toEqual(['Patient', 'Encounter', 'Location', 'Location', 'Location']);
     expect(plain.entry!.some((e) => e.request)).toBe(false);
@@ -70,7 +86,10 @@ describe('hl7v2-to-fhir', () => {
     const ack = parseMessage('MSH|^~\\&|EHRApp|GHR|ADTApp|GHH|20240105083001||ACK^A01^ACK|X1|P|2.5.1\rMSA|AA|MSG00001\r');
     const r = await runNode(toFhir, {}, { message: ack });
     expect(Object.keys(r.outputs)).toEqual(['invalid']);
-    expect(r.outputs.invalid).toMatchObject({ message: ack, error: { code: 'HL7_UNSUPPORTED', message: expect.stringMatching(/^ACK is not a message type this converter maps/) } });
+    expect(r.outputs.invalid).toMatchObject({
+      message: ack,
+      error: { code: 'HL7_UNSUPPORTED', message: expect.stringMatching(/^ACK is not a message type this converter maps/) },
+    });
     const e = await failure(runNode(toFhir, { on_invalid: 'fail' }, { message: ack }));
     expect(e.code).toBe('HL7_UNSUPPORTED');
   });
@@ -88,7 +107,10 @@ describe('hl7v2-to-fhir', () => {
     for (const [name, p] of Object.entries(schema.properties)) expect(p.description, name).toBeTruthy();
     expect(toFhir.config.parse(hl7v2ToFhir.example)).toMatchObject({ timezone: '-05:00' });
     const ports = toFhir.ports(toFhir.config.parse({}));
-    expect([ports.inputs, ports.outputs].map((list) => list.map((p) => `${p.name}:${p.type}`))).toEqual([['message:hl7v2-message'], ['bundle:fhir-bundle', 'invalid:json']]);
+    expect([ports.inputs, ports.outputs].map((list) => list.map((p) => `${p.name}:${p.type}`))).toEqual([
+      ['message:hl7v2-message'],
+      ['bundle:fhir-bundle', 'invalid:json'],
+    ]);
   });
 
   it('refuses a timezone that is not a UTC offset', () => {

@@ -5,12 +5,16 @@ const Config = z.object({
   bundle_type: z
     .enum(['transaction', 'batch', 'collection'])
     .default('transaction')
-    .describe('transaction: all-or-nothing on a FHIR server (each entry a PUT to its id); batch: the same entries, each applied on its own; collection: the resources only, no requests'),
+    .describe(
+      'transaction: all-or-nothing on a FHIR server (each entry a PUT to its id); batch: the same entries, each applied on its own; collection: the resources only, no requests',
+    ),
   include_message_header: z.boolean().default(true).describe('Add a MessageHeader made from MSH (event, source and destination applications)'),
   include_provenance: z
     .boolean()
     .default(true)
-    .describe('Add Provenance: the conversion (recorded at MSH-7, by the sending application as a Device) and, when the message has an EVN, the event (EVN-2, EVN-4 reason, EVN-5 operator)'),
+    .describe(
+      'Add Provenance: the conversion (recorded at MSH-7, by the sending application as a Device) and, when the message has an EVN, the event (EVN-2, EVN-4 reason, EVN-5 operator)',
+    ),
   timezone: z
     .string()
     .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, 'a UTC offset such as +00:00 or -05:00')
@@ -29,7 +33,25 @@ export const hl7v2ToFhir = describeNode({
   category: 'healthcare',
   description: 'Converts an HL7 v2 message (ADT, ORU, ORM, OML, VXU, SIU, MDM, BAR, DFT, REF…) into a FHIR R4 Bundle.',
   version: '1.0.0',
-  keywords: ['hl7', 'hl7v2', 'fhir', 'r4', 'convert', 'bundle', 'adt', 'oru', 'orm', 'oml', 'vxu', 'siu', 'mdm', 'patient', 'encounter', 'observation', 'v2-to-fhir'],
+  keywords: [
+    'hl7',
+    'hl7v2',
+    'fhir',
+    'r4',
+    'convert',
+    'bundle',
+    'adt',
+    'oru',
+    'orm',
+    'oml',
+    'vxu',
+    'siu',
+    'mdm',
+    'patient',
+    'encounter',
+    'observation',
+    'v2-to-fhir',
+  ],
   side_effect: 'none',
   documentation: [
     'Maps an `hl7v2-message` onto FHIR R4 resources the way the HL7 v2-to-FHIR mappings of the Microsoft',
@@ -69,7 +91,14 @@ export const hl7v2ToFhir = describeNode({
   example: { bundle_type: 'transaction', include_message_header: true, include_provenance: true, timezone: '-05:00', on_invalid: 'route' },
   ui: { order: ['bundle_type', 'include_message_header', 'include_provenance', 'timezone', 'on_invalid'] },
   plan: {
-    role: 'step', stage: 'convert', input: 'message', output: 'bundle', aside: 'invalid', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'convert',
+    input: 'message',
+    output: 'bundle',
+    aside: 'invalid',
+    jobs: ['to-fhir'],
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'hl7',
     gives: (_f, c) => ({ type: 'fhir-bundle', kind: 'fhir', bundle: String(c.bundle_type ?? 'transaction') }),
     answers: { 'to-fhir': { when: (a) => a.data === 'hl7', why: 'HL7 v2 to FHIR' } },

@@ -29,11 +29,12 @@ function buildRequest(config: Config, body: unknown, idempotencyKey: string, via
   return { method: config.method, url: via?.url ?? config.url, headers, payload, body: sendsBody ? body : undefined };
 }
 
-
 /** Headers as recorded in a test-mode result: credentials masked, since execution records are widely readable. */
 function masked(headers: Record<string, string>, secret: string[] = []): Record<string, string> {
   const hidden = new Set(secret.map((h) => h.toLowerCase()));
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || hidden.has(name.toLowerCase()) ? '****' : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || hidden.has(name.toLowerCase()) ? '****' : value]),
+  );
 }
 
 /** The connector's part of the request, when the node names one. */
@@ -41,7 +42,11 @@ async function throughConnector(ctx: NodeContext, config: Config) {
   if (!config.connector) return undefined;
   const connector = await ctx.services.connector(config.connector, 'http');
   const url = connectorUrl(connector, config.url);
-  if (!url) throw new NodeError('CONNECTOR_URL_REFUSED', `${shown(config.url)} is not on the host of connector "${connector.name}" (${new URL(connector.endpoint).origin}): its credentials are only sent there. Use a path such as /claims.`);
+  if (!url)
+    throw new NodeError(
+      'CONNECTOR_URL_REFUSED',
+      `${shown(config.url)} is not on the host of connector "${connector.name}" (${new URL(connector.endpoint).origin}): its credentials are only sent there. Use a path such as /claims.`,
+    );
   return { url, ...connectorHeaders(connector) };
 }
 

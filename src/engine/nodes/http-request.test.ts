@@ -33,7 +33,9 @@ const patient = SYNTHEA_PATIENTS[0];
 
 describe('http-request', () => {
   it('POSTs the body as JSON with the Idempotency-Key and returns the parsed response', async () => {
-    const server = recorder(() => Response.json({ resourceType: 'Patient', id: 'srv-1' }, { status: 201, headers: { 'content-type': 'application/fhir+json' } }));
+    const server = recorder(() =>
+      Response.json({ resourceType: 'Patient', id: 'srv-1' }, { status: 201, headers: { 'content-type': 'application/fhir+json' } }),
+    );
     const ctx = testContext({ executionId: 'exec-42', nodeId: 'send', idempotencyKey: 'exec-42:send', services: testServices({ fetch: server.fetch }) });
     const r = await runNode(httpRequest, { url, headers: { Authorization: 'Bearer abc' } }, { body: patient }, ctx);
     expect(server.calls).toHaveLength(1);
@@ -42,7 +44,11 @@ describe('http-request', () => {
     expect(call!.headers).toMatchObject({ 'idempotency-key': 'exec-42:send', 'content-type': 'application/json', authorization: 'Bearer abc' });
     expect(JSON.parse(call!.body!)).toEqual(patient);
     expect(r.simulated).toBeUndefined();
-    expect(r.outputs.response).toMatchObject({ status: 201, body: { resourceType: 'Patient', id: 'srv-1' }, headers: { 'content-type': 'application/fhir+json' } });
+    expect(r.outputs.response).toMatchObject({
+      status: 201,
+      body: { resourceType: 'Patient', id: 'srv-1' },
+      headers: { 'content-type': 'application/fhir+json' },
+    });
     // logs never show the query string (it may carry a token)
     expect(ctx.logs.map((l) => l.message).join('\n')).not.toContain('secret');
   });
@@ -104,9 +110,7 @@ describe('http-request', () => {
   });
 
   it('fails with HTTP_TIMEOUT when the server does not answer in time', async () => {
-    const server = recorder(
-      (call) => new Promise<Response>((_, reject) => call.signal?.addEventListener('abort', () => reject(call.signal?.reason))),
-    );
+    const server = recorder((call) => new Promise<Response>((_, reject) => call.signal?.addEventListener('abort', () => reject(call.signal?.reason))));
     const started = Date.now();
     const run = runNode(httpRequest, { url, timeout_ms: 150 }, { body: {} }, testContext({ services: testServices({ fetch: server.fetch }) }));
     await expect(run).rejects.toMatchObject({ code: 'HTTP_TIMEOUT' });
@@ -114,14 +118,15 @@ describe('http-request', () => {
   });
 
   it('fails with HTTP_REQUEST_FAILED when the host cannot be reached', async () => {
-    const fetch = (() => Promise.reject(new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND partner.example.org') }))) as typeof globalThis.fetch;
+    const fetch = (() =>
+      Promise.reject(new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND partner.example.org') }))) as typeof globalThis.fetch;
     await expect(runNode(httpRequest, { url }, {}, testContext({ services: testServices({ fetch }) }))).rejects.toMatchObject({
       code: 'HTTP_REQUEST_FAILED',
       message: expect.stringContaining('ENOTFOUND'),
     });
   });
 
-  it("through an http connector: its base URL, headers and credentials, sent only to its own host, masked in test mode", async () => {
+  it('through an http connector: its base URL, headers and credentials, sent only to its own host, masked in test mode', async () => {
     const payer: ConnectorHandle = {
       id: 'c-payer',
       name: 'Payer API',
@@ -135,19 +140,32 @@ describe('http-request', () => {
       testServices({ fetch, connector: async (ref, type) => (ref === 'Payer API' && type === 'http' ? payer : Promise.reject(new Error('unknown'))) });
     const { calls, fetch } = recorder();
     await runNode(httpRequest, { connector: 'Payer API', url: '/claims?batch=1' }, { body: { id: 1 } }, testContext({ services: services(fetch) }));
-    expect(calls[0]).toMatchObject({ url: 'https://api.payer.example/v1/claims?batch=1', headers: { 'x-payer-key': 'pk_live_0123456789', accept: 'application/fhir+json' } });
+    expect(calls[0]).toMatchObject({
+      url: 'https://api.payer.example/v1/claims?batch=1',
+      headers: { 'x-payer-key': 'pk_live_0123456789', accept: 'application/fhir+json' },
+    });
 
     // a full URL on another host would carry the key elsewhere: refused before any call
     const other = recorder();
-    const refused = await failure(runNode(httpRequest, { connector: 'Payer API', url: 'https://attacker.example/x' }, {}, testContext({ services: services(other.fetch) })));
+    const refused = await failure(
+      runNode(httpRequest, { connector: 'Payer API', url: 'https://attacker.example/x' }, {}, testContext({ services: services(other.fetch) })),
+    );
     expect(refused.code).toBe('CONNECTOR_URL_REFUSED');
     expect(other.calls).toHaveLength(0);
 
     // test mode shows the request with the connector's secret header masked
     const test = recorder();
-    const simulated = await runNode(httpRequest, { connector: 'Payer API', url: '/claims' }, { body: {} }, testContext({ testMode: true, services: services(test.fetch) }));
+    const simulated = await runNode(
+      httpRequest,
+      { connector: 'Payer API', url: '/claims' },
+      { body: {} },
+      testContext({ testMode: true, services: services(test.fetch) }),
+    );
     expect(JSON.stringify(simulated)).not.toContain('pk_live_0123456789');
-    expect(simulated.outputs.response).toMatchObject({ simulated: true, request: { url: 'https://api.payer.example/v1/claims', headers: { 'X-Payer-Key': '****' } } });
+    expect(simulated.outputs.response).toMatchObject({
+      simulated: true,
+      request: { url: 'https://api.payer.example/v1/claims', headers: { 'X-Payer-Key': '****' } },
+    });
     expect(test.calls).toHaveLength(0);
     // without a connector, a path is not an address
     expect(httpRequest.config.safeParse({ url: '/claims' }).success).toBe(false);

@@ -6,19 +6,31 @@ const HTTP_URL = z.url({ protocol: /^https?$/ });
 
 const Config = z
   .object({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST').describe('HTTP method'),
-  connector: z.string().max(200).optional().describe('An `http` connector: its base URL, headers and credentials (kept encrypted, never in the pipeline) are used'),
-  url: z.string().min(1, 'an http(s) URL is required').max(8000).describe('Address to call (http or https); with a connector, a path such as /claims under its base URL'),
-  headers: z
-    .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string())
-    .default({})
-    .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}'),
-  timeout_ms: z.number().int().min(100).max(120_000).default(10_000).describe('Give up after this many milliseconds'),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST').describe('HTTP method'),
+    connector: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('An `http` connector: its base URL, headers and credentials (kept encrypted, never in the pipeline) are used'),
+    url: z
+      .string()
+      .min(1, 'an http(s) URL is required')
+      .max(8000)
+      .describe('Address to call (http or https); with a connector, a path such as /claims under its base URL'),
+    headers: z
+      .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string())
+      .default({})
+      .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}'),
+    timeout_ms: z.number().int().min(100).max(120_000).default(10_000).describe('Give up after this many milliseconds'),
   })
   .superRefine((c, ctx) => {
     const relative = c.connector && c.url.startsWith('/');
     if (!relative && !HTTP_URL.safeParse(c.url).success) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: c.connector ? 'an http(s) URL, or a path such as /claims under the connector' : 'an http(s) URL is required' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: c.connector ? 'an http(s) URL, or a path such as /claims under the connector' : 'an http(s) URL is required',
+      });
     }
   });
 
@@ -43,10 +55,10 @@ export const httpRequest = describeNode({
     'content type is JSON (`application/json`, `application/fhir+json`…), otherwise text. Use the node',
     'settings’ retry to try again on failures.',
     '',
-    'With an `http` `connector`, `url` may be a path (`/claims`) under the connector\'s base URL; the connector\'s',
+    "With an `http` `connector`, `url` may be a path (`/claims`) under the connector's base URL; the connector's",
     'headers and credentials (basic, bearer or an API key header) are added, and sent only to its own host. Prefer',
-    'it to an `Authorization` header in `headers`: a pipeline\'s definition is readable by every key that reads',
-    'pipelines, a connector\'s credentials are encrypted and never shown.',
+    "it to an `Authorization` header in `headers`: a pipeline's definition is readable by every key that reads",
+    "pipelines, a connector's credentials are encrypted and never shown.",
     '',
     '**Test mode**: nothing is sent. The node returns the request it would have sent,',
     '`{"simulated": true, "request": {"method", "url", "headers", "body"}}`, and is marked `simulated`;',
@@ -56,7 +68,11 @@ export const httpRequest = describeNode({
   example: { method: 'POST', url: 'https://partner.example.org/fhir', headers: { 'Content-Type': 'application/fhir+json' }, timeout_ms: 15000 },
   ui: { order: ['method', 'connector', 'url', 'headers', 'timeout_ms'], fields: { connector: { widget: 'connector', connectorType: 'http' } } },
   plan: {
-    role: 'sink', stage: 'sink', input: 'body', output: 'response', search: false,
+    role: 'sink',
+    stage: 'sink',
+    input: 'body',
+    output: 'response',
+    search: false,
     cue: anyOf(
       /\b(to|at)\s+(the\s+|our\s+)?[^.]{0,40}?https?:\/\//,
       /\b(post|send|forward|push|notify|call|deliver)\w*[^.]{0,50}(https?:\/\/|\bapi\b|\bendpoint\b|\bhttp\b|\brest\b|\bslack\b|\bteams\b|\bpager\w*)/,
@@ -95,5 +111,4 @@ export const httpRequest = describeNode({
     HTTP_REQUEST_FAILED: 'the host could not be reached',
     CONNECTOR_URL_REFUSED: "`url` is on another host than the connector's base URL (its credentials are never sent elsewhere)",
   },
-
 });

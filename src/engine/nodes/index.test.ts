@@ -11,7 +11,12 @@ const CATEGORIES = ['healthcare', 'ai', 'data', 'output', 'control', 'claims'];
 /** A minimal valid config for the nodes whose `{}` is not one (a required expression, URL, schema…). */
 const EXAMPLES: Record<string, unknown> = {
   condition: { expression: 'active = true' },
-  switch: { cases: [{ port: 'adt', expression: 'type = "ADT"' }, { port: 'oru', expression: 'type = "ORU"' }] },
+  switch: {
+    cases: [
+      { port: 'adt', expression: 'type = "ADT"' },
+      { port: 'oru', expression: 'type = "ORU"' },
+    ],
+  },
   'for-each': { body: { nodes: [{ id: 'in', type: 'manual-trigger' }], connections: [] } },
   'jsonata-transform': { expression: '$' },
   filter: { expression: 'active' },
@@ -25,7 +30,20 @@ describe('node registry', () => {
   it('registers the expected node types once each', () => {
     const ids = NODE_TYPES.map((n) => n.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ['condition', 'switch', 'merge', 'for-each', 'jsonata-transform', 'filter', 'json-schema-validate', 'csv-parse', 'code', 'http-request', 'schedule-trigger', 'webhook-trigger']) {
+    for (const id of [
+      'condition',
+      'switch',
+      'merge',
+      'for-each',
+      'jsonata-transform',
+      'filter',
+      'json-schema-validate',
+      'csv-parse',
+      'code',
+      'http-request',
+      'schedule-trigger',
+      'webhook-trigger',
+    ]) {
       expect(getNodeType(id)?.id, id).toBe(id);
     }
   });

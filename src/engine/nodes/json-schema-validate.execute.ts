@@ -10,7 +10,10 @@ export const jsonSchemaValidateNode = implementNode(jsonSchemaValidate, {
     const errors = (validate.errors ?? []).map(toIssue);
     ctx.log('info', `invalid: ${errors.length} error(s)`);
     if (config.on_invalid === 'fail') {
-      const list = errors.slice(0, 20).map((e) => `${e.path} ${e.message}`).join('; ');
+      const list = errors
+        .slice(0, 20)
+        .map((e) => `${e.path} ${e.message}`)
+        .join('; ');
       const more = errors.length > 20 ? ` (and ${errors.length - 20} more)` : '';
       throw new NodeError('SCHEMA_VALIDATION_FAILED', `The value does not match the schema: ${list}${more}`);
     }

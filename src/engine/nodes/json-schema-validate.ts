@@ -13,7 +13,9 @@ const Config = z.object({
         ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema: ${(e as Error).message}` });
       }
     })
-    .describe('The JSON Schema values must satisfy (draft-07 unless $schema names 2019-09 or 2020-12; checked when the pipeline is saved; unknown keywords are ignored)'),
+    .describe(
+      'The JSON Schema values must satisfy (draft-07 unless $schema names 2019-09 or 2020-12; checked when the pipeline is saved; unknown keywords are ignored)',
+    ),
   on_invalid: z
     .enum(['route', 'fail'])
     .default('route')
@@ -50,7 +52,13 @@ export const jsonSchemaValidate = describeNode({
   },
   ui: { fields: { schema: { widget: 'json' } } },
   plan: {
-    role: 'step', stage: 'check', input: 'value', output: 'valid', aside: 'invalid', jobs: ['validate'], search: false,
+    role: 'step',
+    stage: 'check',
+    input: 'value',
+    output: 'valid',
+    aside: 'invalid',
+    jobs: ['validate'],
+    search: false,
     takes: (f) => f.kind !== 'note' && f.type !== 'text',
     gives: pass,
     cue: /\bjson schema\b|\bagainst (a|the|our) schema\b/,

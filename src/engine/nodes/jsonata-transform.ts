@@ -47,7 +47,11 @@ export const jsonataTransform = describeNode({
   example: { expression: '{"id": id, "family": name[0].family, "born": birthDate}' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
-    role: 'step', stage: 'work', input: 'input', output: 'output', search: false,
+    role: 'step',
+    stage: 'work',
+    input: 'input',
+    output: 'output',
+    search: false,
     takes: (f) => f.type !== 'text',
     gives: (f) => ({ type: 'json', kind: f.kind === 'fhir' ? 'fhir' : 'json', list: f.list }),
     cue: /\bjsonata\b|\breshap\w*|\btransform\w*|\bmap (the |each )?(rows|columns|fields)\b/,

@@ -3,12 +3,26 @@ import { describeNode } from '../node-descriptor';
 import { anyOf } from '../node-plan';
 
 const Config = z.object({
-  model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models): clinflow/offline (rule-based, no LLM, always available), openai/gpt-4o-mini, anthropic/…, or an OpenAI-compatible one'),
+  model: z
+    .string()
+    .min(1)
+    .default('clinflow/offline')
+    .describe(
+      'Language model id (GET /api/llm-models): clinflow/offline (rule-based, no LLM, always available), openai/gpt-4o-mini, anthropic/…, or an OpenAI-compatible one',
+    ),
   instructions: z.string().max(20_000).default('').describe('System instructions'),
-  prompt: z.string().min(1).max(100_000).default('{{input}}').describe('The prompt; {{input}} is the whole input (text, or JSON), {{field.path}} a field of it'),
+  prompt: z
+    .string()
+    .min(1)
+    .max(100_000)
+    .default('{{input}}')
+    .describe('The prompt; {{input}} is the whole input (text, or JSON), {{field.path}} a field of it'),
   temperature: z.number().min(0).max(2).optional().describe('Sampling temperature (the provider default when empty)'),
   max_tokens: z.number().int().min(1).max(200_000).default(1024).describe('The most tokens the answer may have'),
-  output_schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema (type object): the model answers with an object that is validated against it, sent out of "object" instead of "text"'),
+  output_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('A JSON Schema (type object): the model answers with an object that is validated against it, sent out of "object" instead of "text"'),
 });
 
 export const llmPrompt = describeNode({
@@ -44,14 +58,34 @@ export const llmPrompt = describeNode({
     max_tokens: 1024,
     output_schema: {
       type: 'object',
-      properties: { medications: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, dose: { type: 'string' }, route: { type: 'string' }, frequency: { type: 'string' } }, required: ['name', 'dose', 'route', 'frequency'], additionalProperties: false } } },
+      properties: {
+        medications: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { name: { type: 'string' }, dose: { type: 'string' }, route: { type: 'string' }, frequency: { type: 'string' } },
+            required: ['name', 'dose', 'route', 'frequency'],
+            additionalProperties: false,
+          },
+        },
+      },
       required: ['medications'],
       additionalProperties: false,
     },
   },
-  ui: { order: ['model', 'instructions', 'prompt', 'temperature', 'max_tokens', 'output_schema'], fields: { instructions: { widget: 'textarea' }, prompt: { widget: 'textarea' }, output_schema: { widget: 'json' } } },
+  ui: {
+    order: ['model', 'instructions', 'prompt', 'temperature', 'max_tokens', 'output_schema'],
+    fields: { instructions: { widget: 'textarea' }, prompt: { widget: 'textarea' }, output_schema: { widget: 'json' } },
+  },
   plan: {
-    role: 'step', stage: 'model', input: 'input', output: 'text', jobs: ['ai'], search: false, verdict: true, gives: () => ({ type: 'text', kind: 'answer' }),
+    role: 'step',
+    stage: 'model',
+    input: 'input',
+    output: 'text',
+    jobs: ['ai'],
+    search: false,
+    verdict: true,
+    gives: () => ({ type: 'text', kind: 'answer' }),
     cue: anyOf(
       /\bclassif\w*|\bcategori[sz]\w*|\bprompt\b|\btranslat\w*|\bexplain\w*|\bdraft\w*/,
       /\bgenerat\w* (a |an )?(letter|message|explanation|reply)|\bask\w* (the |a |an )?(model|llm)|\bsentiment\b/,
@@ -71,7 +105,9 @@ export const llmPrompt = describeNode({
   ports: (config) => ({
     inputs: [{ name: 'input', type: 'any', description: 'What the prompt template reads ({{input}}, {{field.path}})' }],
     outputs: [
-      config.output_schema ? { name: 'object', type: 'json', description: 'The answer, an object valid against output_schema' } : { name: 'text', type: 'text', description: 'The answer' },
+      config.output_schema
+        ? { name: 'object', type: 'json', description: 'The answer, an object valid against output_schema' }
+        : { name: 'text', type: 'text', description: 'The answer' },
       { name: 'usage', type: 'json', description: '{model, input_tokens, output_tokens, total_tokens, latency_ms}' },
     ],
   }),

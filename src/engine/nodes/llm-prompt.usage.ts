@@ -12,7 +12,13 @@ export interface NodeUsage {
 
 /** The usage a node reports (and logs) for one model call. */
 export function recordUsage(ctx: NodeContext, model: string, usage: LanguageModelUsage, startedAt: number): NodeUsage {
-  const u = { model, input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0, total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0), latency_ms: Math.round(performance.now() - startedAt) };
+  const u = {
+    model,
+    input_tokens: usage.inputTokens ?? 0,
+    output_tokens: usage.outputTokens ?? 0,
+    total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+    latency_ms: Math.round(performance.now() - startedAt),
+  };
   ctx.log('info', `${model}: ${u.input_tokens} input + ${u.output_tokens} output tokens in ${u.latency_ms} ms`);
   ctx.services.modelCall(u);
   return u;

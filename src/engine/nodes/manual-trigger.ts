@@ -33,7 +33,9 @@ export const manualTrigger = describeNode({
   config: Config,
   example: { fields: { message: 'text' } },
   plan: {
-    role: 'trigger', stage: 'trigger', search: false,
+    role: 'trigger',
+    stage: 'trigger',
+    search: false,
   },
   ports: (config) => ({
     inputs: [],

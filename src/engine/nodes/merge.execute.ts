@@ -6,9 +6,7 @@ export const mergeNode = implementNode(merge, {
     const arrived = portNames(config.inputs).filter((name) => name in inputs);
     ctx.log('debug', `merging ${arrived.length} input(s): ${arrived.join(', ') || 'none'}`);
     const merged =
-      config.mode === 'array'
-        ? arrived.map((name) => inputs[name] ?? null)
-        : Object.fromEntries(arrived.map((name) => [name, inputs[name] ?? null]));
+      config.mode === 'array' ? arrived.map((name) => inputs[name] ?? null) : Object.fromEntries(arrived.map((name) => [name, inputs[name] ?? null]));
     return { outputs: { merged } };
   },
 });

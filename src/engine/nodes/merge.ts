@@ -3,10 +3,7 @@ import { describeNode, type PortSpec } from '../node-descriptor';
 
 const Config = z.object({
   inputs: z.number().int().min(2).max(10).default(2).describe('Number of input ports (in1 … inN)'),
-  mode: z
-    .enum(['object', 'array'])
-    .default('object')
-    .describe('object: {in1: value, …} of the inputs that arrived; array: those values in port order'),
+  mode: z.enum(['object', 'array']).default('object').describe('object: {in1: value, …} of the inputs that arrived; array: those values in port order'),
 });
 
 export const portNames = (count: number) => Array.from({ length: count }, (_, i) => `in${i + 1}`);

@@ -32,7 +32,11 @@ describe('mllp-listener-trigger', () => {
   it('makes an MLLP event into those inputs, and a test run without a message gets a sample ADT', async () => {
     const def = { nodes: [{ id: 'in', type: 'mllp-listener-trigger', config: { port: 2575 }, position: { x: 0, y: 0 } }], connections: [] };
     const graph = buildGraph(def, (id) => (id === trigger.id ? trigger : undefined));
-    expect(triggerInputs(graph, { kind: 'mllp', message: MESSAGE, remoteAddress: '10.1.2.3', receivedAt: '2025-01-06T02:00:00.000Z' })).toEqual({ message: MESSAGE, remote_address: '10.1.2.3', received_at: '2025-01-06T02:00:00.000Z' });
+    expect(triggerInputs(graph, { kind: 'mllp', message: MESSAGE, remoteAddress: '10.1.2.3', receivedAt: '2025-01-06T02:00:00.000Z' })).toEqual({
+      message: MESSAGE,
+      remote_address: '10.1.2.3',
+      received_at: '2025-01-06T02:00:00.000Z',
+    });
     const r = await runNode(trigger, {}, {});
     expect(r.outputs.parsed).toMatchObject({ message_type: 'ADT', trigger_event: 'A01' });
     expect((await failure(runNode(trigger, {}, {}, testContext({ executionInputs: { message: 'hello' } })))).code).toBe('HL7_INVALID');
@@ -42,7 +46,10 @@ describe('mllp-listener-trigger', () => {
     const { host, calls } = recordingHost();
     await trigger.activate!(host, target, trigger.config.parse({ port: 2575, ack_mode: 'completed', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] }));
     await trigger.deactivate!(host, target);
-    expect(calls).toEqual([{ op: 'listen', options: { port: 2575, encoding: 'utf8', ack_mode: 'completed', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] } }, { op: 'unlisten' }]);
+    expect(calls).toEqual([
+      { op: 'listen', options: { port: 2575, encoding: 'utf8', ack_mode: 'completed', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] } },
+      { op: 'unlisten' },
+    ]);
     expect((await failure(trigger.activate!(host, target, trigger.config.parse({})))).code).toBe('MLLP_PORT_REQUIRED');
   });
 

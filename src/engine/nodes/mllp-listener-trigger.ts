@@ -70,7 +70,9 @@ export const mllpListenerTrigger = describeNode({
   config: Config,
   example: { port: 2575, encoding: 'utf8', ack_mode: 'stored', allowed_senders: ['10.20.0.0/16'] },
   plan: {
-    role: 'trigger', stage: 'trigger', search: false,
+    role: 'trigger',
+    stage: 'trigger',
+    search: false,
     starts: () => [
       { port: 'parsed', flow: { type: 'hl7v2-message', kind: 'hl7' } },
       { port: 'message', flow: { type: 'text', kind: 'hl7' } },

@@ -22,7 +22,10 @@ export const pipelineOutput = describeNode({
   config: Config,
   example: { key: 'bundle' },
   plan: {
-    role: 'output', stage: 'output', input: 'value', search: false,
+    role: 'output',
+    stage: 'output',
+    input: 'value',
+    search: false,
     takesRaw: true,
   },
   ports: () => ({ inputs: [{ name: 'value', type: 'any', description: 'The value to return' }], outputs: [] }),

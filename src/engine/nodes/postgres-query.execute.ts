@@ -22,9 +22,13 @@ export const postgresQueryNode = implementNode(postgresQuery, {
     if (!config.sql.trim()) throw new NodeError('SQL_REQUIRED', 'Set `sql` to the query to run.');
     const params: unknown[] = [];
     for (const [i, text] of config.params.entries()) {
-      params.push(bindable(await evaluateJsonata(compileJsonata(text), inputs.input, 'PARAM_FAILED').catch((e: NodeError) => {
-        throw new NodeError('PARAM_FAILED', `$${i + 1}: ${e.message}`);
-      })));
+      params.push(
+        bindable(
+          await evaluateJsonata(compileJsonata(text), inputs.input, 'PARAM_FAILED').catch((e: NodeError) => {
+            throw new NodeError('PARAM_FAILED', `$${i + 1}: ${e.message}`);
+          }),
+        ),
+      );
     }
     const sql = poolOf(connector, ctx.services);
     try {

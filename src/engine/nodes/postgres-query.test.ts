@@ -29,7 +29,12 @@ afterAll(async () => {
 describe('postgres-query', () => {
   it('binds params from the input and returns the rows as JSON', async () => {
     const { services } = pgServices(pgConnector({ schema }));
-    const r = await runNode(query, { connector: 'warehouse', sql: 'select id, family, birth_date, profile from patients where gender = $1 order by family', params: ['gender'] }, { input: { gender: 'male' } }, testContext({ services }));
+    const r = await runNode(
+      query,
+      { connector: 'warehouse', sql: 'select id, family, birth_date, profile from patients where gender = $1 order by family', params: ['gender'] },
+      { input: { gender: 'male' } },
+      testContext({ services }),
+    );
     const rows = r.outputs.rows as Record<string, unknown>[];
     expect(rows.map((x) => x.family)).toEqual(['Cole117', 'Schmitt836']);
     expect(rows[0]).toMatchObject({ id: '3af3708d-41f1-cd80-f3dd-ec5ac76072bf', birth_date: '1960-04-13', profile: { resourceType: 'Patient' } });
@@ -37,7 +42,12 @@ describe('postgres-query', () => {
 
   it('cannot be turned into another query by its input', async () => {
     const { services } = pgServices(pgConnector({ schema }));
-    const r = await runNode(query, { connector: 'warehouse', sql: 'select id from patients where family = $1', params: ['family'] }, { input: { family: "x' or '1'='1" } }, testContext({ services }));
+    const r = await runNode(
+      query,
+      { connector: 'warehouse', sql: 'select id from patients where family = $1', params: ['family'] },
+      { input: { family: "x' or '1'='1" } },
+      testContext({ services }),
+    );
     expect(r.outputs.rows).toEqual([]);
   });
 

@@ -54,7 +54,11 @@ export const postgresQuery = describeNode({
     timeout_ms: 30000,
   },
   plan: {
-    role: 'source', stage: 'source', input: 'input', output: 'rows', search: false,
+    role: 'source',
+    stage: 'source',
+    input: 'input',
+    output: 'rows',
+    search: false,
     gives: () => ({ type: 'json', kind: 'json', list: true }),
     cue: anyOf(
       inRow(

@@ -18,7 +18,8 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function inputRows(value: unknown): Row[] {
   const rows = Array.isArray(value) ? value : [value];
-  if (rows.some((r) => !r || typeof r !== 'object' || Array.isArray(r))) throw new NodeError('INVALID_ROWS', 'The input must be an object or a list of objects (one per row).');
+  if (rows.some((r) => !r || typeof r !== 'object' || Array.isArray(r)))
+    throw new NodeError('INVALID_ROWS', 'The input must be an object or a list of objects (one per row).');
   if (rows.length > MAX_ROWS) throw new NodeError('TOO_MANY_ROWS', `${rows.length} rows in one write: at most ${MAX_ROWS} (split them with a for-each).`);
   return rows as Row[];
 }
@@ -57,7 +58,10 @@ function statement(config: Config, table: string, columns: string[], rows: Row[]
   if (keys.length) {
     const others = columns.filter((c) => !keys.includes(c));
     const target = `on conflict (${keys.map(quote).join(', ')})`;
-    text += config.mode === 'upsert' && others.length ? ` ${target} do update set ${others.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}` : ` ${target} do nothing`;
+    text +=
+      config.mode === 'upsert' && others.length
+        ? ` ${target} do update set ${others.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+        : ` ${target} do nothing`;
   }
   return [text, params];
 }

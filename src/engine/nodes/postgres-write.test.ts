@@ -68,13 +68,21 @@ describe('postgres-write', () => {
 
   it('writes one object as one row, with its own fields when there is no mapping', async () => {
     const { services } = pgServices(pgConnector());
-    await runNode(write, { connector: 'warehouse', table }, { rows: { id: 'c-1', patient_id: 'p-1', status: 'active', code: '44054006', resource: { note: 'a jsonb value' } } }, testContext({ services }));
+    await runNode(
+      write,
+      { connector: 'warehouse', table },
+      { rows: { id: 'c-1', patient_id: 'p-1', status: 'active', code: '44054006', resource: { note: 'a jsonb value' } } },
+      testContext({ services }),
+    );
     expect(await stored()).toEqual([{ id: 'c-1', patient_id: 'p-1', status: 'active', code: '44054006', resource: { note: 'a jsonb value' } }]);
   });
 
   it('writes all rows or none', async () => {
     const { services } = pgServices(pgConnector());
-    const rows = [{ id: 'ok', patient_id: 'p-1' }, { id: 'bad', patient_id: null }];
+    const rows = [
+      { id: 'ok', patient_id: 'p-1' },
+      { id: 'bad', patient_id: null },
+    ];
     const e = await failure(runNode(write, { connector: 'warehouse', table }, { rows }, testContext({ services })));
     expect(e.code).toBe('POSTGRES_ERROR');
     expect(e.message).toContain('23502');
@@ -83,9 +91,19 @@ describe('postgres-write', () => {
 
   it('in test mode connects to nothing and returns the rows it would write', async () => {
     const { services, counter } = pgServices(pgConnector());
-    const r = await runNode(write, { connector: 'warehouse', table, columns: mapping }, { rows: SYNTHEA_CONDITIONS.slice(0, 1) }, testContext({ testMode: true, services }));
+    const r = await runNode(
+      write,
+      { connector: 'warehouse', table, columns: mapping },
+      { rows: SYNTHEA_CONDITIONS.slice(0, 1) },
+      testContext({ testMode: true, services }),
+    );
     expect(r.simulated).toBe(true);
-    expect(r.outputs.result).toMatchObject({ simulated: true, table, mode: 'insert', rows: [{ id: '0070163b-65cf-dec8-3019-6221f0ae0560', patient_id: '6a4160eb-a793-2f86-2302-378626f46cce', status: 'resolved' }] });
+    expect(r.outputs.result).toMatchObject({
+      simulated: true,
+      table,
+      mode: 'insert',
+      rows: [{ id: '0070163b-65cf-dec8-3019-6221f0ae0560', patient_id: '6a4160eb-a793-2f86-2302-378626f46cce', status: 'resolved' }],
+    });
     expect(counter.connections).toBe(0);
     expect(await stored()).toHaveLength(0);
   });

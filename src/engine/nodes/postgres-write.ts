@@ -28,7 +28,11 @@ const Config = z
   })
   .superRefine((c, ctx) => {
     if (c.mode === 'upsert' && c.conflict_columns.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['conflict_columns'], message: 'upsert needs the key columns (a primary key or unique constraint) to match rows on' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['conflict_columns'],
+        message: 'upsert needs the key columns (a primary key or unique constraint) to match rows on',
+      });
     }
   });
 
@@ -78,7 +82,11 @@ export const postgresWrite = describeNode({
     timeout_ms: 30000,
   },
   plan: {
-    role: 'sink', stage: 'sink', input: 'rows', output: 'result', search: false,
+    role: 'sink',
+    stage: 'sink',
+    input: 'rows',
+    output: 'result',
+    search: false,
     takes: (f) => f.type !== 'text' && !(f.kind === 'fhir' && (f.type === 'fhir-bundle' || f.bundle)),
     cue: anyOf(
       /\b(write|insert|load|store|save|upsert|append|land|sync|copy|export|send|push)\w*[^.]{0,60}?\b(postgres\w*|database|warehouse|\btable\b|\bdb\b|\bsql\b)/,

@@ -7,7 +7,12 @@ describe('schedule-trigger', () => {
   it('is a trigger with no inputs and one event output', () => {
     const config = scheduleTrigger.config.parse({ cron: '0 2 * * *' });
     expect(scheduleTrigger.trigger?.events).toEqual(['schedule']);
-    expect(scheduleTrigger.trigger?.toInputs({ kind: 'schedule', at: '2025-01-06T02:00:00.000Z' }, scheduleTrigger.config.parse({ cron: '0 2 * * *', inputs: { source: 'nightly' } }))).toEqual({ source: 'nightly', scheduled_at: '2025-01-06T02:00:00.000Z' });
+    expect(
+      scheduleTrigger.trigger?.toInputs(
+        { kind: 'schedule', at: '2025-01-06T02:00:00.000Z' },
+        scheduleTrigger.config.parse({ cron: '0 2 * * *', inputs: { source: 'nightly' } }),
+      ),
+    ).toEqual({ source: 'nightly', scheduled_at: '2025-01-06T02:00:00.000Z' });
     expect(scheduleTrigger.ports(config).inputs).toEqual([]);
     expect(scheduleTrigger.ports(config).outputs).toEqual([expect.objectContaining({ name: 'event', type: 'trigger-event' })]);
     expect(config).toEqual({ cron: '0 2 * * *', timezone: 'UTC', inputs: {} });

@@ -35,7 +35,9 @@ const Config = z.object({
       const problem = cronProblem(cron);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .describe('When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly'),
+    .describe(
+      'When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly',
+    ),
   timezone: z
     .string()
     .refine(isTimeZone, 'not a known IANA time zone (e.g. "UTC", "America/Chicago")')
@@ -82,7 +84,9 @@ export const scheduleTrigger = describeNode({
   config: Config,
   example: { cron: '0 2 * * *', timezone: 'UTC', inputs: { source: 'nightly' } },
   plan: {
-    role: 'trigger', stage: 'trigger', search: false,
+    role: 'trigger',
+    stage: 'trigger',
+    search: false,
     starts: () => [{ port: 'event', flow: { type: 'trigger-event', kind: 'event' } }],
     configure: (a) => {
       if (!a.schedule) {

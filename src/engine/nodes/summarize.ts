@@ -3,7 +3,11 @@ import { describeNode } from '../node-descriptor';
 import { anyOf, digits } from '../node-plan';
 
 const Config = z.object({
-  model: z.string().min(1).default('clinflow/offline').describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
+  model: z
+    .string()
+    .min(1)
+    .default('clinflow/offline')
+    .describe('Language model id (GET /api/llm-models); clinflow/offline is rule-based (no LLM) and always available'),
   max_sentences: z.number().int().min(1).max(50).default(3).describe('The most sentences the summary may have'),
   max_words: z.number().int().min(5).max(5000).optional().describe('The most words the summary may have (cut with … beyond)'),
   focus: z.string().max(500).default('').describe('What the summary should keep (e.g. "medications and plan"); empty: the main findings'),
@@ -35,7 +39,11 @@ export const summarize = describeNode({
   example: { model: 'clinflow/offline', max_sentences: 2, max_words: 80, focus: 'diagnoses, medications and plan' },
   ui: { order: ['model', 'max_sentences', 'max_words', 'focus'] },
   plan: {
-    role: 'step', stage: 'model', input: 'text', output: 'summary', jobs: ['ai', 'summary'],
+    role: 'step',
+    stage: 'model',
+    input: 'text',
+    output: 'summary',
+    jobs: ['ai', 'summary'],
     takes: (f) => (f.type === 'text' && !['hl7', 'x12', 'csv'].includes(f.kind)) || f.kind === 'note',
     gives: () => ({ type: 'text', kind: 'answer' }),
     cue: anyOf(

@@ -37,7 +37,12 @@ describe('switch', () => {
 
   it('refuses duplicate, reserved and non-identifier port names, and bad expressions', () => {
     const issues = (cases: unknown) => switchNode.config.safeParse({ cases }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
-    expect(issues([{ port: 'a', expression: '1' }, { port: 'a', expression: '2' }])).toEqual(['cases.1.port: duplicate port name "a"']);
+    expect(
+      issues([
+        { port: 'a', expression: '1' },
+        { port: 'a', expression: '2' },
+      ]),
+    ).toEqual(['cases.1.port: duplicate port name "a"']);
     expect(issues([{ port: 'default', expression: '1' }])[0]).toMatch(/reserved/);
     expect(issues([{ port: 'has space', expression: '1' }])[0]).toMatch(/identifiers/);
     expect(issues([{ port: 'ok', expression: 'a ==' }])[0]).toMatch(/^cases\.0\.expression: .*does not compile/);

@@ -26,10 +26,7 @@ const Config = z.object({
       });
     })
     .describe('Cases in order; each adds an output port'),
-  mode: z
-    .enum(['first', 'all'])
-    .default('first')
-    .describe('first: only the first matching case fires; all: every matching case fires'),
+  mode: z.enum(['first', 'all']).default('first').describe('first: only the first matching case fires; all: every matching case fires'),
 });
 
 export const switchDescriptor = describeNode({
@@ -57,7 +54,13 @@ export const switchDescriptor = describeNode({
     mode: 'first',
   },
   plan: {
-    role: 'step', stage: 'work', input: 'value', router: 'branch', jobs: ['route'], search: false, gives: pass,
+    role: 'step',
+    stage: 'work',
+    input: 'value',
+    router: 'branch',
+    jobs: ['route'],
+    search: false,
+    gives: pass,
     cue: anyOf(
       /\bswitch\b|\bseparate (outputs|branches|queues|routes)\b|\beach (message |resource )?type to its own\b/,
       /\bby (message|resource|event) type\b|\bper (message|resource) type\b/,

@@ -30,7 +30,9 @@ describe('terminology-lookup', () => {
     const unknown = r.outputs.unknown as { path: string; system: string; code: string; reason: string }[];
     expect(unknown.length).toBeGreaterThan(0);
     expect(unknown.every((u) => u.path.startsWith('Bundle.entry['))).toBe(true);
-    expect(unknown.filter((u) => u.reason === 'unknown-code').map((u) => `${u.system}|${u.code}`)).toContain('http://terminology.hl7.org/CodeSystem/v2-0203|PGN');
+    expect(unknown.filter((u) => u.reason === 'unknown-code').map((u) => `${u.system}|${u.code}`)).toContain(
+      'http://terminology.hl7.org/CodeSystem/v2-0203|PGN',
+    );
     expect(unknown.find((u) => u.code === 'PGN')!.path).toBe('Bundle.entry[16].resource.identifier[0].type.coding[0]');
     const e = await failure(runNode(terminologyLookup, { on_unknown: 'fail' }, { value: bundle }));
     expect(e.code).toBe('TERMINOLOGY_UNKNOWN_CODE');

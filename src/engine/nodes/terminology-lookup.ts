@@ -3,10 +3,7 @@ import { describeNode } from '../node-descriptor';
 import { anyOf, isFhir, pass } from '../node-plan';
 
 const Config = z.object({
-  overwrite: z
-    .boolean()
-    .default(false)
-    .describe('Also replace displays that differ from the code system\'s (by default only missing displays are filled in)'),
+  overwrite: z.boolean().default(false).describe("Also replace displays that differ from the code system's (by default only missing displays are filled in)"),
   on_unknown: z
     .enum(['report', 'fail'])
     .default('report')
@@ -18,9 +15,26 @@ export const terminologyLookup = describeNode({
   name: 'Terminology lookup',
   idBase: 'terminology',
   category: 'healthcare',
-  description: 'Fills in the missing displays of codes (HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX… codes of the samples) and reports codes it does not know.',
+  description:
+    'Fills in the missing displays of codes (HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX… codes of the samples) and reports codes it does not know.',
   version: '1.0.0',
-  keywords: ['terminology', 'code', 'display', 'lookup', 'coding', 'codeableconcept', 'loinc', 'snomed', 'rxnorm', 'cvx', 'icd-10', 'hl7 table', 'v2', 'v3', 'enrich'],
+  keywords: [
+    'terminology',
+    'code',
+    'display',
+    'lookup',
+    'coding',
+    'codeableconcept',
+    'loinc',
+    'snomed',
+    'rxnorm',
+    'cvx',
+    'icd-10',
+    'hl7 table',
+    'v2',
+    'v3',
+    'enrich',
+  ],
   side_effect: 'none',
   documentation: [
     'Finds every Coding in the input — a resource, a Bundle, a CodeableConcept, a Coding, or just `{"system", "code"}`',
@@ -45,7 +59,12 @@ export const terminologyLookup = describeNode({
   config: Config,
   example: { overwrite: false, on_unknown: 'report' },
   plan: {
-    role: 'step', stage: 'work', input: 'value', output: 'value', takes: (f) => isFhir(f) && !f.list, gives: pass,
+    role: 'step',
+    stage: 'work',
+    input: 'value',
+    output: 'value',
+    takes: (f) => isFhir(f) && !f.list,
+    gives: pass,
     cue: anyOf(
       /\bterminolog\w*|\bmissing displays?\b|\bcode displays?\b|\blook\w* up (the )?codes\b/,
       /\benrich\w*[^.]{0,20}codes|\bdisplays? (for|of) (the )?codes\b/,

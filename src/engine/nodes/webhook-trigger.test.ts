@@ -6,9 +6,16 @@ describe('webhook-trigger', () => {
   it('is a trigger with event and body outputs and no config', () => {
     const config = webhookTrigger.config.parse({});
     expect(webhookTrigger.trigger?.events).toEqual(['webhook']);
-    expect(webhookTrigger.trigger?.toInputs({ kind: 'webhook', body: 'MSH|…', headers: { 'content-type': 'text/plain' }, query: {} }, config)).toEqual({ body: 'MSH|…', headers: { 'content-type': 'text/plain' }, query: {} });
+    expect(webhookTrigger.trigger?.toInputs({ kind: 'webhook', body: 'MSH|…', headers: { 'content-type': 'text/plain' }, query: {} }, config)).toEqual({
+      body: 'MSH|…',
+      headers: { 'content-type': 'text/plain' },
+      query: {},
+    });
     expect(webhookTrigger.ports(config).inputs).toEqual([]);
-    expect(webhookTrigger.ports(config).outputs.map((p) => [p.name, p.type])).toEqual([['event', 'trigger-event'], ['body', 'json']]);
+    expect(webhookTrigger.ports(config).outputs.map((p) => [p.name, p.type])).toEqual([
+      ['event', 'trigger-event'],
+      ['body', 'json'],
+    ]);
   });
 
   it('emits the whole request on event and the request body on body', async () => {

@@ -39,7 +39,9 @@ export const webhookTrigger = describeNode({
   config: Config,
   example: {},
   plan: {
-    role: 'trigger', stage: 'trigger', search: false,
+    role: 'trigger',
+    stage: 'trigger',
+    search: false,
     starts: ({ data, x12 }) => [{ port: 'body', flow: { type: 'json', kind: data, x12 } }],
   },
   ports: () => ({

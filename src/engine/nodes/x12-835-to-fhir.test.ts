@@ -25,7 +25,9 @@ describe('x12-835-to-fhir', () => {
   it('gives paid amounts, adjustments and status per claim, and logs its counts', async () => {
     const ctx = testContext();
     const r = await runNode(x12835ToFhir, {}, { interchange: interchange(x12Sample('835_005010X221A1/medicare-part-a.835')) }, ctx);
-    const eobs = (r.outputs.bundle as Bundle).entry!.map((e) => e.resource!).filter((x): x is ExplanationOfBenefit => x.resourceType === 'ExplanationOfBenefit');
+    const eobs = (r.outputs.bundle as Bundle)
+      .entry!.map((e) => e.resource!)
+      .filter((x): x is ExplanationOfBenefit => x.resourceType === 'ExplanationOfBenefit');
     expect(eobs.map((e) => [e.identifier?.[0]?.value, e.disposition, e.payment?.amount?.value, e.adjudication?.[0]?.reason?.coding?.[0]?.code])).toEqual([
       ['666123', 'Processed as primary', 138018.4, '45'],
       ['777777', 'Processed as primary', 11980.33, '45'],
@@ -35,7 +37,10 @@ describe('x12-835-to-fhir', () => {
 
   it('fails with X12_NOT_835 on an 837 and X12_VALUE_INVALID on plain JSON', async () => {
     const e = await failure(runNode(x12835ToFhir, {}, { interchange: interchange(x12Sample('837_005010X222A2/demo.example1.837')) }));
-    expect(e).toMatchObject({ code: 'X12_NOT_835', message: 'The interchange holds no 835 transaction set (it has 837): connect an 835 (claim payment/advice) interchange.' });
+    expect(e).toMatchObject({
+      code: 'X12_NOT_835',
+      message: 'The interchange holds no 835 transaction set (it has 837): connect an 835 (claim payment/advice) interchange.',
+    });
     expect((await failure(runNode(x12835ToFhir, {}, { interchange: 'ISA*00*' }))).code).toBe('X12_VALUE_INVALID');
   });
 });

@@ -34,7 +34,13 @@ export const x12835ToFhir = describeNode({
   config: Config,
   example: {},
   plan: {
-    role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'convert',
+    input: 'interchange',
+    output: 'bundle',
+    jobs: ['to-fhir'],
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'x12' && f.x12 === '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 === '835', why: 'X12 835 to FHIR' } },
@@ -42,7 +48,13 @@ export const x12835ToFhir = describeNode({
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 835' }],
-    outputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'Bundle (collection): the ExplanationOfBenefits and the Patients, Organizations and Coverages they reference' }],
+    outputs: [
+      {
+        name: 'bundle',
+        type: 'fhir-bundle',
+        description: 'Bundle (collection): the ExplanationOfBenefits and the Patients, Organizations and Coverages they reference',
+      },
+    ],
   }),
   errors: {
     X12_NOT_835: 'the interchange holds no 835 transaction set (the message says which sets it has)',

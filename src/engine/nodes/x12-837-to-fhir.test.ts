@@ -37,7 +37,10 @@ describe('x12-837-to-fhir', () => {
 
   it('fails with X12_NOT_837 on an 835 and X12_VALUE_INVALID on something that is not an interchange', async () => {
     const e = await failure(runNode(x12837ToFhir, {}, { interchange: interchange(x12Sample('835_005010X221A1/managed-care.835')) }));
-    expect(e).toMatchObject({ code: 'X12_NOT_837', message: 'The interchange holds no 837 transaction set (it has 835): connect an 837 (health care claim) interchange.' });
+    expect(e).toMatchObject({
+      code: 'X12_NOT_837',
+      message: 'The interchange holds no 837 transaction set (it has 835): connect an 837 (health care claim) interchange.',
+    });
     const v = await failure(runNode(x12837ToFhir, {}, { interchange: { resourceType: 'Bundle' } }));
     expect(v.code).toBe('X12_VALUE_INVALID');
     expect(v.message).toContain('separators');
@@ -76,6 +79,8 @@ describe('x12-837-to-fhir', () => {
     const bad = await run(text.replace('SV1*HC:87070*15.00', 'SV1*HC:87070*25.00'));
     expect(bad.status).toBe('completed');
     expect(bad.nodes.fhir!.status).toBe('skipped');
-    expect((bad.outputs.quarantine as { issues: { code: string; location: string }[] }).issues).toMatchObject([{ code: 'TOTAL_MISMATCH', location: '2300 CLM CLM02' }]);
+    expect((bad.outputs.quarantine as { issues: { code: string; location: string }[] }).issues).toMatchObject([
+      { code: 'TOTAL_MISMATCH', location: '2300 CLM CLM02' },
+    ]);
   });
 });

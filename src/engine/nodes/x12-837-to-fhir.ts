@@ -27,7 +27,7 @@ export const x12837ToFhir = describeNode({
     '(BBR/BBQ/BR/BQ) become `Claim.procedure`. Service lines (2400) become items: SV1 procedure (CPT when five',
     'digits, else HCPCS; NDC for N4), modifiers, charge as `net`, units, place of service, diagnosis pointers as',
     '`diagnosisSequence`; SV2 revenue code (NUBC) with its procedure; DTP*472 as the service date. CLM02 is',
-    '`total`, DTP*434 (or the lines\' first and last dates) `billablePeriod`, CLM11 with DTP*439 the accident.',
+    "`total`, DTP*434 (or the lines' first and last dates) `billablePeriod`, CLM11 with DTP*439 the accident.",
     'Every resource passes FHIR R4 validation. What cannot be carried over (a pointer to no diagnosis) is logged.',
     '',
     '**Example**: `X12 parse` → this node → `fhir-validate` → a FHIR server write; for',
@@ -37,7 +37,13 @@ export const x12837ToFhir = describeNode({
   config: Config,
   example: {},
   plan: {
-    role: 'step', stage: 'convert', input: 'interchange', output: 'bundle', jobs: ['to-fhir'], search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'convert',
+    input: 'interchange',
+    output: 'bundle',
+    jobs: ['to-fhir'],
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'x12' && f.x12 !== '835',
     gives: () => ({ type: 'fhir-bundle', kind: 'fhir', bundle: 'collection' }),
     answers: { 'to-fhir': { when: (a) => a.data === 'x12' && a.x12 !== '835', why: 'X12 837 to FHIR' } },
@@ -45,7 +51,13 @@ export const x12837ToFhir = describeNode({
   },
   ports: () => ({
     inputs: [{ name: 'interchange', type: 'x12-interchange', description: 'An interchange holding at least one 837' }],
-    outputs: [{ name: 'bundle', type: 'fhir-bundle', description: 'Bundle (collection): the Claims and the Patients, Organizations, Practitioners, Locations and Coverages they reference' }],
+    outputs: [
+      {
+        name: 'bundle',
+        type: 'fhir-bundle',
+        description: 'Bundle (collection): the Claims and the Patients, Organizations, Practitioners, Locations and Coverages they reference',
+      },
+    ],
   }),
   errors: {
     X12_NOT_837: 'the interchange holds no 837 transaction set (the message says which sets it has)',

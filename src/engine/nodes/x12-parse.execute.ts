@@ -11,7 +11,10 @@ export const x12ParseNode = implementNode(x12Parse, {
     }
     const result = parseX12(text, { strict: config.strict });
     if (!result.ok) {
-      const list = result.errors.slice(0, 10).map((e) => e.message).join('; ');
+      const list = result.errors
+        .slice(0, 10)
+        .map((e) => e.message)
+        .join('; ');
       ctx.log('info', `invalid: ${result.errors.length} error(s)`);
       if (config.on_invalid === 'fail') {
         const control = result.errors.every((e) => e.code !== 'X12_INVALID');

@@ -30,7 +30,13 @@ describe('x12-parse', () => {
     expect(r.outputs).toEqual({
       invalid: {
         text,
-        errors: [{ code: 'X12_INVALID', message: 'Not X12: the text must start with an ISA segment, found "MSH|^~\\\\&|EPI" (line 1, column 1, segment 1)', position: { segment: 1, offset: 0, line: 1, column: 1 } }],
+        errors: [
+          {
+            code: 'X12_INVALID',
+            message: 'Not X12: the text must start with an ISA segment, found "MSH|^~\\\\&|EPI" (line 1, column 1, segment 1)',
+            position: { segment: 1, offset: 0, line: 1, column: 1 },
+          },
+        ],
       },
     });
   });

@@ -5,7 +5,9 @@ const Config = z.object({
   strict: z
     .boolean()
     .default(false)
-    .describe('Control counts and numbers must match (SE01 segment count, SE02 = ST02, GE01, GE02 = GS06, IEA01, IEA02 = ISA13, every trailer present, a 106-character ISA); when false they are listed in the value\'s "warnings" instead'),
+    .describe(
+      'Control counts and numbers must match (SE01 segment count, SE02 = ST02, GE01, GE02 = GS06, IEA01, IEA02 = ISA13, every trailer present, a 106-character ISA); when false they are listed in the value\'s "warnings" instead',
+    ),
   on_invalid: z
     .enum(['route', 'fail'])
     .default('route')
@@ -23,7 +25,7 @@ export const x12Parse = describeNode({
   side_effect: 'none',
   documentation: [
     'Reads one X12 interchange (ISA … IEA) into the `x12-interchange` value: the separators from ISA, the',
-    'ISA/GS/ST envelopes and their trailers, and each transaction set\'s segments grouped into the loops of its',
+    "ISA/GS/ST envelopes and their trailers, and each transaction set's segments grouped into the loops of its",
     'implementation guide (837: `2000A` billing provider, `2000B` subscriber, `2000C` patient, `2300` claim,',
     '`2400` service line…; 835: `1000A`/`1000B`, `2000`, `2100` claim payment, `2110` service payment). Every',
     'segment is an object keyed as the guides name elements (`CLM01`, `NM109`); a composite is a list of its',
@@ -42,7 +44,14 @@ export const x12Parse = describeNode({
   config: Config,
   example: { strict: true, on_invalid: 'route' },
   plan: {
-    role: 'step', stage: 'parse', input: 'text', output: 'interchange', aside: 'invalid', jobs: ['parse'], search: false, converter: 'converts the value',
+    role: 'step',
+    stage: 'parse',
+    input: 'text',
+    output: 'interchange',
+    aside: 'invalid',
+    jobs: ['parse'],
+    search: false,
+    converter: 'converts the value',
     takes: (f) => f.kind === 'x12' && f.type === 'text',
     gives: (f) => ({ type: 'x12-interchange', kind: 'x12', x12: f.x12 }),
     cue: /\bparse\w*\b[^.]{0,30}\b(x12|edi|83[457]|27[0-7]|claims?|remittances?|eligibility)/,

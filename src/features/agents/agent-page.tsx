@@ -53,5 +53,9 @@ function AgentView({ agent }: { agent: Agent }) {
 /** /agents/{id}: the agent's configuration, tools, versions and public invocation, beside a chat playground. */
 export function AgentPage({ id }: { id: string }) {
   const agent = api.agents.get.useQuery({ id });
-  return <QueryState query={agent} what="the agent">{(a) => <AgentView agent={a} />}</QueryState>;
+  return (
+    <QueryState query={agent} what="the agent">
+      {(a) => <AgentView agent={a} />}
+    </QueryState>
+  );
 }

@@ -51,7 +51,8 @@ export function AgentsPage() {
             isEmpty={(d) => d.agents.length === 0}
             empty={
               <EmptyState icon={<Bot className="size-6" aria-hidden />} title="No agents yet">
-                Start from one of the templates below (the HL7 troubleshooter answers straight away with the offline model), or create an empty agent with New agent.
+                Start from one of the templates below (the HL7 troubleshooter answers straight away with the offline model), or create an empty agent with New
+                agent.
               </EmptyState>
             }
           >
@@ -66,7 +67,11 @@ export function AgentsPage() {
                       <Link href={`/agents/${a.id}`} className="block truncate text-sm font-medium text-slate-900 hover:text-teal-700 hover:underline">
                         {a.name}
                       </Link>
-                      {a.description ? <p className="truncate text-xs text-slate-500" title={a.description}>{a.description}</p> : null}
+                      {a.description ? (
+                        <p className="truncate text-xs text-slate-500" title={a.description}>
+                          {a.description}
+                        </p>
+                      ) : null}
                     </td>
                     <td className={TD}>
                       <Badge>{a.agent_type}</Badge>

@@ -37,11 +37,21 @@ export function useDeploy(agent: Agent) {
   const error = deploy.error ?? undeploy.error;
   const button =
     agent.status === 'deployed' ? (
-      <Button variant="secondary" icon={<Square className="size-4" aria-hidden />} loading={undeploy.isPending} onClick={() => (deploy.reset(), undeploy.mutate({ id: agent.id }))}>
+      <Button
+        variant="secondary"
+        icon={<Square className="size-4" aria-hidden />}
+        loading={undeploy.isPending}
+        onClick={() => (deploy.reset(), undeploy.mutate({ id: agent.id }))}
+      >
         Undeploy
       </Button>
     ) : (
-      <Button icon={<Rocket className="size-4" aria-hidden />} loading={deploy.isPending} disabled={agent.status === 'inactive'} onClick={() => (undeploy.reset(), deploy.mutate({ id: agent.id }))}>
+      <Button
+        icon={<Rocket className="size-4" aria-hidden />}
+        loading={deploy.isPending}
+        disabled={agent.status === 'inactive'}
+        onClick={() => (undeploy.reset(), deploy.mutate({ id: agent.id }))}
+      >
         Deploy
       </Button>
     );

@@ -55,11 +55,20 @@ export function InvokePanel({ agent }: { agent: Agent }) {
             {agent.status === 'deployed' ? ' (it is).' : ': deploy it first.'}
           </p>
         </div>
-        {agent.status !== 'deployed' ? <Alert tone="info">Not deployed: the call below answers 409 AGENT_NOT_DEPLOYED until you deploy the agent.</Alert> : null}
+        {agent.status !== 'deployed' ? (
+          <Alert tone="info">Not deployed: the call below answers 409 AGENT_NOT_DEPLOYED until you deploy the agent.</Alert>
+        ) : null}
         <div className="overflow-hidden rounded-md bg-slate-900">
           <div className="flex items-center justify-between border-b border-white/10 py-1 pr-1 pl-4">
             <span className="text-xs text-slate-400">curl</span>
-            <Button variant="ghost" size="sm" className="text-slate-300 hover:bg-white/10 hover:text-white" onClick={copy} icon={copied ? <Check className="size-3.5 text-emerald-400" aria-hidden /> : <Copy className="size-3.5" aria-hidden />} aria-label="Copy the invoke command">
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-slate-300 hover:bg-white/10 hover:text-white"
+              onClick={copy}
+              icon={copied ? <Check className="size-3.5 text-emerald-400" aria-hidden /> : <Copy className="size-3.5" aria-hidden />}
+              aria-label="Copy the invoke command"
+            >
               {copied ? 'Copied' : 'Copy'}
             </Button>
           </div>
@@ -82,7 +91,13 @@ export function InvokePanel({ agent }: { agent: Agent }) {
             Create a key for this agent
           </Button>
         )}
-        {create.error ? <Alert>{appError(create.error)?.code === 'FORBIDDEN' ? 'Only organization admins can create API keys: ask an admin for a key with the scope agent/' + agent.id + ':execute.' : errorMessage(create.error)}</Alert> : null}
+        {create.error ? (
+          <Alert>
+            {appError(create.error)?.code === 'FORBIDDEN'
+              ? 'Only organization admins can create API keys: ask an admin for a key with the scope agent/' + agent.id + ':execute.'
+              : errorMessage(create.error)}
+          </Alert>
+        ) : null}
       </div>
     </Card>
   );

@@ -3,7 +3,8 @@
 import { useId } from 'react';
 import { api } from '@/trpc/react';
 
-const SELECT = 'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
+const SELECT =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
 const KEY: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** Why a model cannot be picked: its provider is not configured on this server. */
@@ -26,7 +27,8 @@ export function ModelSelect({ value, onChange }: { value: string; onChange: (mod
         {current ? null : <option value={value}>{value}</option>}
         {list.map((m) => (
           <option key={m.id} value={m.id} disabled={!m.available}>
-            {m.name}{m.available ? '' : ` — unavailable: ${unavailableReason(m.provider)}`}
+            {m.name}
+            {m.available ? '' : ` — unavailable: ${unavailableReason(m.provider)}`}
           </option>
         ))}
       </select>

@@ -70,10 +70,34 @@ export function SettingsPanel({ agent }: { agent: Agent }) {
         <TextAreaField label="Description" value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
         <ModelSelect value={draft.model} onChange={(model) => setDraft({ ...draft, model })} />
         <div className="grid grid-cols-2 gap-3">
-          <TextField label="Temperature" type="number" min={0} max={2} step={0.1} value={draft.temperature} onChange={set('temperature')} hint="0 (focused) to 2 (varied)" />
-          <TextField label="Max tokens" type="number" min={1} max={200000} step={1} value={draft.max_tokens} onChange={set('max_tokens')} hint="Longest answer" />
+          <TextField
+            label="Temperature"
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            value={draft.temperature}
+            onChange={set('temperature')}
+            hint="0 (focused) to 2 (varied)"
+          />
+          <TextField
+            label="Max tokens"
+            type="number"
+            min={1}
+            max={200000}
+            step={1}
+            value={draft.max_tokens}
+            onChange={set('max_tokens')}
+            hint="Longest answer"
+          />
         </div>
-        <TextAreaField label="Instructions" value={draft.instructions} onChange={set('instructions')} rows={5} hint="What the model is told before the conversation (system prompt)." />
+        <TextAreaField
+          label="Instructions"
+          value={draft.instructions}
+          onChange={set('instructions')}
+          rows={5}
+          hint="What the model is told before the conversation (system prompt)."
+        />
         <TextAreaField
           label="Prompt template"
           value={draft.prompt_template}
@@ -82,7 +106,8 @@ export function SettingsPanel({ agent }: { agent: Agent }) {
           className="font-mono text-xs"
           hint={
             <>
-              The message as the model gets it: <code>{'{{input}}'}</code> is what was sent; <code>{'{{field}}'}</code> is a field of an invocation&apos;s input_data.
+              The message as the model gets it: <code>{'{{input}}'}</code> is what was sent; <code>{'{{field}}'}</code> is a field of an invocation&apos;s
+              input_data.
             </>
           }
         />

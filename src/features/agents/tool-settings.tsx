@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button';
 import { api } from '@/trpc/react';
 import type { AssignedTool } from './types';
 
-const CONTROL = 'h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus:border-teal-600 focus:outline-none aria-invalid:border-amber-500';
+const CONTROL =
+  'h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus:border-teal-600 focus:outline-none aria-invalid:border-amber-500';
 
 /** The settings a built-in tool's config_schema requires (fhir_search: a connector; run_pipeline: a pipeline). */
 function requiredFields(tool: AssignedTool): { key: string; description: string }[] {
@@ -48,7 +49,12 @@ export function ToolSettings({ tool, pending, onSave }: { tool: AssignedTool; pe
     >
       {fields.map((f) => {
         const listed = f.key === 'connector' || f.key === 'pipeline_id';
-        const common = { 'aria-label': `${tool.name} ${f.key}`, className: CONTROL, value: values[f.key] ?? '', 'aria-invalid': !tool.config[f.key] || undefined };
+        const common = {
+          'aria-label': `${tool.name} ${f.key}`,
+          className: CONTROL,
+          value: values[f.key] ?? '',
+          'aria-invalid': !tool.config[f.key] || undefined,
+        };
         return (
           <label key={f.key} className="flex items-center gap-2 text-xs text-slate-600">
             <span className="w-24 shrink-0 font-mono">{f.key}</span>
@@ -64,7 +70,9 @@ export function ToolSettings({ tool, pending, onSave }: { tool: AssignedTool; pe
         );
       })}
       <div className="flex items-center justify-between gap-2">
-        <p className={missing ? 'text-xs text-amber-700' : 'text-xs text-slate-500'}>{missing ? 'Required before the agent can be deployed.' : fields.map((f) => f.description).join('; ')}</p>
+        <p className={missing ? 'text-xs text-amber-700' : 'text-xs text-slate-500'}>
+          {missing ? 'Required before the agent can be deployed.' : fields.map((f) => f.description).join('; ')}
+        </p>
         <Button type="submit" size="sm" variant="secondary" disabled={!changed || fields.some((f) => !values[f.key])} loading={pending}>
           Save setting
         </Button>

@@ -33,7 +33,12 @@ export function ToolsPanel({ agentId }: { agentId: string }) {
           <h2 className="text-base font-semibold text-slate-900">Tools</h2>
           <p className="text-xs text-slate-500">The model decides when to call them, from their descriptions.</p>
         </div>
-        <QueryState query={assigned} what="the agent's tools" isEmpty={(d) => d.tools.length === 0} empty={<p className="text-sm text-slate-500">No tools: the agent answers from its model alone.</p>}>
+        <QueryState
+          query={assigned}
+          what="the agent's tools"
+          isEmpty={(d) => d.tools.length === 0}
+          empty={<p className="text-sm text-slate-500">No tools: the agent answers from its model alone.</p>}
+        >
           {(d) => (
             <ul className="divide-y divide-slate-100 rounded-md border border-slate-200" aria-label="Assigned tools">
               {d.tools.map((t) => (
@@ -59,7 +64,11 @@ export function ToolsPanel({ agentId }: { agentId: string }) {
                       {unassign.isPending && unassign.variables?.toolId === t.id ? null : <X className="size-4" aria-hidden />}
                     </Button>
                   </div>
-                  <ToolSettings tool={t} pending={assign.isPending && assign.variables?.tool_id === t.id} onSave={(config) => assign.mutate({ id: agentId, tool_id: t.id, config })} />
+                  <ToolSettings
+                    tool={t}
+                    pending={assign.isPending && assign.variables?.tool_id === t.id}
+                    onSave={(config) => assign.mutate({ id: agentId, tool_id: t.id, config })}
+                  />
                 </li>
               ))}
             </ul>
@@ -80,7 +89,14 @@ export function ToolsPanel({ agentId }: { agentId: string }) {
               </option>
             ))}
           </select>
-          <Button type="submit" variant="secondary" size="sm" icon={<Plus className="size-3.5" aria-hidden />} disabled={!picked} loading={assign.isPending && !assign.variables?.config}>
+          <Button
+            type="submit"
+            variant="secondary"
+            size="sm"
+            icon={<Plus className="size-3.5" aria-hidden />}
+            disabled={!picked}
+            loading={assign.isPending && !assign.variables?.config}
+          >
             Add tool
           </Button>
         </form>

@@ -23,7 +23,15 @@ function configText(c: AgentVersion['config'], settings: Record<string, Record<s
 }
 
 function currentText(a: Agent, tools: AssignedTool[]): string {
-  const config = { name: a.name, agent_type: a.agent_type, description: a.description, model_config: a.model_config, prompt_template: a.prompt_template, instructions: a.instructions, tools: a.tools };
+  const config = {
+    name: a.name,
+    agent_type: a.agent_type,
+    description: a.description,
+    model_config: a.model_config,
+    prompt_template: a.prompt_template,
+    instructions: a.instructions,
+    tools: a.tools,
+  };
   return configText(config, Object.fromEntries(tools.map((t) => [t.id, t.config])));
 }
 
@@ -34,10 +42,17 @@ const MARK = { same: ' ', added: '+', removed: '-' } as const;
 export function VersionDiffDialog({ agentId, version, onClose }: { agentId: string; version: AgentVersion | null; onClose: () => void }) {
   const agent = api.agents.get.useQuery({ id: agentId });
   const tools = api.agents.tools.useQuery({ id: agentId });
-  const lines = version && agent.data && tools.data ? lineDiff(configText(version.config, version.tool_settings), currentText(agent.data, tools.data.tools)) : null;
+  const lines =
+    version && agent.data && tools.data ? lineDiff(configText(version.config, version.tool_settings), currentText(agent.data, tools.data.tools)) : null;
   const changes = lines?.filter((l) => l.kind !== 'same').length ?? 0;
   return (
-    <Dialog open={version !== null} onClose={onClose} title={`Version ${version?.version ?? ''} → current configuration`} description={lines ? (changes ? `${changes} lines differ.` : 'No differences: the configuration is this version.') : undefined} className="max-w-3xl">
+    <Dialog
+      open={version !== null}
+      onClose={onClose}
+      title={`Version ${version?.version ?? ''} → current configuration`}
+      description={lines ? (changes ? `${changes} lines differ.` : 'No differences: the configuration is this version.') : undefined}
+      className="max-w-3xl"
+    >
       {lines ? (
         <pre className="overflow-x-auto rounded-md border border-slate-200 font-mono text-[11px] leading-relaxed" aria-label="Differences">
           {lines.map((l, i) => (

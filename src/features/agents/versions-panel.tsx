@@ -54,7 +54,12 @@ export function VersionsPanel({ agent }: { agent: Agent }) {
           </Button>
         </form>
         {snapshot.error ? <Alert>{errorMessage(snapshot.error)}</Alert> : null}
-        <QueryState query={versions} what="versions" isEmpty={(d) => d.versions.length === 0} empty={<p className="text-sm text-slate-500">No versions yet.</p>}>
+        <QueryState
+          query={versions}
+          what="versions"
+          isEmpty={(d) => d.versions.length === 0}
+          empty={<p className="text-sm text-slate-500">No versions yet.</p>}
+        >
           {(d) => (
             <ol className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200" aria-label="Versions">
               {d.versions.map((v) => (
@@ -66,7 +71,13 @@ export function VersionsPanel({ agent }: { agent: Agent }) {
                       {v.note || 'No note'} · <RelativeTime iso={v.created_at} />
                     </p>
                   </div>
-                  <Button variant="ghost" size="sm" icon={<GitCompare className="size-3.5" aria-hidden />} onClick={() => setComparing(v)} aria-label={`Compare version ${v.version} with the current configuration`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    icon={<GitCompare className="size-3.5" aria-hidden />}
+                    onClick={() => setComparing(v)}
+                    aria-label={`Compare version ${v.version} with the current configuration`}
+                  >
                     Diff
                   </Button>
                 </li>

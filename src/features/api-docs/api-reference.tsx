@@ -31,10 +31,7 @@ export function ApiReference() {
               <FileJson className="size-4" aria-hidden />
               openapi.json
             </a>
-            <Link
-              href="/pipelines"
-              className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-teal-700 hover:bg-teal-50"
-            >
+            <Link href="/pipelines" className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-teal-700 hover:bg-teal-50">
               <ArrowLeft className="size-4" aria-hidden />
               Back to the app
             </Link>

@@ -44,20 +44,23 @@ export default function SwaggerView() {
   useEffect(() => {
     if (!spec || !mount.current) return;
     let cancelled = false;
-    void import('swagger-ui-dist/swagger-ui-bundle.js').then((module) => {
-      // the bundle is UMD without types: its default export or the module itself is the constructor
-      const SwaggerUI = ((module as { default?: SwaggerUIBundle }).default ?? module) as unknown as SwaggerUIBundle;
-      if (cancelled || !mount.current) return;
-      SwaggerUI({
-        domNode: mount.current,
-        spec,
-        docExpansion: 'list',
-        defaultModelsExpandDepth: 0,
-        deepLinking: true,
-        persistAuthorization: true,
-        tryItOutEnabled: false,
-      });
-    }, (e: unknown) => setError(`The reference viewer did not load: ${e instanceof Error ? e.message : String(e)}`));
+    void import('swagger-ui-dist/swagger-ui-bundle.js').then(
+      (module) => {
+        // the bundle is UMD without types: its default export or the module itself is the constructor
+        const SwaggerUI = ((module as { default?: SwaggerUIBundle }).default ?? module) as unknown as SwaggerUIBundle;
+        if (cancelled || !mount.current) return;
+        SwaggerUI({
+          domNode: mount.current,
+          spec,
+          docExpansion: 'list',
+          defaultModelsExpandDepth: 0,
+          deepLinking: true,
+          persistAuthorization: true,
+          tryItOutEnabled: false,
+        });
+      },
+      (e: unknown) => setError(`The reference viewer did not load: ${e instanceof Error ? e.message : String(e)}`),
+    );
     return () => {
       cancelled = true;
     };

@@ -38,8 +38,7 @@ export function ApiKeysPage() {
         title="API keys"
         description={
           <>
-            Keys authenticate other systems against the REST API. Send the key as a bearer token together with your
-            organization id. See the{' '}
+            Keys authenticate other systems against the REST API. Send the key as a bearer token together with your organization id. See the{' '}
             <a href="/api/docs" className="font-medium text-teal-700 hover:underline">
               API reference
             </a>{' '}
@@ -63,8 +62,8 @@ export function ApiKeysPage() {
               isEmpty={(d) => d.length === 0}
               empty={
                 <EmptyState icon={<KeyRound className="size-6" aria-hidden />} title="No API keys yet" action={newButton}>
-                  Create a key for each system that calls Clinflow (an EHR integration, a script, CI). Give it only the
-                  scopes it needs; you can revoke it at any time.
+                  Create a key for each system that calls Clinflow (an EHR integration, a script, CI). Give it only the scopes it needs; you can revoke it at
+                  any time.
                 </EmptyState>
               }
             >

@@ -62,12 +62,7 @@ export function CreateKeyDialog({ open, onClose, orgId }: { open: boolean; onClo
   }
 
   return (
-    <Dialog
-      open={open}
-      onClose={close}
-      title="New API key"
-      description="Keys let other systems call the Clinflow REST API on behalf of your organization."
-    >
+    <Dialog open={open} onClose={close} title="New API key" description="Keys let other systems call the Clinflow REST API on behalf of your organization.">
       <form onSubmit={submit} className="space-y-5">
         <TextField label="Name" name="name" placeholder="e.g. EHR integration" maxLength={100} autoFocus error={errors.name} />
         <fieldset aria-describedby={errors.scopes ? 'scopes-error' : undefined}>

@@ -13,7 +13,15 @@ export function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: 
   return (
     <DataTable
       label="API keys"
-      columns={[{ header: 'Name' }, { header: 'Key' }, { header: 'Scopes' }, { header: 'Created' }, { header: 'Last used' }, { header: 'Status' }, { header: 'Actions', srOnly: true, align: 'right' }]}
+      columns={[
+        { header: 'Name' },
+        { header: 'Key' },
+        { header: 'Scopes' },
+        { header: 'Created' },
+        { header: 'Last used' },
+        { header: 'Status' },
+        { header: 'Actions', srOnly: true, align: 'right' },
+      ]}
       rows={keys}
       row={(k) => <KeyRow key={k.id} apiKey={k} onRevoke={onRevoke} />}
     />
@@ -49,13 +57,7 @@ function KeyRow({ apiKey: k, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKe
       </td>
       <td className={`${TD} text-right`}>
         {revoked ? null : (
-          <Button
-            variant="ghost-danger"
-            size="sm"
-            icon={<Ban className="size-3.5" aria-hidden />}
-            onClick={() => onRevoke(k)}
-            aria-label={`Revoke ${k.name}`}
-          >
+          <Button variant="ghost-danger" size="sm" icon={<Ban className="size-3.5" aria-hidden />} onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`}>
             Revoke
           </Button>
         )}

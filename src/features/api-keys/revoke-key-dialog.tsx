@@ -33,9 +33,8 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; on
       error={revoke.error ? errorMessage(revoke.error) : null}
     >
       <p className="text-sm text-slate-600">
-        Every client using the key <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs">{apiKey?.prefix}…</code>{' '}
-        stops working at once: its requests are answered with 401. This cannot be undone; create a new key to
-        replace it.
+        Every client using the key <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs">{apiKey?.prefix}…</code> stops working at once: its
+        requests are answered with 401. This cannot be undone; create a new key to replace it.
       </p>
     </ConfirmDialog>
   );

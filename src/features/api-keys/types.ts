@@ -11,7 +11,6 @@ export const BASE_SCOPES = [
   { scope: 'execute', label: 'execute', help: 'Run pipelines and agents (includes read).' },
 ] as const;
 
-
 /**
  * Reads the free-text agent scopes: `agent/<uuid>:execute` (or a bare agent UUID) separated by spaces,
  * commas or new lines. Returns the scopes and the entries that are neither.

@@ -124,8 +124,7 @@ export function AuditLogPage() {
             isEmpty={(d) => d.events.length === 0}
             empty={
               <EmptyState icon={<ScrollText className="size-6" aria-hidden />} title="No entries match">
-                Entries appear as people and keys act: open a run&apos;s data, save or deploy a pipeline, or sign in. Clear the filters to see
-                everything.
+                Entries appear as people and keys act: open a run&apos;s data, save or deploy a pipeline, or sign in. Clear the filters to see everything.
               </EmptyState>
             }
           >

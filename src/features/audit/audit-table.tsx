@@ -60,8 +60,7 @@ export function AuditTable({ events }: { events: AuditEvent[] }) {
               <span className="block text-xs text-slate-500">{e.actor.type === 'api-key' ? 'API key' : 'user'}</span>
             </td>
             <td className={TD}>
-              <span className="font-mono text-xs text-slate-800">{e.action}</span>{' '}
-              {e.outcome === 'failure' ? <Badge tone="red">failed</Badge> : null}
+              <span className="font-mono text-xs text-slate-800">{e.action}</span> {e.outcome === 'failure' ? <Badge tone="red">failed</Badge> : null}
               <Detail detail={e.detail} />
             </td>
             <td className={TD}>

@@ -13,8 +13,7 @@ const MIN_PASSWORD = 8;
 
 /** What an invitation link offers (see describeInvitation), read by the page on the server. */
 export type InvitationOffer =
-  | { valid: true; organization: string; role: 'admin' | 'member' | 'viewer'; email: string; expires_at: string }
-  | { valid: false; problem: string };
+  { valid: true; organization: string; role: 'admin' | 'member' | 'viewer'; email: string; expires_at: string } | { valid: false; problem: string };
 
 /**
  * `setupToken`: the one-time token printed at start (from /sign-up?setup=…): this sign-up joins the start-up

@@ -78,7 +78,10 @@ export function CatalogPage() {
                                 type="button"
                                 aria-current={active ? 'true' : undefined}
                                 onClick={() => router.replace(`${pathname}?node=${n.id}`, { scroll: false })}
-                                className={cn('flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm', active ? 'bg-teal-50 text-teal-900' : 'text-slate-700 hover:bg-slate-50')}
+                                className={cn(
+                                  'flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm',
+                                  active ? 'bg-teal-50 text-teal-900' : 'text-slate-700 hover:bg-slate-50',
+                                )}
                               >
                                 <span className={cn('grid size-6 shrink-0 place-items-center rounded', look.tile)}>
                                   <Icon className="size-3.5" aria-hidden />

@@ -16,7 +16,9 @@ import { elementsOf } from './x12-view';
 const DATA = path.resolve(import.meta.dirname, '../../../../shared/data');
 const HL7_DIR = path.join(DATA, 'hl7v2/messages');
 const FHIR_DIR = path.join(DATA, 'hl7v2/expected-fhir');
-const hl7Files = readdirSync(HL7_DIR).filter((f) => f.endsWith('.hl7')).sort();
+const hl7Files = readdirSync(HL7_DIR)
+  .filter((f) => f.endsWith('.hl7'))
+  .sort();
 const hl7 = (f: string) => readFileSync(path.join(HL7_DIR, f), 'utf8');
 
 function field(segments: Hl7Segment[], path: string) {
@@ -103,8 +105,12 @@ describe('HL7 v2 view model', () => {
     for (const f of hl7Files) {
       const m = parseMessage(hl7(f));
       const rows = hl7Segments(m);
-      expect(rows.map((s) => s.fields.length), f).toEqual(m.segments.map((s) => s.fields.length - 1));
-      for (const [i, s] of rows.entries()) for (const fld of s.fields) expect(fld.empty, `${f} ${fld.path}`).toBe(m.segments[i]!.fields[fld.n] === '' || m.segments[i]!.fields[fld.n] === '""');
+      expect(
+        rows.map((s) => s.fields.length),
+        f,
+      ).toEqual(m.segments.map((s) => s.fields.length - 1));
+      for (const [i, s] of rows.entries())
+        for (const fld of s.fields) expect(fld.empty, `${f} ${fld.path}`).toBe(m.segments[i]!.fields[fld.n] === '' || m.segments[i]!.fields[fld.n] === '""');
     }
   });
 });

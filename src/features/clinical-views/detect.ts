@@ -22,13 +22,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function isHl7v2Message(v: unknown): v is Hl7v2Message {
   if (!isObject(v) || !isObject(v.delimiters) || !Array.isArray(v.segments) || v.segments.length === 0) return false;
   const d = v.delimiters;
-  if (typeof d.field !== 'string' || typeof d.component !== 'string' || typeof d.repetition !== 'string' || typeof d.subcomponent !== 'string' || typeof d.escape !== 'string') return false;
+  if (
+    typeof d.field !== 'string' ||
+    typeof d.component !== 'string' ||
+    typeof d.repetition !== 'string' ||
+    typeof d.subcomponent !== 'string' ||
+    typeof d.escape !== 'string'
+  )
+    return false;
   return v.segments.every((s) => isObject(s) && typeof s.id === 'string' && Array.isArray(s.fields) && s.fields.every((f) => typeof f === 'string'));
 }
 
 /** The `x12-interchange` shape (src/clinical/x12/types.ts): separators, ISA and its groups. */
 export function isX12Interchange(v: unknown): v is X12Interchange {
-  return isObject(v) && isObject(v.separators) && isObject(v.ISA) && v.ISA.id === 'ISA' && Array.isArray(v.groups) && v.groups.every((g) => isObject(g) && isObject(g.GS) && Array.isArray(g.transactions));
+  return (
+    isObject(v) &&
+    isObject(v.separators) &&
+    isObject(v.ISA) &&
+    v.ISA.id === 'ISA' &&
+    Array.isArray(v.groups) &&
+    v.groups.every((g) => isObject(g) && isObject(g.GS) && Array.isArray(g.transactions))
+  );
 }
 
 export function isFhirResource(v: unknown): v is { resourceType: string; id?: string } & Record<string, unknown> {
@@ -40,7 +54,10 @@ export function isFhirBundle(v: unknown): v is { resourceType: 'Bundle'; entry?:
 }
 
 function startOf(text: string): string {
-  return text.replace(/^\uFEFF/, '').trimStart().slice(0, 4);
+  return text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 4);
 }
 
 /** Raw HL7 v2 (a message or a batch) or X12 text, by how it starts. */

@@ -115,7 +115,11 @@ function summary(r: J): string {
     case 'AllergyIntolerance':
     case 'DiagnosticReport':
     case 'ServiceRequest':
-      return join(conceptText(r.code), str(r.onsetDateTime) ?? str(r.performedDateTime) ?? str(r.recordedDate) ?? str(r.authoredOn), conceptText(r.clinicalStatus) ?? str(r.status));
+      return join(
+        conceptText(r.code),
+        str(r.onsetDateTime) ?? str(r.performedDateTime) ?? str(r.recordedDate) ?? str(r.authoredOn),
+        conceptText(r.clinicalStatus) ?? str(r.status),
+      );
     case 'MedicationRequest':
     case 'MedicationAdministration':
     case 'MedicationStatement':

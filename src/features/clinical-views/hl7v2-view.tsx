@@ -22,7 +22,10 @@ function Meaning({ table, code, meanings }: { table: string | undefined; code: s
   if (!text) return null;
   const title = meanings.title(table);
   return (
-    <span className="ml-1.5 inline-block rounded bg-teal-50 px-1 py-px text-[10px] leading-tight font-medium text-teal-800 ring-1 ring-teal-200" title={`HL7 table ${table}${title ? ` · ${title}` : ''}`}>
+    <span
+      className="ml-1.5 inline-block rounded bg-teal-50 px-1 py-px text-[10px] leading-tight font-medium text-teal-800 ring-1 ring-teal-200"
+      title={`HL7 table ${table}${title ? ` · ${title}` : ''}`}
+    >
       {text}
     </span>
   );
@@ -124,7 +127,11 @@ function SegmentBlock({ segment, fields, meanings, showEmpty }: { segment: Hl7Se
       <h4 className="flex items-baseline gap-2 border-b border-slate-100 bg-slate-50 px-2.5 py-1 text-xs">
         <span className="font-mono font-bold text-slate-900">{segment.id}</span>
         <span className="text-slate-600">{segment.name ?? 'Unknown segment'}</span>
-        {segment.of > 1 ? <span className="text-[10px] text-slate-400">{segment.occurrence} of {segment.of}</span> : null}
+        {segment.of > 1 ? (
+          <span className="text-[10px] text-slate-400">
+            {segment.occurrence} of {segment.of}
+          </span>
+        ) : null}
       </h4>
       {fields.length === 0 ? (
         <p className="px-2.5 py-1 text-[11px] text-slate-400 italic">No fields with a value.</p>
@@ -173,7 +180,14 @@ export function Hl7v2View({ message, label }: { message: Hl7v2Message; label: st
         </span>
         {message.sent_at ? <span className="text-slate-500">sent {hl7Time(message.sent_at)}</span> : null}
       </div>
-      <ViewToolbar filter={filter} onFilter={setFilter} placeholder="Filter: PID-5, name, value…" showEmpty={showEmpty} onShowEmpty={setShowEmpty} count={`${segments.length} segments`} />
+      <ViewToolbar
+        filter={filter}
+        onFilter={setFilter}
+        placeholder="Filter: PID-5, name, value…"
+        showEmpty={showEmpty}
+        onShowEmpty={setShowEmpty}
+        count={`${segments.length} segments`}
+      />
       <div className={cn('max-h-[36rem] space-y-1.5 overflow-auto pr-1')}>
         {shown.length === 0 ? <p className="text-xs text-slate-400 italic">No field matches “{filter}”.</p> : null}
         {shown.map(({ s, fields }, i) => (

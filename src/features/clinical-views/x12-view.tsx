@@ -37,7 +37,12 @@ function segmentMatches(s: X12Segment, c: Ctx): boolean {
 
 function loopMatches(l: X12Loop, c: Ctx): boolean {
   if (!c.q) return true;
-  return l.loop.toLowerCase().includes(c.q) || l.name.toLowerCase().includes(c.q) || l.segments.some((s) => segmentMatches(s, c)) || l.loops.some((x) => loopMatches(x, c));
+  return (
+    l.loop.toLowerCase().includes(c.q) ||
+    l.name.toLowerCase().includes(c.q) ||
+    l.segments.some((s) => segmentMatches(s, c)) ||
+    l.loops.some((x) => loopMatches(x, c))
+  );
 }
 
 function SegmentRow({ segment, c }: { segment: X12Segment; c: Ctx }) {
@@ -109,7 +114,14 @@ export function X12View({ interchange, label }: { interchange: X12Interchange; l
   const sets = interchange.groups.reduce((n, g) => n + g.transactions.length, 0);
   return (
     <div role="region" aria-label={label} data-testid="x12-view" className="space-y-2">
-      <ViewToolbar filter={filter} onFilter={setFilter} placeholder="Filter: 2300, CLM, NPI, name…" showEmpty={showEmpty} onShowEmpty={setShowEmpty} count={`${interchange.groups.length} group(s) · ${sets} transaction(s)`} />
+      <ViewToolbar
+        filter={filter}
+        onFilter={setFilter}
+        placeholder="Filter: 2300, CLM, NPI, name…"
+        showEmpty={showEmpty}
+        onShowEmpty={setShowEmpty}
+        count={`${interchange.groups.length} group(s) · ${sets} transaction(s)`}
+      />
       {interchange.warnings.length ? (
         <ul className="rounded-md border border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-800">
           {interchange.warnings.map((w, i) => (
@@ -126,7 +138,8 @@ export function X12View({ interchange, label }: { interchange: X12Interchange; l
               <span className="font-mono font-bold text-slate-900">ISA</span>
               <span className="text-slate-600">Interchange</span>
               <span className="text-slate-500">
-                {String(isa.ISA06 ?? '').trim()} → {String(isa.ISA08 ?? '').trim()} · control {String(isa.ISA13 ?? '')} · {isa.ISA15 === 'P' ? 'production' : isa.ISA15 === 'T' ? 'test' : String(isa.ISA15 ?? '')}
+                {String(isa.ISA06 ?? '').trim()} → {String(isa.ISA08 ?? '').trim()} · control {String(isa.ISA13 ?? '')} ·{' '}
+                {isa.ISA15 === 'P' ? 'production' : isa.ISA15 === 'T' ? 'test' : String(isa.ISA15 ?? '')}
               </span>
             </>
           }

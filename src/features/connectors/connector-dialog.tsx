@@ -50,7 +50,9 @@ export function ConnectorDialog({ open, onClose, types, editing }: { open: boole
     const credentials = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
     // settings of another authentication (a token URL left from oauth2) are not kept
     const visible = Object.keys((shown as { properties?: Record<string, unknown> } | null)?.properties ?? {});
-    const settings = Object.fromEntries(Object.entries(config).filter(([k]) => visible.includes(k) || !(k in ((info?.config_schema as { properties?: object }).properties ?? {}))));
+    const settings = Object.fromEntries(
+      Object.entries(config).filter(([k]) => visible.includes(k) || !(k in ((info?.config_schema as { properties?: object }).properties ?? {}))),
+    );
     if (editing) update.mutate({ id: editing.id, name, endpoint, config: settings, credentials });
     else create.mutate({ name, type, endpoint, config: settings, credentials });
   }

@@ -20,7 +20,11 @@ function Checks({ result }: { result: TestResult }) {
     <ul className="space-y-1 text-xs" aria-label="Test result">
       {result.checks.map((c) => (
         <li key={c.name} className="flex items-start gap-2">
-          {c.ok ? <CheckCircle2 className="mt-px size-3.5 shrink-0 text-emerald-600" aria-label="passed" /> : <XCircle className="mt-px size-3.5 shrink-0 text-red-600" aria-label="failed" />}
+          {c.ok ? (
+            <CheckCircle2 className="mt-px size-3.5 shrink-0 text-emerald-600" aria-label="passed" />
+          ) : (
+            <XCircle className="mt-px size-3.5 shrink-0 text-red-600" aria-label="failed" />
+          )}
           <span className={c.ok ? 'text-slate-700' : 'text-red-700'}>
             <span className="font-medium">{c.name}</span> — {c.detail} <span className="text-slate-400">({c.ms} ms)</span>
           </span>

@@ -71,7 +71,11 @@ export function DashboardPage() {
       />
       <QueryState query={data} what="the dashboard">
         {(d) => {
-          const totals = d.days.reduce((t, x) => ({ completed: t.completed + x.completed, failed: t.failed + x.failed, other: t.other + x.other }), { completed: 0, failed: 0, other: 0 });
+          const totals = d.days.reduce((t, x) => ({ completed: t.completed + x.completed, failed: t.failed + x.failed, other: t.other + x.other }), {
+            completed: 0,
+            failed: 0,
+            other: 0,
+          });
           const runs = totals.completed + totals.failed + totals.other;
           const finished = totals.completed + totals.failed;
           const today = d.days.at(-1);
@@ -80,13 +84,32 @@ export function DashboardPage() {
             <div className="space-y-6">
               <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
                 <Figure icon={<Activity className="size-3.5" aria-hidden />} label="Runs" value={runs.toLocaleString()} hint={`in the last ${days} days`} />
-                <Figure icon={<AlertTriangle className="size-3.5" aria-hidden />} label="Failure rate" value={finished ? pct(totals.failed / finished) : '—'} hint={`${totals.failed} of ${finished} finished runs failed`} />
-                <Figure icon={<Gauge className="size-3.5" aria-hidden />} label="Today" value={today ? String(today.completed + today.failed + today.other) : '0'} hint={today ? `${today.failed} failed` : 'no runs yet'} />
-                <Figure icon={<Timer className="size-3.5" aria-hidden />} label="Slowest node (p95)" value={d.slowest_nodes[0] ? ms(d.slowest_nodes[0].p95_ms) : '—'} hint={d.slowest_nodes[0] ? `${d.slowest_nodes[0].node_id} in ${d.slowest_nodes[0].pipeline_name}` : 'no node has run'} />
+                <Figure
+                  icon={<AlertTriangle className="size-3.5" aria-hidden />}
+                  label="Failure rate"
+                  value={finished ? pct(totals.failed / finished) : '—'}
+                  hint={`${totals.failed} of ${finished} finished runs failed`}
+                />
+                <Figure
+                  icon={<Gauge className="size-3.5" aria-hidden />}
+                  label="Today"
+                  value={today ? String(today.completed + today.failed + today.other) : '0'}
+                  hint={today ? `${today.failed} failed` : 'no runs yet'}
+                />
+                <Figure
+                  icon={<Timer className="size-3.5" aria-hidden />}
+                  label="Slowest node (p95)"
+                  value={d.slowest_nodes[0] ? ms(d.slowest_nodes[0].p95_ms) : '—'}
+                  hint={d.slowest_nodes[0] ? `${d.slowest_nodes[0].node_id} in ${d.slowest_nodes[0].pipeline_name}` : 'no node has run'}
+                />
               </div>
               <Card className="p-5">
                 <h2 className="mb-4 text-sm font-semibold text-slate-800">Runs per day</h2>
-                {runs === 0 ? <p className="text-sm text-slate-500">No runs in this period. Run a pipeline from the editor or over the API and it appears here.</p> : <RunsChart days={d.days} />}
+                {runs === 0 ? (
+                  <p className="text-sm text-slate-500">No runs in this period. Run a pipeline from the editor or over the API and it appears here.</p>
+                ) : (
+                  <RunsChart days={d.days} />
+                )}
               </Card>
               <div className="grid gap-6 lg:grid-cols-2">
                 <Card className="p-5">

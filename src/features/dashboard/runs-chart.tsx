@@ -26,9 +26,15 @@ export function RunsChart({ days }: { days: Day[] }) {
         {days.map((d) => {
           const total = d.completed + d.failed + d.other;
           return (
-            <div key={d.day} className="group relative flex h-full min-w-0 flex-1 flex-col justify-end" title={`${dayLabel(d.day)}: ${d.completed} completed, ${d.failed} failed, ${d.other} other`}>
+            <div
+              key={d.day}
+              className="group relative flex h-full min-w-0 flex-1 flex-col justify-end"
+              title={`${dayLabel(d.day)}: ${d.completed} completed, ${d.failed} failed, ${d.other} other`}
+            >
               {SERIES.map((s) =>
-                d[s.key] > 0 ? <div key={s.key} style={{ height: `${(d[s.key] / max) * HEIGHT}px`, background: s.color }} className="w-full first:rounded-t-sm" /> : null,
+                d[s.key] > 0 ? (
+                  <div key={s.key} style={{ height: `${(d[s.key] / max) * HEIGHT}px`, background: s.color }} className="w-full first:rounded-t-sm" />
+                ) : null,
               )}
               {total > 0 ? <span className="absolute -top-5 left-1/2 hidden -translate-x-1/2 text-xs text-slate-600 group-hover:block">{total}</span> : null}
             </div>

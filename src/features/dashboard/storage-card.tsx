@@ -69,8 +69,7 @@ export function StorageCard() {
               {d.pruner.last_run ? (
                 <>
                   Pruner last ran <RelativeTime iso={d.pruner.last_run.started_at} /> ({d.pruner.last_run.status}): it removed{' '}
-                  {d.pruner.last_run.executions_deleted.toLocaleString()} runs and the payloads of{' '}
-                  {d.pruner.last_run.payloads_pruned.toLocaleString()} here,{' '}
+                  {d.pruner.last_run.executions_deleted.toLocaleString()} runs and the payloads of {d.pruner.last_run.payloads_pruned.toLocaleString()} here,{' '}
                   {formatBytes(d.pruner.last_run.bytes_freed)}. Last 7 days: {d.pruner.last_7_days.executions_deleted.toLocaleString()} runs,{' '}
                   {d.pruner.last_7_days.payloads_pruned.toLocaleString()} payloads, {formatBytes(d.pruner.last_7_days.bytes_freed)}.
                 </>

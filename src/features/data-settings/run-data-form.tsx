@@ -117,7 +117,10 @@ interface ChoiceProps {
 function PolicyChoice({ value, checked, onPick, label, line }: ChoiceProps) {
   return (
     <label
-      className={cn('flex cursor-pointer gap-2.5 rounded-md border px-3 py-2', checked ? 'border-teal-600 bg-teal-50/50' : 'border-slate-200 hover:bg-slate-50')}
+      className={cn(
+        'flex cursor-pointer gap-2.5 rounded-md border px-3 py-2',
+        checked ? 'border-teal-600 bg-teal-50/50' : 'border-slate-200 hover:bg-slate-50',
+      )}
     >
       <input type="radio" name="policy" className="mt-1 accent-teal-700" value={value} checked={checked} onChange={() => onPick(value)} />
       <span className="min-w-0">

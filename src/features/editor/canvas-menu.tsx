@@ -58,7 +58,14 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
       { label: 'Edit text', icon: <Pencil />, shortcut: 'Double-click', onSelect: () => s.setEditingNote(menu.id) },
       { label: `Copy${several}`, icon: <Copy />, shortcut: `${MOD}+C`, separated: true, onSelect: () => void s.copy() },
       { label: `Duplicate${several}`, icon: <CopyPlus />, shortcut: `${MOD}+D`, onSelect: () => void s.duplicate() },
-      { label: 'Delete note', icon: <Trash2 />, shortcut: 'Del', danger: true, separated: true, onSelect: () => void flow.deleteElements({ nodes: [{ id: menu.id }] }) },
+      {
+        label: 'Delete note',
+        icon: <Trash2 />,
+        shortcut: 'Del',
+        danger: true,
+        separated: true,
+        onSelect: () => void flow.deleteElements({ nodes: [{ id: menu.id }] }),
+      },
     ];
   }
 
@@ -76,7 +83,13 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
         },
       },
       { label: 'Add a sticky note here', icon: <StickyNote />, onSelect: () => s.addNote(spot) },
-      { label: 'Paste', icon: <ClipboardPaste />, shortcut: `${MOD}+V`, disabled: !s.clipboard || s.clipboard.nodes.length + s.clipboard.notes.length === 0, onSelect: () => s.paste(spot) },
+      {
+        label: 'Paste',
+        icon: <ClipboardPaste />,
+        shortcut: `${MOD}+V`,
+        disabled: !s.clipboard || s.clipboard.nodes.length + s.clipboard.notes.length === 0,
+        onSelect: () => s.paste(spot),
+      },
       { label: 'Select all', icon: <BoxSelect />, shortcut: `${MOD}+A`, separated: true, onSelect: () => s.selectAll() },
       { label: 'Auto-layout', icon: <Network />, disabled: s.nodes.length === 0, onSelect: () => void layout() },
       { label: 'Fit view', icon: <Maximize />, onSelect: fit },
@@ -117,7 +130,11 @@ function useMenuItems(menu: CanvasMenuState): MenuItem[] {
   if (one?.data.pinned) {
     items.push({ label: 'Unpin outputs', icon: <PinOff />, onSelect: () => s.updateNode(one.id, { pinned: undefined }, 'pinned') });
   } else if (one && result) {
-    items.push({ label: 'Pin outputs of the shown run', icon: <Pin />, onSelect: () => s.updateNode(one.id, { pinned: result.outputs as Record<string, unknown> }, 'pinned') });
+    items.push({
+      label: 'Pin outputs of the shown run',
+      icon: <Pin />,
+      onSelect: () => s.updateNode(one.id, { pinned: result.outputs as Record<string, unknown> }, 'pinned'),
+    });
   }
   items.push(
     { label: `Copy${withNotes}`, icon: <Copy />, shortcut: `${MOD}+C`, separated: true, onSelect: () => void s.copy() },

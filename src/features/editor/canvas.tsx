@@ -34,7 +34,6 @@ import type { CanvasNode, FlowEdge, FlowNode, NoteNode } from './types';
 /** Module scope: a new object on each render would make React Flow remount every node. */
 const nodeTypes = { ...pipelineNodeTypes, note: StickyNote };
 
-
 const defaultEdgeOptions = { style: { strokeWidth: 2 } };
 
 function snap(v: number) {
@@ -65,7 +64,8 @@ function marked(nodes: FlowNode[], change: Preview['change']): FlowNode[] {
   if (!change) return nodes;
   const gone = new Set(change.removedNodes);
   const rewired = new Set(change.rewired);
-  const mark = (n: FlowNode): FlowNode['data']['copilot'] => (change.changed[n.id] ? 'changed' : gone.has(n.id) ? 'removed' : rewired.has(n.id) ? 'rewired' : undefined);
+  const mark = (n: FlowNode): FlowNode['data']['copilot'] =>
+    change.changed[n.id] ? 'changed' : gone.has(n.id) ? 'removed' : rewired.has(n.id) ? 'rewired' : undefined;
   // where the change moves a node to make room, it is drawn there
   const place = (n: FlowNode): FlowNode => (change.moved[n.id] ? { ...n, position: change.moved[n.id]! } : n);
   return nodes.map((n) => place(mark(n) ? { ...n, data: { ...n.data, copilot: mark(n) } } : n));

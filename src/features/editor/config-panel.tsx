@@ -101,9 +101,7 @@ function NodeConfig({ node }: { node: FlowNode }) {
       </header>
       <NodeActions node={node} />
       <div className="min-h-0 flex-1 overflow-y-auto">
-        {entry ? null : (
-          <p className="m-4 rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">The catalog has no node type “{node.data.nodeType}”.</p>
-        )}
+        {entry ? null : <p className="m-4 rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">The catalog has no node type “{node.data.nodeType}”.</p>}
         {errors?.length ? (
           <ul className="m-4 mb-0 space-y-1 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-700" aria-label="Problems">
             {errors.map((e, i) => (
@@ -150,7 +148,9 @@ function NodeConfig({ node }: { node: FlowNode }) {
         ) : null}
         {node.data.pinned ? (
           <Section title="Pinned outputs">
-            <p className="mb-2 text-xs text-slate-600">Test runs use these outputs instead of running this node; real runs always run it. They are saved with the pipeline.</p>
+            <p className="mb-2 text-xs text-slate-600">
+              Test runs use these outputs instead of running this node; real runs always run it. They are saved with the pipeline.
+            </p>
             <pre aria-label="Pinned outputs" className="mb-2 max-h-40 overflow-auto rounded-md bg-slate-900 px-2.5 py-2 font-mono text-[11px] text-slate-100">
               {JSON.stringify(node.data.pinned, null, 2).slice(0, 4000)}
             </pre>

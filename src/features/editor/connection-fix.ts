@@ -8,9 +8,7 @@ import type { CatalogEntry, FlowEdge, FlowNode, Port } from './types';
  * (manual trigger's `fields`) gets one named after the input and of its type; otherwise a node that turns the
  * one kind of value into the other goes between them (text → HL7 v2 parse → hl7v2-message).
  */
-export type ConnectionFix =
-  | { kind: 'trigger-field'; field: string; type: PortType }
-  | { kind: 'converter'; types: CatalogEntry[]; from: string; to: string };
+export type ConnectionFix = { kind: 'trigger-field'; field: string; type: PortType } | { kind: 'converter'; types: CatalogEntry[]; from: string; to: string };
 
 const PARSED = new Set<string>(['hl7v2-message', 'x12-interchange']);
 
@@ -42,7 +40,12 @@ function converts(entry: CatalogEntry, from: PortType, to: PortType): boolean {
 export function connectionFix(c: ConnectionLike, nodes: FlowNode[], catalog: Record<string, CatalogEntry>): ConnectionFix | null {
   const source = nodes.find((n) => n.id === c.source);
   const out = portOf(source, catalog, 'outputs', c.sourceHandle);
-  const inp = portOf(nodes.find((n) => n.id === c.target), catalog, 'inputs', c.targetHandle);
+  const inp = portOf(
+    nodes.find((n) => n.id === c.target),
+    catalog,
+    'inputs',
+    c.targetHandle,
+  );
   if (!source || !out || !inp || portsFit(out.type as PortType, inp.type as PortType)) return null;
   const fieldsTrigger = out.type === 'trigger-event' && declaresFields(catalog[source.data.nodeType]);
   // what a person sends a run is text or JSON; a parsed HL7 v2 message or X12 interchange comes from a parser

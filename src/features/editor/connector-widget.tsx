@@ -9,7 +9,8 @@ import { api } from '@/trpc/react';
  * organization's connectors of the field's type (`x-connector-type`), by name, and a way to create one.
  */
 export function ConnectorWidget({ id, value, onChange, options, disabled, readonly, schema }: WidgetProps) {
-  const type = (options.connectorType ?? (schema as { 'x-connector-type'?: string })['x-connector-type']) as 'fhir' | 'hl7-mllp' | 'http' | 'postgres' | undefined;
+  const type = (options.connectorType ?? (schema as { 'x-connector-type'?: string })['x-connector-type']) as
+    'fhir' | 'hl7-mllp' | 'http' | 'postgres' | undefined;
   const list = api.connectors.list.useQuery({ type, limit: 100, offset: 0 }, { staleTime: 30_000 });
   const connectors = list.data?.connectors ?? [];
   const current = typeof value === 'string' ? value : '';

@@ -65,7 +65,10 @@ describe('a change the copilot proposes to the canvas', () => {
 
   it('is made as one undo step when accepted, the canvas keeping its own positions', () => {
     const s = makeStore(canvas);
-    s.getState().setGraph(s.getState().nodes.map((n) => (n.id === 'out' ? { ...n, position: { x: 800, y: 40 } } : n)), s.getState().edges);
+    s.getState().setGraph(
+      s.getState().nodes.map((n) => (n.id === 'out' ? { ...n, position: { x: 800, y: 40 } } : n)),
+      s.getState().edges,
+    );
     s.getState().proposeChange(changed, about);
     s.getState().acceptPreview();
     const def = currentDefinition(s.getState());
@@ -87,7 +90,17 @@ describe('a change the copilot proposes to the canvas', () => {
 
   it('takes away the nodes it removes, with their connections', () => {
     const s = makeStore(changed);
-    expect(s.getState().proposeChange({ nodes: changed.nodes.filter((n) => n.id !== 'clean'), connections: [{ source: 'start', source_port: 'text', target: 'out', target_port: 'value' }] }, about)).toBe(true);
+    expect(
+      s
+        .getState()
+        .proposeChange(
+          {
+            nodes: changed.nodes.filter((n) => n.id !== 'clean'),
+            connections: [{ source: 'start', source_port: 'text', target: 'out', target_port: 'value' }],
+          },
+          about,
+        ),
+    ).toBe(true);
     expect(s.getState().preview!.change!.removedNodes).toEqual(['clean']);
     s.getState().acceptPreview();
     const def = currentDefinition(s.getState());

@@ -20,10 +20,20 @@ function ValidationStep({ report, fixable }: { report: Extract<ChatStep, { kind:
   const fixOf = useCopilotFix();
   const { valid, errors, warnings } = report;
   return (
-    <div data-testid="chat-validation" className={cn('rounded-md border text-xs', !valid ? 'border-red-200 bg-red-50/60' : warnings.length ? 'border-amber-200 bg-amber-50/60' : 'border-emerald-200 bg-emerald-50/60')}>
-      <p className={cn('flex items-center gap-1.5 px-2.5 py-1.5 font-medium', !valid ? 'text-red-800' : warnings.length ? 'text-amber-900' : 'text-emerald-800')}>
+    <div
+      data-testid="chat-validation"
+      className={cn(
+        'rounded-md border text-xs',
+        !valid ? 'border-red-200 bg-red-50/60' : warnings.length ? 'border-amber-200 bg-amber-50/60' : 'border-emerald-200 bg-emerald-50/60',
+      )}
+    >
+      <p
+        className={cn('flex items-center gap-1.5 px-2.5 py-1.5 font-medium', !valid ? 'text-red-800' : warnings.length ? 'text-amber-900' : 'text-emerald-800')}
+      >
         {valid ? <CheckCircle2 className="size-3.5" aria-hidden /> : <AlertCircle className="size-3.5" aria-hidden />}
-        {valid ? `Valid${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}` : `Not valid: ${errors.length} error${errors.length === 1 ? '' : 's'}`}
+        {valid
+          ? `Valid${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}`
+          : `Not valid: ${errors.length} error${errors.length === 1 ? '' : 's'}`}
       </p>
       {[...errors.map((f) => ({ f, error: true })), ...warnings.map((f) => ({ f, error: false }))].map(({ f, error }, i) => (
         <FindingRow key={i} f={f} error={error} onFix={fixable ? fixOf(f) : undefined} />
@@ -35,7 +45,10 @@ function ValidationStep({ report, fixable }: { report: Extract<ChatStep, { kind:
 /** One request and the copilot's answer: its steps as they streamed in, then its message. */
 function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
   const previewing = useEditor((s) => s.preview !== null);
-  const { proposeChange, canvas } = useEditor((s) => ({ proposeChange: s.proposeChange, canvas: turn.proposal && s.nodes.length ? changeKey(currentDefinition(s)) : '' }));
+  const { proposeChange, canvas } = useEditor((s) => ({
+    proposeChange: s.proposeChange,
+    canvas: turn.proposal && s.nodes.length ? changeKey(currentDefinition(s)) : '',
+  }));
   const proposal = turn.proposal;
   const thoughts = turn.steps.flatMap((s) => (s.kind === 'thinking' ? [{ type: 'thinking' as const, content: s.content }] : []));
   return (
@@ -48,7 +61,11 @@ function Turn({ turn, last }: { turn: ChatTurn; last: boolean }) {
             // a review's findings can be fixed; a proposal's are the proposal's own (accept it first)
             <ValidationStep key={i} report={s.report} fixable={turn.outcome === null && !turn.pending} />
           ) : s.kind === 'dry_run' ? (
-            <p key={i} className={cn('flex items-center gap-1.5 text-xs', s.status === 'completed' ? 'text-emerald-700' : 'text-red-700')} data-testid="chat-dry-run">
+            <p
+              key={i}
+              className={cn('flex items-center gap-1.5 text-xs', s.status === 'completed' ? 'text-emerald-700' : 'text-red-700')}
+              data-testid="chat-dry-run"
+            >
               <FlaskConical className="size-3.5" aria-hidden />
               Dry run: {s.status}
               {s.error ? ` at ${s.error}` : ''}
@@ -142,7 +159,12 @@ export function CopilotChat({ onClose }: { onClose: () => void }) {
             {empty ? null : (
               <div className="flex flex-col items-start gap-1.5" aria-label="Examples">
                 {EXAMPLES.map((ex) => (
-                  <button key={ex} type="button" onClick={() => setText(ex)} className="rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800">
+                  <button
+                    key={ex}
+                    type="button"
+                    onClick={() => setText(ex)}
+                    className="rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800"
+                  >
                     {ex}
                   </button>
                 ))}

@@ -17,7 +17,11 @@ export function CopilotModelPicker() {
   if (!health.data) return null;
   const fallback = health.data.default_model === 'clinflow/offline' ? 'the offline planner (rule-based)' : health.data.default_model;
   if (!llms.length) {
-    return <p className="text-[11px] text-slate-400">Designs with the offline planner (rule-based). An LLM planner needs a language model configured on the server.</p>;
+    return (
+      <p className="text-[11px] text-slate-400">
+        Designs with the offline planner (rule-based). An LLM planner needs a language model configured on the server.
+      </p>
+    );
   }
   return (
     <div className="flex items-center gap-1.5 text-[11px] text-slate-500">

@@ -64,7 +64,11 @@ export function FixButton({ onFix, label }: { onFix: () => void; label: string }
  * first), what it could not fill (a checklist), how it reasoned, and Accept / Discard.
  */
 export function CopilotPreview() {
-  const { preview, acceptPreview, discardPreview } = useEditor((s) => ({ preview: s.preview, acceptPreview: s.acceptPreview, discardPreview: s.discardPreview }));
+  const { preview, acceptPreview, discardPreview } = useEditor((s) => ({
+    preview: s.preview,
+    acceptPreview: s.acceptPreview,
+    discardPreview: s.discardPreview,
+  }));
   const [done, setDone] = useState<Set<number>>(new Set());
   if (!preview) return null;
   const { result, change } = preview;
@@ -82,10 +86,7 @@ export function CopilotPreview() {
   }
 
   return (
-    <section
-      aria-label="Copilot proposal"
-      className="flex h-full flex-col border-t-2 border-violet-500 bg-white"
-    >
+    <section aria-label="Copilot proposal" className="flex h-full flex-col border-t-2 border-violet-500 bg-white">
       <header className="flex items-start gap-2 border-b border-slate-100 px-4 py-3">
         <Sparkles className="mt-0.5 size-4 shrink-0 text-violet-600" aria-hidden />
         <div className="min-w-0 flex-1">
@@ -111,7 +112,11 @@ export function CopilotPreview() {
           data-testid="proposal-validation"
           className={cn(
             'rounded-md border px-3 py-2 text-sm',
-            !valid ? 'border-red-300 bg-red-50 text-red-800' : validation.warnings.length ? 'border-amber-200 bg-amber-50 text-amber-900' : 'border-emerald-200 bg-emerald-50 text-emerald-800',
+            !valid
+              ? 'border-red-300 bg-red-50 text-red-800'
+              : validation.warnings.length
+                ? 'border-amber-200 bg-amber-50 text-amber-900'
+                : 'border-emerald-200 bg-emerald-50 text-emerald-800',
           )}
           role={valid ? 'status' : 'alert'}
         >
@@ -210,7 +215,12 @@ export function CopilotPreview() {
   );
 }
 
-const MARK = { added: 'bg-violet-100 text-violet-800', changed: 'bg-amber-100 text-amber-800', removed: 'bg-red-100 text-red-700', rewired: 'bg-sky-100 text-sky-800' } as const;
+const MARK = {
+  added: 'bg-violet-100 text-violet-800',
+  changed: 'bg-amber-100 text-amber-800',
+  removed: 'bg-red-100 text-red-700',
+  rewired: 'bg-sky-100 text-sky-800',
+} as const;
 
 /** One node a proposed change adds, changes, removes or rewires. */
 function ChangeLine({ mark, id, type }: { mark: keyof typeof MARK; id: string; type?: string }) {

@@ -24,12 +24,16 @@ export function CopilotReview({ onGo, onFixing }: { onGo: (f: Finding) => void; 
     hasNodes: s.nodes.length > 0,
     stale: s.review !== null && s.review.key !== canvasKey(s),
     // joined to a string: a fresh array per call would never compare equal
-    listed: [...s.pipelineFindings.errors, ...s.pipelineFindings.warnings, ...Object.values(s.errors).flat(), ...Object.values(s.warnings).flat()].map(keyOf).join('\n'),
+    listed: [...s.pipelineFindings.errors, ...s.pipelineFindings.warnings, ...Object.values(s.errors).flat(), ...Object.values(s.warnings).flat()]
+      .map(keyOf)
+      .join('\n'),
   }));
   // the validator's own findings are listed above: show what the copilot adds
   const known = new Set(listed.split('\n'));
   const findings = review
-    ? [...review.report.errors.map((f) => ({ f, error: true })), ...review.report.warnings.map((f) => ({ f, error: false }))].filter(({ f }) => !known.has(keyOf(f)))
+    ? [...review.report.errors.map((f) => ({ f, error: true })), ...review.report.warnings.map((f) => ({ f, error: false }))].filter(
+        ({ f }) => !known.has(keyOf(f)),
+      )
     : [];
 
   return (
@@ -43,7 +47,11 @@ export function CopilotReview({ onGo, onFixing }: { onGo: (f: Finding) => void; 
           {review ? 'Check again' : 'Check with copilot'}
         </Button>
       </div>
-      {checkError ? <p className="px-2.5 py-1 text-xs text-red-700" role="alert">{checkError}</p> : null}
+      {checkError ? (
+        <p className="px-2.5 py-1 text-xs text-red-700" role="alert">
+          {checkError}
+        </p>
+      ) : null}
       {review && findings.length === 0 ? <p className="px-2.5 py-1.5 text-xs text-slate-500">The copilot found nothing beyond the problems above.</p> : null}
       {findings.map(({ f, error }, i) => {
         const fix = stale ? undefined : fixOf(f);

@@ -47,7 +47,9 @@ describe('the copilot\u2019s proposal in the editor', () => {
     expect(s.getState().acceptPreview()).toEqual(['start', 'pipeline-output-1']);
     const def = currentDefinition(s.getState());
     expect(def.nodes.map((n) => n.id)).toEqual(['out', 'start', 'pipeline-output-1']);
-    expect(def.connections).toEqual([{ id: 'start.text->pipeline-output-1.value', source: 'start', source_port: 'text', target: 'pipeline-output-1', target_port: 'value' }]);
+    expect(def.connections).toEqual([
+      { id: 'start.text->pipeline-output-1.value', source: 'start', source_port: 'text', target: 'pipeline-output-1', target_port: 'value' },
+    ]);
     expect(def.nodes.some((n) => 'proposed' in n)).toBe(false);
     expect(s.getState().preview).toBeNull();
     s.getState().undo();

@@ -17,7 +17,12 @@ export class CopilotRequestError extends Error {
  * it or a review of it), or a new design when there is none. `onEvent` gets each event as it arrives; resolves when
  * the stream ends, rejects with CopilotRequestError on a refusal.
  */
-export async function streamCopilotChat(message: string, definition: Definition | null, onEvent: (e: CopilotEvent) => void, options: { model?: string | null; signal?: AbortSignal } = {}): Promise<void> {
+export async function streamCopilotChat(
+  message: string,
+  definition: Definition | null,
+  onEvent: (e: CopilotEvent) => void,
+  options: { model?: string | null; signal?: AbortSignal } = {},
+): Promise<void> {
   const res = await fetch('/api/copilot/chat', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },

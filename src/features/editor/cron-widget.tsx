@@ -60,7 +60,11 @@ export function CronWidget({ id, value, onChange, disabled, readonly, placeholde
         </p>
       ) : problem ? null : (
         <div data-testid="cron-preview" className="rounded-md bg-teal-50 px-2.5 py-1.5 text-[12px] text-teal-900">
-          {words ? <p className="font-medium">{words} ({timezone})</p> : null}
+          {words ? (
+            <p className="font-medium">
+              {words} ({timezone})
+            </p>
+          ) : null}
           <p className="mt-0.5 text-teal-800">Next runs:</p>
           <ul className="ml-4 list-disc">
             {runs.map((r) => (

@@ -78,7 +78,12 @@ describe('sticky notes in the editor store', () => {
     expect([...s.getState().nodes, ...s.getState().notes].every((n) => n.selected)).toBe(true);
     s.getState().select('in');
     expect(s.getState().notes.some((n) => n.selected)).toBe(false);
-    expect(s.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['in']);
+    expect(
+      s
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(['in']);
   });
 
   it('pastes copied nodes and notes with their top-left corner at a point', () => {
@@ -87,11 +92,21 @@ describe('sticky notes in the editor store', () => {
     s.getState().copy();
     expect(s.getState().paste({ x: 1000, y: 500 })).toBe(4);
     // the group's top-left corner is note-1's left edge (x -16) and the nodes' top (y 0)
-    expect(s.getState().nodes.filter((n) => n.selected).map((n) => n.position)).toEqual([
+    expect(
+      s
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.position),
+    ).toEqual([
       { x: 1016, y: 500 },
       { x: 1336, y: 500 },
     ]);
-    expect(s.getState().notes.filter((n) => n.selected).map((n) => [n.id, n.position])).toEqual([
+    expect(
+      s
+        .getState()
+        .notes.filter((n) => n.selected)
+        .map((n) => [n.id, n.position]),
+    ).toEqual([
       ['note:note-3', { x: 1000, y: 660 }],
       ['note:note-4', { x: 1416, y: 660 }],
     ]);

@@ -12,7 +12,8 @@ import { useDirty } from './use-editor-effects';
  * What the page found in localStorage: a draft of the version it opened (already on the canvas), or a
  * draft made on an older version (offered, not applied).
  */
-export type DraftOffer = { kind: 'restored'; draft: Draft; saved: Draft['definition'] } | { kind: 'stale'; draft: Draft; saved: Draft['definition']; version: number };
+export type DraftOffer =
+  { kind: 'restored'; draft: Draft; saved: Draft['definition'] } | { kind: 'stale'; draft: Draft; saved: Draft['definition']; version: number };
 
 export function DraftBanner({ offer }: { offer: DraftOffer | null }) {
   const store = useEditorStoreApi();
@@ -42,12 +43,14 @@ export function DraftBanner({ offer }: { offer: DraftOffer | null }) {
   }
 
   return (
-    <div role="status" className="flex shrink-0 items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="draft-banner">
+    <div
+      role="status"
+      className="flex shrink-0 items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+      data-testid="draft-banner"
+    >
       <History className="size-4 shrink-0" aria-hidden />
       {offer.kind === 'restored' ? (
-        <p className="min-w-0 flex-1">
-          Restored your unsaved changes from {formatRelative(draft.savedAt)}. Save them as a new version, or discard them.
-        </p>
+        <p className="min-w-0 flex-1">Restored your unsaved changes from {formatRelative(draft.savedAt)}. Save them as a new version, or discard them.</p>
       ) : (
         <p className="min-w-0 flex-1">
           You have unsaved changes from {formatRelative(draft.savedAt)}, made on version {draft.version}; the pipeline is now at version {offer.version}.

@@ -39,7 +39,12 @@ const TABS: { id: SidePanel; label: string; icon: typeof Bug }[] = [
 ];
 
 function SidePanelView() {
-  const { panel, setPanel, stepping, previewing } = useEditor((s) => ({ panel: s.panel, setPanel: s.setPanel, stepping: s.step?.status === 'waiting', previewing: s.preview !== null }));
+  const { panel, setPanel, stepping, previewing } = useEditor((s) => ({
+    panel: s.panel,
+    setPanel: s.setPanel,
+    stepping: s.step?.status === 'waiting',
+    previewing: s.preview !== null,
+  }));
   // the copilot's proposal is reviewed here until it is accepted or discarded
   if (previewing) return <CopilotPreview />;
   return (
@@ -118,7 +123,11 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
     });
     return () => window.cancelAnimationFrame(frameId);
   }, [chatOpen, paletteRef, sideRef, fitView]);
-  const rememberPalette = usePanelMemory(paletteRef, 'palette', useCallback(() => foldedPalette.current, []));
+  const rememberPalette = usePanelMemory(
+    paletteRef,
+    'palette',
+    useCallback(() => foldedPalette.current, []),
+  );
   const rememberSide = usePanelMemory(sideRef, 'side');
   const [shortcuts, setShortcuts] = useState(false);
   useEditorEffects();
@@ -130,7 +139,12 @@ export function EditorLayout({ pipeline, offer }: { pipeline: Pipeline; offer: D
 
   return (
     <div ref={frame} className="fixed inset-0 z-20 flex flex-col bg-white md:left-64 md:group-data-[nav=collapsed]/shell:left-14">
-      <Toolbar pipeline={pipeline} onTogglePalette={() => toggle(paletteRef.current)} onToggleSide={() => toggle(sideRef.current)} onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()} />
+      <Toolbar
+        pipeline={pipeline}
+        onTogglePalette={() => toggle(paletteRef.current)}
+        onToggleSide={() => toggle(sideRef.current)}
+        onShowSide={() => sideRef.current?.isCollapsed() && sideRef.current.expand()}
+      />
       <DraftBanner offer={offer} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel

@@ -30,7 +30,9 @@ export function EditorPage({ id, debugRun }: { id: string; debugRun?: string }) 
   if (failed) {
     return (
       <div className="mx-auto max-w-lg space-y-3">
-        <Alert title={pipeline.error ? 'Could not open this pipeline' : catalog.error ? 'Could not load the node catalog' : 'Could not load the run to debug'}>{errorMessage(failed)}</Alert>
+        <Alert title={pipeline.error ? 'Could not open this pipeline' : catalog.error ? 'Could not load the node catalog' : 'Could not load the run to debug'}>
+          {errorMessage(failed)}
+        </Alert>
         <div className="flex gap-2">
           <Link href="/pipelines" className="inline-flex items-center gap-1.5 text-sm font-medium text-teal-700 hover:underline">
             <ArrowLeft className="size-4" aria-hidden /> All pipelines

@@ -38,7 +38,14 @@ function useExecution(id: string | null) {
     if (!data || data.id !== store.getState().executionId) return;
     const s = store.getState();
     const current = s.step?.status === 'waiting' && s.step.execution_id === data.id ? s.step.current_node : null;
-    s.setRun(fromDetail(data, s.nodes.map((n) => n.id), current), current);
+    s.setRun(
+      fromDetail(
+        data,
+        s.nodes.map((n) => n.id),
+        current,
+      ),
+      current,
+    );
   }, [data, store]);
   return query;
 }
@@ -121,7 +128,11 @@ function DrawerHeader({ detail, executionId, onClose }: { detail: ExecutionDetai
             <RelativeTime iso={detail.started_at ?? detail.created_at} />
           </span>
           {detail.retry_of ? (
-            <button type="button" onClick={() => setExecution(detail.retry_of)} className="inline-flex items-center gap-1 text-xs text-teal-700 hover:underline">
+            <button
+              type="button"
+              onClick={() => setExecution(detail.retry_of)}
+              className="inline-flex items-center gap-1 text-xs text-teal-700 hover:underline"
+            >
               <RotateCcw className="size-3" aria-hidden />
               retry of {detail.retry_of.slice(0, 8)}
             </button>

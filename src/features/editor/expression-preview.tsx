@@ -64,8 +64,8 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
   if (!has) {
     return (
       <p className="text-xs text-slate-500">
-        Run the pipeline (Test run) and this node’s input from that run appears here, with its fields to pick from and the expression’s result on it
-        (pinned outputs of the node before it serve too).
+        Run the pipeline (Test run) and this node’s input from that run appears here, with its fields to pick from and the expression’s result on it (pinned
+        outputs of the node before it serve too).
       </p>
     );
   }
@@ -73,8 +73,8 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
     <div className="space-y-3" aria-label="Expression preview">
       <div>
         <p className="mb-1 text-xs font-medium text-slate-600">
-          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — drag one into the expression (onto a key), click to insert it
-          at the cursor, or type and pick from the list
+          Fields of {sample.source === 'pinned' ? 'the pinned input' : 'the last input'} — drag one into the expression (onto a key), click to insert it at the
+          cursor, or type and pick from the list
         </p>
         <InputTree input={input} onInsert={insert} />
       </div>

@@ -44,7 +44,14 @@ export function JsonEditor({
 }) {
   const extensions = useMemo(() => [json(), theme, EditorView.lineWrapping], []);
   return (
-    <div role="group" aria-label={label} className={cn('overflow-hidden rounded-md border border-slate-300 shadow-sm focus-within:border-teal-600 focus-within:ring-2 focus-within:ring-teal-600/20', className)}>
+    <div
+      role="group"
+      aria-label={label}
+      className={cn(
+        'overflow-hidden rounded-md border border-slate-300 shadow-sm focus-within:border-teal-600 focus-within:ring-2 focus-within:ring-teal-600/20',
+        className,
+      )}
+    >
       <CodeMirror
         value={value}
         onChange={onChange}

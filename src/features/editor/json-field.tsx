@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import { EMPTY_JSON as EMPTY, jsonKindOf, parseJsonOf } from './form-schema';
 import { JsonEditor, pretty } from './json-editor';
 
-
 /**
  * A config field edited as JSON text (fields whose node hints `widget: json`, such as a for-each body or a
  * de-identification's rules: a whole nested pipeline or a list of rules is clearer as JSON than as nested form

@@ -27,7 +27,6 @@ export function pathsOf(value: unknown, prefix = '', depth = 0, out: { path: str
   return out;
 }
 
-
 function flatInto(value: unknown, out: unknown[]): void {
   if (out.length >= MAX_VALUES || value === undefined) return;
   if (Array.isArray(value)) for (const v of value) flatInto(v, out);

@@ -27,7 +27,11 @@ describe('jsonataCompletions: fields of the input', () => {
   it('starts the completion at the word being typed, and says what kind each field is with a sample', () => {
     const result = jsonataCompletions('entry.resource.na', 17, bundle);
     expect(result?.from).toBe(15);
-    expect(result?.options.find((o) => o.label === 'name')).toMatchObject({ type: 'property', detail: 'array(1)', info: '[{"family":"Kshlerin","given":["Aaron"]}]' });
+    expect(result?.options.find((o) => o.label === 'name')).toMatchObject({
+      type: 'property',
+      detail: 'array(1)',
+      info: '[{"family":"Kshlerin","given":["Aaron"]}]',
+    });
   });
 
   it('offers the top-level fields for a word, quoting names JSONata cannot read bare', () => {
@@ -66,7 +70,12 @@ describe('jsonataCompletions: functions and variables', () => {
   it('offers the standard library after $, with signature and description', () => {
     const result = jsonataCompletions('$su', 3, undefined);
     expect(result?.from).toBe(0);
-    expect(result?.options.find((o) => o.label === '$sum')).toEqual({ label: '$sum', type: 'function', detail: '(array)', info: 'Sum of an array of numbers.' });
+    expect(result?.options.find((o) => o.label === '$sum')).toEqual({
+      label: '$sum',
+      type: 'function',
+      detail: '(array)',
+      info: 'Sum of an array of numbers.',
+    });
     for (const name of ['$count', '$map', '$filter', '$string', '$substring', '$now', '$toMillis', '$merge', '$lookup']) {
       expect(result?.options.map((o) => o.label)).toContain(name);
     }

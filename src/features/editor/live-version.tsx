@@ -17,7 +17,10 @@ export function liveBehind(pipeline: Pick<Pipeline, 'status' | 'deployed_version
 /** What Deploy / Publish does, said where the button is (unsaved canvas changes are never in it). */
 export function publishTitle(pipeline: Pick<Pipeline, 'status' | 'deployed_version' | 'version'>, dirty: boolean): string {
   const live = liveBehind(pipeline);
-  const what = live !== null ? `Publish v${pipeline.version}: production runs (API, webhooks, schedules, listeners) switch from v${live} to it` : `Deploy v${pipeline.version}: production runs (API, webhooks, schedules, listeners) use it until you publish another version`;
+  const what =
+    live !== null
+      ? `Publish v${pipeline.version}: production runs (API, webhooks, schedules, listeners) switch from v${live} to it`
+      : `Deploy v${pipeline.version}: production runs (API, webhooks, schedules, listeners) use it until you publish another version`;
   return dirty ? `${what}. Your unsaved changes are not in it: save them first (Ctrl+S)` : what;
 }
 
@@ -69,7 +72,12 @@ export function LiveVersion({ pipeline, dirty }: { pipeline: Pipeline; dirty: bo
         title={`Changes not live yet: v${live} → v${pipeline.version}`}
         description={`Production runs (API, webhooks, schedules, listeners) use v${live}. Publishing v${pipeline.version} makes it the live version.`}
         footer={
-          <Button icon={<Rocket className="size-3.5" aria-hidden />} loading={publishing} title={publishTitle(pipeline, dirty)} onClick={() => publish(() => setOpen(false))}>
+          <Button
+            icon={<Rocket className="size-3.5" aria-hidden />}
+            loading={publishing}
+            title={publishTitle(pipeline, dirty)}
+            onClick={() => publish(() => setOpen(false))}
+          >
             Publish v{pipeline.version}
           </Button>
         }

@@ -14,7 +14,11 @@ const COMPONENTS: Components = {
       {children}
     </a>
   ),
-  pre: ({ children }) => <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-slate-100">{children}</pre>,
+  pre: ({ children }) => (
+    <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-slate-100">
+      {children}
+    </pre>
+  ),
   code: ({ children }) => <code className="rounded bg-slate-100 px-1 py-px font-mono text-[0.85em] text-slate-800">{children}</code>,
 };
 

@@ -5,7 +5,15 @@ import type { PipelineNodeData } from './types';
 
 type Settings = NonNullable<PipelineNodeData['settings']>;
 
-function NumberInput(props: { label: string; hint: string; value: number | undefined; placeholder: number; min: number; max: number; onChange: (v: number | undefined) => void }) {
+function NumberInput(props: {
+  label: string;
+  hint: string;
+  value: number | undefined;
+  placeholder: number;
+  min: number;
+  max: number;
+  onChange: (v: number | undefined) => void;
+}) {
   const id = useId();
   const { label, hint, value, placeholder, min, max, onChange } = props;
   return (

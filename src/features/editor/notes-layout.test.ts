@@ -3,7 +3,14 @@ import { notesAfterLayout } from './notes-layout';
 import type { FlowNode, NoteNode } from './types';
 
 const node = (id: string, x: number, y: number): FlowNode => ({ id, type: 'pipeline', position: { x, y }, data: { nodeType: 'pipeline-output', config: {} } });
-const note = (id: string, x: number, y: number): NoteNode => ({ id: `note:${id}`, type: 'note', position: { x, y }, width: 240, height: 160, data: { text: id, color: 'yellow' } });
+const note = (id: string, x: number, y: number): NoteNode => ({
+  id: `note:${id}`,
+  type: 'note',
+  position: { x, y },
+  width: 240,
+  height: 160,
+  data: { text: id, color: 'yellow' },
+});
 
 describe('notesAfterLayout', () => {
   //  before:  [a]@0,0   [b]@0,400            after:  [a]@0,0   [b]@400,0

@@ -12,7 +12,13 @@ import type { CatalogEntry } from './types';
 
 /** The node catalog by category; drag an entry onto the canvas, or focus it and press Enter. */
 export function Palette() {
-  const { catalog, addNode, nodes, dropAt, setDropAt } = useEditor((s) => ({ catalog: s.catalog, addNode: s.addNode, nodes: s.nodes, dropAt: s.dropAt, setDropAt: s.setDropAt }));
+  const { catalog, addNode, nodes, dropAt, setDropAt } = useEditor((s) => ({
+    catalog: s.catalog,
+    addNode: s.addNode,
+    nodes: s.nodes,
+    dropAt: s.dropAt,
+    setDropAt: s.setDropAt,
+  }));
   const [query, setQuery] = useState('');
   const list = useRef<HTMLDivElement>(null);
   const lastAdd = useRef(0);
@@ -95,7 +101,12 @@ export function Palette() {
             className="block w-full rounded-md border border-slate-300 bg-white py-2 pr-8 pl-8 text-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
           />
           {query ? (
-            <button type="button" onClick={() => setQuery('')} aria-label="Clear search" className="absolute top-2 right-2 rounded p-0.5 text-slate-400 hover:text-slate-700">
+            <button
+              type="button"
+              onClick={() => setQuery('')}
+              aria-label="Clear search"
+              className="absolute top-2 right-2 rounded p-0.5 text-slate-400 hover:text-slate-700"
+            >
               <X className="size-4" aria-hidden />
             </button>
           ) : null}
@@ -137,7 +148,17 @@ export function Palette() {
 }
 
 /** `armed`: "Add a node here" is on, so one click adds (elsewhere a click only focuses, a double-click adds). */
-function PaletteItem({ entry, armed, onAdd, onKeyDown }: { entry: CatalogEntry; armed: boolean; onAdd: () => void; onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => void }) {
+function PaletteItem({
+  entry,
+  armed,
+  onAdd,
+  onKeyDown,
+}: {
+  entry: CatalogEntry;
+  armed: boolean;
+  onAdd: () => void;
+  onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => void;
+}) {
   const look = lookOf(entry.category, entry.trigger);
   const Icon = look.icon;
   return (

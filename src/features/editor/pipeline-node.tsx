@@ -51,7 +51,9 @@ function PortRow({ input, output, refusedIn, refusedOut }: { input?: RowPort; ou
       )}
       {output ? (
         <>
-          <span className={cn('truncate text-right text-slate-600', output.unknown && 'text-red-600 line-through', refusedOut && 'opacity-40')}>{output.name}</span>
+          <span className={cn('truncate text-right text-slate-600', output.unknown && 'text-red-600 line-through', refusedOut && 'opacity-40')}>
+            {output.name}
+          </span>
           <Handle
             type="source"
             id={output.name}
@@ -80,9 +82,15 @@ function useRefusals(id: string, inputs: RowPort[], outputs: RowPort[]) {
     const [side, node, handle] = from.split('\n') as ['source' | 'target', string, string];
     const { nodes, edges, catalog } = store.getState();
     if (side === 'source') {
-      return { inputs: inputs.map((p) => refusal({ source: node, sourceHandle: handle, target: id, targetHandle: p.name }, nodes, edges, catalog)), outputs: [] };
+      return {
+        inputs: inputs.map((p) => refusal({ source: node, sourceHandle: handle, target: id, targetHandle: p.name }, nodes, edges, catalog)),
+        outputs: [],
+      };
     }
-    return { inputs: [], outputs: outputs.map((p) => refusal({ source: id, sourceHandle: p.name, target: node, targetHandle: handle }, nodes, edges, catalog)) };
+    return {
+      inputs: [],
+      outputs: outputs.map((p) => refusal({ source: id, sourceHandle: p.name, target: node, targetHandle: handle }, nodes, edges, catalog)),
+    };
   }, [from, id, inputs, outputs, store]);
 }
 
@@ -154,12 +162,18 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
       )}
     >
       {data.proposed ? (
-        <span className="absolute -top-2.5 right-2 rounded-full bg-violet-600 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm" aria-label="proposed">
+        <span
+          className="absolute -top-2.5 right-2 rounded-full bg-violet-600 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm"
+          aria-label="proposed"
+        >
           Proposed
         </span>
       ) : data.copilot ? (
         <span
-          className={cn('absolute -top-2.5 right-2 rounded-full px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm', data.copilot === 'changed' ? 'bg-amber-500' : data.copilot === 'rewired' ? 'bg-sky-600' : 'bg-red-500')}
+          className={cn(
+            'absolute -top-2.5 right-2 rounded-full px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase shadow-sm',
+            data.copilot === 'changed' ? 'bg-amber-500' : data.copilot === 'rewired' ? 'bg-sky-600' : 'bg-red-500',
+          )}
           aria-label={`${data.copilot} by the proposal`}
         >
           {data.copilot === 'changed' ? 'Changed' : data.copilot === 'rewired' ? 'Rewired' : 'Removed'}

@@ -16,7 +16,12 @@ describe('nodePorts', () => {
   });
 
   it('gives a switch one output per case plus default', () => {
-    const { inputs, outputs } = nodePorts(C.switch, { cases: [{ port: 'patients', expression: 'x' }, { port: 'conditions', expression: 'y' }] });
+    const { inputs, outputs } = nodePorts(C.switch, {
+      cases: [
+        { port: 'patients', expression: 'x' },
+        { port: 'conditions', expression: 'y' },
+      ],
+    });
     expect(names(inputs)).toEqual(['value']);
     expect(names(outputs)).toEqual(['patients', 'conditions', 'default']);
   });

@@ -13,7 +13,12 @@ export function nodePorts(entry: CatalogEntry | undefined, config: Record<string
   return descriptor ? portsOf(descriptor, config) : { inputs: entry.inputs as Port[], outputs: entry.outputs as Port[] };
 }
 
-export function portOf(node: FlowNode | undefined, catalog: Record<string, CatalogEntry>, side: 'inputs' | 'outputs', name: string | null | undefined): Port | undefined {
+export function portOf(
+  node: FlowNode | undefined,
+  catalog: Record<string, CatalogEntry>,
+  side: 'inputs' | 'outputs',
+  name: string | null | undefined,
+): Port | undefined {
   if (!node || !name) return undefined;
   return nodePorts(catalog[node.data.nodeType], node.data.config)[side].find((p) => p.name === name);
 }
@@ -56,15 +61,20 @@ export interface ConnectionLike {
 }
 
 /** Why a connection is refused, or null when it fits (types fit, input free, no self-loop or cycle). */
-export function connectionProblem(
-  c: ConnectionLike,
-  nodes: FlowNode[],
-  edges: FlowEdge[],
-  catalog: Record<string, CatalogEntry>,
-): string | null {
+export function connectionProblem(c: ConnectionLike, nodes: FlowNode[], edges: FlowEdge[], catalog: Record<string, CatalogEntry>): string | null {
   if (c.source === c.target) return 'A node cannot feed itself: connect it to the next node instead.';
-  const out = portOf(nodes.find((n) => n.id === c.source), catalog, 'outputs', c.sourceHandle);
-  const inp = portOf(nodes.find((n) => n.id === c.target), catalog, 'inputs', c.targetHandle);
+  const out = portOf(
+    nodes.find((n) => n.id === c.source),
+    catalog,
+    'outputs',
+    c.sourceHandle,
+  );
+  const inp = portOf(
+    nodes.find((n) => n.id === c.target),
+    catalog,
+    'inputs',
+    c.targetHandle,
+  );
   if (!out || !inp) return 'Unknown port.';
   if (!portsFit(out.type, inp.type)) {
     return `"${out.name}" gives ${typeInWords(out.type)} (${out.type}), but input "${inp.name}" takes ${typeInWords(inp.type)} (${inp.type}).`;

@@ -27,7 +27,13 @@ export function RunDialog({ open, onClose }: { open: boolean; onClose: () => voi
   const jsonEditor = (
     <>
       <JsonEditor label="Test inputs" value={runInputs} onChange={setRunInputs} height={textFields.length ? '140px' : '220px'} />
-      {error ? <Alert>{error}</Alert> : <p className="text-xs text-slate-500">The trigger’s <code>event</code> carries this object; each of its fields feeds the port of that name.</p>}
+      {error ? (
+        <Alert>{error}</Alert>
+      ) : (
+        <p className="text-xs text-slate-500">
+          The trigger’s <code>event</code> carries this object; each of its fields feeds the port of that name.
+        </p>
+      )}
     </>
   );
 

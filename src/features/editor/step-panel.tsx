@@ -31,8 +31,7 @@ export function StepPanel() {
             <Bug className="size-4" aria-hidden />
           </span>
           <p className="text-[13px] text-slate-600">
-            Step through a test run one node at a time. At each node, run it or give it the outputs you want, then see what the next node
-            receives.
+            Step through a test run one node at a time. At each node, run it or give it the outputs you want, then see what the next node receives.
           </p>
         </div>
         <div className="space-y-1.5">
@@ -97,7 +96,12 @@ function ActiveStep({ step }: { step: StepState }) {
             </p>
           )}
         </div>
-        <Button variant="ghost" size="sm" icon={waiting ? <CircleStop className="size-3.5" aria-hidden /> : <X className="size-3.5" aria-hidden />} onClick={runner.stopStep}>
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={waiting ? <CircleStop className="size-3.5" aria-hidden /> : <X className="size-3.5" aria-hidden />}
+          onClick={runner.stopStep}
+        >
           {waiting ? 'Stop' : 'Close'}
         </Button>
       </div>

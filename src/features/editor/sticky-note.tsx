@@ -70,7 +70,11 @@ function StickyNoteView({ id, data, selected }: NodeProps<NoteNode>) {
       className={cn('h-full w-full overflow-hidden rounded-md border shadow-sm', look.paper, selected && 'shadow-md ring-2 ring-teal-600/40')}
     >
       <NodeResizer isVisible={selected} minWidth={120} minHeight={80} color="#0d9488" onResizeStart={() => store.getState().checkpoint()} />
-      <NodeToolbar isVisible={selected && !editing} position={Position.Top} className="flex items-center gap-1 rounded-md border border-slate-200 bg-white px-1.5 py-1 shadow-md">
+      <NodeToolbar
+        isVisible={selected && !editing}
+        position={Position.Top}
+        className="flex items-center gap-1 rounded-md border border-slate-200 bg-white px-1.5 py-1 shadow-md"
+      >
         {NOTE_COLORS.map((c) => (
           <button
             key={c}
@@ -83,10 +87,22 @@ function StickyNoteView({ id, data, selected }: NodeProps<NoteNode>) {
           />
         ))}
         <span className="mx-0.5 h-4 w-px bg-slate-200" aria-hidden />
-        <button type="button" aria-label="Edit note" title="Edit (double-click)" onClick={() => setEditingNote(id)} className="rounded p-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+        <button
+          type="button"
+          aria-label="Edit note"
+          title="Edit (double-click)"
+          onClick={() => setEditingNote(id)}
+          className="rounded p-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+        >
           <Pencil className="size-3.5" aria-hidden />
         </button>
-        <button type="button" aria-label="Delete note" title="Delete (Delete)" onClick={() => removeNote(id)} className="rounded p-0.5 text-slate-500 hover:bg-red-50 hover:text-red-700">
+        <button
+          type="button"
+          aria-label="Delete note"
+          title="Delete (Delete)"
+          onClick={() => removeNote(id)}
+          className="rounded p-0.5 text-slate-500 hover:bg-red-50 hover:text-red-700"
+        >
           <Trash2 className="size-3.5" aria-hidden />
         </button>
       </NodeToolbar>

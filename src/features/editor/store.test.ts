@@ -38,10 +38,21 @@ describe('editor store', () => {
     s.getState().addNode('manual-trigger', { x: 0, y: 0 });
     s.getState().addNode('csv-parse', { x: 0, y: 0 });
     s.getState().addNode('pipeline-output', { x: 0, y: 0 });
-    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' })).toEqual({ ok: true });
-    expect(s.getState().connect({ source: 'csv-parse-1', sourceHandle: 'rows', target: 'pipeline-output-1', targetHandle: 'value' })).toMatchObject({ ok: false, problem: expect.stringMatching(/already has a connection: delete that one first/) });
+    expect(s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'pipeline-output-1', targetHandle: 'value' })).toEqual({
+      ok: true,
+    });
+    expect(s.getState().connect({ source: 'csv-parse-1', sourceHandle: 'rows', target: 'pipeline-output-1', targetHandle: 'value' })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/already has a connection: delete that one first/),
+    });
     expect(currentDefinition(s.getState()).connections).toEqual([
-      { id: 'manual-trigger-1.event->pipeline-output-1.value', source: 'manual-trigger-1', source_port: 'event', target: 'pipeline-output-1', target_port: 'value' },
+      {
+        id: 'manual-trigger-1.event->pipeline-output-1.value',
+        source: 'manual-trigger-1',
+        source_port: 'event',
+        target: 'pipeline-output-1',
+        target_port: 'value',
+      },
     ]);
   });
 
@@ -52,7 +63,9 @@ describe('editor store', () => {
     const r = s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'csv-parse-1', targetHandle: 'text' });
     expect(r).toMatchObject({ ok: true, note: expect.stringContaining('input "text" (text)') });
     expect(s.getState().nodes[0]!.data.config).toEqual({ fields: { text: 'text' } });
-    expect(currentDefinition(s.getState()).connections).toMatchObject([{ source: 'manual-trigger-1', source_port: 'text', target: 'csv-parse-1', target_port: 'text' }]);
+    expect(currentDefinition(s.getState()).connections).toMatchObject([
+      { source: 'manual-trigger-1', source_port: 'text', target: 'csv-parse-1', target_port: 'text' },
+    ]);
     // one undo step takes both back
     s.getState().undo();
     expect(s.getState().nodes[0]!.data.config).toEqual({ fields: {} });
@@ -131,7 +144,12 @@ describe('editor store', () => {
     expect(def.nodes.map((n) => n.id)).toEqual(['manual-trigger-1', 'pipeline-output-1', 'pipeline-output-2']);
     expect(def.nodes[2]!.position).toEqual({ x: 340, y: 40 });
     expect(def.connections).toHaveLength(1); // its connection to an unselected node is not copied
-    expect(s.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['pipeline-output-2']);
+    expect(
+      s
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(['pipeline-output-2']);
     expect(s.getState().clipboard).toBeNull();
     s.getState().undo();
     expect(currentDefinition(s.getState()).nodes).toHaveLength(2);
@@ -143,7 +161,10 @@ describe('editor store', () => {
     s.getState().addNote({ x: 0, y: 200 });
     s.getState().updateNote('note:note-1', { text: 'Explains the trigger', color: 'blue' });
     s.getState().addNote({ x: 600, y: 600 }); // not selected below: not copied
-    s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: true })), notes: s.getState().notes.map((n) => ({ ...n, selected: n.id === 'note:note-1' })) });
+    s.setState({
+      nodes: s.getState().nodes.map((n) => ({ ...n, selected: true })),
+      notes: s.getState().notes.map((n) => ({ ...n, selected: n.id === 'note:note-1' })),
+    });
     expect(s.getState().copy()).toBe(2);
     expect(s.getState().paste()).toBe(2);
     let def = currentDefinition(s.getState());
@@ -157,7 +178,12 @@ describe('editor store', () => {
       ['note-3', 'Explains the trigger', 'blue', { x: 40, y: 240 }],
     ]);
     // the pasted copies are the selection: duplicating them copies them again
-    expect(s.getState().notes.filter((n) => n.selected).map((n) => n.id)).toEqual(['note:note-3']);
+    expect(
+      s
+        .getState()
+        .notes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(['note:note-3']);
     expect(s.getState().duplicate()).toBe(2);
     def = currentDefinition(s.getState());
     expect(def.notes!.at(-1)).toMatchObject({ id: 'note-4', text: 'Explains the trigger', position: { x: 80, y: 280 } });
@@ -189,7 +215,10 @@ describe('editor store', () => {
     const s = makeStore();
     s.getState().addNode('csv-parse', { x: 0, y: 0 });
     s.getState().addNode('pipeline-output', { x: 300, y: 0 });
-    const disabled = () => currentDefinition(s.getState()).nodes.filter((n) => n.disabled).map((n) => n.id);
+    const disabled = () =>
+      currentDefinition(s.getState())
+        .nodes.filter((n) => n.disabled)
+        .map((n) => n.id);
     s.setState({ nodes: s.getState().nodes.map((n) => ({ ...n, selected: n.id === 'csv-parse-1' })) });
     expect(s.getState().toggleDisabled()).toBe(1);
     expect(disabled()).toEqual(['csv-parse-1']);

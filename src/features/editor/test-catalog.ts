@@ -31,7 +31,14 @@ export const CATALOG: CatalogEntry[] = [
   entry('csv-parse', { inputs: [{ name: 'text', type: 'text' }], outputs: [{ name: 'rows', type: 'json' }] }),
   entry('jsonata-transform', { inputs: [{ name: 'input', type: 'any' }], outputs: [{ name: 'output', type: 'json' }] }),
   entry('switch', { category: 'control' }),
-  entry('merge', { category: 'control', inputs: [{ name: 'in1', type: 'any', optional: true }, { name: 'in2', type: 'any', optional: true }], outputs: [{ name: 'merged', type: 'json' }] }),
+  entry('merge', {
+    category: 'control',
+    inputs: [
+      { name: 'in1', type: 'any', optional: true },
+      { name: 'in2', type: 'any', optional: true },
+    ],
+    outputs: [{ name: 'merged', type: 'json' }],
+  }),
   entry('pipeline-output', { category: 'output', inputs: [{ name: 'value', type: 'any' }] }),
 ];
 

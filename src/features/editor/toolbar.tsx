@@ -1,6 +1,22 @@
 'use client';
 
-import { ArrowLeft, Bug, History, Maximize, MessageSquareText, Network, PanelLeft, PanelRight, Play, Redo2, Rocket, Save, Sparkles, Square, Undo2 } from 'lucide-react';
+import {
+  ArrowLeft,
+  Bug,
+  History,
+  Maximize,
+  MessageSquareText,
+  Network,
+  PanelLeft,
+  PanelRight,
+  Play,
+  Redo2,
+  Rocket,
+  Save,
+  Sparkles,
+  Square,
+  Undo2,
+} from 'lucide-react';
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
@@ -19,9 +35,30 @@ import { useDirty } from './use-editor-effects';
 import { useCanvasCommands } from './use-canvas-commands';
 import { liveBehind, LiveVersion, publishTitle, usePublish } from './live-version';
 
-function IconButton({ label, onClick, disabled, children, pressed }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; pressed?: boolean }) {
+function IconButton({
+  label,
+  onClick,
+  disabled,
+  children,
+  pressed,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+  pressed?: boolean;
+}) {
   return (
-    <Button variant="ghost" size="icon" aria-label={label} title={label} onClick={onClick} disabled={disabled} aria-pressed={pressed} className={cn(pressed && 'bg-slate-100 text-slate-900')}>
+    <Button
+      variant="ghost"
+      size="icon"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={disabled}
+      aria-pressed={pressed}
+      className={cn(pressed && 'bg-slate-100 text-slate-900')}
+    >
       {children}
     </Button>
   );
@@ -72,7 +109,11 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
 
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3">
-      <Link href="/pipelines" className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900" title="Back to pipelines">
+      <Link
+        href="/pipelines"
+        className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+        title="Back to pipelines"
+      >
         <ArrowLeft className="size-4" aria-hidden />
         <span className="sr-only">Pipelines</span>
       </Link>
@@ -86,7 +127,11 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         {deployed ? <StatusBadge status={pipeline.status} /> : null}
         <LiveVersion pipeline={pipeline} dirty={dirty} />
         {dirty ? (
-          <span className="inline-flex items-center gap-1.5 text-xs font-medium whitespace-nowrap text-amber-700" data-testid="unsaved" title="Unsaved changes: Save (Ctrl+S) makes them a new version">
+          <span
+            className="inline-flex items-center gap-1.5 text-xs font-medium whitespace-nowrap text-amber-700"
+            data-testid="unsaved"
+            title="Unsaved changes: Save (Ctrl+S) makes them a new version"
+          >
             <span className="size-1.5 rounded-full bg-amber-500" aria-hidden />
             Unsaved
           </span>
@@ -138,7 +183,14 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
         <ExportPipelineLink pipelineId={pipelineId} name={pipeline.name} />
         {SEP}
         {behind !== null ? (
-          <Button variant="secondary" size="sm" icon={<Rocket className="size-3.5" aria-hidden />} loading={publishing} title={publishTitle(pipeline, dirty)} onClick={() => publish()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Rocket className="size-3.5" aria-hidden />}
+            loading={publishing}
+            title={publishTitle(pipeline, dirty)}
+            onClick={() => publish()}
+          >
             Publish v{pipeline.version}
           </Button>
         ) : null}
@@ -165,10 +217,24 @@ export function Toolbar({ pipeline, onTogglePalette, onToggleSide, onShowSide }:
             Deploy
           </Button>
         )}
-        <Button variant="secondary" size="sm" icon={<Play className="size-3.5" aria-hidden />} loading={runner.running} onClick={() => setRunning(true)} disabled={!hasNodes}>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Play className="size-3.5" aria-hidden />}
+          loading={runner.running}
+          onClick={() => setRunning(true)}
+          disabled={!hasNodes}
+        >
           Test run
         </Button>
-        <Button size="sm" icon={<Save className="size-3.5" aria-hidden />} loading={saver.saving} disabled={!dirty} onClick={() => void saver.save()} title={deployed ? `Save as a new version (Ctrl+S); v${pipeline.deployed_version} stays live until you publish` : 'Save as a new version (Ctrl+S)'}>
+        <Button
+          size="sm"
+          icon={<Save className="size-3.5" aria-hidden />}
+          loading={saver.saving}
+          disabled={!dirty}
+          onClick={() => void saver.save()}
+          title={deployed ? `Save as a new version (Ctrl+S); v${pipeline.deployed_version} stays live until you publish` : 'Save as a new version (Ctrl+S)'}
+        >
           Save
         </Button>
       </div>

@@ -29,7 +29,9 @@ function WebhookInfo({ deployed }: { deployed: boolean }) {
       <div className="space-y-1.5">
         <p className="text-sm font-medium text-slate-700">Try it with curl</p>
         <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-[11px] leading-relaxed text-slate-100">{curl}</pre>
-        <p className="text-xs text-slate-500">$CLINFLOW_KEY: an API key with the execute scope (Settings → API keys). The answer is 202 with the execution id.</p>
+        <p className="text-xs text-slate-500">
+          $CLINFLOW_KEY: an API key with the execute scope (Settings → API keys). The answer is 202 with the execution id.
+        </p>
       </div>
     </div>
   );
@@ -45,7 +47,8 @@ function ScheduleInfo({ cron, timezone, deployed }: { cron: string; timezone: st
     return null; // the config form already says what is wrong with the expression
   }
   const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const at = (d: Date, tz: string) => d.toLocaleString(undefined, { timeZone: tz, weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const at = (d: Date, tz: string) =>
+    d.toLocaleString(undefined, { timeZone: tz, weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (
     <div className="space-y-2">
       {deployed ? null : <NotLive>Schedules run only while the pipeline is deployed.</NotLive>}

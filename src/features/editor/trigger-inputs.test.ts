@@ -7,7 +7,7 @@ const nodes = (type: string, config: Record<string, unknown> = {}) => [
   { data: { nodeType: 'pipeline-output', config: {} } },
 ];
 
-describe('what the editor shows for a pipeline\'s trigger, as its descriptor says', () => {
+describe("what the editor shows for a pipeline's trigger, as its descriptor says", () => {
   it('offers a message box for each text input the trigger takes', () => {
     expect(triggerTextFields(nodes('manual-trigger', { fields: { message: 'text', patient: 'fhir-resource', note: 'text' } }))).toEqual(['message', 'note']);
     expect(triggerTextFields(nodes('mllp-listener-trigger', { port: 2575 }))).toEqual(['message']);

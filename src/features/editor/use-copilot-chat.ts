@@ -40,20 +40,25 @@ export function useCopilotChat() {
     let dryRun: unknown = null;
     const thoughts: string[] = [];
     try {
-      await streamCopilotChat(message, canvas, (e) => {
-        if (e.event === 'thinking') {
-          thoughts.push(e.data.content);
-          addStep({ kind: 'thinking', content: e.data.content });
-        } else if (e.event === 'validation') {
-          validation = e.data;
-          addStep({ kind: 'validation', report: e.data });
-        } else if (e.event === 'dry_run') {
-          dryRun = e.data;
-          addStep(dryRunStep(e.data));
-        } else if (e.event === 'pipeline') pipeline = e.data;
-        else if (e.event === 'message') update(id, (t) => ({ message: t.message ? `${t.message}\n${e.data.content}` : e.data.content }));
-        else if (e.event === 'error') update(id, () => ({ error: e.data.error.message }));
-      }, { model: s.copilotModel });
+      await streamCopilotChat(
+        message,
+        canvas,
+        (e) => {
+          if (e.event === 'thinking') {
+            thoughts.push(e.data.content);
+            addStep({ kind: 'thinking', content: e.data.content });
+          } else if (e.event === 'validation') {
+            validation = e.data;
+            addStep({ kind: 'validation', report: e.data });
+          } else if (e.event === 'dry_run') {
+            dryRun = e.data;
+            addStep(dryRunStep(e.data));
+          } else if (e.event === 'pipeline') pipeline = e.data;
+          else if (e.event === 'message') update(id, (t) => ({ message: t.message ? `${t.message}\n${e.data.content}` : e.data.content }));
+          else if (e.event === 'error') update(id, () => ({ error: e.data.error.message }));
+        },
+        { model: s.copilotModel },
+      );
     } catch (e) {
       update(id, () => ({ error: (e as Error).message, pending: false }));
       return;
@@ -69,7 +74,14 @@ export function useCopilotChat() {
         outcome = store.getState().proposeChange(definition, about, canvas) ? 'previewed' : 'unchanged';
         if (outcome === 'previewed') update(id, () => ({ proposal: { definition, about, canvas: changeKey(canvas), base: canvas } }));
       } else {
-        const result: CopilotProposal = { pipeline: { name, nodes: got.nodes, connections: got.connections }, validation: checked, reasoning: thoughts.slice(1), unresolved: [], dry_run: dryRun as CopilotProposal['dry_run'], planner: 'offline' };
+        const result: CopilotProposal = {
+          pipeline: { name, nodes: got.nodes, connections: got.connections },
+          validation: checked,
+          reasoning: thoughts.slice(1),
+          unresolved: [],
+          dry_run: dryRun as CopilotProposal['dry_run'],
+          planner: 'offline',
+        };
         await store.getState().propose(result, autoLayout);
         outcome = 'previewed';
       }
@@ -82,7 +94,10 @@ export function useCopilotChat() {
 
 /** What a change is made to: the canvas's nodes (positions aside) and connections. */
 export function changeKey(d: Definition): string {
-  return canonical({ nodes: d.nodes.map(({ position: _p, ...n }) => n), connections: d.connections.map(({ source, source_port, target, target_port }) => ({ source, source_port, target, target_port })) });
+  return canonical({
+    nodes: d.nodes.map(({ position: _p, ...n }) => n),
+    connections: d.connections.map(({ source, source_port, target, target_port }) => ({ source, source_port, target, target_port })),
+  });
 }
 
 /** The "Fix" of a finding: the copilot's change that answers it (the one its suggestions would make), asked for in the panel and previewed; undefined where no such change exists. */

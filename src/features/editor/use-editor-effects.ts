@@ -27,7 +27,8 @@ let memo: { nodes: EditorState['nodes']; edges: EditorState['edges']; notes: Edi
 
 /** Canonical JSON of the canvas, computed once per graph change however many components ask. */
 export function canvasKey(s: Pick<EditorState, 'nodes' | 'edges' | 'notes'>): string {
-  if (memo?.nodes !== s.nodes || memo.edges !== s.edges || memo.notes !== s.notes) memo = { nodes: s.nodes, edges: s.edges, notes: s.notes, key: canonical(currentDefinition(s)) };
+  if (memo?.nodes !== s.nodes || memo.edges !== s.edges || memo.notes !== s.notes)
+    memo = { nodes: s.nodes, edges: s.edges, notes: s.notes, key: canonical(currentDefinition(s)) };
   return memo.key;
 }
 

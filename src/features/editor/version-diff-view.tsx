@@ -7,7 +7,11 @@ import { changedKeys, diffDefinitions, noteTitle, onlyLayout } from './version-d
 import type { Definition } from './definition';
 
 function Row({ tone, icon, children }: { tone: 'add' | 'remove' | 'change'; icon: ReactNode; children: ReactNode }) {
-  const tones = { add: 'border-emerald-200 bg-emerald-50 text-emerald-900', remove: 'border-red-200 bg-red-50 text-red-900', change: 'border-amber-200 bg-amber-50 text-amber-900' };
+  const tones = {
+    add: 'border-emerald-200 bg-emerald-50 text-emerald-900',
+    remove: 'border-red-200 bg-red-50 text-red-900',
+    change: 'border-amber-200 bg-amber-50 text-amber-900',
+  };
   return (
     <li className={`flex items-start gap-2 rounded-md border px-2.5 py-1.5 text-xs ${tones[tone]}`}>
       <span className="mt-px shrink-0">{icon}</span>
@@ -102,7 +106,8 @@ function NotesDiff({ notes }: { notes: ReturnType<typeof diffDefinitions>['notes
           <Row key={`nc-${c.id}`} tone="change" icon={<Pencil className="size-3.5" aria-hidden />}>
             <details>
               <summary className="cursor-pointer">
-                Changed note <span className="font-semibold">“{noteTitle(c.after)}”</span>: {c.fields.filter((f) => f !== 'position' && f !== 'size').join(', ')}
+                Changed note <span className="font-semibold">“{noteTitle(c.after)}”</span>:{' '}
+                {c.fields.filter((f) => f !== 'position' && f !== 'size').join(', ')}
               </summary>
               <div className="mt-2 grid gap-2 sm:grid-cols-2">
                 <JsonView value={{ text: c.before.text, color: c.before.color }} label="Before" />

@@ -34,7 +34,11 @@ describe('diffDefinitions', () => {
   });
 
   it('matches connections by their endpoints, not their ids, and ignores pure moves', () => {
-    const moved = { ...v1, nodes: v1.nodes.map((n) => ({ ...n, position: { x: 9, y: 9 } })), connections: v1.connections.map((c) => ({ ...c, id: `new-${c.id}` })) };
+    const moved = {
+      ...v1,
+      nodes: v1.nodes.map((n) => ({ ...n, position: { x: 9, y: 9 } })),
+      connections: v1.connections.map((c) => ({ ...c, id: `new-${c.id}` })),
+    };
     const d = diffDefinitions(v1, moved);
     expect(d.connections).toEqual({ added: [], removed: [] });
     expect(d.empty).toBe(true);
@@ -47,7 +51,15 @@ describe('diffDefinitions', () => {
 });
 
 describe('diffDefinitions on sticky notes', () => {
-  const note = (id: string, text: string, extra: object = {}) => ({ id, text, position: { x: 0, y: 0 }, width: 240, height: 160, color: 'yellow' as const, ...extra });
+  const note = (id: string, text: string, extra: object = {}) => ({
+    id,
+    text,
+    position: { x: 0, y: 0 },
+    width: 240,
+    height: 160,
+    color: 'yellow' as const,
+    ...extra,
+  });
   const base = { nodes: [node('in', 'manual-trigger')], connections: [] };
 
   it('lists notes added, removed and whose text or colour changed, like nodes', () => {

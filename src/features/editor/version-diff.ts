@@ -84,7 +84,11 @@ function diffNotes(a: StickyNote[], b: StickyNote[]): DefinitionDiff['notes'] {
 
 /** A note's first line of text, shortened, to name it in a list (its id says little). */
 export function noteTitle(note: { text?: string }, max = 60): string {
-  const line = (note.text ?? '').split('\n').map((l) => l.replace(/^[#>*\-\s]+/, '').trim()).find(Boolean) ?? '';
+  const line =
+    (note.text ?? '')
+      .split('\n')
+      .map((l) => l.replace(/^[#>*\-\s]+/, '').trim())
+      .find(Boolean) ?? '';
   if (!line) return '(empty note)';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -73,7 +73,12 @@ export function VersionsPanel() {
             ))}
           </select>
           <span className="text-xs text-slate-400">→</span>
-          <select aria-label="Compare to" className={SELECT} value={String(to)} onChange={(e) => setTo(e.target.value === 'canvas' ? 'canvas' : Number(e.target.value))}>
+          <select
+            aria-label="Compare to"
+            className={SELECT}
+            value={String(to)}
+            onChange={(e) => setTo(e.target.value === 'canvas' ? 'canvas' : Number(e.target.value))}
+          >
             <option value="canvas">canvas{dirty ? ' (unsaved)' : ''}</option>
             {versions.map((v) => (
               <option key={v.version} value={v.version}>
@@ -110,7 +115,13 @@ export function VersionsPanel() {
               <Eye className="size-4" aria-hidden />
             </Button>
             {v.version !== baseVersion ? (
-              <Button variant="ghost" size="icon" aria-label={`Restore version ${v.version}`} title="Restore as a new version" onClick={() => setRestoring(v.version)}>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Restore version ${v.version}`}
+                title="Restore as a new version"
+                onClick={() => setRestoring(v.version)}
+              >
                 <RotateCcw className="size-4" aria-hidden />
               </Button>
             ) : null}

@@ -61,7 +61,9 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
         <div className="space-y-3">
           <CopyField label={`Invitation link for ${invite.data!.email}`} value={link} />
           <p className="text-xs text-slate-500">
-            {invite.data!.existing_account ? `${invite.data!.email} already has a Clinflow account: they sign in with the link and switch to this organization from the navigation. ` : ''}
+            {invite.data!.existing_account
+              ? `${invite.data!.email} already has a Clinflow account: they sign in with the link and switch to this organization from the navigation. `
+              : ''}
             Send it to them yourself: Clinflow sends no email. It expires {new Date(invite.data!.expires_at).toLocaleDateString()}.
           </p>
         </div>

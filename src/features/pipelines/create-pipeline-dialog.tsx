@@ -52,12 +52,7 @@ export function CreatePipelineDialog({ open, onClose, onCreated }: { open: boole
     >
       <form onSubmit={submit} className="space-y-4">
         <TextField label="Name" name="name" placeholder="e.g. HL7 ADT to FHIR" maxLength={200} autoFocus error={nameError} onInput={() => setNameError(null)} />
-        <TextAreaField
-          label="Description"
-          name="description"
-          placeholder="What does this pipeline do? (optional)"
-          maxLength={5000}
-        />
+        <TextAreaField label="Description" name="description" placeholder="What does this pipeline do? (optional)" maxLength={5000} />
         {create.error ? <Alert>{errorMessage(create.error)}</Alert> : null}
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={close} disabled={create.isPending}>

@@ -59,8 +59,7 @@ export function DeletePipelineDialog({ pipeline, onClose }: { pipeline: Pipeline
           <Alert title="The server refused to delete this pipeline">{refusal}</Alert>
         ) : (
           <p className="text-sm text-slate-600">
-            This pipeline is deployed, and deployed pipelines cannot be deleted. Undeploy it first (its schedules
-            stop), then delete it.
+            This pipeline is deployed, and deployed pipelines cannot be deleted. Undeploy it first (its schedules stop), then delete it.
           </p>
         )}
       </ConfirmDialog>
@@ -79,8 +78,7 @@ export function DeletePipelineDialog({ pipeline, onClose }: { pipeline: Pipeline
       error={otherError}
     >
       <p className="text-sm text-slate-600">
-        The pipeline and all of its {pipeline?.version ?? 1} saved version{pipeline?.version === 1 ? '' : 's'} are removed
-        for good. This cannot be undone.
+        The pipeline and all of its {pipeline?.version ?? 1} saved version{pipeline?.version === 1 ? '' : 's'} are removed for good. This cannot be undone.
       </p>
     </ConfirmDialog>
   );

@@ -67,9 +67,9 @@ export function PipelinesPage() {
           isEmpty={(d) => d.total_count === 0}
           empty={
             <EmptyState icon={<Workflow className="size-6" aria-hidden />} title="No pipelines yet" action={newButton}>
-              A pipeline connects nodes (sources, transforms, validators, destinations) into a flow. Create your first one
-              with <strong className="font-medium text-slate-700">New pipeline</strong>, give it a name, then deploy it
-              when it is ready. API clients can also create pipelines with <code className="text-xs">POST /api/pipelines</code>.
+              A pipeline connects nodes (sources, transforms, validators, destinations) into a flow. Create your first one with{' '}
+              <strong className="font-medium text-slate-700">New pipeline</strong>, give it a name, then deploy it when it is ready. API clients can also create
+              pipelines with <code className="text-xs">POST /api/pipelines</code>.
             </EmptyState>
           }
         >

@@ -15,12 +15,18 @@ interface Props {
   onDelete: (p: PipelineSummary) => void;
 }
 
-
 export function PipelinesTable({ pipelines, onRename, onDelete }: Props) {
   return (
     <DataTable
       label="Pipelines"
-      columns={[{ header: 'Name' }, { header: 'Status' }, { header: 'Version' }, { header: 'Nodes' }, { header: 'Updated' }, { header: 'Actions', srOnly: true, align: 'right' }]}
+      columns={[
+        { header: 'Name' },
+        { header: 'Status' },
+        { header: 'Version' },
+        { header: 'Nodes' },
+        { header: 'Updated' },
+        { header: 'Actions', srOnly: true, align: 'right' },
+      ]}
       rows={pipelines}
       row={(p) => <PipelineRow key={p.id} pipeline={p} onRename={onRename} onDelete={onDelete} />}
     />
@@ -33,7 +39,11 @@ function PipelineRow({ pipeline: p, onRename, onDelete }: { pipeline: PipelineSu
   return (
     <tr className="group hover:bg-slate-50/60">
       <td className="max-w-sm px-4 py-3">
-        <Link href={`/pipelines/${p.id}`} className="block truncate text-sm font-medium text-slate-900 hover:text-teal-700 hover:underline" title="Open in the editor">
+        <Link
+          href={`/pipelines/${p.id}`}
+          className="block truncate text-sm font-medium text-slate-900 hover:text-teal-700 hover:underline"
+          title="Open in the editor"
+        >
           {p.name}
         </Link>
         {p.description ? (

@@ -44,12 +44,7 @@ export function RenamePipelineDialog({ pipeline, onClose }: { pipeline: Pipeline
   }
 
   return (
-    <Dialog
-      open={pipeline !== null}
-      onClose={close}
-      title="Rename pipeline"
-      description="Renaming saves a new version; earlier versions keep their names."
-    >
+    <Dialog open={pipeline !== null} onClose={close} title="Rename pipeline" description="Renaming saves a new version; earlier versions keep their names.">
       <form onSubmit={submit} className="space-y-4">
         <TextField label="Name" name="name" defaultValue={pipeline?.name} maxLength={200} autoFocus error={nameError} onInput={() => setNameError(null)} />
         {update.error ? <Alert>{errorMessage(update.error)}</Alert> : null}

@@ -9,7 +9,10 @@ export function useDeployActions() {
   const utils = api.useUtils();
   const onSettled = () => utils.pipelines.list.invalidate();
   const deploy = api.pipelines.deploy.useMutation({
-    onSuccess: (p) => toast.success(`“${p.name}” v${p.deployed_version} is live`, { description: 'Production runs (API, webhooks, schedules, listeners) use this version until you publish another.' }),
+    onSuccess: (p) =>
+      toast.success(`“${p.name}” v${p.deployed_version} is live`, {
+        description: 'Production runs (API, webhooks, schedules, listeners) use this version until you publish another.',
+      }),
     onError: (e) => {
       const findings = findingLines(e);
       toast.error(findings.length ? 'Fix these problems before deploying' : 'Could not deploy the pipeline', {

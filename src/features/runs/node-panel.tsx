@@ -43,7 +43,14 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
         {node.attempts > 1 ? <span className="text-xs font-medium text-amber-700">{node.attempts} attempts</span> : null}
         {node.started_at ? (
           <span className="text-xs text-slate-400 tabular-nums" title={node.started_at}>
-            started {new Date(node.started_at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false })}
+            started{' '}
+            {new Date(node.started_at).toLocaleTimeString(undefined, {
+              hour: '2-digit',
+              minute: '2-digit',
+              second: '2-digit',
+              fractionalSecondDigits: 3,
+              hour12: false,
+            })}
           </span>
         ) : null}
         {execution.status !== 'queued' && execution.status !== 'running' && canRetryFrom(execution, node.node_type.endsWith('-trigger')) ? (
@@ -77,7 +84,10 @@ export function NodePanel({ execution, node }: { execution: ExecutionDetail; nod
         {node.logs.length === 0 ? (
           <p className="text-xs text-slate-400 italic">No log lines.</p>
         ) : (
-          <ol className="max-h-60 space-y-0.5 overflow-auto rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-[11px]" aria-label="Node logs">
+          <ol
+            className="max-h-60 space-y-0.5 overflow-auto rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-[11px]"
+            aria-label="Node logs"
+          >
             {node.logs.map((l, i) => (
               <li key={i} className="flex gap-2">
                 <span className="shrink-0 text-slate-400 tabular-nums">{new Date(l.time).toLocaleTimeString(undefined, { hour12: false })}</span>

@@ -19,7 +19,7 @@ export function notKeptText(run: Run): string | null {
       return "Only this run's input was kept: it failed before its nodes' data could be stored. Retry it from the trigger.";
     case 'not_kept':
       return run.data_policy === 'metadata'
-        ? "This pipeline keeps no run data (data policy “Status only”): only status, timings and errors were stored."
+        ? 'This pipeline keeps no run data (data policy “Status only”): only status, timings and errors were stored.'
         : 'This run succeeded and its pipeline keeps data only for failed runs (data policy “Only failed runs”): only status, timings and errors were stored.';
   }
 }

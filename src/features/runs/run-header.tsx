@@ -17,7 +17,10 @@ function clock(iso: string | null) {
   const d = new Date(iso);
   const text = d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
   return (
-    <time dateTime={iso} title={`${d.toLocaleDateString()} ${d.toLocaleTimeString(undefined, { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`}>
+    <time
+      dateTime={iso}
+      title={`${d.toLocaleDateString()} ${d.toLocaleTimeString(undefined, { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`}
+    >
       {text}
     </time>
   );
@@ -37,7 +40,10 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2.5">
             <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
-              Execution <span className="font-mono text-xl text-slate-600" title={run.id}>{shortId(run.id)}</span>
+              Execution{' '}
+              <span className="font-mono text-xl text-slate-600" title={run.id}>
+                {shortId(run.id)}
+              </span>
             </h1>
             <ExecutionStatusBadge status={run.status} />
             {run.test_mode ? (
@@ -65,7 +71,11 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
         </div>
         <div className="flex gap-2">
           {run.inputs !== null ? (
-            <Link href={`/pipelines/${run.pipeline_id}?debug=${run.id}`} className={buttonClasses('secondary')} title="Open the pipeline with this run's inputs as the test inputs and its results in the drawer">
+            <Link
+              href={`/pipelines/${run.pipeline_id}?debug=${run.id}`}
+              className={buttonClasses('secondary')}
+              title="Open the pipeline with this run's inputs as the test inputs and its results in the drawer"
+            >
               <Bug className="size-4" aria-hidden />
               Debug in editor
             </Link>
@@ -100,7 +110,11 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
         </Fact>
       </dl>
       {run.error ? (
-        <div role="alert" className="mt-4 flex flex-wrap items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800" data-testid="run-error">
+        <div
+          role="alert"
+          className="mt-4 flex flex-wrap items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+          data-testid="run-error"
+        >
           <div className="min-w-0 flex-1">
             <p className="font-medium">
               {run.error.node_id ? (

@@ -68,11 +68,25 @@ export function RunsFilters({ values, pipelines, onChange }: Props) {
       </label>
       <label className="space-y-1">
         <span className="block text-xs font-medium text-slate-600">From</span>
-        <input type="date" aria-label="Runs from" className={`${SELECT} pr-3`} value={from ?? ''} max={to ?? undefined} onChange={(e) => onChange({ from: e.target.value || null })} />
+        <input
+          type="date"
+          aria-label="Runs from"
+          className={`${SELECT} pr-3`}
+          value={from ?? ''}
+          max={to ?? undefined}
+          onChange={(e) => onChange({ from: e.target.value || null })}
+        />
       </label>
       <label className="space-y-1">
         <span className="block text-xs font-medium text-slate-600">To</span>
-        <input type="date" aria-label="Runs to" className={`${SELECT} pr-3`} value={to ?? ''} min={from ?? undefined} onChange={(e) => onChange({ to: e.target.value || null })} />
+        <input
+          type="date"
+          aria-label="Runs to"
+          className={`${SELECT} pr-3`}
+          value={to ?? ''}
+          min={from ?? undefined}
+          onChange={(e) => onChange({ to: e.target.value || null })}
+        />
       </label>
       <form
         role="search"
@@ -100,7 +114,11 @@ export function RunsFilters({ values, pipelines, onChange }: Props) {
         </div>
       </form>
       {status || pipelineId || from || to || q ? (
-        <Button variant="ghost" icon={<X className="size-4" aria-hidden />} onClick={() => onChange({ status: null, pipeline: null, from: null, to: null, q: null })}>
+        <Button
+          variant="ghost"
+          icon={<X className="size-4" aria-hidden />}
+          onClick={() => onChange({ status: null, pipeline: null, from: null, to: null, q: null })}
+        >
           Clear filters
         </Button>
       ) : null}

@@ -72,7 +72,11 @@ export function RunsPage() {
         title="Executions"
         description="Every run of your pipelines: from the editor, the API, webhooks, schedules and retries. Open a run to see each node's timing, inputs, outputs and logs."
         actions={
-          <Button variant="secondary" icon={<RefreshCw className={list.isFetching ? 'size-4 animate-spin' : 'size-4'} aria-hidden />} onClick={() => void list.refetch()}>
+          <Button
+            variant="secondary"
+            icon={<RefreshCw className={list.isFetching ? 'size-4 animate-spin' : 'size-4'} aria-hidden />}
+            onClick={() => void list.refetch()}
+          >
             Refresh
           </Button>
         }
@@ -111,8 +115,8 @@ export function RunsPage() {
               >
                 A run appears here each time a pipeline runs. Open a pipeline in the editor and press{' '}
                 <strong className="font-medium text-slate-700">Test run</strong>, or call{' '}
-                <code className="rounded bg-slate-100 px-1 text-xs">POST /api/execute</code> with an API key. Deployed pipelines also run on
-                their webhooks and schedules.
+                <code className="rounded bg-slate-100 px-1 text-xs">POST /api/execute</code> with an API key. Deployed pipelines also run on their webhooks and
+                schedules.
               </EmptyState>
             )
           }

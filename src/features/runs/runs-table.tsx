@@ -9,13 +9,19 @@ import { ExecutionStatusBadge, triggerLabel } from './execution-look';
 import { shortId, type ExecutionSummary } from './types';
 import { DataTable } from '@/components/ui/data-table';
 
-
 /** Runs, newest first; a row opens the run's detail page. */
 export function RunsTable({ runs, names }: { runs: ExecutionSummary[]; names: Map<string, string> }) {
   return (
     <DataTable
       label="Executions"
-      columns={[{ header: 'Status' }, { header: 'Pipeline' }, { header: 'Trigger' }, { header: 'Started' }, { header: 'Duration', align: 'right' }, { header: 'Run' }]}
+      columns={[
+        { header: 'Status' },
+        { header: 'Pipeline' },
+        { header: 'Trigger' },
+        { header: 'Started' },
+        { header: 'Duration', align: 'right' },
+        { header: 'Run' },
+      ]}
       rows={runs}
       row={(r) => <RunRow key={r.id} run={r} name={names.get(r.pipeline_id)} />}
     />

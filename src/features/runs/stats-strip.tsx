@@ -45,7 +45,13 @@ export function StatsStrip({ pipelineId, live }: { pipelineId?: string; live: bo
         ) : (
           <ul className="space-y-0.5" aria-label="Top failing node types">
             {top.map((e) => (
-              <li key={e.node_type} className="flex items-center justify-between gap-2 text-xs" title={Object.entries(e.codes).map(([c, n]) => `${c}: ${n}`).join(', ')}>
+              <li
+                key={e.node_type}
+                className="flex items-center justify-between gap-2 text-xs"
+                title={Object.entries(e.codes)
+                  .map(([c, n]) => `${c}: ${n}`)
+                  .join(', ')}
+              >
                 <span className="truncate font-mono text-slate-700">{e.node_type}</span>
                 <span className="shrink-0 rounded-full bg-red-50 px-1.5 font-medium text-red-700 tabular-nums">{e.count}</span>
               </li>
@@ -57,7 +63,19 @@ export function StatsStrip({ pipelineId, live }: { pipelineId?: string; live: bo
   );
 }
 
-function Stat({ icon, label, value, valueClass, children }: { icon: ReactNode; label: string; value?: string | null; valueClass?: string; children?: ReactNode }) {
+function Stat({
+  icon,
+  label,
+  value,
+  valueClass,
+  children,
+}: {
+  icon: ReactNode;
+  label: string;
+  value?: string | null;
+  valueClass?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm">
       <p className="flex items-center gap-1.5 text-xs font-medium tracking-wide text-slate-500 uppercase">

@@ -179,9 +179,7 @@ function Row({ row, domain, ticks, live, selected, hovered, onSelect, onHover }:
             </span>
           </>
         ) : (
-          <span className="absolute top-1/2 left-0 -translate-y-1/2 text-[11px] text-slate-400 italic">
-            {notRunLabel(row, live)}
-          </span>
+          <span className="absolute top-1/2 left-0 -translate-y-1/2 text-[11px] text-slate-400 italic">{notRunLabel(row, live)}</span>
         )}
       </div>
     </div>

@@ -10,7 +10,6 @@ export type ExecutionStats = RouterOutputs['executions']['stats'];
 
 export const PAGE_SIZE = 20;
 
-
 export function isExecutionStatus(s: string | null): s is ExecutionStatus {
   return s !== null && (EXECUTION_STATUSES as readonly string[]).includes(s);
 }

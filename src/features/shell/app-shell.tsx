@@ -1,6 +1,20 @@
 'use client';
 
-import { Blocks, BookOpen, Bot, Database, History, KeyRound, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Plug, ScrollText, Users, Workflow } from 'lucide-react';
+import {
+  Blocks,
+  BookOpen,
+  Bot,
+  Database,
+  History,
+  KeyRound,
+  LayoutDashboard,
+  PanelLeftClose,
+  PanelLeftOpen,
+  Plug,
+  ScrollText,
+  Users,
+  Workflow,
+} from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -46,10 +60,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </div>
         </div>
         <OrgSwitcher onExpand={() => setCollapsed(false)} />
-        <nav
-          aria-label="Main"
-          className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2"
-        >
+        <nav aria-label="Main" className="flex gap-1 overflow-x-auto px-3 pb-2 md:flex-1 md:flex-col md:gap-6 md:overflow-visible md:py-2">
           <div className="md:space-y-1">
             <NavLink href="/dashboard" icon={<LayoutDashboard className="size-4" aria-hidden />}>
               Dashboard

@@ -158,8 +158,8 @@ function ImportPreview({ report, map, connectors, onRemap }: PreviewProps) {
       ) : null}
       {report.missing_connectors.length ? (
         <Alert tone="warning" title="Missing connectors">
-          {report.missing_connectors.map((m) => `${m.name} (${m.type})`).join(', ')}: the imported nodes keep these names; they run once a
-          connector of that name and type exists, or after you pick one above.
+          {report.missing_connectors.map((m) => `${m.name} (${m.type})`).join(', ')}: the imported nodes keep these names; they run once a connector of that
+          name and type exists, or after you pick one above.
         </Alert>
       ) : null}
     </div>

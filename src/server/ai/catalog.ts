@@ -19,8 +19,22 @@ export const KNOWN_MODELS: Known[] = [
   { id: 'openai/gpt-4.1-mini', provider: 'openai', name: 'GPT-4.1 mini', capabilities: [...FULL], context_window: 1_047_576, pricing_tier: 'low' },
   { id: 'openai/gpt-4.1', provider: 'openai', name: 'GPT-4.1', capabilities: [...FULL], context_window: 1_047_576, pricing_tier: 'medium' },
   { id: 'openai/o4-mini', provider: 'openai', name: 'o4-mini (reasoning)', capabilities: [...FULL], context_window: 200_000, pricing_tier: 'medium' },
-  { id: 'anthropic/claude-3-5-haiku-latest', provider: 'anthropic', name: 'Claude 3.5 Haiku', capabilities: [...FULL], context_window: 200_000, pricing_tier: 'low' },
-  { id: 'anthropic/claude-sonnet-4-0', provider: 'anthropic', name: 'Claude Sonnet 4', capabilities: [...FULL], context_window: 200_000, pricing_tier: 'medium' },
+  {
+    id: 'anthropic/claude-3-5-haiku-latest',
+    provider: 'anthropic',
+    name: 'Claude 3.5 Haiku',
+    capabilities: [...FULL],
+    context_window: 200_000,
+    pricing_tier: 'low',
+  },
+  {
+    id: 'anthropic/claude-sonnet-4-0',
+    provider: 'anthropic',
+    name: 'Claude Sonnet 4',
+    capabilities: [...FULL],
+    context_window: 200_000,
+    pricing_tier: 'medium',
+  },
   { id: 'anthropic/claude-opus-4-0', provider: 'anthropic', name: 'Claude Opus 4', capabilities: [...FULL], context_window: 200_000, pricing_tier: 'high' },
 ];
 

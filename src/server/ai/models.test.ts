@@ -17,18 +17,36 @@ const code = (f: () => unknown) => {
 describe('getLanguageModel', () => {
   it('always gives the offline model; refuses unconfigured and unknown models with a 400 naming the variable', () => {
     expect(getLanguageModel('clinflow/offline', none).modelId).toBe('offline');
-    expect(code(() => getLanguageModel('openai/gpt-4o-mini', none))).toEqual({ code: 'MODEL_UNAVAILABLE', status: 400, message: 'The model openai/gpt-4o-mini is not available: set OPENAI_API_KEY to use openai models (or use clinflow/offline).' });
+    expect(code(() => getLanguageModel('openai/gpt-4o-mini', none))).toEqual({
+      code: 'MODEL_UNAVAILABLE',
+      status: 400,
+      message: 'The model openai/gpt-4o-mini is not available: set OPENAI_API_KEY to use openai models (or use clinflow/offline).',
+    });
     expect(code(() => getLanguageModel('anthropic/claude-sonnet-4-0', none)).message).toContain('set ANTHROPIC_API_KEY');
-    expect(code(() => getLanguageModel('ollama/llama3.1', { OPENAI_COMPATIBLE_MODELS: ['llama3.1'], OPENAI_COMPATIBLE_NAME: 'ollama' })).message).toContain('set OPENAI_COMPATIBLE_BASE_URL');
+    expect(code(() => getLanguageModel('ollama/llama3.1', { OPENAI_COMPATIBLE_MODELS: ['llama3.1'], OPENAI_COMPATIBLE_NAME: 'ollama' })).message).toContain(
+      'set OPENAI_COMPATIBLE_BASE_URL',
+    );
     const unknown = code(() => getLanguageModel('gpt-5', none));
     expect(unknown).toMatchObject({ code: 'MODEL_NOT_FOUND', status: 400 });
     expect(unknown.message).toContain('OPENAI_COMPATIBLE_MODELS');
   });
 
   it('lists models as available once their provider is configured', () => {
-    const listed = listLanguageModels({ ...none, OPENAI_API_KEY: 'sk-test', OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_COMPATIBLE_MODELS: ['llama3.1:8b:131072', 'qwen2.5'], OPENAI_COMPATIBLE_NAME: 'ollama' });
+    const listed = listLanguageModels({
+      ...none,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_COMPATIBLE_MODELS: ['llama3.1:8b:131072', 'qwen2.5'],
+      OPENAI_COMPATIBLE_NAME: 'ollama',
+    });
     const avail = Object.fromEntries(listed.map((m) => [m.id, m.available]));
-    expect(avail).toMatchObject({ 'clinflow/offline': true, 'openai/gpt-4o-mini': true, 'anthropic/claude-sonnet-4-0': false, 'ollama/llama3.1:8b': true, 'ollama/qwen2.5': true });
+    expect(avail).toMatchObject({
+      'clinflow/offline': true,
+      'openai/gpt-4o-mini': true,
+      'anthropic/claude-sonnet-4-0': false,
+      'ollama/llama3.1:8b': true,
+      'ollama/qwen2.5': true,
+    });
     expect(listed.find((m) => m.id === 'ollama/llama3.1:8b')!.context_window).toBe(131072);
   });
 });
@@ -41,7 +59,12 @@ describe('an OpenAI-compatible endpoint over real HTTP', () => {
   afterAll(() => server.close());
 
   it('streams text deltas and completes a tool-call round trip', async () => {
-    const e = { OPENAI_COMPATIBLE_BASE_URL: server.url, OPENAI_COMPATIBLE_API_KEY: 'local-key', OPENAI_COMPATIBLE_MODELS: ['llama3.1:8b:131072'], OPENAI_COMPATIBLE_NAME: 'ollama' };
+    const e = {
+      OPENAI_COMPATIBLE_BASE_URL: server.url,
+      OPENAI_COMPATIBLE_API_KEY: 'local-key',
+      OPENAI_COMPATIBLE_MODELS: ['llama3.1:8b:131072'],
+      OPENAI_COMPATIBLE_NAME: 'ollama',
+    };
     const model = getLanguageModel('ollama/llama3.1:8b', e);
     const deltas: string[] = [];
     const plain = streamText({ model, prompt: 'Say hello' });
@@ -53,7 +76,13 @@ describe('an OpenAI-compatible endpoint over real HTTP', () => {
     const r = streamText({
       model,
       prompt: 'Latest labs of patient 12345?',
-      tools: { get_lab_results: tool({ description: 'Latest labs', inputSchema: z.object({ patient_id: z.string() }), execute: async (input) => (calls.push(input), 'potassium 4.1 mmol/L') }) },
+      tools: {
+        get_lab_results: tool({
+          description: 'Latest labs',
+          inputSchema: z.object({ patient_id: z.string() }),
+          execute: async (input) => (calls.push(input), 'potassium 4.1 mmol/L'),
+        }),
+      },
       stopWhen: isStepCount(3),
     });
     expect(await r.text).toBe('The result is potassium 4.1 mmol/L.');

@@ -7,7 +7,16 @@ import { AppError } from '@/server/errors';
 import { KNOWN_MODELS, type LanguageModelEntry, OFFLINE_ENTRY } from './catalog';
 import { offlineModel } from './offline/model';
 
-type AiEnv = Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'ANTHROPIC_API_KEY' | 'OPENAI_COMPATIBLE_BASE_URL' | 'OPENAI_COMPATIBLE_API_KEY' | 'OPENAI_COMPATIBLE_MODELS' | 'OPENAI_COMPATIBLE_NAME'>;
+type AiEnv = Pick<
+  Env,
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'ANTHROPIC_API_KEY'
+  | 'OPENAI_COMPATIBLE_BASE_URL'
+  | 'OPENAI_COMPATIBLE_API_KEY'
+  | 'OPENAI_COMPATIBLE_MODELS'
+  | 'OPENAI_COMPATIBLE_NAME'
+>;
 
 const KEY_OF: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
@@ -46,14 +55,27 @@ export function getLanguageModel(id: string, e: AiEnv = processEnv): LanguageMod
   const model = id.slice(slash + 1);
   if (provider === 'openai' || provider === 'anthropic') {
     const key = provider === 'openai' ? e.OPENAI_API_KEY : e.ANTHROPIC_API_KEY;
-    if (!key) throw new AppError('MODEL_UNAVAILABLE', `The model ${id} is not available: set ${KEY_OF[provider]} to use ${provider} models (or use clinflow/offline).`);
+    if (!key)
+      throw new AppError('MODEL_UNAVAILABLE', `The model ${id} is not available: set ${KEY_OF[provider]} to use ${provider} models (or use clinflow/offline).`);
     if (!model) throw new AppError('MODEL_NOT_FOUND', `No model named in ${id}.`);
-    return provider === 'openai' ? createOpenAI({ apiKey: key, ...(e.OPENAI_BASE_URL ? { baseURL: e.OPENAI_BASE_URL } : {}) }).chat(model) : createAnthropic({ apiKey: key })(model);
+    return provider === 'openai'
+      ? createOpenAI({ apiKey: key, ...(e.OPENAI_BASE_URL ? { baseURL: e.OPENAI_BASE_URL } : {}) }).chat(model)
+      : createAnthropic({ apiKey: key })(model);
   }
   const compatible = compatibleModels(e).find((m) => m.id === id);
   if (compatible) {
-    if (!e.OPENAI_COMPATIBLE_BASE_URL) throw new AppError('MODEL_UNAVAILABLE', `The model ${id} is not available: set OPENAI_COMPATIBLE_BASE_URL to the endpoint serving it.`);
-    return createOpenAICompatible({ name: e.OPENAI_COMPATIBLE_NAME, baseURL: e.OPENAI_COMPATIBLE_BASE_URL, ...(e.OPENAI_COMPATIBLE_API_KEY ? { apiKey: e.OPENAI_COMPATIBLE_API_KEY } : {}), includeUsage: true, supportsStructuredOutputs: true }).chatModel(compatible.id.slice(e.OPENAI_COMPATIBLE_NAME.length + 1));
+    if (!e.OPENAI_COMPATIBLE_BASE_URL)
+      throw new AppError('MODEL_UNAVAILABLE', `The model ${id} is not available: set OPENAI_COMPATIBLE_BASE_URL to the endpoint serving it.`);
+    return createOpenAICompatible({
+      name: e.OPENAI_COMPATIBLE_NAME,
+      baseURL: e.OPENAI_COMPATIBLE_BASE_URL,
+      ...(e.OPENAI_COMPATIBLE_API_KEY ? { apiKey: e.OPENAI_COMPATIBLE_API_KEY } : {}),
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+    }).chatModel(compatible.id.slice(e.OPENAI_COMPATIBLE_NAME.length + 1));
   }
-  throw new AppError('MODEL_NOT_FOUND', `Unknown language model "${id}": use clinflow/offline, openai/… (OPENAI_API_KEY), anthropic/… (ANTHROPIC_API_KEY), or list it in OPENAI_COMPATIBLE_MODELS with OPENAI_COMPATIBLE_BASE_URL. GET /api/llm-models lists them.`);
+  throw new AppError(
+    'MODEL_NOT_FOUND',
+    `Unknown language model "${id}": use clinflow/offline, openai/… (OPENAI_API_KEY), anthropic/… (ANTHROPIC_API_KEY), or list it in OPENAI_COMPATIBLE_MODELS with OPENAI_COMPATIBLE_BASE_URL. GET /api/llm-models lists them.`,
+  );
 }

@@ -60,9 +60,14 @@ describe('clinflow/offline through the AI SDK', () => {
       { name: 'metformin', dose: '500 mg', route: 'po', frequency: 'bid' },
       { name: 'lisinopril', dose: '10 mg', route: 'po', frequency: 'daily' },
     ]);
-    expect(r.output.conditions.map((c) => c.name)).toEqual(expect.arrayContaining(['chest pain', 'shortness of breath', 'hypertension', 'type 2 diabetes mellitus']));
+    expect(r.output.conditions.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['chest pain', 'shortness of breath', 'hypertension', 'type 2 diabetes mellitus']),
+    );
     expect(r.output.conditions.map((c) => c.name)).not.toContain('fever');
-    expect(r.output.codes).toEqual([{ system: 'LOINC', code: '4548-4' }, { system: 'ICD-10', code: 'E11.9' }]);
+    expect(r.output.codes).toEqual([
+      { system: 'LOINC', code: '4548-4' },
+      { system: 'ICD-10', code: 'E11.9' },
+    ]);
     expect(r.text).not.toContain('clinflow/offline');
   });
 
@@ -112,8 +117,18 @@ describe('clinflow/offline as a LanguageModelV4', () => {
 
   it('calls the tool a message names, streamed as a tool-call part', async () => {
     const tools: LanguageModelV4FunctionTool[] = [
-      { type: 'function' as const, name: 'search_notes', description: 'Full-text search of notes', inputSchema: { type: 'object' as const, properties: { query: { type: 'string' as const } } } },
-      { type: 'function' as const, name: 'get_allergies', description: 'Allergies of a patient', inputSchema: { type: 'object' as const, properties: { patient_id: { type: 'string' as const } } } },
+      {
+        type: 'function' as const,
+        name: 'search_notes',
+        description: 'Full-text search of notes',
+        inputSchema: { type: 'object' as const, properties: { query: { type: 'string' as const } } },
+      },
+      {
+        type: 'function' as const,
+        name: 'get_allergies',
+        description: 'Allergies of a patient',
+        inputSchema: { type: 'object' as const, properties: { patient_id: { type: 'string' as const } } },
+      },
     ];
     const { stream } = await offlineModel().doStream({ prompt: user('Use search_notes to find "insulin pump"'), tools });
     const parts: Array<{ type: string }> = [];
@@ -140,7 +155,10 @@ describe('extraction on real clinical text', () => {
 
   it('reads the NTE remark of an HL7 lab message', () => {
     const msg = readFileSync('/work/shared/data/hl7v2/messages/ADT-A60-01.hl7', 'utf8');
-    const nte = msg.split(/\r\n|\r|\n/).find((l) => l.startsWith('NTE'))!.split('|')[3]!;
+    const nte = msg
+      .split(/\r\n|\r|\n/)
+      .find((l) => l.startsWith('NTE'))!
+      .split('|')[3]!;
     expect(nte).toBe('Allergy to peanuts observed.');
     expect(extractClinical(`${nte} Patient denies asthma.`).conditions).toEqual([{ name: 'asthma', negated: true, text: 'Patient denies asthma.' }]);
   });
@@ -159,6 +177,8 @@ describe('offline tool arguments', () => {
     const note = 'Admitted with chest pain. History of hypertension (ICD-10 I10). Started aspirin 81 mg daily. Please look up the diagnosis code.';
     expect(toolArguments(note, lookup)).toEqual({ system: 'ICD-10', code: 'I10' });
     // no code in the note: the first condition it found
-    expect(toolArguments('Seen today for type 2 diabetes mellitus, on metformin 500 mg twice daily; doing well, no complaints.', lookup)).toMatchObject({ code: 'type 2 diabetes mellitus' });
+    expect(toolArguments('Seen today for type 2 diabetes mellitus, on metformin 500 mg twice daily; doing well, no complaints.', lookup)).toMatchObject({
+      code: 'type 2 diabetes mellitus',
+    });
   });
 });

@@ -43,11 +43,14 @@ export async function auditCall(
   if (!ctx.principal) return;
   const input = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>) : undefined;
   const out = output && typeof output === 'object' ? (output as Record<string, unknown>) : undefined;
-  await recordAudit({ db: ctx.db, principal: ctx.principal, channel: ctx.channel }, {
-    action: meta.action,
-    objectType: meta.objectType,
-    objectId: (meta.id ? text(meta.id(input, out)) : undefined) ?? objectId(input, out),
-    objectName: text(out?.name) ?? text(input?.name) ?? null,
-    detail: meta.detail?.(input, out),
-  });
+  await recordAudit(
+    { db: ctx.db, principal: ctx.principal, channel: ctx.channel },
+    {
+      action: meta.action,
+      objectType: meta.objectType,
+      objectId: (meta.id ? text(meta.id(input, out)) : undefined) ?? objectId(input, out),
+      objectName: text(out?.name) ?? text(input?.name) ?? null,
+      detail: meta.detail?.(input, out),
+    },
+  );
 }

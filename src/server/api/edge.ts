@@ -111,13 +111,13 @@ async function handle(
 
 export function errorResponse(err: AppError, headers: Record<string, string> = {}): Response {
   // a 503 says when to come back, whoever raised it
-  const retry: Record<string, string> = err.status === 503 && !Object.keys(headers).some((k) => k.toLowerCase() === 'retry-after') ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+  const retry: Record<string, string> =
+    err.status === 503 && !Object.keys(headers).some((k) => k.toLowerCase() === 'retry-after') ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
   return Response.json(err.toBody(), { status: err.status, headers: { ...headers, ...retry } });
 }
 
 /** How long a client is told to wait while the database is away (Postgres restarts take a few seconds). */
 const RETRY_AFTER_SECONDS = 2;
-
 
 /** Sets headers on a response, copying it first when its headers are immutable (a redirect, a fetched body). */
 function withHeaders(res: Response, headers: Record<string, string>): Response {

@@ -64,17 +64,28 @@ function webhookOperation(): Json {
       content: { 'application/json': { schema: { type: 'object', properties: { execution_id: { type: 'string' }, status: { const: 'running' } } } } },
     },
   };
-  Object.assign(responses, errorResponses([...COMMON_ERRORS, 'INVALID_JSON', 'JSON_TOO_DEEP', 'PAYLOAD_TOO_LARGE', 'PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'WEBHOOK_NOT_ENABLED', 'CONCURRENCY_LIMIT']));
+  Object.assign(
+    responses,
+    errorResponses([
+      ...COMMON_ERRORS,
+      'INVALID_JSON',
+      'JSON_TOO_DEEP',
+      'PAYLOAD_TOO_LARGE',
+      'PIPELINE_NOT_FOUND',
+      'PIPELINE_NOT_DEPLOYED',
+      'PIPELINE_INVALID',
+      'WEBHOOK_NOT_ENABLED',
+      'CONCURRENCY_LIMIT',
+    ]),
+  );
   return {
     operationId: 'webhooks-receive',
     summary: "Start an execution through a pipeline's webhook trigger",
-    description: 'Any body: JSON arrives parsed, anything else (HL7 v2, XML, CSV) as text. The execution inputs are `{body, headers, query}`. Needs the `execute` scope.',
+    description:
+      'Any body: JSON arrives parsed, anything else (HL7 v2, XML, CSV) as text. The execution inputs are `{body, headers, query}`. Needs the `execute` scope.',
     tags: ['Executions'],
     security: [{ bearerAuth: [] }],
-    parameters: [
-      { name: 'pipelineId', in: 'path', required: true, schema: { type: 'string' } },
-      { $ref: '#/components/parameters/OrganizationId' },
-    ],
+    parameters: [{ name: 'pipelineId', in: 'path', required: true, schema: { type: 'string' } }, { $ref: '#/components/parameters/OrganizationId' }],
     requestBody: { required: false, content: { 'application/json': { schema: {} }, 'text/plain': { schema: { type: 'string' } } } },
     responses,
   };
@@ -127,14 +138,18 @@ export function openApiDocument(): Json {
 
 /** `stream: true` answers text/event-stream (spec part 6): documented beside the JSON answer. */
 const AGENT_STREAM = {
-  description: 'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}, tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error {error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.',
-  example: 'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\nevent: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\nevent: tool_result\ndata: {"result":{"valid":true}}\n\nevent: message\ndata: {"content":"The"}\n\nevent: done\ndata: {}\n\n',
+  description:
+    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}, tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error {error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.',
+  example:
+    'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\nevent: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\nevent: tool_result\ndata: {"result":{"valid":true}}\n\nevent: message\ndata: {"content":"The"}\n\nevent: done\ndata: {}\n\n',
   conversation: true,
 };
 
 const COPILOT_STREAM = {
-  description: 'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content} for each step, pipeline {name?, nodes, connections}, validation {valid, errors, warnings}, dry_run (when a sample ran), message {content}, done {} — or error {error: {code, message, status}} before the stream closes.',
-  example: 'event: thinking\ndata: {"content":"Designing a new pipeline from the description, over the node catalog."}\n\nevent: pipeline\ndata: {"name":"…","nodes":[…],"connections":[…]}\n\nevent: validation\ndata: {"valid":true,"errors":[],"warnings":[]}\n\nevent: message\ndata: {"content":"It is valid."}\n\nevent: done\ndata: {}\n\n',
+  description:
+    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content} for each step, pipeline {name?, nodes, connections}, validation {valid, errors, warnings}, dry_run (when a sample ran), message {content}, done {} — or error {error: {code, message, status}} before the stream closes.',
+  example:
+    'event: thinking\ndata: {"content":"Designing a new pipeline from the description, over the node catalog."}\n\nevent: pipeline\ndata: {"name":"…","nodes":[…],"connections":[…]}\n\nevent: validation\ndata: {"valid":true,"errors":[],"warnings":[]}\n\nevent: message\ndata: {"content":"It is valid."}\n\nevent: done\ndata: {}\n\n',
   conversation: false,
 };
 
@@ -142,8 +157,12 @@ function addEventStream(op: Json | undefined, stream: typeof AGENT_STREAM = AGEN
   const ok = (op?.responses as Record<string, Json> | undefined)?.['200'];
   if (!ok) return;
   ok.description = stream.description;
-  (ok.content as Record<string, Json>)['text/event-stream'] = { schema: { type: 'string', description: 'event: NAME\ndata: JSON\n\n, one per event' }, example: stream.example };
-  if (stream.conversation) ok.headers = { ...(ok.headers as Json), 'X-Conversation-ID': { description: 'The conversation of the turn', schema: { type: 'string' } } };
+  (ok.content as Record<string, Json>)['text/event-stream'] = {
+    schema: { type: 'string', description: 'event: NAME\ndata: JSON\n\n, one per event' },
+    example: stream.example,
+  };
+  if (stream.conversation)
+    ok.headers = { ...(ok.headers as Json), 'X-Conversation-ID': { description: 'The conversation of the turn', schema: { type: 'string' } } };
 }
 
 /** The node types of the registry, where a path names one: a type added to the registry is documented with no other change. */
@@ -181,10 +200,7 @@ function build(): Json {
         [String(status)]: status === 204 ? { description: 'No content', headers: RATE_HEADERS } : { ...ok, headers: RATE_HEADERS },
         ...errorResponses(operationErrors(method, meta?.errors)),
       };
-      op.parameters = [
-        ...((op.parameters as Json[] | undefined) ?? []),
-        { $ref: '#/components/parameters/OrganizationId' },
-      ];
+      op.parameters = [...((op.parameters as Json[] | undefined) ?? []), { $ref: '#/components/parameters/OrganizationId' }];
     }
   }
 

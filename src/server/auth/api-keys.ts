@@ -39,12 +39,7 @@ const findKey = preparedPerDb((db) =>
  * Resolves `Authorization: Bearer <key>` + `X-Organization-ID` to a principal. With a `cache` a key is looked up
  * once (and, on Postgres, again after at most KEY_CACHE_TTL_MS: see KeyCache); without one on every request.
  */
-export async function authenticateApiKey(
-  db: Db,
-  token: string,
-  orgHeader: string | null,
-  cache?: KeyCache,
-): Promise<Principal> {
+export async function authenticateApiKey(db: Db, token: string, orgHeader: string | null, cache?: KeyCache): Promise<Principal> {
   const hash = hashApiKey(token);
   let entry = cache?.get(hash);
   if (!entry) {

@@ -31,7 +31,9 @@ export async function guard(rt: Runtime, req: Request): Promise<GuardResult> {
   }
   const rate = await rt.apiLimiter.consume(rateKey(principal, req));
   if (!rate.allowed) {
-    const error = new AppError('RATE_LIMITED', `Too many requests: the rate limit is exceeded; try again in ${rate.retryAfter} s.`, { retry_after: rate.retryAfter });
+    const error = new AppError('RATE_LIMITED', `Too many requests: the rate limit is exceeded; try again in ${rate.retryAfter} s.`, {
+      retry_after: rate.retryAfter,
+    });
     return { principal: null, rate, error };
   }
   return { principal, error, rate };

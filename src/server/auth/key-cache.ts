@@ -55,5 +55,9 @@ export const KEY_CACHE_TTL_MS = 1000;
 export async function listenForRevocations(url: string, cache: KeyCache): Promise<void> {
   const { default: postgres } = await import('postgres');
   const channel = postgres(url, { max: 1, onnotice: () => {} });
-  await channel.listen(KEYS_CHANNEL, () => cache.clear(), () => cache.clear());
+  await channel.listen(
+    KEYS_CHANNEL,
+    () => cache.clear(),
+    () => cache.clear(),
+  );
 }

@@ -18,7 +18,7 @@ describe('rate limits shared between processes (Postgres)', () => {
     await close?.();
   });
 
-  it('spends exactly the window\'s points across both, counts down, and starts a new window when it ends', async () => {
+  it("spends exactly the window's points across both, counts down, and starts a new window when it ends", async () => {
     const opts = { points: 5, durationSeconds: 1, name: 'test' };
     const [one, two] = [createRateLimiter(a, opts), createRateLimiter(b, opts)];
     const results = [];
@@ -39,7 +39,7 @@ describe('rate limits shared between processes (Postgres)', () => {
     expect(fresh).toMatchObject({ allowed: true, remaining: 4 });
   });
 
-  it('spends exactly the window\'s points when many requests of both come at once', async () => {
+  it("spends exactly the window's points when many requests of both come at once", async () => {
     const opts = { points: 25, durationSeconds: 60, name: 'burst' };
     const [one, two] = [createRateLimiter(a, opts), createRateLimiter(b, opts)];
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? two : one).consume('org:burst')));

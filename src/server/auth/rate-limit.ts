@@ -110,7 +110,12 @@ export function createRateLimiter(database: Database, opts: RateLimitOptions): R
     shared &&
     new SpendInBatches(async (key, points) => {
       const now = new Date();
-      const [row] = await upsertPoint(database.db).execute({ key: shared.getKey(key), points, now: now.toISOString(), expire: new Date(now.getTime() + opts.durationSeconds * 1000).toISOString() });
+      const [row] = await upsertPoint(database.db).execute({
+        key: shared.getKey(key),
+        points,
+        now: now.toISOString(),
+        expire: new Date(now.getTime() + opts.durationSeconds * 1000).toISOString(),
+      });
       return row!;
     });
 

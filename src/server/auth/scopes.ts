@@ -7,7 +7,6 @@ import { AGENT_SCOPE } from '@/shared/ids';
 export const BASE_SCOPES = ['admin', 'read', 'write', 'execute'] as const;
 export type BaseScope = (typeof BASE_SCOPES)[number];
 
-
 export function isValidScope(scope: string): boolean {
   return (BASE_SCOPES as readonly string[]).includes(scope) || AGENT_SCOPE.test(scope);
 }

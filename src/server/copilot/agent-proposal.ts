@@ -59,7 +59,10 @@ export function proposeAgent(description: string): { agent: AgentProposal; reaso
       why.push(`the request mentions what ${id} does: assigned`);
     }
   }
-  const instructions = [description.trim().replace(/\s+/g, ' '), template?.instructions ?? 'Answer from the conversation and your tools only; say when you do not know.'].join('\n\n');
+  const instructions = [
+    description.trim().replace(/\s+/g, ' '),
+    template?.instructions ?? 'Answer from the conversation and your tools only; say when you do not know.',
+  ].join('\n\n');
   return {
     agent: {
       name: nameOf(description, template?.name ?? 'New agent'),

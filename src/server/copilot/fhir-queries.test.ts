@@ -9,7 +9,9 @@ describe('FHIR queries from plain language (offline)', () => {
   });
 
   it('uses reverse chaining for "patients with" a condition, coded in SNOMED CT', () => {
-    expect(planFhirQueries('female patients with type 2 diabetes', NOW).queries).toEqual(['GET /Patient?gender=female&_has:Condition:patient:code=http://snomed.info/sct|44054006']);
+    expect(planFhirQueries('female patients with type 2 diabetes', NOW).queries).toEqual([
+      'GET /Patient?gender=female&_has:Condition:patient:code=http://snomed.info/sct|44054006',
+    ]);
   });
 
   it('codes observations in LOINC, with a threshold and a date range', () => {
@@ -19,11 +21,15 @@ describe('FHIR queries from plain language (offline)', () => {
   });
 
   it('reads a patient by id, and their latest blood pressure', () => {
-    expect(planFhirQueries('latest blood pressure of patient 42', NOW).queries).toEqual(['GET /Observation?patient=42&code=http://loinc.org|85354-9&_sort=-date&_count=1']);
+    expect(planFhirQueries('latest blood pressure of patient 42', NOW).queries).toEqual([
+      'GET /Observation?patient=42&code=http://loinc.org|85354-9&_sort=-date&_count=1',
+    ]);
   });
 
   it('knows encounter classes and medication status', () => {
-    expect(planFhirQueries('inpatient admissions in 2025', NOW).queries).toEqual(['GET /Encounter?class=http://terminology.hl7.org/CodeSystem/v3-ActCode|IMP&date=ge2025-01-01&date=lt2026-01-01']);
+    expect(planFhirQueries('inpatient admissions in 2025', NOW).queries).toEqual([
+      'GET /Encounter?class=http://terminology.hl7.org/CodeSystem/v3-ActCode|IMP&date=ge2025-01-01&date=lt2026-01-01',
+    ]);
     expect(planFhirQueries('active medications for patient abc-7', NOW).queries).toEqual(['GET /MedicationRequest?patient=abc-7&status=active']);
   });
 

@@ -24,7 +24,12 @@ function dateRange(text: string, now: Date): Array<[string, string]> {
   if (until) out.push(['lt', until[1]!.length === 4 ? `${until[1]}-01-01` : until[1]!]);
   if (out.length) return out;
   const year = /\bin\s+(\d{4})\b/.exec(text);
-  return year ? [['ge', `${year[1]}-01-01`], ['lt', `${Number(year[1]) + 1}-01-01`]] : [];
+  return year
+    ? [
+        ['ge', `${year[1]}-01-01`],
+        ['lt', `${Number(year[1]) + 1}-01-01`],
+      ]
+    : [];
 }
 
 function patientParams(text: string, raw: string, now: Date, why: string[]): Params {
@@ -38,7 +43,9 @@ function patientParams(text: string, raw: string, now: Date, why: string[]): Par
   const born = /\bborn\s+(after|since|before|in)\s+(\d{4})\b/.exec(text);
   if (born) p.push(['birthdate', born[1] === 'before' ? `lt${born[2]}-01-01` : born[1] === 'in' ? born[2]! : `ge${born[2]}-01-01`]);
   const older = /\b(?:over|older than|aged over|above)\s+(\d{1,3})\b/.exec(text);
-  if (older && !born) p.push(['birthdate', `le${Number(now.getUTCFullYear()) - Number(older[1])}${day(now).slice(4)}`]) && why.push(`older than ${older[1]}: born on or before that day`);
+  if (older && !born)
+    p.push(['birthdate', `le${Number(now.getUTCFullYear()) - Number(older[1])}${day(now).slice(4)}`]) &&
+      why.push(`older than ${older[1]}: born on or before that day`);
   const younger = /\b(?:under|younger than|below)\s+(\d{1,3})\b/.exec(text);
   if (younger && !born) p.push(['birthdate', `gt${Number(now.getUTCFullYear()) - Number(younger[1])}${day(now).slice(4)}`]);
   const mrn = /\b(?:mrn|medical record number|identifier)\s*#?:?\s*([A-Za-z0-9-]{3,})\b/i.exec(raw)?.[1];
@@ -74,7 +81,8 @@ export function planFhirQueries(description: string, now = new Date()): FhirQuer
   const observation = OBSERVATION_CODES.find(([re]) => re.test(text));
   if (condition && !types.includes('Condition')) types.push('Condition');
   if (observation && !types.includes('Observation')) types.push('Observation');
-  if (!types.length) return { queries: [], reasoning: ['No FHIR resource recognised: name what to find (patients, observations, conditions, medications, encounters…).'] };
+  if (!types.length)
+    return { queries: [], reasoning: ['No FHIR resource recognised: name what to find (patients, observations, conditions, medications, encounters…).'] };
   why.push(`resource types: ${types.join(', ')}`);
   const patientId = /\bpatient(?:\/|\s+id\s*|\s+)([A-Za-z0-9-]*\d[A-Za-z0-9-]*)\b/i.exec(description)?.[1];
   // "the medications of patient 123": the patient is the subject, not something to find

@@ -15,7 +15,9 @@ export function inferSchema(samples: unknown[], title?: string): { schema: Recor
     validate = compileSchema(schema);
   } catch (e) {
     // a key no schema can name (a lone UTF-16 surrogate) makes the validator's compiler throw
-    throw new AppError('VALIDATION_FAILED', `The samples cannot be described by a JSON Schema: ${(e as Error).message}.`, [{ path: 'samples', message: 'keys must be well-formed Unicode' }]);
+    throw new AppError('VALIDATION_FAILED', `The samples cannot be described by a JSON Schema: ${(e as Error).message}.`, [
+      { path: 'samples', message: 'keys must be well-formed Unicode' },
+    ]);
   }
   return { schema, fits: samples.every((s) => validate(s)) };
 }

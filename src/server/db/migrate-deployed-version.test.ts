@@ -13,7 +13,10 @@ function folderBefore(tag: string): string {
   fs.cpSync(path.join(process.cwd(), 'drizzle'), dir, { recursive: true });
   const journalFile = path.join(dir, 'meta', '_journal.json');
   const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag));
+  journal.entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((e) => e.tag === tag),
+  );
   fs.writeFileSync(journalFile, JSON.stringify(journal));
   return dir;
 }

@@ -8,7 +8,9 @@ import { rowsOf } from './rows';
 import { migratedPostgres } from '../../../tests/support/databases';
 
 /** drizzle-kit's list of the migrations in drizzle/. */
-const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as { entries: { idx: number; when: number; tag: string }[] };
+const JOURNAL = JSON.parse(readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as {
+  entries: { idx: number; when: number; tag: string }[];
+};
 
 describe('the migration journal', () => {
   // drizzle's migrator applies, on a database that has some, only the migrations dated after the last one applied:
@@ -26,7 +28,13 @@ describe('the migration journal', () => {
 });
 
 /** A node record's input of ~200 KB, as a converted bundle is: compressible, stored out of line (TOAST). */
-const bigInput = { bundle: { entry: Array.from({ length: 2_000 }, (_, i) => ({ resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } } })) } };
+const bigInput = {
+  bundle: {
+    entry: Array.from({ length: 2_000 }, (_, i) => ({
+      resource: { resourceType: 'Observation', id: `obs-${i}`, status: 'final', valueQuantity: { value: i, unit: 'mg' } },
+    })),
+  },
+};
 
 async function storeRecord(database: Database) {
   const [run] = rowsOf<{ id: string }>(

@@ -13,7 +13,18 @@ describe('result parsing on PGlite, set once on the instance', () => {
 
   // the clock differs between the two databases: compare the kinds and shapes of values, and fixed values exactly
   const shape = (row: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? 'Date' : Array.isArray(v) ? v.map((x) => (x instanceof Date ? 'Date' : typeof x)) : ['inf', 'i', 'j', 'n', 'iv', 'n_arr', 'iv_arr'].includes(k) ? v : typeof v]));
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [
+        k,
+        v instanceof Date
+          ? 'Date'
+          : Array.isArray(v)
+            ? v.map((x) => (x instanceof Date ? 'Date' : typeof x))
+            : ['inf', 'i', 'j', 'n', 'iv', 'n_arr', 'iv_arr'].includes(k)
+              ? v
+              : typeof v,
+      ]),
+    );
 
   it('gives drizzle what drizzle asks PGlite for: dates, timestamps, intervals and their arrays as text', async () => {
     const ours = rowsOf<Record<string, unknown>>(await pair.database.db.execute(sql.raw(QUERY)))[0]!;

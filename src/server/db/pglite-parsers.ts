@@ -80,7 +80,10 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
     // drizzle's repeated statements outside transactions go prepared (see pglite-prepared.ts)
     query: withoutParsers(preparing(client, own.query.bind(own) as Query) as Querying['query']),
     transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) =>
-      transaction((tx) => fn(overriding(tx, { query: withoutParsers((text, params, options) => (tx as unknown as Querying).query(text, params, options)) })), ...rest),
+      transaction(
+        (tx) => fn(overriding(tx, { query: withoutParsers((text, params, options) => (tx as unknown as Querying).query(text, params, options)) })),
+        ...rest,
+      ),
   });
   const forOthers = overriding(client, {
     query: async (query: string, params?: unknown[], options?: Options) => withDefaults(await own.query(query, params, options), defaults),

@@ -81,7 +81,11 @@ export function preparing(client: PGlite, plain: Query): Query {
     } catch (e) {
       if (!STALE(e)) throw e;
       prepared.delete(name);
-      await pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => send(protocol.serialize.close({ type: 'S', name })).then(() => send(protocol.serialize.sync())))).catch(() => undefined);
+      await pg
+        ._runExclusiveTransaction(() =>
+          pg._runExclusiveQuery(() => send(protocol.serialize.close({ type: 'S', name })).then(() => send(protocol.serialize.sync()))),
+        )
+        .catch(() => undefined);
       return plain(text, params, options);
     }
   };

@@ -51,7 +51,10 @@ async function unreadable(rt: Runtime, err: NodeJS.ErrnoException, socket: Duple
   const method = err.code === 'HPE_INVALID_METHOD';
   const error = method
     ? new AppError('METHOD_NOT_ALLOWED', 'That HTTP method is not supported.')
-    : new AppError('VALIDATION_FAILED', `The request could not be read as HTTP (${err.code === 'HPE_HEADER_OVERFLOW' ? 'its headers are too large' : 'malformed request line or headers'}).`);
+    : new AppError(
+        'VALIDATION_FAILED',
+        `The request could not be read as HTTP (${err.code === 'HPE_HEADER_OVERFLOW' ? 'its headers are too large' : 'malformed request line or headers'}).`,
+      );
   const rate = await rt.apiLimiter.consume(`ip:${socket.remoteAddress ?? 'unknown'}`).catch(() => undefined);
   const body = JSON.stringify(error.toBody());
   const headers: Record<string, string> = {
@@ -61,7 +64,9 @@ async function unreadable(rt: Runtime, err: NodeJS.ErrnoException, socket: Duple
     ...(rate ? rateLimitHeaders(rate) : {}),
     ...(method ? { Allow: ALLOWED_METHODS } : {}),
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   if (socket.writable) socket.end(`HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
   else socket.destroy();
 }

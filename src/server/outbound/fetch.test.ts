@@ -206,7 +206,10 @@ describe('outbound fetch', () => {
     const sink = await serve((_, res) => res.end('{}'));
     const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });
     const run = runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: testServices({ fetch }) }));
-    await expect(run).rejects.toMatchObject({ code: 'HTTP_REQUEST_FAILED', message: expect.stringContaining('a loopback address (this machine): outbound calls to it are refused') });
+    await expect(run).rejects.toMatchObject({
+      code: 'HTTP_REQUEST_FAILED',
+      message: expect.stringContaining('a loopback address (this machine): outbound calls to it are refused'),
+    });
     expect(sink.hits).toHaveLength(0);
     const allowed = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['127.0.0.1']), ...limits });
     const ok = await runNode(httpRequestNode, { url: `${sink.url}/write` }, { body: { a: 1 } }, testContext({ services: testServices({ fetch: allowed }) }));

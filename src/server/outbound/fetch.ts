@@ -110,13 +110,18 @@ export function createOutboundFetch(options: OutboundFetchOptions): OutboundFetc
     }
     const declared = Number(res.headers['content-length']);
     const tooLarge = (what: string) =>
-      new OutboundError('OUTBOUND_TOO_LARGE', `the answer of ${method} ${shown(url)} ${what} more than the ${maxBytes} bytes allowed (OUTBOUND_MAX_BYTES): it was not read`);
+      new OutboundError(
+        'OUTBOUND_TOO_LARGE',
+        `the answer of ${method} ${shown(url)} ${what} more than the ${maxBytes} bytes allowed (OUTBOUND_MAX_BYTES): it was not read`,
+      );
     if (declared > maxBytes) throw tooLarge(`announces ${declared} bytes,`);
     let body: ReadableStream<Uint8Array> | null = null;
     if (method === 'HEAD' || NULL_BODY.has(status)) {
       res.resume();
     } else {
-      const coding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+      const coding = String(res.headers['content-encoding'] ?? '')
+        .trim()
+        .toLowerCase();
       const decoder =
         coding === 'gzip' || coding === 'x-gzip'
           ? zlib.createGunzip()

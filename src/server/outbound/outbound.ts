@@ -12,7 +12,12 @@ export interface Outbound {
 
 export function createOutbound(opts: { allow: string[]; timeoutMs: number; maxBytes: number }): Outbound {
   const policy = OutboundPolicy.fromEntries(opts.allow);
-  return { policy, fetch: createOutboundFetch({ policy, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }), timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes };
+  return {
+    policy,
+    fetch: createOutboundFetch({ policy, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }),
+    timeoutMs: opts.timeoutMs,
+    maxBytes: opts.maxBytes,
+  };
 }
 
 let processOutbound: Outbound | undefined;

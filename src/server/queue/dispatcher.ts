@@ -205,23 +205,25 @@ export class Dispatcher<T extends object> {
   private begin(job: Job<T>, adopted = false): void {
     const claim: Claim = { id: job.id, retryCount: job.retryCount };
     this.running.set(job.id, claim);
-    const done: Promise<void> = this.run(job).then(
-      () => {
-        this.running.delete(job.id);
-        this.finished.push(claim);
-        this.completeSoon();
-      },
-      (e: unknown) => {
-        this.running.delete(job.id);
-        return this.boss.fail(this.queue, claim, { message: e instanceof Error ? e.message : String(e) }).then(
-          () => undefined,
-          (err: unknown) => this.report('fail', err),
-        );
-      },
-    ).finally(() => {
-      this.settled.delete(done);
-      if (!adopted || this.owed || this.fetchAgain || !this.lastFetchEmpty) this.wake();
-    });
+    const done: Promise<void> = this.run(job)
+      .then(
+        () => {
+          this.running.delete(job.id);
+          this.finished.push(claim);
+          this.completeSoon();
+        },
+        (e: unknown) => {
+          this.running.delete(job.id);
+          return this.boss.fail(this.queue, claim, { message: e instanceof Error ? e.message : String(e) }).then(
+            () => undefined,
+            (err: unknown) => this.report('fail', err),
+          );
+        },
+      )
+      .finally(() => {
+        this.settled.delete(done);
+        if (!adopted || this.owed || this.fetchAgain || !this.lastFetchEmpty) this.wake();
+      });
     this.settled.add(done);
   }
 

@@ -45,7 +45,10 @@ async function setUp(label: string) {
   const { database, close } = await migratedDatabase('postgres', label, 10);
   cleanup.push(close);
   await database.db.insert(organizations).values({ id: 'org-one', name: 'one' });
-  const [p] = await database.db.insert(pipelines).values({ orgId: 'org-one', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
+  const [p] = await database.db
+    .insert(pipelines)
+    .values({ orgId: 'org-one', name: 'p', definition: { nodes: [], connections: [] } })
+    .returning({ id: pipelines.id });
   const notified: string[] = [];
   const listener = postgres(database.url!, { max: 1, onnotice: () => {} });
   cleanup.push(() => listener.end({ timeout: 5 }));
@@ -58,10 +61,14 @@ async function setUp(label: string) {
     return notified.filter((n) => !n.startsWith('marker'));
   };
   const start = (q: Queue, notify: boolean, fail = false) =>
-    startExecution(database.db, { orgId: 'org-one', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued', notify }, async (tx, id) => {
-      await q.enqueue(tx, id);
-      if (fail) throw new Error('the transaction failed');
-    }).then((r) => r.id);
+    startExecution(
+      database.db,
+      { orgId: 'org-one', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued', notify },
+      async (tx, id) => {
+        await q.enqueue(tx, id);
+        if (fail) throw new Error('the transaction failed');
+      },
+    ).then((r) => r.id);
   /** Queues an execution as the services do; `fail` makes the transaction fail after the queue's write. */
   const queueBy = (q: Queue, fail = false) => q.enqueueOne((notify) => start(q, notify, fail));
   /** Queues one waking nobody. */

@@ -23,11 +23,7 @@ export interface PruneSchedule {
  * so one pass runs at a time across all processes and machines — an occurrence due while a pass is still going is
  * dropped, and a pass whose process died is failed after its heartbeat stops. `run` is the service (server/jobs.ts).
  */
-export async function startPruner(
-  queue: Queue,
-  schedule: PruneSchedule,
-  run: (job: { id: string; signal: AbortSignal }) => Promise<unknown>,
-): Promise<void> {
+export async function startPruner(queue: Queue, schedule: PruneSchedule, run: (job: { id: string; signal: AbortSignal }) => Promise<unknown>): Promise<void> {
   await queue.boss.createQueue(PRUNE_QUEUE, { policy: 'exclusive', retryLimit: 0, heartbeatSeconds: schedule.heartbeatSeconds, expireInSeconds: 60 * 60 });
   await queue.boss.schedule(PRUNE_QUEUE, schedule.cron, {} satisfies PruneJob, { key: 'retention' });
   await queue.boss.work<PruneJob>(PRUNE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {

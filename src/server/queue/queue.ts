@@ -158,9 +158,14 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       await channel.listen(LISTENERS_CHANNEL, (payload) => {
         if (payload.startsWith(self)) return; // this process has done it already
         const pipelineId = payload.slice(payload.indexOf(':') + 1);
-        resync(pipelineId).catch((e: unknown) => logger.warn(`the listener of pipeline ${pipelineId} did not follow its change: ${e instanceof Error ? e.message : String(e)}`));
+        resync(pipelineId).catch((e: unknown) =>
+          logger.warn(`the listener of pipeline ${pipelineId} did not follow its change: ${e instanceof Error ? e.message : String(e)}`),
+        );
       });
-      peers = { announce: (pipelineId) => channel.notify(LISTENERS_CHANNEL, `${self}${pipelineId}`).then(() => undefined), end: () => channel.end({ timeout: 5 }) };
+      peers = {
+        announce: (pipelineId) => channel.notify(LISTENERS_CHANNEL, `${self}${pipelineId}`).then(() => undefined),
+        end: () => channel.end({ timeout: 5 }),
+      };
     },
     async enqueue(tx, executionId) {
       await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
@@ -185,7 +190,10 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
         where name = ${EXECUTE_QUEUE} and id = any(${`{${executionIds.join(',')}}`}::uuid[]) and state = 'created'`);
     },
     runClaimed(executionIds, reserved) {
-      dispatcher?.adopt(executionIds.map((executionId) => ({ id: executionId, data: { executionId } })), reserved);
+      dispatcher?.adopt(
+        executionIds.map((executionId) => ({ id: executionId, data: { executionId } })),
+        reserved,
+      );
     },
     async enqueueOne(admit) {
       const own = dispatcher?.reserve() ?? false;

@@ -17,7 +17,10 @@ const HEARTBEAT_SECONDS = 10;
 async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30) {
   const { database, close } = await migratedDatabase(kind, 'loops', 10);
   await database.db.insert(organizations).values({ id: 'org-loops', name: 'loops' });
-  const [p] = await database.db.insert(pipelines).values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
+  const [p] = await database.db
+    .insert(pipelines)
+    .values({ orgId: 'org-loops', name: 'p', definition: { nodes: [], connections: [] } })
+    .returning({ id: pipelines.id });
   const queue = await createQueue(database, { heartbeatSeconds: HEARTBEAT_SECONDS, superviseIntervalSeconds, cronSeconds: 30 });
   const ran: string[] = [];
   const deliveries: { id: string; firstDelivery: boolean }[] = [];
@@ -49,10 +52,19 @@ async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30)
         pollSeconds,
       ),
     /** pg-boss's state of each execution's job. */
-    jobStates: async (ids: string[]) => Promise.all(ids.map(async (executionId) => (await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId } })).map((j) => j.state).join())),
+    jobStates: async (ids: string[]) =>
+      Promise.all(
+        ids.map(async (executionId) =>
+          (await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId } })).map((j) => j.state).join(),
+        ),
+      ),
     /** Queues an execution as the services do; `wake` after the commit as they do (on Postgres the commit notifies). */
     queued: (db: Database['db'] = database.db, wake = true) =>
-      startExecution(db, { orgId: 'org-loops', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' }, (tx, id) => queue.enqueue(tx, id)).then((r) => {
+      startExecution(
+        db,
+        { orgId: 'org-loops', pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' },
+        (tx, id) => queue.enqueue(tx, id),
+      ).then((r) => {
         if (wake && db === database.db) queue.wake();
         return r.id;
       }),

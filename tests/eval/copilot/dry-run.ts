@@ -34,7 +34,11 @@ export function sampleValue(sample: EvalSample): unknown {
   return {
     resourceType: 'Bundle',
     type: sample.as,
-    entry: resources.map((r) => ({ fullUrl: `urn:uuid:${r.id}`, resource: r, ...(sample.as === 'transaction' ? { request: { method: 'POST', url: r.resourceType } } : {}) })),
+    entry: resources.map((r) => ({
+      fullUrl: `urn:uuid:${r.id}`,
+      resource: r,
+      ...(sample.as === 'transaction' ? { request: { method: 'POST', url: r.resourceType } } : {}),
+    })),
   };
 }
 
@@ -60,7 +64,11 @@ function inputsFor(nodes: PipelineNode[], value: unknown): Record<string, unknow
  * the configured ones (clinflow/offline always). There are no connectors or agents here: a node that fails
  * only for want of one says so (`needs-connector`, `needs-agent`) rather than counting as a failure.
  */
-export async function dryRun(pipeline: { nodes: PipelineNode[]; connections: PipelineConnection[] }, sample: EvalSample | undefined, id: string): Promise<DryRun> {
+export async function dryRun(
+  pipeline: { nodes: PipelineNode[]; connections: PipelineConnection[] },
+  sample: EvalSample | undefined,
+  id: string,
+): Promise<DryRun> {
   const value = sample ? sampleValue(sample) : undefined;
   const result = await runPipeline(pipeline, {
     executionId: `eval-${id}`,

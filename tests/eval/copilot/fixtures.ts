@@ -43,7 +43,12 @@ export const TWO_FHIR = [
   { name: 'Research FHIR', type: 'fhir' },
 ];
 
-export const LAB_CSV = ['patient_id,loinc,test,value,unit,abnormal_flag', '123,2823-3,Potassium,6.4,mmol/L,H', '123,2345-7,Glucose,98,mg/dL,N', '456,2823-3,Potassium,4.1,mmol/L,N'].join('\n');
+export const LAB_CSV = [
+  'patient_id,loinc,test,value,unit,abnormal_flag',
+  '123,2823-3,Potassium,6.4,mmol/L,H',
+  '123,2345-7,Glucose,98,mg/dL,N',
+  '456,2823-3,Potassium,4.1,mmol/L,N',
+].join('\n');
 export const PATIENT_CSV = ['mrn,family,given,birth_date,gender', 'A1001,Smith,Anna,1980-02-14,female', 'A1002,Jones,Robert,1955-11-02,male'].join('\n');
 export const NOTE =
   'Patient is a 67 year old man admitted with chest pain. History of hypertension and type 2 diabetes. ' +

@@ -7,7 +7,12 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h-oml-order-fhir',
     request: 'When an OML lab order arrives over MLLP, convert it to FHIR and post the ServiceRequest bundle to the FHIR server.',
     connectors: FHIR,
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-to-fhir', 'fhir-write'], order: ['hl7v2-to-fhir', 'fhir-write'], config: [{ type: 'fhir-write', path: 'operation', equals: 'transaction' }] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-to-fhir', 'fhir-write'],
+      order: ['hl7v2-to-fhir', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'operation', equals: 'transaction' }],
+    },
     sample: HL7('OML-O21-01.hl7'),
   },
   {
@@ -28,7 +33,14 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h-webhook-validate',
     request: 'Check FHIR bundles posted to our webhook against FHIR R4 and return the validation issues.',
-    checks: { trigger: 'webhook-trigger', nodes: ['fhir-validate'], connections: [['webhook-trigger', 'fhir-validate'], ['fhir-validate', 'pipeline-output']] },
+    checks: {
+      trigger: 'webhook-trigger',
+      nodes: ['fhir-validate'],
+      connections: [
+        ['webhook-trigger', 'fhir-validate'],
+        ['fhir-validate', 'pipeline-output'],
+      ],
+    },
     sample: { ndjson: 'synthea-10/Condition.000.ndjson', take: 3, as: 'collection' },
   },
   {
@@ -47,13 +59,25 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h-reports-agent',
     request: 'Every 5 minutes, fetch new DiagnosticReports from the FHIR server and ask the summarizer agent to write a short note for each.',
     connectors: FHIR,
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'agent'], order: ['fhir-query', 'agent'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '*/5 * * * *' }, { type: 'fhir-query', path: 'query', equals: 'DiagnosticReport?_sort=-_lastUpdated&_count=100' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-query', 'agent'],
+      order: ['fhir-query', 'agent'],
+      config: [
+        { type: 'schedule-trigger', path: 'cron', equals: '*/5 * * * *' },
+        { type: 'fhir-query', path: 'query', equals: 'DiagnosticReport?_sort=-_lastUpdated&_count=100' },
+      ],
+    },
   },
   {
     id: 'h-csv-immunizations',
     request: 'Take a CSV of immunizations and write them as FHIR Immunization resources to the registry FHIR server.',
     connectors: [{ name: 'Registry FHIR', type: 'fhir' }],
-    checks: { nodes: ['csv-parse', 'fhir-write'], order: ['csv-parse', 'fhir-write'], config: [{ type: 'fhir-write', path: 'connector', equals: 'Registry FHIR' }] },
+    checks: {
+      nodes: ['csv-parse', 'fhir-write'],
+      order: ['csv-parse', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'connector', equals: 'Registry FHIR' }],
+    },
     sample: { text: 'patient_id,vaccine,date\n123,Influenza,2024-10-01\n456,COVID-19,2024-09-15' },
   },
   {
@@ -71,7 +95,11 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h-deceased-registry',
     request: 'If the patient in an incoming FHIR resource is deceased, send it to the registry API at https://registry.example.org/deaths.',
-    checks: { nodes: ['condition', 'http-request'], order: ['condition', 'http-request'], config: [{ type: 'http-request', path: 'url', equals: 'https://registry.example.org/deaths' }] },
+    checks: {
+      nodes: ['condition', 'http-request'],
+      order: ['condition', 'http-request'],
+      config: [{ type: 'http-request', path: 'url', equals: 'https://registry.example.org/deaths' }],
+    },
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', as: 'resource' },
   },
   {
@@ -84,7 +112,11 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h-siu-fhir-daily',
     request: 'Convert SIU appointment messages to FHIR Appointments and validate them.',
-    checks: { nodes: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate'], order: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate'], absent: ['schedule-trigger'] },
+    checks: {
+      nodes: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate'],
+      order: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate'],
+      absent: ['schedule-trigger'],
+    },
     sample: HL7('SIU-S12-01.hl7'),
   },
   // a second unseen batch
@@ -98,7 +130,13 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h2-allergy-terminology',
     request: 'Fill in missing displays on AllergyIntolerance resources and return them.',
-    checks: { nodes: ['terminology-lookup'], connections: [['manual-trigger', 'terminology-lookup'], ['terminology-lookup', 'pipeline-output']] },
+    checks: {
+      nodes: ['terminology-lookup'],
+      connections: [
+        ['manual-trigger', 'terminology-lookup'],
+        ['terminology-lookup', 'pipeline-output'],
+      ],
+    },
     sample: { ndjson: 'synthea-10/AllergyIntolerance.000.ndjson', as: 'resource' },
   },
   {
@@ -111,13 +149,27 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h2-monthly-immunization-report',
     request: 'On the first of every month, query Immunizations from the FHIR server and summarize them for the quality report.',
     connectors: FHIR,
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'summarize'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 0 1 * *' }, { type: 'fhir-query', path: 'query', equals: 'Immunization?_count=100' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-query', 'summarize'],
+      config: [
+        { type: 'schedule-trigger', path: 'cron', equals: '0 0 1 * *' },
+        { type: 'fhir-query', path: 'query', equals: 'Immunization?_count=100' },
+      ],
+    },
   },
   {
     id: 'h2-orm-to-lis',
     request: 'Send ORM orders received over MLLP on port 2600 to the lab LIS over MLLP and keep a FHIR copy on the server.',
     connectors: [...FHIR, { name: 'LIS', type: 'hl7-mllp' }],
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-mllp-send', 'hl7v2-to-fhir', 'fhir-write'], config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 2600 }, { type: 'hl7v2-mllp-send', path: 'connector', equals: 'LIS' }] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-mllp-send', 'hl7v2-to-fhir', 'fhir-write'],
+      config: [
+        { type: 'mllp-listener-trigger', path: 'port', equals: 2600 },
+        { type: 'hl7v2-mllp-send', path: 'connector', equals: 'LIS' },
+      ],
+    },
     sample: HL7('ORM-O01-01.hl7'),
   },
   {
@@ -130,13 +182,22 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h2-json-schema-webhook',
     request: 'Validate JSON posted to our webhook against a JSON schema requiring mrn and status, and insert valid records into the table intake.records.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { trigger: 'webhook-trigger', nodes: ['json-schema-validate', 'postgres-write'], order: ['json-schema-validate', 'postgres-write'], config: [{ type: 'postgres-write', path: 'table', equals: 'intake.records' }] },
+    checks: {
+      trigger: 'webhook-trigger',
+      nodes: ['json-schema-validate', 'postgres-write'],
+      order: ['json-schema-validate', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'intake.records' }],
+    },
     sample: { text: '{"mrn": "A1", "status": "new"}' },
   },
   {
     id: 'h2-glucose-csv-alert',
     request: 'Read a glucose CSV export and notify https://alerts.example.org/glucose for rows where glucose is over 300.',
-    checks: { nodes: ['csv-parse', 'filter', 'http-request'], order: ['csv-parse', 'filter', 'http-request'], config: [{ type: 'filter', path: 'expression', equals: '$number(glucose) > 300' }] },
+    checks: {
+      nodes: ['csv-parse', 'filter', 'http-request'],
+      order: ['csv-parse', 'filter', 'http-request'],
+      config: [{ type: 'filter', path: 'expression', equals: '$number(glucose) > 300' }],
+    },
     sample: { text: 'patient_id,glucose\n1,120\n2,340' },
   },
   {
@@ -149,7 +210,11 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h2-patient-uscore-write',
     request: 'Check Patient resources against the US Core Patient profile and update them on the FHIR server.',
     connectors: FHIR,
-    checks: { nodes: ['fhir-validate', 'fhir-write'], order: ['fhir-validate', 'fhir-write'], config: [{ type: 'fhir-validate', path: 'profile', equals: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient' }] },
+    checks: {
+      nodes: ['fhir-validate', 'fhir-write'],
+      order: ['fhir-validate', 'fhir-write'],
+      config: [{ type: 'fhir-validate', path: 'profile', equals: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient' }],
+    },
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', as: 'resource' },
   },
   // a third unseen batch
@@ -157,12 +222,17 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
     id: 'h3-rde-pharmacy',
     request: 'Pharmacy orders (RDE) come in over MLLP; convert them to FHIR MedicationRequests, check them against FHIR R4 and save them in the EHR.',
     connectors: FHIR,
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-to-fhir', 'fhir-validate', 'fhir-write'], order: ['hl7v2-to-fhir', 'fhir-validate', 'fhir-write'] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-to-fhir', 'fhir-validate', 'fhir-write'],
+      order: ['hl7v2-to-fhir', 'fhir-validate', 'fhir-write'],
+    },
     sample: HL7('RDE-O11-01.hl7'),
   },
   {
     id: 'h3-daily-conditions-csv',
-    request: 'Each morning at 5:45, get the active Conditions from the EHR and push them to the quality dashboard API at https://quality.example.org/api/conditions.',
+    request:
+      'Each morning at 5:45, get the active Conditions from the EHR and push them to the quality dashboard API at https://quality.example.org/api/conditions.',
     connectors: FHIR,
     checks: {
       trigger: 'schedule-trigger',
@@ -177,7 +247,11 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h3-dft-claims',
     request: 'Turn DFT charge messages into FHIR and return the bundle, with unparseable messages sent to an error output.',
-    checks: { nodes: ['hl7v2-parse', 'hl7v2-to-fhir'], connections: [['hl7v2-parse', 'pipeline-output']], order: ['hl7v2-parse', 'hl7v2-to-fhir', 'pipeline-output'] },
+    checks: {
+      nodes: ['hl7v2-parse', 'hl7v2-to-fhir'],
+      connections: [['hl7v2-parse', 'pipeline-output']],
+      order: ['hl7v2-parse', 'hl7v2-to-fhir', 'pipeline-output'],
+    },
     sample: HL7('DFT-P03-01.hl7'),
   },
   {
@@ -228,7 +302,13 @@ export const BLIND_REQUESTS_1_3: EvalRequest[] = [
   {
     id: 'h3-jsonata-reshape',
     request: 'Reshape a FHIR Patient into {id, family, born} with JSONata and return it.',
-    checks: { nodes: ['jsonata-transform'], connections: [['manual-trigger', 'jsonata-transform'], ['jsonata-transform', 'pipeline-output']] },
+    checks: {
+      nodes: ['jsonata-transform'],
+      connections: [
+        ['manual-trigger', 'jsonata-transform'],
+        ['jsonata-transform', 'pipeline-output'],
+      ],
+    },
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', as: 'resource' },
   },
 ];

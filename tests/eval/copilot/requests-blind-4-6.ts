@@ -12,7 +12,8 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
   },
   {
     id: 'h4-encounters-export-http',
-    request: 'Twice a day is too often; once a day at 22:00 send yesterday\'s Encounters from the FHIR server to the analytics endpoint https://analytics.example.org/ingest.',
+    request:
+      "Twice a day is too often; once a day at 22:00 send yesterday's Encounters from the FHIR server to the analytics endpoint https://analytics.example.org/ingest.",
     connectors: FHIR,
     checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'http-request'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 22 * * *' }] },
   },
@@ -26,7 +27,11 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
     id: 'h4-837-split-db',
     request: 'Load the claims from 837 files into the warehouse table claims.headers after converting them to FHIR Claims.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { nodes: ['x12-parse', 'x12-837-to-fhir', 'postgres-write'], order: ['x12-837-to-fhir', 'postgres-write'], config: [{ type: 'postgres-write', path: 'table', equals: 'claims.headers' }] },
+    checks: {
+      nodes: ['x12-parse', 'x12-837-to-fhir', 'postgres-write'],
+      order: ['x12-837-to-fhir', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'claims.headers' }],
+    },
     sample: X12('837_005010X222A2/demo.example12.837'),
   },
   {
@@ -48,14 +53,23 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
   {
     id: 'h4-vxu-ack',
     request: 'Listen on MLLP port 5000 for VXU immunization messages and convert them to FHIR bundles.',
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-to-fhir'], config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 5000 }], absent: ['hl7v2-mllp-send'] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-to-fhir'],
+      config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 5000 }],
+      absent: ['hl7v2-mllp-send'],
+    },
     sample: HL7('VXU-V04-01.hl7'),
   },
   {
     id: 'h4-bundle-to-warehouse',
     request: 'Store every resource of an incoming FHIR bundle as a row in the table fhir.resources.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { nodes: ['fhir-bundle-split', 'postgres-write'], order: ['fhir-bundle-split', 'postgres-write'], config: [{ type: 'postgres-write', path: 'table', equals: 'fhir.resources' }] },
+    checks: {
+      nodes: ['fhir-bundle-split', 'postgres-write'],
+      order: ['fhir-bundle-split', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'fhir.resources' }],
+    },
     sample: { ndjson: 'synthea-10/Procedure.000.ndjson', take: 4, as: 'collection' },
   },
   {
@@ -112,20 +126,34 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
     id: 'h5-mllp-relay-deid',
     request: 'Relay HL7 from port 7000 to the research interface over MLLP, scrubbed of PHI.',
     connectors: [{ name: 'research-engine', type: 'hl7-mllp' }],
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-deidentify', 'hl7v2-mllp-send'], order: ['hl7v2-deidentify', 'hl7v2-mllp-send'], config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 7000 }] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-deidentify', 'hl7v2-mllp-send'],
+      order: ['hl7v2-deidentify', 'hl7v2-mllp-send'],
+      config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 7000 }],
+    },
     sample: HL7('ADT-A01-01.hl7'),
   },
   {
     id: 'h5-immunization-gaps-agent',
     request: 'Each weekday at 9, pull Immunizations from the EHR and let the immunization-gaps agent suggest what is due.',
     connectors: FHIR,
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'agent'], order: ['fhir-query', 'agent'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 9 * * 1-5' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-query', 'agent'],
+      order: ['fhir-query', 'agent'],
+      config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 9 * * 1-5' }],
+    },
   },
   {
     id: 'h5-csv-upsert',
     request: 'Upsert a spreadsheet of providers into the table ref.providers.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { nodes: ['csv-parse', 'postgres-write'], order: ['csv-parse', 'postgres-write'], config: [{ type: 'postgres-write', path: 'mode', equals: 'upsert' }] },
+    checks: {
+      nodes: ['csv-parse', 'postgres-write'],
+      order: ['csv-parse', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'mode', equals: 'upsert' }],
+    },
     sample: { text: 'id,name\n1,Dr A\n2,Dr B' },
   },
   {
@@ -152,11 +180,19 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
     id: 'h6-weekly-bulk-group',
     request: 'Every Saturday at 4am run a bulk export of group diabetes-cohort (Patient, Observation) from the EHR and return the counts.',
     connectors: FHIR,
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-bulk-export'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 4 * * 6' }, { type: 'fhir-bulk-export', path: 'group_id', equals: 'diabetes-cohort' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-bulk-export'],
+      config: [
+        { type: 'schedule-trigger', path: 'cron', equals: '0 4 * * 6' },
+        { type: 'fhir-bulk-export', path: 'group_id', equals: 'diabetes-cohort' },
+      ],
+    },
   },
   {
     id: 'h6-837-invalid-http',
-    request: 'Check 837 claims for errors before submission; send claims with errors to the billing team API https://billing.example.org/rework and return the clean ones.',
+    request:
+      'Check 837 claims for errors before submission; send claims with errors to the billing team API https://billing.example.org/rework and return the clean ones.',
     checks: { nodes: ['x12-parse', 'claim-validate', 'http-request'], connections: [['claim-validate', 'http-request']] },
     sample: X12('837_005010X222A2/demo.example1.837'),
   },
@@ -164,7 +200,11 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
     id: 'h6-patient-demographics-csv',
     request: 'Get name, gender and birth date out of FHIR Patients from the EHR every night and write them to the table mpi.patients.',
     connectors: [...FHIR, { name: 'mpi', type: 'postgres' }],
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'fhirpath-extract', 'postgres-write'], order: ['fhir-query', 'fhirpath-extract', 'postgres-write'] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-query', 'fhirpath-extract', 'postgres-write'],
+      order: ['fhir-query', 'fhirpath-extract', 'postgres-write'],
+    },
   },
   {
     id: 'h6-discharge-summary-llm',
@@ -188,14 +228,25 @@ export const BLIND_REQUESTS_4_6: EvalRequest[] = [
     id: 'h6-conditions-terminology-write',
     request: 'Fill in code displays on incoming Condition resources and create them on the FHIR server.',
     connectors: FHIR,
-    checks: { nodes: ['terminology-lookup', 'fhir-write'], order: ['terminology-lookup', 'fhir-write'], config: [{ type: 'fhir-write', path: 'operation', equals: 'create' }] },
+    checks: {
+      nodes: ['terminology-lookup', 'fhir-write'],
+      order: ['terminology-lookup', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'operation', equals: 'create' }],
+    },
     sample: { ndjson: 'synthea-10/Condition.000.ndjson', as: 'resource' },
   },
   {
     id: 'h6-mllp-ack-forward',
     request: 'Accept ORM messages over MLLP on port 2576 and pass them on to the pharmacy system over MLLP.',
     connectors: [{ name: 'Pharmacy', type: 'hl7-mllp' }],
-    checks: { trigger: 'mllp-listener-trigger', nodes: ['hl7v2-mllp-send'], config: [{ type: 'mllp-listener-trigger', path: 'port', equals: 2576 }, { type: 'hl7v2-mllp-send', path: 'connector', equals: 'Pharmacy' }] },
+    checks: {
+      trigger: 'mllp-listener-trigger',
+      nodes: ['hl7v2-mllp-send'],
+      config: [
+        { type: 'mllp-listener-trigger', path: 'port', equals: 2576 },
+        { type: 'hl7v2-mllp-send', path: 'connector', equals: 'Pharmacy' },
+      ],
+    },
     sample: HL7('ORM-O01-01.hl7'),
   },
 ];

@@ -26,7 +26,10 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     checks: {
       trigger: 'manual-trigger',
       nodes: ['hl7v2-parse', 'hl7v2-to-fhir', 'pipeline-output'],
-      connections: [['hl7v2-parse', 'hl7v2-to-fhir'], ['manual-trigger', 'hl7v2-parse']],
+      connections: [
+        ['hl7v2-parse', 'hl7v2-to-fhir'],
+        ['manual-trigger', 'hl7v2-parse'],
+      ],
       config: [{ type: 'manual-trigger', path: 'fields.message', equals: 'text' }],
     },
     sample: HL7('ADT-A01-01.hl7'),
@@ -47,7 +50,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'adt-webhook',
     request: 'When the registration system posts an ADT message to our webhook, parse it, convert it to FHIR and write it to the EHR.',
     connectors: FHIR,
-    checks: { trigger: 'webhook-trigger', nodes: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-write'], order: ['webhook-trigger', 'hl7v2-parse', 'hl7v2-to-fhir', 'fhir-write'] },
+    checks: {
+      trigger: 'webhook-trigger',
+      nodes: ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-write'],
+      order: ['webhook-trigger', 'hl7v2-parse', 'hl7v2-to-fhir', 'fhir-write'],
+    },
     sample: HL7('ADT-A08-01.hl7'),
   },
   {
@@ -69,13 +76,21 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'adt-deid-forward',
     request: 'De-identify incoming HL7 v2 ADT messages (HIPAA Safe Harbor) and send them over MLLP to the analytics interface engine.',
     connectors: [{ name: 'Analytics engine', type: 'hl7-mllp' }],
-    checks: { nodes: ['hl7v2-parse', 'hl7v2-deidentify', 'hl7v2-mllp-send'], absent: ['fhir-deidentify', 'hl7v2-to-fhir'], order: ['hl7v2-parse', 'hl7v2-deidentify', 'hl7v2-mllp-send'] },
+    checks: {
+      nodes: ['hl7v2-parse', 'hl7v2-deidentify', 'hl7v2-mllp-send'],
+      absent: ['fhir-deidentify', 'hl7v2-to-fhir'],
+      order: ['hl7v2-parse', 'hl7v2-deidentify', 'hl7v2-mllp-send'],
+    },
     sample: HL7('ADT-A01-01.hl7'),
   },
   {
     id: 'adt-switch-type',
     request: 'Parse HL7 messages and route them by message type: ADT to one output, ORU to another.',
-    checks: { nodes: ['hl7v2-parse', 'switch'], connections: [['hl7v2-parse', 'switch']], config: [{ type: 'switch', path: 'cases.0.expression', equals: 'message_type = "ADT"' }] },
+    checks: {
+      nodes: ['hl7v2-parse', 'switch'],
+      connections: [['hl7v2-parse', 'switch']],
+      config: [{ type: 'switch', path: 'cases.0.expression', equals: 'message_type = "ADT"' }],
+    },
     sample: HL7('ORU-R01-01.hl7'),
   },
   {
@@ -91,7 +106,8 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   // lab results with abnormal-value routing
   {
     id: 'oru-abnormal-route',
-    request: 'Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output; otherwise write them to the FHIR server.',
+    request:
+      'Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output; otherwise write them to the FHIR server.',
     connectors: FHIR,
     checks: {
       trigger: 'mllp-listener-trigger',
@@ -133,7 +149,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   {
     id: 'labs-csv-threshold',
     request: 'Import a CSV of lab results and filter the rows where value is above 5, returning them.',
-    checks: { nodes: ['csv-parse', 'filter'], order: ['csv-parse', 'filter', 'pipeline-output'], config: [{ type: 'filter', path: 'expression', equals: '$number(value) > 5' }] },
+    checks: {
+      nodes: ['csv-parse', 'filter'],
+      order: ['csv-parse', 'filter', 'pipeline-output'],
+      config: [{ type: 'filter', path: 'expression', equals: '$number(value) > 5' }],
+    },
     sample: { text: LAB_CSV },
   },
   // claims intake 837/835
@@ -151,7 +171,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'claims-837-fhir-write',
     request: 'Convert 837 professional claims to FHIR Claim resources and write them to the payer FHIR server.',
     connectors: [{ name: 'Payer FHIR', type: 'fhir' }],
-    checks: { nodes: ['x12-parse', 'x12-837-to-fhir', 'fhir-write'], order: ['x12-parse', 'x12-837-to-fhir', 'fhir-write'], config: [{ type: 'fhir-write', path: 'operation', equals: 'transaction' }] },
+    checks: {
+      nodes: ['x12-parse', 'x12-837-to-fhir', 'fhir-write'],
+      order: ['x12-parse', 'x12-837-to-fhir', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'operation', equals: 'transaction' }],
+    },
     sample: X12('837_005010X222A2/demo.example2.837'),
   },
   {
@@ -164,7 +188,14 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'remit-835-warehouse',
     request: 'Every night at 1am, read the 835 remittances from the "payer-sftp" endpoint and load the EOBs into the warehouse table billing.remittances.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { trigger: 'schedule-trigger', nodes: ['postgres-write'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 1 * * *' }, { type: 'postgres-write', path: 'table', equals: 'billing.remittances' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['postgres-write'],
+      config: [
+        { type: 'schedule-trigger', path: 'cron', equals: '0 1 * * *' },
+        { type: 'postgres-write', path: 'table', equals: 'billing.remittances' },
+      ],
+    },
   },
   {
     id: 'claims-webhook-scrub',
@@ -208,7 +239,8 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   },
   {
     id: 'deid-warehouse',
-    request: 'Weekly on Sunday at 3am, query Conditions from the FHIR server, de-identify them and insert them into the research database table research.conditions.',
+    request:
+      'Weekly on Sunday at 3am, query Conditions from the FHIR server, de-identify them and insert them into the research database table research.conditions.',
     connectors: [...FHIR, { name: 'research-db', type: 'postgres' }],
     checks: {
       trigger: 'schedule-trigger',
@@ -257,7 +289,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'poll-hourly-split',
     request: 'Hourly, query the FHIR server for Patients, split the bundle and extract the MRN, name and birth date of each.',
     connectors: FHIR,
-    checks: { trigger: 'schedule-trigger', nodes: ['fhir-query', 'fhirpath-extract'], config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 * * * *' }] },
+    checks: {
+      trigger: 'schedule-trigger',
+      nodes: ['fhir-query', 'fhirpath-extract'],
+      config: [{ type: 'schedule-trigger', path: 'cron', equals: '0 * * * *' }],
+    },
   },
   {
     id: 'poll-cron-literal',
@@ -286,7 +322,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   {
     id: 'summarize-note',
     request: 'Summarize a discharge summary note in 3 sentences focusing on medications and follow-up.',
-    checks: { nodes: ['summarize', 'pipeline-output'], config: [{ type: 'summarize', path: 'max_sentences', equals: 3 }], connections: [['summarize', 'pipeline-output']] },
+    checks: {
+      nodes: ['summarize', 'pipeline-output'],
+      config: [{ type: 'summarize', path: 'max_sentences', equals: 3 }],
+      connections: [['summarize', 'pipeline-output']],
+    },
     sample: { text: NOTE },
   },
   {
@@ -324,9 +364,14 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   },
   {
     id: 'csv-schema-db',
-    request: 'Parse a CSV of lab results, validate each row against a JSON schema requiring code and status, and insert the valid rows into the table lab.results.',
+    request:
+      'Parse a CSV of lab results, validate each row against a JSON schema requiring code and status, and insert the valid rows into the table lab.results.',
     connectors: [{ name: 'warehouse', type: 'postgres' }],
-    checks: { nodes: ['csv-parse', 'json-schema-validate', 'postgres-write'], order: ['csv-parse', 'json-schema-validate', 'postgres-write'], config: [{ type: 'postgres-write', path: 'table', equals: 'lab.results' }] },
+    checks: {
+      nodes: ['csv-parse', 'json-schema-validate', 'postgres-write'],
+      order: ['csv-parse', 'json-schema-validate', 'postgres-write'],
+      config: [{ type: 'postgres-write', path: 'table', equals: 'lab.results' }],
+    },
     sample: { text: LAB_CSV },
   },
   {
@@ -345,7 +390,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
     id: 'validate-write-patient',
     request: 'Validate a FHIR Patient resource and create it on the FHIR server if it is valid.',
     connectors: FHIR,
-    checks: { nodes: ['fhir-validate', 'fhir-write'], order: ['fhir-validate', 'fhir-write'], config: [{ type: 'fhir-write', path: 'operation', equals: 'create' }] },
+    checks: {
+      nodes: ['fhir-validate', 'fhir-write'],
+      order: ['fhir-validate', 'fhir-write'],
+      config: [{ type: 'fhir-write', path: 'operation', equals: 'create' }],
+    },
     sample: { ndjson: 'synthea-10/Patient.000.ndjson', as: 'resource' },
   },
   {
@@ -357,7 +406,11 @@ export const TUNED_REQUESTS: EvalRequest[] = [
   {
     id: 'vxu-registry',
     request: 'Convert VXU immunization messages to FHIR and post the bundle to the immunization registry API at https://iis.example.org/fhir.',
-    checks: { nodes: ['hl7v2-to-fhir', 'http-request'], order: ['hl7v2-to-fhir', 'http-request'], config: [{ type: 'http-request', path: 'url', equals: 'https://iis.example.org/fhir' }] },
+    checks: {
+      nodes: ['hl7v2-to-fhir', 'http-request'],
+      order: ['hl7v2-to-fhir', 'http-request'],
+      config: [{ type: 'http-request', path: 'url', equals: 'https://iis.example.org/fhir' }],
+    },
     sample: HL7('VXU-V04-01.hl7'),
   },
   {

@@ -13,7 +13,12 @@ export function syntheaResources(root = process.env.BENCH_ROOT ?? process.cwd())
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ndjson'))
     .sort()
-    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Json));
+    .flatMap((f) =>
+      readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Json),
+    );
 }
 
 /**
@@ -29,7 +34,11 @@ export function syntheaRecords(resources = syntheaResources()): Json[] {
     if (id === undefined) alone.push(r);
     else byPatient.set(id, [...(byPatient.get(id) ?? []), r]);
   }
-  const bundles = [...byPatient.values()].map((rs) => ({ resourceType: 'Bundle', type: 'collection', entry: rs.map((resource) => ({ fullUrl: `urn:uuid:${resource.id as string}`, resource })) }));
+  const bundles = [...byPatient.values()].map((rs) => ({
+    resourceType: 'Bundle',
+    type: 'collection',
+    entry: rs.map((resource) => ({ fullUrl: `urn:uuid:${resource.id as string}`, resource })),
+  }));
   return [...bundles, ...alone];
 }
 
@@ -79,7 +88,8 @@ export function readable(output: unknown): string {
  * by FHIR data type in every resource, and every string of the resources that describe a person — and the check
  * that none of it is left anywhere in a de-identified output.
  */
-export type PhiKind = 'identifier' | 'name' | 'telecom' | 'address' | 'postalCode' | 'birthDate' | 'personString' | 'personDisplay' | 'placeName' | 'id' | 'date';
+export type PhiKind =
+  'identifier' | 'name' | 'telecom' | 'address' | 'postalCode' | 'birthDate' | 'personString' | 'personDisplay' | 'placeName' | 'id' | 'date';
 
 /** The resources that describe a person: every string they hold is the person's (an id, a name, a number). */
 export const PERSON_RESOURCES = new Set(['Patient', 'RelatedPerson', 'Person', 'Coverage', 'Account']);
@@ -98,13 +108,71 @@ export function trivial(value: string): boolean {
 }
 
 const NULL_WORDS = new Set(['unknown', 'none', 'null', 'n/a', 'test']);
-const US_STATES = new Set(['alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia', 'wisconsin', 'wyoming', 'district of columbia', 'puerto rico', 'united states', 'usa']);
+const US_STATES = new Set([
+  'alabama',
+  'alaska',
+  'arizona',
+  'arkansas',
+  'california',
+  'colorado',
+  'connecticut',
+  'delaware',
+  'florida',
+  'georgia',
+  'hawaii',
+  'idaho',
+  'illinois',
+  'indiana',
+  'iowa',
+  'kansas',
+  'kentucky',
+  'louisiana',
+  'maine',
+  'maryland',
+  'massachusetts',
+  'michigan',
+  'minnesota',
+  'mississippi',
+  'missouri',
+  'montana',
+  'nebraska',
+  'nevada',
+  'new hampshire',
+  'new jersey',
+  'new mexico',
+  'new york',
+  'north carolina',
+  'north dakota',
+  'ohio',
+  'oklahoma',
+  'oregon',
+  'pennsylvania',
+  'rhode island',
+  'south carolina',
+  'south dakota',
+  'tennessee',
+  'texas',
+  'utah',
+  'vermont',
+  'virginia',
+  'washington',
+  'west virginia',
+  'wisconsin',
+  'wyoming',
+  'district of columbia',
+  'puerto rico',
+  'united states',
+  'usa',
+]);
 
 const PERSON_REF = /(?:^|\/)(?:Patient|RelatedPerson|Person|Practitioner)\//;
 const DATE_TYPES = new Set(['date', 'dateTime', 'instant']);
 
 /** Every value of a FHIR resource or Bundle with the R4 type the model gives it, and the resource it is in. */
-export function typedValues(input: unknown, visit: (v: { value: unknown; type: string | null; prop: string; parentType: string | null; resourceType: string; element: Element }) => void): void {
+export function typedValues(
+  input: unknown,
+  visit: (v: { value: unknown; type: string | null; prop: string; parentType: string | null; resourceType: string; element: Element }) => void,
+): void {
   const r = input as Json;
   if (r?.resourceType === 'Bundle') {
     for (const e of (r.entry as Json[] | undefined) ?? []) if (e?.resource) typedValues(e.resource, visit);
@@ -129,7 +197,9 @@ export function typedValues(input: unknown, visit: (v: { value: unknown; type: s
     }
   };
   if (r.resourceType === 'Bundle') {
-    for (const k of ['id', 'timestamp']) if (typeof r[k] === 'string') visit({ value: r[k], type: k === 'id' ? 'id' : 'instant', prop: k, parentType: 'Bundle', resourceType: 'Bundle', element: null as unknown as Element });
+    for (const k of ['id', 'timestamp'])
+      if (typeof r[k] === 'string')
+        visit({ value: r[k], type: k === 'id' ? 'id' : 'instant', prop: k, parentType: 'Bundle', resourceType: 'Bundle', element: null as unknown as Element });
     return;
   }
   walk({ data: r, extra: null, path: resourceType, type: resourceType, parent: null, prop: null, index: null });
@@ -158,7 +228,8 @@ export function fhirPhi(input: unknown): Map<string, PhiKind> {
       if (typeof ref === 'string' && PERSON_REF.test(ref)) add(value, 'personDisplay');
     } else if (prop === 'birthDate' && /^\d{4}-\d{2}-\d{2}/.test(value)) add(value, 'birthDate');
     else if (prop === 'id' && parentType === resourceType) add(value, 'id');
-    else if ((resourceType === 'Organization' || resourceType === 'Location') && parentType === resourceType && (prop === 'name' || prop === 'alias')) add(value, 'placeName');
+    else if ((resourceType === 'Organization' || resourceType === 'Location') && parentType === resourceType && (prop === 'name' || prop === 'alias'))
+      add(value, 'placeName');
     else if (PERSON_RESOURCES.has(resourceType) && (type === 'string' || type === 'markdown') && !inCodedOrExtension(element)) add(value, 'personString');
   });
   return out;
@@ -170,7 +241,8 @@ export function fhirPhi(input: unknown): Map<string, PhiKind> {
  * scrubs as free text (it cannot know what an extension it has never seen holds, nor can this scan).
  */
 function inCodedOrExtension(e: Element): boolean {
-  for (let p = e.parent; p; p = p.parent) if (/^(Coding|CodeableConcept|Quantity|Money|Extension|Age|Duration|Count|Distance|SimpleQuantity)$/.test(p.type ?? p.path ?? "")) return true;
+  for (let p = e.parent; p; p = p.parent)
+    if (/^(Coding|CodeableConcept|Quantity|Money|Extension|Age|Duration|Count|Distance|SimpleQuantity)$/.test(p.type ?? p.path ?? '')) return true;
   return false;
 }
 
@@ -238,15 +310,38 @@ const HL7_SYSTEM_SEGMENTS = new Set(['MSH', 'SFT', 'MSA', 'ERR', 'BHS', 'BTS', '
 
 /** Components that identify, by data type (1-based; [component, kind]). */
 const HL7_TYPED: Record<string, readonly [number, PhiKind][]> = {
-  XPN: [[1, 'name'], [2, 'name'], [3, 'name']],
-  XCN: [[1, 'identifier'], [2, 'name'], [3, 'name'], [4, 'name']],
-  XAD: [[1, 'address'], [2, 'address'], [3, 'address'], [5, 'postalCode'], [8, 'address']],
-  XTN: [[1, 'telecom'], [4, 'telecom'], [7, 'telecom'], [12, 'telecom']],
+  XPN: [
+    [1, 'name'],
+    [2, 'name'],
+    [3, 'name'],
+  ],
+  XCN: [
+    [1, 'identifier'],
+    [2, 'name'],
+    [3, 'name'],
+    [4, 'name'],
+  ],
+  XAD: [
+    [1, 'address'],
+    [2, 'address'],
+    [3, 'address'],
+    [5, 'postalCode'],
+    [8, 'address'],
+  ],
+  XTN: [
+    [1, 'telecom'],
+    [4, 'telecom'],
+    [7, 'telecom'],
+    [12, 'telecom'],
+  ],
   CX: [[1, 'identifier']],
   EI: [[1, 'identifier']],
   EIP: [[1, 'identifier']],
   DLN: [[1, 'identifier']],
-  XON: [[1, 'placeName'], [10, 'identifier']],
+  XON: [
+    [1, 'placeName'],
+    [10, 'identifier'],
+  ],
 };
 
 /**

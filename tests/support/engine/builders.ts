@@ -23,7 +23,14 @@ export function testNode<C extends z.ZodType>({ inputs, outputs, ...rest }: Test
 export const sent: unknown[] = [];
 
 const inc = testNode({
-  id: 'inc', name: 'inc', category: 'data', description: 'adds one', version: '1', keywords: [], side_effect: 'none', documentation: 'test',
+  id: 'inc',
+  name: 'inc',
+  category: 'data',
+  description: 'adds one',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: 'test',
   config: z.object({ by: z.number().default(1) }),
   inputs: () => [{ name: 'in', type: 'any' }],
   outputs: () => [{ name: 'out', type: 'json' }],
@@ -33,7 +40,14 @@ const inc = testNode({
   },
 });
 const boom = testNode({
-  id: 'boom', name: 'boom', category: 'data', description: 'fails', version: '1', keywords: [], side_effect: 'none', documentation: 'test',
+  id: 'boom',
+  name: 'boom',
+  category: 'data',
+  description: 'fails',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: 'test',
   config: z.object({ times: z.number().default(Infinity) }),
   inputs: () => [{ name: 'in', type: 'any' }],
   outputs: () => [{ name: 'out', type: 'json' }],
@@ -47,7 +61,14 @@ const boom = testNode({
 });
 export const attempts = new Map<string, number>();
 const slow = testNode({
-  id: 'slow', name: 'slow', category: 'data', description: 'waits', version: '1', keywords: [], side_effect: 'none', documentation: 'test',
+  id: 'slow',
+  name: 'slow',
+  category: 'data',
+  description: 'waits',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: 'test',
   config: z.object({ ms: z.number().default(50) }),
   inputs: () => [{ name: 'in', type: 'any' }],
   outputs: () => [{ name: 'out', type: 'json' }],
@@ -60,17 +81,34 @@ const slow = testNode({
   },
 });
 const split = testNode({
-  id: 'split', name: 'split', category: 'control', description: 'branches', version: '1', keywords: [], side_effect: 'none', documentation: 'test',
+  id: 'split',
+  name: 'split',
+  category: 'control',
+  description: 'branches',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: 'test',
   config: z.object({}),
   inputs: () => [{ name: 'in', type: 'any' }],
-  outputs: () => [{ name: 'even', type: 'json' }, { name: 'odd', type: 'json' }],
+  outputs: () => [
+    { name: 'even', type: 'json' },
+    { name: 'odd', type: 'json' },
+  ],
   async execute(_ctx, inputs) {
     const v = inputs.in as { n: number };
     return { outputs: v.n % 2 === 0 ? { even: v } : { odd: v } };
   },
 });
 const write = testNode({
-  id: 'write', name: 'write', category: 'output', description: 'writes', version: '1', keywords: [], side_effect: 'write', documentation: 'test',
+  id: 'write',
+  name: 'write',
+  category: 'output',
+  description: 'writes',
+  version: '1',
+  keywords: [],
+  side_effect: 'write',
+  documentation: 'test',
   config: z.object({}),
   inputs: () => [{ name: 'in', type: 'any' }],
   outputs: () => [{ name: 'out', type: 'json' }],
@@ -82,7 +120,14 @@ const write = testNode({
 });
 
 const upper = testNode({
-  id: 'upper', name: 'upper', category: 'data', description: 'upper-cases text', version: '1', keywords: [], side_effect: 'none', documentation: 'test',
+  id: 'upper',
+  name: 'upper',
+  category: 'data',
+  description: 'upper-cases text',
+  version: '1',
+  keywords: [],
+  side_effect: 'none',
+  documentation: 'test',
   config: z.object({}),
   inputs: () => [{ name: 'in', type: 'text' }],
   outputs: () => [{ name: 'out', type: 'text' }],

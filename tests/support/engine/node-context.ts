@@ -45,7 +45,8 @@ export function testServices(overrides: Partial<NodeServices> = {}): NodeService
     agent: (id) => Promise.reject(new NodeError('AGENT_NOT_FOUND', `No agent "${id}" in this test (pass one in testServices({agent}))`)),
     modelCall: () => {},
     slot: (name, limit, options) => memorySlots.acquire(`${name}`, limit, options),
-    connect: ({ host, port }) => Promise.reject(new NodeError('OUTBOUND_FAILED', `No network in node tests: ${host}:${port} (pass a connect in testServices({connect}))`)),
+    connect: ({ host, port }) =>
+      Promise.reject(new NodeError('OUTBOUND_FAILED', `No network in node tests: ${host}:${port} (pass a connect in testServices({connect}))`)),
     ...overrides,
   };
 }
@@ -95,18 +96,62 @@ export async function failure(run: Promise<unknown>): Promise<NodeError> {
  * four Patients and five Conditions (one resolved, four active).
  */
 export const SYNTHEA_PATIENTS = [
-  patient('129c6ac7-8d06-89de-ad63-0204a93e76c3', 'female', '1927-05-21', 'Medhurst46', ['Sumiko254', 'Larue605'], 'Emporia', '66801', '1989-05-09T20:35:22-04:00'),
+  patient(
+    '129c6ac7-8d06-89de-ad63-0204a93e76c3',
+    'female',
+    '1927-05-21',
+    'Medhurst46',
+    ['Sumiko254', 'Larue605'],
+    'Emporia',
+    '66801',
+    '1989-05-09T20:35:22-04:00',
+  ),
   patient('3af3708d-41f1-cd80-f3dd-ec5ac76072bf', 'male', '1960-04-13', 'Cole117', ['Devin82', 'Anibal473'], 'Haysville', '67216', '1971-10-01T13:44:40-04:00'),
   patient('63ee2253-bdd5-da55-2ad2-b4984d0ad700', 'male', '2011-03-23', 'Schmitt836', ['Denis399', 'Lincoln623'], 'Cunningham', '67035'),
   patient('6a4160eb-a793-2f86-2302-378626f46cce', 'female', '1963-07-15', 'Cummings51', ['Yvone889', 'Janina163'], 'Overland Park', '66083'),
 ];
 
 export const SYNTHEA_CONDITIONS = [
-  condition('0070163b-65cf-dec8-3019-6221f0ae0560', 'resolved', '160903007', 'Full-time employment (finding)', '6a4160eb-a793-2f86-2302-378626f46cce', '2016-03-07T14:19:13-05:00'),
-  condition('088b0031-3aef-47b0-4924-2c16980692d9', 'active', '19169002', 'Miscarriage in first trimester', '6a4160eb-a793-2f86-2302-378626f46cce', '1985-06-24T14:37:35-04:00'),
-  condition('0c46bc9f-a5e2-193f-9d7c-cb66c9cd5ef6', 'active', '254637007', 'Non-small cell lung cancer (disorder)', '129c6ac7-8d06-89de-ad63-0204a93e76c3', '1984-10-31T19:35:22-05:00'),
-  condition('112da742-a58a-ec99-6143-e3292c652737', 'active', '271737000', 'Anemia (disorder)', '129c6ac7-8d06-89de-ad63-0204a93e76c3', '1972-04-29T22:58:16-05:00'),
-  condition('1201ae3d-b3fd-4773-1c39-aca32d9b9cd8', 'active', '414545008', 'Ischemic heart disease (disorder)', '129c6ac7-8d06-89de-ad63-0204a93e76c3', '1977-05-21T23:58:16-04:00'),
+  condition(
+    '0070163b-65cf-dec8-3019-6221f0ae0560',
+    'resolved',
+    '160903007',
+    'Full-time employment (finding)',
+    '6a4160eb-a793-2f86-2302-378626f46cce',
+    '2016-03-07T14:19:13-05:00',
+  ),
+  condition(
+    '088b0031-3aef-47b0-4924-2c16980692d9',
+    'active',
+    '19169002',
+    'Miscarriage in first trimester',
+    '6a4160eb-a793-2f86-2302-378626f46cce',
+    '1985-06-24T14:37:35-04:00',
+  ),
+  condition(
+    '0c46bc9f-a5e2-193f-9d7c-cb66c9cd5ef6',
+    'active',
+    '254637007',
+    'Non-small cell lung cancer (disorder)',
+    '129c6ac7-8d06-89de-ad63-0204a93e76c3',
+    '1984-10-31T19:35:22-05:00',
+  ),
+  condition(
+    '112da742-a58a-ec99-6143-e3292c652737',
+    'active',
+    '271737000',
+    'Anemia (disorder)',
+    '129c6ac7-8d06-89de-ad63-0204a93e76c3',
+    '1972-04-29T22:58:16-05:00',
+  ),
+  condition(
+    '1201ae3d-b3fd-4773-1c39-aca32d9b9cd8',
+    'active',
+    '414545008',
+    'Ischemic heart disease (disorder)',
+    '129c6ac7-8d06-89de-ad63-0204a93e76c3',
+    '1977-05-21T23:58:16-04:00',
+  ),
 ];
 
 function patient(id: string, gender: string, birthDate: string, family: string, given: string[], city: string, postalCode: string, deceased?: string) {

@@ -53,11 +53,35 @@ function compare(t: Tally, label: string, value: unknown): void {
 
 /** Each mutation of a JSON value: what a sender gets wrong. */
 function mutationsOf(value: unknown): [string, unknown][] {
-  if (typeof value === 'string') return [['a number', 42], ['empty', ''], ['blank', '  '], ['a bad format', '21/05/1927 x'], ['an object', { value }]];
-  if (typeof value === 'number') return [['a string', String(value)], ['a fraction', 1.5], ['negative', -1]];
+  if (typeof value === 'string')
+    return [
+      ['a number', 42],
+      ['empty', ''],
+      ['blank', '  '],
+      ['a bad format', '21/05/1927 x'],
+      ['an object', { value }],
+    ];
+  if (typeof value === 'number')
+    return [
+      ['a string', String(value)],
+      ['a fraction', 1.5],
+      ['negative', -1],
+    ];
   if (typeof value === 'boolean') return [['a string', String(value)]];
-  if (Array.isArray(value)) return [['its first item alone', value[0]], ['empty', []], ['with a null', [...value, null]], ['a string', 'x']];
-  if (value && typeof value === 'object') return [['a string', 'x'], ['in an array', [value]], ['empty', {}], ['null', null]];
+  if (Array.isArray(value))
+    return [
+      ['its first item alone', value[0]],
+      ['empty', []],
+      ['with a null', [...value, null]],
+      ['a string', 'x'],
+    ];
+  if (value && typeof value === 'object')
+    return [
+      ['a string', 'x'],
+      ['in an array', [value]],
+      ['empty', {}],
+      ['null', null],
+    ];
   return [];
 }
 
@@ -98,7 +122,14 @@ function handWritten(): [string, unknown][] {
   const request = { resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject, orderDetail: [{ text: 'fasting' }] };
   const coded = { coding: [{ system: 's', code: 'c' }] };
   const entry = (fullUrl: string, resource: unknown) => ({ fullUrl, resource });
-  const observation = { resourceType: 'Observation', status: 'final', code: coded, valueString: 'x', dataAbsentReason: { text: 'x' }, component: [{ code: coded }] };
+  const observation = {
+    resourceType: 'Observation',
+    status: 'final',
+    code: coded,
+    valueString: 'x',
+    dataAbsentReason: { text: 'x' },
+    component: [{ code: coded }],
+  };
   const ext = (e: Json) => ({ ...patient, extension: [e] });
   const bundle = (type: string, entry: Json[]) => ({ resourceType: 'Bundle', type, entry });
   return [
@@ -111,13 +142,25 @@ function handWritten(): [string, unknown][] {
     ['bdl-3', bundle('collection', [{ fullUrl: 'urn:uuid:a', resource: patient, request: { method: 'POST', url: 'Patient' } }])],
     ['bdl-7 and bdl-8', bundle('collection', [entry('urn:uuid:a', patient), entry('urn:uuid:a', condition), entry('Patient/1/_history/2', patient)])],
     // the Bundle invariants natives.ts answers for plain values, and the shapes it leaves to the evaluators
-    ['bdl-7 by versionId', bundle('collection', [entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } }), entry('urn:uuid:a', { ...patient, meta: { versionId: '2' } })])],
-    ['bdl-7, same versionId', bundle('collection', [entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } }), entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } })])],
+    [
+      'bdl-7 by versionId',
+      bundle('collection', [entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } }), entry('urn:uuid:a', { ...patient, meta: { versionId: '2' } })]),
+    ],
+    [
+      'bdl-7, same versionId',
+      bundle('collection', [entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } }), entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } })]),
+    ],
     ['bdl-7, a history', bundle('history', [entry('urn:uuid:a', patient), entry('urn:uuid:a', patient)])],
     ['bdl-7, fullUrl concatenated', bundle('collection', [entry('urn:uuid:a1', patient), entry('urn:uuid:a', { ...patient, meta: { versionId: '1' } })])],
-    ['bdl-7, odd fullUrls', bundle('collection', [entry('', patient), { ...entry('urn:uuid:a', patient), _fullUrl: { id: 'x' } }, { fullUrl: 7, resource: patient }])],
+    [
+      'bdl-7, odd fullUrls',
+      bundle('collection', [entry('', patient), { ...entry('urn:uuid:a', patient), _fullUrl: { id: 'x' } }, { fullUrl: 7, resource: patient }]),
+    ],
     ['bdl-3, a transaction entry without request', bundle('transaction', [entry('urn:uuid:a', patient), { ...entry('urn:uuid:b', patient), request: {} }])],
-    ['bdl-4, a batch-response entry without response', bundle('batch-response', [{ ...entry('urn:uuid:a', patient), response: { status: '200' } }, entry('urn:uuid:b', patient)])],
+    [
+      'bdl-4, a batch-response entry without response',
+      bundle('batch-response', [{ ...entry('urn:uuid:a', patient), response: { status: '200' } }, entry('urn:uuid:b', patient)]),
+    ],
     ['bdl-1, bdl-2', { ...bundle('collection', [{ ...entry('urn:uuid:a', patient), search: { mode: 'match' } }]), total: 1 }],
     ['bdl-1, bdl-2 in a searchset', { ...bundle('searchset', [{ ...entry('urn:uuid:a', patient), search: { mode: 'match' } }]), total: 1 }],
     ['bdl-5, an empty entry', bundle('collection', [{}, { fullUrl: 'urn:uuid:c' }, { resource: {} }, entry('urn:uuid:d', patient)])],
@@ -133,17 +176,29 @@ function handWritten(): [string, unknown][] {
     ['a primitive extension', { ...patient, _birthDate: { extension: [{ url: 'http://x', valueString: 'a' }] } }],
     ['a primitive extension alone, and a bad one', { ...patient, birthDate: undefined, _birthDate: { id: 'b', nickname: 1 }, _gender: { extension: [{}] } }],
     ['a primitive extension of another type', ext({ url: 'http://x', valueString: 'a', _valueBoolean: { id: 'x' } })],
-    ['primitive extensions of a list', {
-      ...patient,
-      name: [{ family: 'A', given: ['B', null], _given: [null, { extension: [{ url: 'http://x', valueString: 'c' }] }] }] }],
+    [
+      'primitive extensions of a list',
+      {
+        ...patient,
+        name: [{ family: 'A', given: ['B', null], _given: [null, { extension: [{ url: 'http://x', valueString: 'c' }] }] }],
+      },
+    ],
     ['a null without its extension', { ...patient, name: [{ family: 'A', given: ['B', null] }] }],
     ['a primitive extension that is not an object', { ...patient, _gender: 'x' }],
-    ['dom-2, dom-4, dom-5', {
-      ...patient,
-      contained: [
-        { resourceType: 'Organization', name: 'x', meta: { versionId: '1', security: [{ code: 'x' }] }, contained: [{ resourceType: 'Organization', name: 'y' }] },
-      ],
-    }],
+    [
+      'dom-2, dom-4, dom-5',
+      {
+        ...patient,
+        contained: [
+          {
+            resourceType: 'Organization',
+            name: 'x',
+            meta: { versionId: '1', security: [{ code: 'x' }] },
+            contained: [{ resourceType: 'Organization', name: 'y' }],
+          },
+        ],
+      },
+    ],
     ['a contained resource of an unknown type', { ...patient, contained: [{ resourceType: 'Patiant' }], gender: 'F' }],
     ['an entry of an unknown type', bundle('collection', [entry('urn:uuid:a', { ...patient, gender: 'F' }), entry('urn:uuid:b', { resourceType: 'Nope' })])],
     ['a contained value that is not a resource', { ...patient, contained: [{ id: 'x' }] }],
@@ -155,10 +210,17 @@ function handWritten(): [string, unknown][] {
     ['an empty complex value in a list, an empty object', { ...patient, name: [{}], maritalStatus: {} }],
     ['a resource inside an unknown property', { ...patient, stray: { resourceType: 'Organization' } }],
     ['a resource in place of a data type', { ...patient, managingOrganization: { resourceType: 'Organization', reference: 'Organization/1' } }],
-    ['timing invariants', {
-      resourceType: 'MedicationRequest', status: 'active', intent: 'order', medicationCodeableConcept: { text: 'x' }, subject,
-      dosageInstruction: [{ timing: { repeat: { duration: -1, periodMax: 2 } } }],
-    }],
+    [
+      'timing invariants',
+      {
+        resourceType: 'MedicationRequest',
+        status: 'active',
+        intent: 'order',
+        medicationCodeableConcept: { text: 'x' },
+        subject,
+        dosageInstruction: [{ timing: { repeat: { duration: -1, periodMax: 2 } } }],
+      },
+    ],
     ['not an object', [patient]],
     ['no resourceType', { id: 'x' }],
   ];

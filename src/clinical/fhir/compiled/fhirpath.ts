@@ -265,15 +265,28 @@ function compileAtom(atom: Atom): Fn | undefined {
   if (atom instanceof IsAtom && atom.right instanceof SymbolAtom) {
     const l = compile(atom.left);
     const name = atom.right.name;
-    return l && ((input, vars) => {
-      const left = l(input, vars);
-      return left.length !== 1 ? [] : bool(fhirPathIs(left[0]!, name));
-    });
+    return (
+      l &&
+      ((input, vars) => {
+        const left = l(input, vars);
+        return left.length !== 1 ? [] : bool(fhirPathIs(left[0]!, name));
+      })
+    );
   }
   if (atom instanceof ArithemticOperatorAtom) return arithmetic(atom);
-  if (!(atom instanceof DotAtom || atom instanceof AndAtom || atom instanceof OrAtom || atom instanceof XorAtom || atom instanceof ImpliesAtom ||
-    atom instanceof EqualsAtom || atom instanceof NotEqualsAtom || atom instanceof InAtom || atom instanceof UnionAtom || atom instanceof ConcatAtom ||
-    atom instanceof ContainsAtom)) {
+  if (!(
+    atom instanceof DotAtom ||
+    atom instanceof AndAtom ||
+    atom instanceof OrAtom ||
+    atom instanceof XorAtom ||
+    atom instanceof ImpliesAtom ||
+    atom instanceof EqualsAtom ||
+    atom instanceof NotEqualsAtom ||
+    atom instanceof InAtom ||
+    atom instanceof UnionAtom ||
+    atom instanceof ConcatAtom ||
+    atom instanceof ContainsAtom
+  )) {
     return undefined;
   }
   const l = compile(atom.left);
@@ -284,11 +297,12 @@ function compileAtom(atom: Atom): Fn | undefined {
   if (atom instanceof EqualsAtom) return (input, vars) => fhirPathArrayEquals(l(input, vars), r(input, vars));
   if (atom instanceof NotEqualsAtom) return (input, vars) => fhirPathArrayNotEquals(l(input, vars), r(input, vars));
   if (atom instanceof UnionAtom) return (input, vars) => removeDuplicates([...l(input, vars), ...r(input, vars)]);
-  if (atom instanceof ContainsAtom) return (input, vars) => {
-    const left = l(input, vars);
-    const right = r(input, vars);
-    return bool(left.some((e) => e.value === right[0]!.value));
-  };
+  if (atom instanceof ContainsAtom)
+    return (input, vars) => {
+      const left = l(input, vars);
+      const right = r(input, vars);
+      return bool(left.some((e) => e.value === right[0]!.value));
+    };
   if (atom instanceof ConcatAtom) {
     return (input, vars) => {
       const result = [...l(input, vars), ...r(input, vars)];

@@ -90,10 +90,15 @@ const NATIVES: Record<string, Native> = {
     return entries && entries.every((e) => e.search === undefined && e._search === undefined) ? true : BAIL;
   },
   // bdl-3, bdl-4
-  "entry.all(request.exists() = (%resource.type = 'batch' or %resource.type = 'transaction' or %resource.type = 'history'))":
-    presentWhen('request', ['batch', 'transaction', 'history']),
-  "entry.all(response.exists() = (%resource.type = 'batch-response' or %resource.type = 'transaction-response' or %resource.type = 'history'))":
-    presentWhen('response', ['batch-response', 'transaction-response', 'history']),
+  "entry.all(request.exists() = (%resource.type = 'batch' or %resource.type = 'transaction' or %resource.type = 'history'))": presentWhen('request', [
+    'batch',
+    'transaction',
+    'history',
+  ]),
+  "entry.all(response.exists() = (%resource.type = 'batch-response' or %resource.type = 'transaction-response' or %resource.type = 'history'))": presentWhen(
+    'response',
+    ['batch-response', 'transaction-response', 'history'],
+  ),
   // bdl-5 (an entry)
   'resource.exists() or request.exists() or response.exists()': (value) => {
     if (!isObject(value)) return BAIL;

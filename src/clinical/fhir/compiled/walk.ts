@@ -276,7 +276,8 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
     }
   }
   if (found !== plan.requiredMask || !plan.requiredMask) {
-    for (const prop of plan.required) if (!(found & prop.requiredBit) && !present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
+    for (const prop of plan.required)
+      if (!(found & prop.requiredBit) && !present(obj, prop)) structure(s, `${path(at)}.${prop.name}`, 'Missing required property');
   }
   if (isResource) s.resources.pop();
 }

@@ -185,7 +185,7 @@ export const DATA_TYPES: Record<string, DataTypeDef> = {
     ['Effective Date', 'TS'],
   ],
   DLN: [
-    ["License Number", 'ST'],
+    ['License Number', 'ST'],
     ['Issuing State, Province, Country', 'IS', '0333'],
     ['Expiration Date', 'DT'],
   ],

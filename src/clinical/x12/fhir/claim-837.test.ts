@@ -36,14 +36,19 @@ describe('837 → FHIR Claim bundle, on every 837 sample', () => {
       for (const ins of claim.insurance) expect(resolve<Coverage>(bundle, ins.coverage.reference).resourceType).toBe('Coverage');
       for (const member of claim.careTeam ?? []) resolve(bundle, member.provider.reference);
       // the claim total is CLM02
-      const clm02 = text.split('~').find((s) => s.includes(`CLM*${claim.identifier![0]!.value}*`))!.split('*')[2];
+      const clm02 = text
+        .split('~')
+        .find((s) => s.includes(`CLM*${claim.identifier![0]!.value}*`))!
+        .split('*')[2];
       expect(claim.total?.value).toBe(Number(clm02));
     }
   });
 
   it('refuses an interchange with no 837, naming what it holds', () => {
     expect(() => claimsFrom837(interchange(x12Sample('835_005010X221A1/managed-care.835')))).toThrow(X12SetError);
-    expect(() => claimsFrom837(interchange(x12Sample('835_005010X221A1/managed-care.835')))).toThrow('The interchange holds no 837 transaction set (it has 835)');
+    expect(() => claimsFrom837(interchange(x12Sample('835_005010X221A1/managed-care.835')))).toThrow(
+      'The interchange holds no 837 transaction set (it has 835)',
+    );
   });
 });
 
@@ -54,7 +59,12 @@ describe('837P: a dependent patient (demo.example1)', () => {
   it('names the patient, the subscriber and their relationship, the payer', () => {
     expect(warnings).toEqual([]);
     const patient = resolve<Patient>(bundle, claim!.patient.reference);
-    expect(patient).toMatchObject({ name: [{ family: 'SMITH', given: ['TED'] }], gender: 'male', birthDate: '1973-05-01', address: [{ line: ['236 N MAIN ST'], city: 'MIAMI', state: 'FL', postalCode: '33413' }] });
+    expect(patient).toMatchObject({
+      name: [{ family: 'SMITH', given: ['TED'] }],
+      gender: 'male',
+      birthDate: '1973-05-01',
+      address: [{ line: ['236 N MAIN ST'], city: 'MIAMI', state: 'FL', postalCode: '33413' }],
+    });
     const coverage = resolve<Coverage>(bundle, claim!.insurance[0]!.coverage.reference);
     expect(coverage.relationship?.coding?.[0]?.code).toBe('child');
     expect(coverage.subscriberId).toBe('JS00111223333');
@@ -75,11 +85,25 @@ describe('837P: a dependent patient (demo.example1)', () => {
     expect(claim!.type.coding?.[0]?.code).toBe('professional');
     expect(claim!.created).toBe('2006-10-15');
     expect(claim!.billablePeriod).toEqual({ start: '2006-10-03', end: '2006-10-10' });
-    expect(claim!.diagnosis?.map((d) => [d.diagnosisCodeableConcept?.coding?.[0]?.system, d.diagnosisCodeableConcept?.coding?.[0]?.code, d.type?.[0]?.coding?.[0]?.code])).toEqual([
+    expect(
+      claim!.diagnosis?.map((d) => [
+        d.diagnosisCodeableConcept?.coding?.[0]?.system,
+        d.diagnosisCodeableConcept?.coding?.[0]?.code,
+        d.type?.[0]?.coding?.[0]?.code,
+      ]),
+    ).toEqual([
       ['http://hl7.org/fhir/sid/icd-9-cm', '034.0', 'principal'],
       ['http://hl7.org/fhir/sid/icd-9-cm', 'V73.89', undefined],
     ]);
-    expect(claim!.item?.map((i) => [i.productOrService.coding?.[0]?.code, i.net?.value, i.servicedDate, i.diagnosisSequence, i.locationCodeableConcept?.coding?.[0]?.code])).toEqual([
+    expect(
+      claim!.item?.map((i) => [
+        i.productOrService.coding?.[0]?.code,
+        i.net?.value,
+        i.servicedDate,
+        i.diagnosisSequence,
+        i.locationCodeableConcept?.coding?.[0]?.code,
+      ]),
+    ).toEqual([
       ['99213', 40, '2006-10-03', [1], '11'],
       ['87070', 15, '2006-10-03', [1], '11'],
       ['99214', 35, '2006-10-10', [2], '11'],
@@ -99,7 +123,9 @@ describe('837P: a dependent patient (demo.example1)', () => {
 
 describe('837P details', () => {
   it('ICD-10-CM codes from ABK/ABF qualifiers, and a pointer to no diagnosis is left out with a warning', () => {
-    const text = x12Sample('837_005010X222A2/demo.example1.837').replace('HI*BK:0340*BF:V7389', 'HI*ABK:J020*ABF:Z0000').replace('SV1*HC:86663*10.00*UN*1.00***2', 'SV1*HC:86663*10.00*UN*1.00***2:3');
+    const text = x12Sample('837_005010X222A2/demo.example1.837')
+      .replace('HI*BK:0340*BF:V7389', 'HI*ABK:J020*ABF:Z0000')
+      .replace('SV1*HC:86663*10.00*UN*1.00***2', 'SV1*HC:86663*10.00*UN*1.00***2:3');
     const { bundle, warnings } = claimsFrom837(interchange(text));
     const [claim] = resources<Claim>(bundle, 'Claim');
     expect(claim!.diagnosis?.map((d) => d.diagnosisCodeableConcept?.coding?.[0])).toEqual([
@@ -113,7 +139,11 @@ describe('837P details', () => {
   it('an auto accident (CLM11 AA, DTP*439), the rendering provider in the care team, HCPCS codes', () => {
     const { bundle } = claimsFrom837(interchange(x12Sample('837_005010X222A2/demo.autoaccident.837')));
     const [claim] = resources<Claim>(bundle, 'Claim');
-    expect(claim!.accident).toMatchObject({ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), type: { coding: [{ code: 'MVA' }] }, locationAddress: { state: 'CA' } });
+    expect(claim!.accident).toMatchObject({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      type: { coding: [{ code: 'MVA' }] },
+      locationAddress: { state: 'CA' },
+    });
     expect(claim!.careTeam?.[0]?.role?.coding?.[0]?.code).toBe('primary');
     expect(resolve<Practitioner>(bundle, claim!.careTeam?.[0]?.provider.reference).resourceType).toMatch(/Practitioner|Organization/);
     const ambulance = resources<Claim>(claimsFrom837(interchange(x12Sample('837_005010X222A2/demo.ambulance.example5.837'))).bundle, 'Claim')[0]!;
@@ -141,7 +171,9 @@ describe('837I', () => {
       ['730', '93005', 3, 76.54],
     ]);
     expect(claim!.diagnosis?.map((d) => d.diagnosisCodeableConcept?.coding?.[0]?.code)).toEqual(['366.9', '401.9', '794.31']);
-    expect(claim!.procedure).toEqual([{ sequence: 1, date: '1996-09-11', procedureCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-9-cm', code: '15.3' }] } }]);
+    expect(claim!.procedure).toEqual([
+      { sequence: 1, date: '1996-09-11', procedureCodeableConcept: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-9-cm', code: '15.3' }] } },
+    ]);
     const attending = resolve<Practitioner>(bundle, claim!.careTeam?.[0]?.provider.reference);
     expect(attending.name).toEqual([{ family: 'JONES', given: ['JOHN', 'J'] }]);
     expect(attending.qualification?.[0]?.code.coding?.[0]?.code).toBe('363LP0200N');

@@ -3,7 +3,17 @@ import { concept, SYSTEM } from './codes';
 import type { ResourceSet } from './resource-set';
 
 /** SBR02 / PAT01 individual relationship codes → subscriber-relationship. */
-const RELATIONSHIP: Record<string, string> = { '18': 'self', '01': 'spouse', '19': 'child', '53': 'common', '20': 'other', '21': 'other', '39': 'other', '40': 'other', G8: 'other' };
+const RELATIONSHIP: Record<string, string> = {
+  '18': 'self',
+  '01': 'spouse',
+  '19': 'child',
+  '53': 'common',
+  '20': 'other',
+  '21': 'other',
+  '39': 'other',
+  '40': 'other',
+  G8: 'other',
+};
 
 export interface CoverageInput {
   beneficiary: Reference<Patient>;
@@ -31,7 +41,9 @@ export function addCoverage(set: ResourceSet, input: CoverageInput): Reference<C
     ...(input.subscriberId ? { subscriberId: input.subscriberId } : {}),
     ...(rel ? { relationship: concept(SYSTEM.relationship, rel) } : {}),
     payor: [input.payor],
-    ...(input.group ? { class: [{ type: concept(SYSTEM.coverageClass, 'group'), value: input.group, ...(input.groupName ? { name: input.groupName } : {}) }] } : {}),
+    ...(input.group
+      ? { class: [{ type: concept(SYSTEM.coverageClass, 'group'), value: input.group, ...(input.groupName ? { name: input.groupName } : {}) }] }
+      : {}),
     ...(input.order ? { order: input.order } : {}),
   }));
 }

@@ -21,7 +21,8 @@ function resolve<T extends Resource>(bundle: Bundle, reference: string | undefin
 }
 
 /** [category or group code, reason, amount] of adjudications. */
-const adj = (list: ExplanationOfBenefit['adjudication']) => (list ?? []).map((a) => [a.category.coding?.[0]?.code, a.reason?.coding?.[0]?.code, a.amount?.value]);
+const adj = (list: ExplanationOfBenefit['adjudication']) =>
+  (list ?? []).map((a) => [a.category.coding?.[0]?.code, a.reason?.coding?.[0]?.code, a.amount?.value]);
 
 describe('835 → FHIR ExplanationOfBenefit bundle', () => {
   it.each(x12Samples('835').map((s) => [s.name, s.text] as const))('%s: one valid EOB per CLP, every resource valid R4', (_name, text) => {
@@ -57,18 +58,38 @@ describe('835 → FHIR ExplanationOfBenefit bundle', () => {
     ]);
     expect(adj(first!.adjudication)).toEqual([['CO', 'A2', 50]]);
     expect(first!.item?.map((i) => [i.productOrService.coding?.[0]?.code, i.servicedPeriod, adj(i.adjudication)])).toEqual([
-      ['99211', { start: '2002-03-01', end: '2002-03-04' }, [['submitted', undefined, 800], ['benefit', undefined, 500], ['PR', '1', 300]]],
+      [
+        '99211',
+        { start: '2002-03-01', end: '2002-03-04' },
+        [
+          ['submitted', undefined, 800],
+          ['benefit', undefined, 500],
+          ['PR', '1', 300],
+        ],
+      ],
     ]);
-    expect(adj(second!.item![0]!.adjudication)).toEqual([['submitted', undefined, 1200], ['benefit', undefined, 550], ['PR', '1', 600], ['CO', '45', 50]]);
+    expect(adj(second!.item![0]!.adjudication)).toEqual([
+      ['submitted', undefined, 1200],
+      ['benefit', undefined, 550],
+      ['PR', '1', 600],
+      ['CO', '45', 50],
+    ]);
     expect(resolve<Patient>(bundle, second!.patient.reference).name).toEqual([{ family: 'SETTLE', given: ['SUSAN'] }]);
-    expect(resolve<Organization>(bundle, first!.provider.reference)).toMatchObject({ name: 'ACME MEDICAL CENTER', identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '5544667733' }] });
+    expect(resolve<Organization>(bundle, first!.provider.reference)).toMatchObject({
+      name: 'ACME MEDICAL CENTER',
+      identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '5544667733' }],
+    });
     expect(resolve<Organization>(bundle, first!.insurer.reference).name).toBe('RUSHMORE LIFE');
   });
 
   it('Medicare part A: institutional (MIA), statement period, remark codes, payment date', () => {
     const { bundle } = eobsFrom835(interchange(x12Sample('835_005010X221A1/medicare-part-a.835')));
     const [inpatient, outpatient] = eobs(bundle);
-    expect(inpatient).toMatchObject({ type: { coding: [{ code: 'institutional' }] }, billablePeriod: { start: '2002-08-16', end: '2002-08-24' }, payment: { date: '2002-09-13' } });
+    expect(inpatient).toMatchObject({
+      type: { coding: [{ code: 'institutional' }] },
+      billablePeriod: { start: '2002-08-16', end: '2002-08-24' },
+      payment: { date: '2002-09-13' },
+    });
     expect(adj(inpatient!.adjudication)).toEqual([['CO', '45', 73348.57]]);
     expect(outpatient!.processNote).toEqual([{ number: 1, type: 'display', text: 'Remark code MA02' }]);
     expect(outpatient!.total?.map((t) => t.amount.value)).toEqual([15000, 11980.33]);

@@ -1,4 +1,14 @@
-import type { Bundle, CodeableConcept, Money, ExplanationOfBenefit, ExplanationOfBenefitItemAdjudication, ExplanationOfBenefitItem, Organization, Period, Reference } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  CodeableConcept,
+  Money,
+  ExplanationOfBenefit,
+  ExplanationOfBenefitItemAdjudication,
+  ExplanationOfBenefitItem,
+  Organization,
+  Period,
+  Reference,
+} from '@medplum/fhirtypes';
 import { components, el } from '../elements';
 import { X12SetError } from '../errors';
 import { findLoops, segmentOf, segmentsOf } from '../loops';
@@ -23,7 +33,13 @@ const CLAIM_STATUS: Record<string, string> = {
   '25': 'Predetermination pricing only - no payment',
 };
 
-const GROUP: Record<string, string> = { CO: 'Contractual obligations', CR: 'Correction and reversals', OA: 'Other adjustments', PI: 'Payor initiated reductions', PR: 'Patient responsibility' };
+const GROUP: Record<string, string> = {
+  CO: 'Contractual obligations',
+  CR: 'Correction and reversals',
+  OA: 'Other adjustments',
+  PI: 'Payor initiated reductions',
+  PR: 'Patient responsibility',
+};
 
 function adjudication(code: string, amount: string): ExplanationOfBenefitItemAdjudication | undefined {
   const value = money(amount);
@@ -76,9 +92,12 @@ function serviceItem(line: X12Loop, sequence: number): ExplanationOfBenefitItem 
   const date = dtm(line, '472');
   const served = date ? undefined : period(dtm(line, '150'), dtm(line, '151'));
   const allowed = segmentOf(line, 'AMT', 'B6');
-  const adjudications = [adjudication('submitted', el(svc, 2)), adjudication('benefit', el(svc, 3)), allowed ? adjudication('eligible', el(allowed, 2)) : undefined, ...adjustments(line)].filter(
-    (a): a is ExplanationOfBenefitItemAdjudication => Boolean(a),
-  );
+  const adjudications = [
+    adjudication('submitted', el(svc, 2)),
+    adjudication('benefit', el(svc, 3)),
+    allowed ? adjudication('eligible', el(allowed, 2)) : undefined,
+    ...adjustments(line),
+  ].filter((a): a is ExplanationOfBenefitItemAdjudication => Boolean(a));
   return {
     sequence,
     ...(revenue && /^\d{3,4}$/.test(revenue) ? { revenue: concept(SYSTEM.revenue, revenue) } : {}),
@@ -128,15 +147,24 @@ export function eobsFrom835(ic: X12Interchange): ConversionResult {
         }
         const patient = addPatient(set, { ...patientLoop, segments: [qc] });
         const subscriber = il ? addPatient(set, { ...patientLoop, segments: [il] }) : patient;
-        const coverage = addCoverage(set, { beneficiary: patient, subscriber, subscriberId: el(il ?? qc, 9) || undefined, payor: insurer, relationship: il ? undefined : '18' });
+        const coverage = addCoverage(set, {
+          beneficiary: patient,
+          subscriber,
+          subscriberId: el(il ?? qc, 9) || undefined,
+          payor: insurer,
+          relationship: il ? undefined : '18',
+        });
         const lines = claim.loops.filter((l) => l.loop === '2110');
-        for (const l of lines) if (!el(l.segments[0], 1, 2)) warnings.push(`claim ${el(clp, 1)}: SVC01 ${JSON.stringify(el(l.segments[0], 1))} has no procedure code`);
+        for (const l of lines)
+          if (!el(l.segments[0], 1, 2)) warnings.push(`claim ${el(clp, 1)}: SVC01 ${JSON.stringify(el(l.segments[0], 1))} has no procedure code`);
         const institutional = Boolean(segmentOf(claim, 'MIA')) || lines.some((l) => el(l.segments[0], 1, 1) === 'NU');
         const status = el(clp, 2);
         const moa = segmentOf(claim, 'MOA');
         const mia = segmentOf(claim, 'MIA');
         const remarks = [...[3, 4, 5, 6, 7].map((n) => el(moa, n)), ...[5, 20, 21, 22, 23].map((n) => el(mia, n))].filter(Boolean);
-        const total = [adjudication('submitted', el(clp, 3)), adjudication('benefit', el(clp, 4))].filter((a): a is ExplanationOfBenefitItemAdjudication & { amount: Money } => Boolean(a));
+        const total = [adjudication('submitted', el(clp, 3)), adjudication('benefit', el(clp, 4))].filter(
+          (a): a is ExplanationOfBenefitItemAdjudication & { amount: Money } => Boolean(a),
+        );
         const patientPays = money(el(clp, 5));
         const paid = money(el(clp, 4));
         const billable = period(dtm(claim, '232'), dtm(claim, '233'));
@@ -160,7 +188,12 @@ export function eobsFrom835(ic: X12Interchange): ConversionResult {
           insurance: [{ focal: true, coverage }],
           ...(lines.length ? { item: lines.map((l, n) => serviceItem(l, n + 1)) } : {}),
           ...(adjustments(claim).length ? { adjudication: adjustments(claim) } : {}),
-          total: [...total, ...(patientPays ? [{ category: { coding: [coding(SYSTEM.groupCode, 'PR', GROUP.PR)], text: 'Patient responsibility (CLP05)' }, amount: patientPays }] : [])],
+          total: [
+            ...total,
+            ...(patientPays
+              ? [{ category: { coding: [coding(SYSTEM.groupCode, 'PR', GROUP.PR)], text: 'Patient responsibility (CLP05)' }, amount: patientPays }]
+              : []),
+          ],
           ...(paid ? { payment: { amount: paid, ...(paymentDate ? { date: paymentDate } : {}), ...(trace ? { identifier: { value: trace } } : {}) } } : {}),
           ...(remarks.length ? { processNote: remarks.map((code, n) => ({ number: n + 1, type: 'display' as const, text: `Remark code ${code}` })) } : {}),
         };

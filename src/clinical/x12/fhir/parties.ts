@@ -20,7 +20,12 @@ function humanName(nm1: X12Segment): HumanName | undefined {
   if (!family && given.length === 0) return undefined;
   const prefix = el(nm1, 6);
   const suffix = el(nm1, 7);
-  return { ...(family ? { family } : {}), ...(given.length ? { given } : {}), ...(prefix ? { prefix: [prefix] } : {}), ...(suffix ? { suffix: [suffix] } : {}) };
+  return {
+    ...(family ? { family } : {}),
+    ...(given.length ? { given } : {}),
+    ...(prefix ? { prefix: [prefix] } : {}),
+    ...(suffix ? { suffix: [suffix] } : {}),
+  };
 }
 
 /** N3 (street lines) and N4 (city, state, ZIP, country) of a name loop. */
@@ -87,7 +92,9 @@ export function addParty(set: ResourceSet, loop: X12Loop): Reference<Practitione
   const addr = address(loop);
   if (nm1.id === 'NM1' && el(nm1, 2) === '1') {
     const name = humanName(nm1);
-    const taxonomy = segmentsOf(loop, 'PRV').map((p) => el(p, 3)).filter(Boolean);
+    const taxonomy = segmentsOf(loop, 'PRV')
+      .map((p) => el(p, 3))
+      .filter(Boolean);
     return set.add<Practitioner>(key('Practitioner', nm1), (id) => ({
       resourceType: 'Practitioner',
       id,
@@ -98,14 +105,18 @@ export function addParty(set: ResourceSet, loop: X12Loop): Reference<Practitione
     }));
   }
   const name = nm1.id === 'N1' ? el(nm1, 2) : el(nm1, 3);
-  return set.add<Organization>(key('Organization', nm1), (id) => ({
-    resourceType: 'Organization',
-    id,
-    active: true,
-    ...(ids.length ? { identifier: ids } : {}),
-    ...(name ? { name } : {}),
-    ...(addr ? { address: [addr] } : {}),
-  }), name || undefined);
+  return set.add<Organization>(
+    key('Organization', nm1),
+    (id) => ({
+      resourceType: 'Organization',
+      id,
+      active: true,
+      ...(ids.length ? { identifier: ids } : {}),
+      ...(name ? { name } : {}),
+      ...(addr ? { address: [addr] } : {}),
+    }),
+    name || undefined,
+  );
 }
 
 /** A service facility (NM1*77 / FA) as a Location. */

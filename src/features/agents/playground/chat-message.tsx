@@ -9,7 +9,13 @@ export function ChatMessage({ message: m }: { message: Message }) {
   const Icon = user ? User : Bot;
   return (
     <li className={cn('flex gap-2.5', user && 'flex-row-reverse')} data-testid={`message-${m.role}`} data-status={m.status}>
-      <span className={cn('mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full', user ? 'bg-slate-200 text-slate-600' : 'bg-teal-50 text-teal-700')} aria-hidden>
+      <span
+        className={cn(
+          'mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full',
+          user ? 'bg-slate-200 text-slate-600' : 'bg-teal-50 text-teal-700',
+        )}
+        aria-hidden
+      >
         <Icon className="size-4" />
       </span>
       <div className={cn('min-w-0 space-y-2', user ? 'max-w-[85%]' : 'flex-1')}>

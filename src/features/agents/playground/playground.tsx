@@ -42,9 +42,17 @@ export function Playground({ agentId, disabledReason }: { agentId: string; disab
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-3">
         <div className="min-w-0 flex-1">
           <h2 className="text-base font-semibold text-slate-900">Playground</h2>
-          <p className="truncate text-xs text-slate-500">{chat.conversationId ? 'Continuing this conversation' : 'A new conversation starts with your first message'}</p>
+          <p className="truncate text-xs text-slate-500">
+            {chat.conversationId ? 'Continuing this conversation' : 'A new conversation starts with your first message'}
+          </p>
         </div>
-        <Button variant={showHistory ? 'primary' : 'secondary'} size="sm" icon={<History className="size-3.5" aria-hidden />} aria-pressed={showHistory} onClick={() => setShowHistory(!showHistory)}>
+        <Button
+          variant={showHistory ? 'primary' : 'secondary'}
+          size="sm"
+          icon={<History className="size-3.5" aria-hidden />}
+          aria-pressed={showHistory}
+          onClick={() => setShowHistory(!showHistory)}
+        >
           History
         </Button>
         <Button

@@ -75,7 +75,11 @@ export function useChat(agentId: string) {
           setError(e.message);
           return false;
         }
-        update((m) => ({ ...m, status: 'interrupted', error: 'The connection to the server broke off; the answer may still be saved: open it from the history.' }));
+        update((m) => ({
+          ...m,
+          status: 'interrupted',
+          error: 'The connection to the server broke off; the answer may still be saved: open it from the history.',
+        }));
       } finally {
         setSending(false);
         void utils.agents.conversations.invalidate({ id: agentId });

@@ -5,9 +5,7 @@ import type { EditorSlice } from './index';
 
 /** What the copilot did in a turn, in the order it streamed it. */
 export type ChatStep =
-  | { kind: 'thinking'; content: string }
-  | { kind: 'validation'; report: CopilotReport }
-  | { kind: 'dry_run'; status: string; error: string | null };
+  { kind: 'thinking'; content: string } | { kind: 'validation'; report: CopilotReport } | { kind: 'dry_run'; status: string; error: string | null };
 
 /** One request to the copilot panel and its answer, as it streams in. */
 export interface ChatTurn {

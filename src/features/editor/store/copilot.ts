@@ -45,9 +45,24 @@ export interface CopilotSlice {
   setReview(review: CopilotSlice['review']): void;
 }
 
-const PROPOSED_EDGE = { animated: true, selectable: false, deletable: false, focusable: false, style: { strokeWidth: 2, stroke: '#7c3aed', strokeDasharray: '6 4' } };
+const PROPOSED_EDGE = {
+  animated: true,
+  selectable: false,
+  deletable: false,
+  focusable: false,
+  style: { strokeWidth: 2, stroke: '#7c3aed', strokeDasharray: '6 4' },
+};
 
-const asProposed = (n: FlowNode): FlowNode => ({ ...n, id: PROPOSED + n.id, draggable: false, selectable: false, deletable: false, connectable: false, focusable: false, data: { ...n.data, proposed: true } });
+const asProposed = (n: FlowNode): FlowNode => ({
+  ...n,
+  id: PROPOSED + n.id,
+  draggable: false,
+  selectable: false,
+  deletable: false,
+  connectable: false,
+  focusable: false,
+  data: { ...n.data, proposed: true },
+});
 
 /** The proposal as preview nodes and edges: prefixed ids, not draggable, not selectable, marked proposed. */
 function previewGraph(result: CopilotProposal): { nodes: FlowNode[]; edges: FlowEdge[] } {
@@ -87,7 +102,14 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
     if (isEmptyChange(diff)) return false;
     const added = new Set(diff.addedNodes.map((n) => n.id));
     const end = (id: string) => (added.has(id) ? PROPOSED + id : id);
-    const result: CopilotProposal = { pipeline: { name: about.name, nodes: next.nodes, connections: next.connections }, validation: about.validation, reasoning: about.reasoning, unresolved: about.unresolved, dry_run: null, planner: 'offline' };
+    const result: CopilotProposal = {
+      pipeline: { name: about.name, nodes: next.nodes, connections: next.connections },
+      validation: about.validation,
+      reasoning: about.reasoning,
+      unresolved: about.unresolved,
+      dry_run: null,
+      planner: 'offline',
+    };
     set({
       preview: {
         result,
@@ -123,8 +145,20 @@ export const copilotSlice: EditorSlice<CopilotSlice> = (set, get) => ({
     });
     // a change's new connections may end at the document's own nodes (ids as they are)
     const addedEdges: FlowEdge[] = preview.edges.map((e) => {
-      const c = { source: rename.get(e.source) ?? e.source, source_port: e.sourceHandle ?? '', target: rename.get(e.target) ?? e.target, target_port: e.targetHandle ?? '' };
-      return { id: connectionId(c), source: c.source, target: c.target, sourceHandle: e.sourceHandle, targetHandle: e.targetHandle, ...(e.data ? { data: e.data } : {}) };
+      const c = {
+        source: rename.get(e.source) ?? e.source,
+        source_port: e.sourceHandle ?? '',
+        target: rename.get(e.target) ?? e.target,
+        target_port: e.targetHandle ?? '',
+      };
+      return {
+        id: connectionId(c),
+        source: c.source,
+        target: c.target,
+        sourceHandle: e.sourceHandle,
+        targetHandle: e.targetHandle,
+        ...(e.data ? { data: e.data } : {}),
+      };
     });
     const change = preview.change;
     const gone = new Set(change?.removedNodes);

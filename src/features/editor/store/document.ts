@@ -216,7 +216,13 @@ export const documentSlice =
         const nodes = get().nodes;
         const id = uniqueNodeId(type, new Set(nodes.map((n) => n.id)));
         // never on top of another node: the drop point, or the first free place below it
-        const node: FlowNode = { id, type: 'pipeline', position: freeSpot(position, nodes), selected: true, data: { nodeType: type, config: defaultConfig(entry.config_schema) } };
+        const node: FlowNode = {
+          id,
+          type: 'pipeline',
+          position: freeSpot(position, nodes),
+          selected: true,
+          data: { nodeType: type, config: defaultConfig(entry.config_schema) },
+        };
         set({ nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node], notes: unselected(get().notes) });
         get().setPanel('node');
         return id;

@@ -35,19 +35,78 @@ const DOSE = String.raw`(\d+(?:\.\d+)?\s?(?:mg|mcg|g|ml|mL|units?|IU|meq|mEq|%)(
 const ROUTE = String.raw`(?:\b(po|p\.o\.|by mouth|orally|oral|iv|intravenous(?:ly)?|im|intramuscular(?:ly)?|sc|subcut(?:aneous(?:ly)?)?|sq|topical(?:ly)?|inhaled|sublingual|sl|pr|rectal(?:ly)?)\b)`;
 const FREQ = String.raw`(?:\b(once daily|twice daily|three times daily|four times daily|daily|nightly|at bedtime|every\s+\d+\s*(?:hours?|hrs?|h)|q\d+h|qd|bid|tid|qid|qhs|prn|as needed|weekly|monthly)\b)`;
 /** A drug name followed by a dose: "metformin 500 mg po bid", "Lisinopril 10mg daily". */
-const MED = new RegExp(String.raw`\b([A-Za-z][A-Za-z-]{2,}(?:\s+(?:hydrochloride|hcl|sodium|potassium|er|xr|sr))?)\s+${DOSE}(?:\s*(?:tablets?|tabs?|capsules?|caps?))?(?:\s+${ROUTE})?(?:\s+${FREQ})?(?:\s+${FREQ})?`, 'gi');
+const MED = new RegExp(
+  String.raw`\b([A-Za-z][A-Za-z-]{2,}(?:\s+(?:hydrochloride|hcl|sodium|potassium|er|xr|sr))?)\s+${DOSE}(?:\s*(?:tablets?|tabs?|capsules?|caps?))?(?:\s+${ROUTE})?(?:\s+${FREQ})?(?:\s+${FREQ})?`,
+  'gi',
+);
 const NOT_DRUG = /^(take|takes|taking|given|give|dose|total|about|of|and|with|was|is|at|on|to|for|level|value|result|weight|glucose|sodium|potassium)$/i;
 
 /** Known condition words and phrases (a rule list, not a terminology server). */
 const CONDITIONS = [
-  'hypertension', 'diabetes(?: mellitus)?(?: type (?:1|2|i|ii))?', 'type (?:1|2) diabetes(?: mellitus)?', 'hyperlipidemia', 'hypercholesterolemia', 'asthma', 'copd',
-  'chronic obstructive pulmonary disease', 'pneumonia', 'bronchitis', 'sinusitis', 'pharyngitis', 'otitis media', 'urinary tract infection', 'uti',
-  'myocardial infarction', 'heart failure', 'congestive heart failure', 'atrial fibrillation', 'coronary artery disease', 'angina', 'stroke',
-  'chronic kidney disease', 'renal failure', 'anemia', 'obesity', 'depression', 'anxiety', 'dementia', 'alzheimer(?:\'s)? disease', 'osteoarthritis',
-  'rheumatoid arthritis', 'osteoporosis', 'hypothyroidism', 'hyperthyroidism', 'sepsis', 'cellulitis', 'fracture(?: of \w+)?', 'migraine',
-  'seizure disorder', 'epilepsy', 'gerd', 'gastroesophageal reflux disease', 'cancer', 'carcinoma', 'neoplasm', 'dehydration', 'hypokalemia',
-  'hyperkalemia', 'hyponatremia', 'chest pain', 'abdominal pain', 'shortness of breath', 'fever', 'cough', 'headache', 'viral infection',
-  'covid-19', 'influenza', 'prediabetes', 'sleep apnea', 'concussion', 'sprain of \w+', 'allergic rhinitis',
+  'hypertension',
+  'diabetes(?: mellitus)?(?: type (?:1|2|i|ii))?',
+  'type (?:1|2) diabetes(?: mellitus)?',
+  'hyperlipidemia',
+  'hypercholesterolemia',
+  'asthma',
+  'copd',
+  'chronic obstructive pulmonary disease',
+  'pneumonia',
+  'bronchitis',
+  'sinusitis',
+  'pharyngitis',
+  'otitis media',
+  'urinary tract infection',
+  'uti',
+  'myocardial infarction',
+  'heart failure',
+  'congestive heart failure',
+  'atrial fibrillation',
+  'coronary artery disease',
+  'angina',
+  'stroke',
+  'chronic kidney disease',
+  'renal failure',
+  'anemia',
+  'obesity',
+  'depression',
+  'anxiety',
+  'dementia',
+  "alzheimer(?:'s)? disease",
+  'osteoarthritis',
+  'rheumatoid arthritis',
+  'osteoporosis',
+  'hypothyroidism',
+  'hyperthyroidism',
+  'sepsis',
+  'cellulitis',
+  'fracture(?: of \w+)?',
+  'migraine',
+  'seizure disorder',
+  'epilepsy',
+  'gerd',
+  'gastroesophageal reflux disease',
+  'cancer',
+  'carcinoma',
+  'neoplasm',
+  'dehydration',
+  'hypokalemia',
+  'hyperkalemia',
+  'hyponatremia',
+  'chest pain',
+  'abdominal pain',
+  'shortness of breath',
+  'fever',
+  'cough',
+  'headache',
+  'viral infection',
+  'covid-19',
+  'influenza',
+  'prediabetes',
+  'sleep apnea',
+  'concussion',
+  'sprain of \w+',
+  'allergic rhinitis',
 ];
 const CONDITION = new RegExp(String.raw`\b(${CONDITIONS.join('|')})\b`, 'gi');
 const NEGATION = /\b(no|denies|denied|without|negative for|ruled out|not)\b[^.;]{0,40}$/i;
@@ -60,7 +119,8 @@ const CODES: Array<{ system: Code['system']; re: RegExp }> = [
   { system: 'ICD-10', re: /\bICD-?10(?:-CM)?[:\s#]*([A-TV-Z]\d{2}(?:\.\d{1,4}[A-Z]?)?)\b|\b([A-TV-Z]\d{2}\.\d{1,4})\b/g },
 ];
 /** "BP 140/90 mmHg", "glucose 180 mg/dL", "temperature: 38.5 C", "HbA1c 7.2 %". */
-const OBS = /\b(blood pressure|bp|heart rate|hr|pulse|temperature|temp|respiratory rate|rr|spo2|oxygen saturation|o2 sat|weight|height|bmi|glucose|hba1c|a1c|hemoglobin|hgb|creatinine|potassium|sodium|cholesterol|ldl|hdl|triglycerides|wbc|platelets)\b[:\s]*(?:of|was|is|=)?\s*(\d+(?:\.\d+)?(?:\/\d+)?)\s*(mmhg|bpm|\/min|°?\s?[cf]\b|%|kg|lb|lbs|cm|in|mg\/dl|mmol\/l|g\/dl|meq\/l|k\/ul|kg\/m2)?/gi;
+const OBS =
+  /\b(blood pressure|bp|heart rate|hr|pulse|temperature|temp|respiratory rate|rr|spo2|oxygen saturation|o2 sat|weight|height|bmi|glucose|hba1c|a1c|hemoglobin|hgb|creatinine|potassium|sodium|cholesterol|ldl|hdl|triglycerides|wbc|platelets)\b[:\s]*(?:of|was|is|=)?\s*(\d+(?:\.\d+)?(?:\/\d+)?)\s*(mmhg|bpm|\/min|°?\s?[cf]\b|%|kg|lb|lbs|cm|in|mg\/dl|mmol\/l|g\/dl|meq\/l|k\/ul|kg\/m2)?/gi;
 
 const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -71,7 +131,13 @@ export function extractClinical(text: string): Extraction {
     if (NOT_DRUG.test(m[1]!)) continue;
     const name = tidy(m[1]!).toLowerCase();
     if (medications.some((x) => x.name === name && x.dose === m[2])) continue;
-    medications.push({ name, dose: tidy(m[2]!), ...(m[3] ? { route: m[3].toLowerCase() } : {}), ...(m[4] || m[5] ? { frequency: [m[4], m[5]].filter(Boolean).join(' ').toLowerCase() } : {}), text: tidy(m[0]) });
+    medications.push({
+      name,
+      dose: tidy(m[2]!),
+      ...(m[3] ? { route: m[3].toLowerCase() } : {}),
+      ...(m[4] || m[5] ? { frequency: [m[4], m[5]].filter(Boolean).join(' ').toLowerCase() } : {}),
+      text: tidy(m[0]),
+    });
   }
   const conditions: Condition[] = [];
   for (const s of sentences(clean)) {
@@ -82,7 +148,8 @@ export function extractClinical(text: string): Extraction {
     }
   }
   const observations: Observation[] = [];
-  for (const m of clean.matchAll(OBS)) observations.push({ name: m[1]!.toLowerCase(), value: m[2]!, ...(m[3] ? { unit: m[3].replace(/\s/g, '') } : {}), text: tidy(m[0]) });
+  for (const m of clean.matchAll(OBS))
+    observations.push({ name: m[1]!.toLowerCase(), value: m[2]!, ...(m[3] ? { unit: m[3].replace(/\s/g, '') } : {}), text: tidy(m[0]) });
   const dates = [...new Set([...clean.matchAll(DATE)].map((m) => m[1]!))];
   const codes: Code[] = [];
   for (const { system, re } of CODES) {

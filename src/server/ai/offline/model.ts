@@ -1,4 +1,10 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
 import { respond } from './respond';
 import { countTokens } from './text';
 
@@ -37,33 +43,67 @@ export function offlineModel(): LanguageModelV4 {
     async doGenerate(o): Promise<LanguageModelV4GenerateResult> {
       const { a, text, cut } = answer(o);
       if (a.kind === 'tool-call') {
-        return { content: [{ type: 'reasoning', text: a.reasoning }, { type: 'tool-call', toolCallId: nextId('call'), toolName: a.toolName, input: a.input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(o, a.input), warnings: [] };
+        return {
+          content: [
+            { type: 'reasoning', text: a.reasoning },
+            { type: 'tool-call', toolCallId: nextId('call'), toolName: a.toolName, input: a.input },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage: usage(o, a.input),
+          warnings: [],
+        };
       }
-      return { content: [{ type: 'reasoning', text: a.reasoning }, { type: 'text', text }], finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' }, usage: usage(o, text), warnings: [] };
+      return {
+        content: [
+          { type: 'reasoning', text: a.reasoning },
+          { type: 'text', text },
+        ],
+        finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' },
+        usage: usage(o, text),
+        warnings: [],
+      };
     },
     async doStream(o) {
       const { a, text, cut } = answer(o);
-      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', modelId: 'offline', timestamp: new Date() }];
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'response-metadata', modelId: 'offline', timestamp: new Date() },
+      ];
       const thought = nextId('reasoning');
-      parts.push({ type: 'reasoning-start', id: thought }, { type: 'reasoning-delta', id: thought, delta: a.reasoning }, { type: 'reasoning-end', id: thought });
+      parts.push(
+        { type: 'reasoning-start', id: thought },
+        { type: 'reasoning-delta', id: thought, delta: a.reasoning },
+        { type: 'reasoning-end', id: thought },
+      );
       if (a.kind === 'tool-call') {
         const id = nextId('call');
-        parts.push({ type: 'tool-input-start', id, toolName: a.toolName }, { type: 'tool-input-delta', id, delta: a.input }, { type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: a.toolName, input: a.input });
+        parts.push(
+          { type: 'tool-input-start', id, toolName: a.toolName },
+          { type: 'tool-input-delta', id, delta: a.input },
+          { type: 'tool-input-end', id },
+          { type: 'tool-call', toolCallId: id, toolName: a.toolName, input: a.input },
+        );
         parts.push({ type: 'finish', usage: usage(o, a.input), finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
       } else {
         const id = nextId('text');
         parts.push({ type: 'text-start', id });
         for (const delta of text.match(/\s*\S+/g) ?? []) parts.push({ type: 'text-delta', id, delta });
-        parts.push({ type: 'text-end', id }, { type: 'finish', usage: usage(o, text), finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' } });
+        parts.push(
+          { type: 'text-end', id },
+          { type: 'finish', usage: usage(o, text), finishReason: cut ? { unified: 'length', raw: 'length' } : { unified: 'stop', raw: 'stop' } },
+        );
       }
       let i = 0;
       // One part per pull, so a reader sees the deltas arrive one by one as it reads.
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        pull(controller) {
-          if (i < parts.length) controller.enqueue(parts[i++]!);
-          else controller.close();
+      const stream = new ReadableStream<LanguageModelV4StreamPart>(
+        {
+          pull(controller) {
+            if (i < parts.length) controller.enqueue(parts[i++]!);
+            else controller.close();
+          },
         },
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
       return { stream };
     },
   };

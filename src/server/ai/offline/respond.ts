@@ -13,7 +13,10 @@ export type Answer = ({ kind: 'text'; text: string; json: boolean } | { kind: 't
 
 function textOf(m: LanguageModelV4Message): string {
   if (m.role === 'system') return m.content;
-  return m.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
+  return m.content
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function toolResults(prompt: LanguageModelV4Message[]) {
@@ -66,12 +69,20 @@ function freeText(instructions: string, text: string, maxSentences: number): str
 }
 
 export function respond(o: LanguageModelV4CallOptions): Answer {
-  const system = o.prompt.filter((m) => m.role === 'system').map(textOf).join('\n');
+  const system = o.prompt
+    .filter((m) => m.role === 'system')
+    .map(textOf)
+    .join('\n');
   const users = o.prompt.filter((m) => m.role === 'user');
   const lastUser = users.length ? textOf(users.at(-1)!) : '';
   const results = toolResults(o.prompt);
   if (results.length) {
-    return { kind: 'text', json: false, reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`, text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned:${spaced(describeOutput(r.output))}`).join('\n')}` };
+    return {
+      kind: 'text',
+      json: false,
+      reasoning: `Reporting what ${results.map((r) => r.name).join(', ')} returned.`,
+      text: `${OFFLINE_NOTE} ${results.map((r) => `${r.name} returned:${spaced(describeOutput(r.output))}`).join('\n')}`,
+    };
   }
   const tools = (o.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
   const choice = o.toolChoice;
@@ -80,8 +91,17 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
     const tool = chooseTool(lastUser, offered) ?? (choice?.type === 'required' || choice?.type === 'tool' ? offered[0] : undefined);
     if (tool) {
       const named = lastUser.toLowerCase().includes(tool.name.toLowerCase());
-      const why = named ? `The message names the tool ${tool.name}` : choice?.type === 'tool' || choice?.type === 'required' ? `A tool call is required; ${tool.name} is offered` : `The message shares the most words with the tool ${tool.name}'s name and description`;
-      return { kind: 'tool-call', toolName: tool.name, input: JSON.stringify(toolArguments(lastUser, tool)), reasoning: `${why}: calling it with arguments read from the message.` };
+      const why = named
+        ? `The message names the tool ${tool.name}`
+        : choice?.type === 'tool' || choice?.type === 'required'
+          ? `A tool call is required; ${tool.name} is offered`
+          : `The message shares the most words with the tool ${tool.name}'s name and description`;
+      return {
+        kind: 'tool-call',
+        toolName: tool.name,
+        input: JSON.stringify(toolArguments(lastUser, tool)),
+        reasoning: `${why}: calling it with arguments read from the message.`,
+      };
     }
   }
   // "Summarize this clinical text:\n\n<text>": the lead-in line is an instruction, what follows is the content
@@ -91,10 +111,26 @@ export function respond(o: LanguageModelV4CallOptions): Answer {
   const maxSentences = Number(system.match(/(\d+)\s+sentences?/i)?.[1] ?? 3);
   if (o.responseFormat?.type === 'json') {
     const facts = { text: content, extraction: extractClinical(content), summary: summarize(content, { maxSentences }) };
-    const schema = (o.responseFormat.schema ?? { type: 'object', properties: { summary: {}, medications: { type: 'array', items: { type: 'object', properties: { name: {}, dose: {}, route: {}, frequency: {} } } }, conditions: { type: 'array', items: { type: 'object', properties: { name: {}, negated: { type: 'boolean' } } } }, dates: { type: 'array', items: { type: 'string' } }, codes: { type: 'array', items: { type: 'object', properties: { system: {}, code: {} } } } } }) as JSONSchema7;
-    return { kind: 'text', json: true, reasoning: 'Filling the requested JSON schema from the medications, conditions, dates and codes found by pattern.', text: JSON.stringify(fillSchema(schema, facts)) };
+    const schema = (o.responseFormat.schema ?? {
+      type: 'object',
+      properties: {
+        summary: {},
+        medications: { type: 'array', items: { type: 'object', properties: { name: {}, dose: {}, route: {}, frequency: {} } } },
+        conditions: { type: 'array', items: { type: 'object', properties: { name: {}, negated: { type: 'boolean' } } } },
+        dates: { type: 'array', items: { type: 'string' } },
+        codes: { type: 'array', items: { type: 'object', properties: { system: {}, code: {} } } },
+      },
+    }) as JSONSchema7;
+    return {
+      kind: 'text',
+      json: true,
+      reasoning: 'Filling the requested JSON schema from the medications, conditions, dates and codes found by pattern.',
+      text: JSON.stringify(fillSchema(schema, facts)),
+    };
   }
   const listing = /\b(extract|list|medication|condition|diagnos)/i.test(request) && !/\bsummar/i.test(request);
-  const reasoning = listing ? 'The instructions ask for a list: extracting medications, conditions, observations, codes and dates by pattern.' : `Summarizing by sentence scoring: keeping up to ${maxSentences} sentences with the most clinical content.`;
+  const reasoning = listing
+    ? 'The instructions ask for a list: extracting medications, conditions, observations, codes and dates by pattern.'
+    : `Summarizing by sentence scoring: keeping up to ${maxSentences} sentences with the most clinical content.`;
   return { kind: 'text', json: false, reasoning, text: freeText(request, content, maxSentences) };
 }

@@ -9,7 +9,8 @@ export interface Facts {
 }
 
 const asSchema = (d: JSONSchema7Definition | undefined): JSONSchema7 => (typeof d === 'object' ? d : {});
-const typeOf = (s: JSONSchema7) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type) ?? (s.properties ? 'object' : s.items ? 'array' : 'string');
+const typeOf = (s: JSONSchema7) =>
+  (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type) ?? (s.properties ? 'object' : s.items ? 'array' : 'string');
 
 /** An extracted item as a record of its fields (a copy: interfaces carry no index signature to widen to). */
 const fields = <T extends object>(items: T[]): Array<Record<string, unknown>> => items.map((item) => Object.fromEntries(Object.entries(item)));
@@ -29,7 +30,8 @@ function scalar(name: string, s: JSONSchema7, f: Facts, source?: Record<string, 
   const t = typeOf(s);
   const n = name.toLowerCase();
   const fromSource = source && (source[name] ?? source[Object.keys(source).find((k) => n.includes(k) || k.includes(n)) ?? '']);
-  if (s.enum?.length) return s.enum.find((e) => typeof e === 'string' && new RegExp(`\\b${e.replace(/\W/g, '.?')}\\b`, 'i').test(String(fromSource ?? f.text))) ?? s.enum[0];
+  if (s.enum?.length)
+    return s.enum.find((e) => typeof e === 'string' && new RegExp(`\\b${e.replace(/\W/g, '.?')}\\b`, 'i').test(String(fromSource ?? f.text))) ?? s.enum[0];
   if (t === 'boolean') return typeof fromSource === 'boolean' ? fromSource : false;
   if (t === 'number' || t === 'integer') {
     const list = listFor(name, f);

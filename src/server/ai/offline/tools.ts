@@ -4,7 +4,11 @@ import { fillSchema } from './schema-fill';
 import { summarize } from './summarize';
 import { words } from './text';
 
-const spoken = (name: string) => name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+const spoken = (name: string) =>
+  name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 const STOP = new Set('the a an and or of to in on for with get set from by is are this that what which'.split(' '));
 
 /**
@@ -18,7 +22,9 @@ export function chooseTool(message: string, tools: LanguageModelV4FunctionTool[]
   const msgWords = new Set(words(m.replace(/[^a-z0-9 ]/g, ' ')).filter((w) => w.length > 2 && !STOP.has(w)));
   let best: { tool?: LanguageModelV4FunctionTool; score: number } = { score: 1 };
   for (const t of tools) {
-    const toolWords = new Set(words(`${spoken(t.name)} ${t.description ?? ''}`.toLowerCase().replace(/[^a-z0-9 ]/g, ' ')).filter((w) => w.length > 2 && !STOP.has(w)));
+    const toolWords = new Set(
+      words(`${spoken(t.name)} ${t.description ?? ''}`.toLowerCase().replace(/[^a-z0-9 ]/g, ' ')).filter((w) => w.length > 2 && !STOP.has(w)),
+    );
     const score = [...toolWords].filter((w) => msgWords.has(w) || msgWords.has(w.replace(/s$/, ''))).length;
     if (score > best.score) best = { tool: t, score };
   }

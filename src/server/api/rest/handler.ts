@@ -51,7 +51,9 @@ export const handleRest = withApi('key', async (req, edge) => {
     if (!rate.allowed) return errorResponse(userLimitRefusal(rate, userLimit), limit);
   }
   if (userLimit === 'chat' || (userLimit === 'copilot' && path === '/copilot/chat')) {
-    const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) => (e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e)));
+    const stream = await streamedChat(edge.rt, edge.principal, path, body).catch((e: unknown) =>
+      e instanceof AppError ? errorResponse(e, limit) : Promise.reject(e),
+    );
     if (stream) return withLimit(stream, limit);
   }
   const response = await invoke(req, url, path, body, createContext(edge.rt, edge.principal));

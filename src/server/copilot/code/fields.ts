@@ -50,23 +50,40 @@ export function keyWords(key: string): string[] {
 export function locateRecords(sample: unknown, wantsList: boolean): Records {
   if (sample === undefined) {
     return wantsList
-      ? { kind: 'unknown', expr: 'Array.isArray(input) ? input : Array.isArray(input?.entry) ? input.entry.map((e) => e.resource) : [input]', label: 'the input (a list, or a Bundle\'s entries)', items: [] }
+      ? {
+          kind: 'unknown',
+          expr: 'Array.isArray(input) ? input : Array.isArray(input?.entry) ? input.entry.map((e) => e.resource) : [input]',
+          label: "the input (a list, or a Bundle's entries)",
+          items: [],
+        }
       : { kind: 'single', expr: 'input', label: 'the input object', items: [] };
   }
   if (Array.isArray(sample)) {
     const items = sample.filter(isObject).slice(0, MAX_ITEMS);
-    return { kind: 'array', expr: 'input', label: 'the input list', items, scalar: items.length === 0 && sample.some((v) => v !== null && typeof v !== 'object') };
+    return {
+      kind: 'array',
+      expr: 'input',
+      label: 'the input list',
+      items,
+      scalar: items.length === 0 && sample.some((v) => v !== null && typeof v !== 'object'),
+    };
   }
   if (isBundle(sample)) {
     const entries = Array.isArray(sample.entry) ? sample.entry : [];
     const items = entries.map((e) => (isObject(e) ? e.resource : undefined)).filter(isObject);
-    return { kind: 'bundle', expr: '(input.entry ?? []).map((e) => e.resource)', label: "the Bundle's entries (entry[].resource)", items: items.slice(0, MAX_ITEMS) };
+    return {
+      kind: 'bundle',
+      expr: '(input.entry ?? []).map((e) => e.resource)',
+      label: "the Bundle's entries (entry[].resource)",
+      items: items.slice(0, MAX_ITEMS),
+    };
   }
   // a list inside an object (`{patients: [...]}`); a FHIR resource is one record, whatever lists it holds
   if (isObject(sample) && wantsList && !('resourceType' in sample)) {
     const lists = Object.entries(sample).filter(([, v]) => Array.isArray(v) && v.some(isObject)) as [string, unknown[]][];
     const [key, list] = lists.sort((a, b) => b[1].length - a[1].length)[0] ?? [];
-    if (key && list) return { kind: 'property', expr: `(${access('input', [key])} ?? [])`, label: `the list in ${key}`, items: list.filter(isObject).slice(0, MAX_ITEMS) };
+    if (key && list)
+      return { kind: 'property', expr: `(${access('input', [key])} ?? [])`, label: `the list in ${key}`, items: list.filter(isObject).slice(0, MAX_ITEMS) };
   }
   return { kind: 'single', expr: 'input', label: 'the input object', items: isObject(sample) ? [sample] : [] };
 }
@@ -83,7 +100,11 @@ export function access(base: string, path: Segment[]): string {
   return out;
 }
 
-export const pathText = (path: Segment[]) => path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
+export const pathText = (path: Segment[]) =>
+  path
+    .map((s) => (typeof s === 'number' ? `[${s}]` : s))
+    .join('.')
+    .replace(/\.\[/g, '[');
 
 /** An HL7 v2 timestamp (YYYYMMDD[HHMM[SS]]) under a key that says it is one. */
 const HL7_TS = /^\d{8}(\d{4}(\d{2}(\.\d+)?)?)?([+-]\d{4})?$/;
@@ -121,9 +142,7 @@ export function fieldPaths(items: Record<string, unknown>[]): FieldPath[] {
 /** Lowercase words of a phrase, plurals made singular ("observations" → observation; "status" stays). */
 export function phraseWords(phrase: string): string[] {
   const words = keyWords(phrase);
-  return words
-    .filter((w, i) => !STOP.has(w) || (w === 'resource' && words[i + 1] === 'type'))
-    .map(singular);
+  return words.filter((w, i) => !STOP.has(w) || (w === 'resource' && words[i + 1] === 'type')).map(singular);
 }
 
 export function singular(w: string): string {
@@ -132,7 +151,41 @@ export function singular(w: string): string {
   return w;
 }
 
-const STOP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'each', 'every', 'all', 'field', 'fields', 'column', 'columns', 'property', 'key', 'of', 'for', 'in', 'on', 'to', 'only', 'just', 'resource', 'resources', 'record', 'records', 'item', 'items', 'entry', 'entries', 'row', 'rows']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'its',
+  'their',
+  'his',
+  'her',
+  'each',
+  'every',
+  'all',
+  'field',
+  'fields',
+  'column',
+  'columns',
+  'property',
+  'key',
+  'of',
+  'for',
+  'in',
+  'on',
+  'to',
+  'only',
+  'just',
+  'resource',
+  'resources',
+  'record',
+  'records',
+  'item',
+  'items',
+  'entry',
+  'entries',
+  'row',
+  'rows',
+]);
 
 /** Words people use for a field, as the key words FHIR and most feeds use. */
 const SYNONYMS: Record<string, string> = {

@@ -83,7 +83,7 @@ describe('code for custom nodes, generated offline', () => {
     expect(await run(g.source, [{ id: 'a', weight_lb: 154 }])).toEqual([{ id: 'a', weight_kg: 69.9 }]);
   });
 
-  it('formats dates, dedupes and sorts by the sample\'s fields', async () => {
+  it("formats dates, dedupes and sorts by the sample's fields", async () => {
     const first = patients[0]!;
     const g = generateCode('format birthDate as DD/MM/YYYY', first);
     const [y, m, d] = first.birthDate!.split('-');
@@ -91,14 +91,18 @@ describe('code for custom nodes, generated offline', () => {
 
     const twice = [...patients, ...patients];
     const sorted = (await run(generateCode('remove duplicates by id and sort by birth date, newest first', twice).source, twice)) as Patient[];
-    expect(sorted.map((p) => p.id)).toEqual([...patients].sort((a, b) => (a.birthDate! < b.birthDate! ? 1 : a.birthDate! > b.birthDate! ? -1 : 0)).map((p) => p.id));
+    expect(sorted.map((p) => p.id)).toEqual(
+      [...patients].sort((a, b) => (a.birthDate! < b.birthDate! ? 1 : a.birthDate! > b.birthDate! ? -1 : 0)).map((p) => p.id),
+    );
   });
 
   it('picks and renames fields, flattens nested objects, computes BMI', async () => {
     const g = generateCode('return the id, gender and birth date; rename birthDate to dob', patients);
     expect(await run(g.source, patients.slice(0, 2))).toEqual(patients.slice(0, 2).map((p) => ({ id: p.id, gender: p.gender, dob: p.birthDate })));
     expect(await run(generateCode('flatten the object').source, { a: { b: [1, { c: 2 }] } })).toEqual({ 'a.b.0': 1, 'a.b.1.c': 2 });
-    expect(await run(generateCode('compute BMI from weight in lb and height in cm', { weight_lb: 154, height_cm: 175 }).source, { weight_lb: 154, height_cm: 175 })).toMatchObject({ bmi: 22.8 });
+    expect(
+      await run(generateCode('compute BMI from weight in lb and height in cm', { weight_lb: 154, height_cm: 175 }).source, { weight_lb: 154, height_cm: 175 }),
+    ).toMatchObject({ bmi: 22.8 });
   });
 
   it('is deterministic, and the code works without a sample on a list or a Bundle', async () => {
@@ -137,7 +141,9 @@ describe('code for custom nodes, generated offline', () => {
     expect(g.warnings).toEqual(['No field matches "shoe size" in the sample: the records were not sorted.']);
     expect(g.source).not.toMatch(/shoe/i);
     // nor is another number taken for it
-    expect(() => generateCode('keep patients with a shoe size above 40', patients)).toThrow('No field matches "shoe size" in the sample: the condition "above 40" was left out.');
+    expect(() => generateCode('keep patients with a shoe size above 40', patients)).toThrow(
+      'No field matches "shoe size" in the sample: the condition "above 40" was left out.',
+    );
   });
 
   it('refuses a request it cannot read, saying what it read', () => {

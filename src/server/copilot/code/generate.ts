@@ -40,7 +40,16 @@ export class RequestNotUnderstood extends Error {
   }
 }
 
-const CMP_TEXT: Record<string, string> = { '>': 'is above', '>=': 'is at least', '<': 'is below', '<=': 'is at most', '===': 'is', '!==': 'is not', missing: 'is missing', present: 'is present' };
+const CMP_TEXT: Record<string, string> = {
+  '>': 'is above',
+  '>=': 'is at least',
+  '<': 'is below',
+  '<=': 'is at most',
+  '===': 'is',
+  '!==': 'is not',
+  missing: 'is missing',
+  present: 'is present',
+};
 
 function readFilters(intents: Intents, res: Resolver, steps: string[]): string[] {
   const out: string[] = [];
@@ -63,7 +72,9 @@ function readFilters(intents: Intents, res: Resolver, steps: string[]): string[]
     if (f.date) field.helpers.push('toDate');
     res.use(...field.helpers);
     const says = f.date ? ({ '<': 'is before', '<=': 'is on or before', '>': 'is after', '>=': 'is on or after' } as Record<string, string>)[f.cmp] : undefined;
-    steps.push(`${intents.negate ? 'Drops' : 'Keeps'} records whose ${field.path ?? field.label} ${says ?? CMP_TEXT[f.cmp]}${f.value === null ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : f.value}`}.`);
+    steps.push(
+      `${intents.negate ? 'Drops' : 'Keeps'} records whose ${field.path ?? field.label} ${says ?? CMP_TEXT[f.cmp]}${f.value === null ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : f.value}`}.`,
+    );
   }
   return out;
 }
@@ -86,7 +97,8 @@ function readValueConditions(intents: Intents, res: Resolver, steps: string[]): 
     const f = res.field(pair.phrase);
     // the value is one the sample has there, or the field holds codes (status, gender…) and the sample just lacks this one
     const at = f?.segments && res.paths.find((p) => pathText(p.path) === pathText(f.segments!));
-    const known = at && (at.values.has(pair.value.toLowerCase()) || (at.kind === 'string' && CODED.test(String(at.path.at(-1))) && /^[A-Za-z][\w-]*$/.test(pair.value)));
+    const known =
+      at && (at.values.has(pair.value.toLowerCase()) || (at.kind === 'string' && CODED.test(String(at.path.at(-1))) && /^[A-Za-z][\w-]*$/.test(pair.value)));
     if (!f || !known) continue;
     res.use(...f.helpers);
     keep(conditionJs(f, '===', pair.value, false, 'r'), `whose ${f.path} is ${JSON.stringify(pair.value.toLowerCase())}`);
@@ -98,12 +110,15 @@ function readValueConditions(intents: Intents, res: Resolver, steps: string[]): 
       continue;
     }
     const v = res.valueMatch(st.word);
-    if (v) keep(conditionJs(v.field, st.not ? '!==' : '===', v.value, false, 'r'), `whose ${v.field.path} is ${st.not ? 'not ' : ''}${JSON.stringify(v.value)}`);
+    if (v)
+      keep(conditionJs(v.field, st.not ? '!==' : '===', v.value, false, 'r'), `whose ${v.field.path} is ${st.not ? 'not ' : ''}${JSON.stringify(v.value)}`);
   }
   // "keep only female patients": a phrase naming no field, with a word that is a value in the sample
   intents.project = intents.project.filter((phrase) => {
     if (res.field(phrase)) return true;
-    const hits = normalizePhrase(phrase).map((w) => res.valueMatch(w)).filter((v) => v !== null);
+    const hits = normalizePhrase(phrase)
+      .map((w) => res.valueMatch(w))
+      .filter((v) => v !== null);
     for (const v of hits) keep(conditionJs(v.field, '===', v.value, false, 'r'), `whose ${v.field.path} is ${JSON.stringify(v.value)}`);
     return hits.length === 0;
   });
@@ -116,7 +131,9 @@ function namesRecords(phrase: string): boolean {
 }
 
 function describeField(f: Field): string {
-  return f.label === f.path || !f.path ? f.label : `${f.label} (${f.kind === 'computed' ? `from ${f.path}` : f.kind === 'human-name' ? `${f.path} as text` : f.path})`;
+  return f.label === f.path || !f.path
+    ? f.label
+    : `${f.label} (${f.kind === 'computed' ? `from ${f.path}` : f.kind === 'human-name' ? `${f.path} as text` : f.path})`;
 }
 
 function readTransform(intents: Intents, res: Resolver, steps: string[]): Transform | null {
@@ -127,7 +144,8 @@ function readTransform(intents: Intents, res: Resolver, steps: string[]): Transf
     phrases.flatMap((p) => {
       const f = res.field(p, undefined, 'show');
       // a short phrase that names no field and not the records either ("patients", "them") is reported
-      if (!f && p.split(/\s+/).length <= 3 && !/\d/.test(p) && res.hasSample && !namesRecords(p)) res.warnings.push(`No field matches "${p}" in the sample: it was left out.`);
+      if (!f && p.split(/\s+/).length <= 3 && !/\d/.test(p) && res.hasSample && !namesRecords(p))
+        res.warnings.push(`No field matches "${p}" in the sample: it was left out.`);
       return f ? [f] : [];
     });
   const picked = fields(pick);
@@ -144,7 +162,10 @@ function readTransform(intents: Intents, res: Resolver, steps: string[]): Transf
     const { pattern } = intents.formatDate;
     const generic = intents.formatDate.phrases.every((p) => /^(all |the )*(dates?|timestamps?|date fields?|times?)$/i.test(p));
     const targets = generic ? res.dateFields() : intents.formatDate.phrases.map((p) => res.field(p, 'date')).filter((f): f is Field => f !== null);
-    if (!targets.length) res.warnings.push(res.hasSample ? 'No date field found in the sample to format.' : 'No sample: name the date field to format (e.g. "format birthDate as DD/MM/YYYY").');
+    if (!targets.length)
+      res.warnings.push(
+        res.hasSample ? 'No date field found in the sample to format.' : 'No sample: name the date field to format (e.g. "format birthDate as DD/MM/YYYY").',
+      );
     for (const t of targets) {
       res.use('formatDate');
       if (project) {
@@ -175,11 +196,16 @@ function readTransform(intents: Intents, res: Resolver, steps: string[]): Transf
     if (!c) res.warnings.push(`No number in the sample to convert from ${intents.convert.from.label} to ${intents.convert.to.label}.`);
     else {
       res.use(...c.field.helpers);
-      steps.push(`Converts ${c.field.path ?? c.field.label} from ${c.conversion.from.label} to ${c.conversion.to.label} (${c.conversion.js.replace(/\bv\b/g, 'x')}, ${c.conversion.digits} decimal${c.conversion.digits === 1 ? '' : 's'})${c.quantity ? `, where its unit is ${c.conversion.from.label}` : ''}.`);
+      steps.push(
+        `Converts ${c.field.path ?? c.field.label} from ${c.conversion.from.label} to ${c.conversion.to.label} (${c.conversion.js.replace(/\bv\b/g, 'x')}, ${c.conversion.digits} decimal${c.conversion.digits === 1 ? '' : 's'})${c.quantity ? `, where its unit is ${c.conversion.from.label}` : ''}.`,
+      );
       if (project) {
         const q = c.quantity;
         const unitPath = q ? pathText([...q.parent, 'unit']) : null;
-        const test = (r: string) => (q ? `${q.test}.test(String(${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.unit ?? ${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.code ?? ''))` : 'true');
+        const test = (r: string) =>
+          q
+            ? `${q.test}.test(String(${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.unit ?? ${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.code ?? ''))`
+            : 'true';
         wraps.set(c.field.path!, () => (r) => (q ? `(${test(r)} ? ${c.value(r)} : ${c.field.expr(r)})` : c.value(r)));
         if (unitPath) wraps.set(unitPath, (inner) => (r) => `(${test(r)} ? ${JSON.stringify(q!.unit)} : ${inner(r)})`);
         const at = project.find((p) => p.path === c.field.path);
@@ -195,15 +221,18 @@ function readTransform(intents: Intents, res: Resolver, steps: string[]): Transf
     for (const f of projected) res.use(...f.helpers);
     steps.push(`Returns for each record: ${projected.map(describeField).join(', ')}.`);
   }
-  for (const f of added) if (!project) {
-    res.use(...f.helpers);
-    steps.push(`Adds ${describeField(f)}.`);
-  }
+  for (const f of added)
+    if (!project) {
+      res.use(...f.helpers);
+      steps.push(`Adds ${describeField(f)}.`);
+    }
   if (!projected && !sets.length && !conversion && !intents.flatten) return null;
   const seenLabels = new Set<string>();
   return {
     project: projected
-      ? projected.filter((f) => !seenLabels.has(f.label) && seenLabels.add(f.label)).map((f) => ({ label: f.label, expr: wraps.get(f.path ?? f.label)?.(f.expr) ?? f.expr }))
+      ? projected
+          .filter((f) => !seenLabels.has(f.label) && seenLabels.add(f.label))
+          .map((f) => ({ label: f.label, expr: wraps.get(f.path ?? f.label)?.(f.expr) ?? f.expr }))
       : null,
     sets,
     conversion,
@@ -221,25 +250,36 @@ function typeFilter(intents: Intents, records: Records, description: string): st
 /** A code-node body for `description`, addressing `sample`'s fields when one is given. */
 export function generateCode(description: string, sample?: unknown): GeneratedCode {
   const intents = readRequest(description);
-  const collection = Boolean(intents.filters.length || intents.pairs.length || intents.states.length || intents.sort || intents.dedupe || intents.group || intents.count);
+  const collection = Boolean(
+    intents.filters.length || intents.pairs.length || intents.states.length || intents.sort || intents.dedupe || intents.group || intents.count,
+  );
   const located = locateRecords(sample, collection || (sample === undefined && intents.plural));
   const types = typeFilter(intents, located, description);
   const records = types.length ? { ...located, items: located.items.filter((i) => types.includes(String(i.resourceType))) } : located;
   const res = new Resolver(records, intents.types.includes('Observation'));
   const steps = [`Reads ${records.label}.`];
-  const always = types.length ? [types.length === 1 ? `r.resourceType === ${JSON.stringify(types[0])}` : `${JSON.stringify(types)}.includes(r.resourceType)`] : [];
+  const always = types.length
+    ? [types.length === 1 ? `r.resourceType === ${JSON.stringify(types[0])}` : `${JSON.stringify(types)}.includes(r.resourceType)`]
+    : [];
   if (types.length) steps.push(`Keeps the ${types.join(' and ')} resources.`);
   const conditions = [...readFilters(intents, res, steps), ...readValueConditions(intents, res, steps)];
 
   const single = records.kind === 'single';
   const dedupeKey = intents.dedupe?.phrase ? res.field(intents.dedupe.phrase) : null;
-  if (intents.dedupe?.phrase && !dedupeKey) res.warnings.push(`No field matches "${intents.dedupe.phrase}" in the sample: duplicates are whole records that are equal.`);
+  if (intents.dedupe?.phrase && !dedupeKey)
+    res.warnings.push(`No field matches "${intents.dedupe.phrase}" in the sample: duplicates are whole records that are equal.`);
   const dedupe = intents.dedupe && !single ? { key: dedupeKey } : null;
   if (dedupe) steps.push(`Drops duplicates${dedupeKey ? ` by ${dedupeKey.path ?? dedupeKey.label}` : ' (records equal as a whole)'}, keeping the first.`);
   const sortField = intents.sort && !single ? res.field(intents.sort.phrase) : null;
-  if (intents.sort && !sortField && !single) res.warnings.push(intents.sort.phrase ? `No field matches "${intents.sort.phrase}" in the sample: the records were not sorted.` : 'Name the field to sort by ("sort by birth date"): the records were not sorted.');
+  if (intents.sort && !sortField && !single)
+    res.warnings.push(
+      intents.sort.phrase
+        ? `No field matches "${intents.sort.phrase}" in the sample: the records were not sorted.`
+        : 'Name the field to sort by ("sort by birth date"): the records were not sorted.',
+    );
   const sort = sortField ? { field: sortField, desc: intents.sort!.desc } : null;
-  if (sort) steps.push(`Sorts by ${describeField(sort.field)}, ${sort.desc ? 'highest (or latest) first' : 'lowest (or earliest) first'}; records without it last.`);
+  if (sort)
+    steps.push(`Sorts by ${describeField(sort.field)}, ${sort.desc ? 'highest (or latest) first' : 'lowest (or earliest) first'}; records without it last.`);
   const groupField = intents.group && !single ? res.field(intents.group.phrase) : null;
   if (intents.group && !groupField) res.warnings.push(`No field matches "${intents.group.phrase}" in the sample: nothing was grouped.`);
   const group = groupField ? { field: groupField, count: intents.group!.count } : null;
@@ -247,14 +287,22 @@ export function generateCode(description: string, sample?: unknown): GeneratedCo
   for (const f of [dedupeKey, sortField, groupField]) if (f) res.use(...f.helpers);
 
   const transform = readTransform({ ...intents, count: total }, res, steps);
-  if (group) steps.push(group.count ? `Counts the records per ${describeField(group.field)} (missing: "unknown").` : `Groups the records by ${describeField(group.field)} (missing: "unknown").`);
+  if (group)
+    steps.push(
+      group.count
+        ? `Counts the records per ${describeField(group.field)} (missing: "unknown").`
+        : `Groups the records by ${describeField(group.field)} (missing: "unknown").`,
+    );
   if (total) steps.push('Counts the records.');
 
   const unwraps = (records.kind === 'bundle' || records.kind === 'property') && /\b(resources?|entries|unwrap|items|list)\b/i.test(description);
   const did = always.length || conditions.length || dedupe || sort || group || total || transform || unwraps;
   if (!did) {
     const read = [...steps.slice(1), ...res.warnings];
-    throw new RequestNotUnderstood(`The request "${description}" could not be read as an operation on ${records.label}${read.length ? ` (${read.join(' ')})` : ''}.`, read);
+    throw new RequestNotUnderstood(
+      `The request "${description}" could not be read as an operation on ${records.label}${read.length ? ` (${read.join(' ')})` : ''}.`,
+      read,
+    );
   }
   if (!transform && !group && !total) steps.push(single ? 'Returns the record.' : 'Returns the records.');
 

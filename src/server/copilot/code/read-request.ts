@@ -1,4 +1,5 @@
 import { RESOURCE_WORDS } from '../fhir-terms';
+import { readConvert } from './read-convert';
 
 /**
  * What a request for a code node asks for, read from its words alone (the sample is consulted later, in
@@ -57,6 +58,7 @@ export interface Intents {
   plural: boolean;
 }
 
+// prettier-ignore
 const CMP_WORDS: [string, Cmp][] = [
   ['greater than or equal to', '>='],
   ['less than or equal to', '<='],
@@ -94,8 +96,12 @@ const CMP_WORDS: [string, Cmp][] = [
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CMP_RE = new RegExp(`(?<![\\w])(${CMP_WORDS.map(([w]) => escape(w)).join('|')})(?![\\w])\\s*("[^"]*"|'[^']*'|-?\\d+(?:\\.\\d+)?(?:-\\d{2}(?:-\\d{2})?)?|[a-z][\\w-]*)`, 'gi');
+const CMP_RE = new RegExp(
+  `(?<![\\w])(${CMP_WORDS.map(([w]) => escape(w)).join('|')})(?![\\w])\\s*("[^"]*"|'[^']*'|-?\\d+(?:\\.\\d+)?(?:-\\d{2}(?:-\\d{2})?)?|[a-z][\\w-]*)`,
+  'gi',
+);
 /** Words that end a field phrase looking backwards from a comparison. */
+// prettier-ignore
 const CONNECTORS = new Set(['with', 'where', 'whose', 'when', 'if', 'having', 'and', 'or', 'that', 'which', 'has', 'have', 'keep', 'only', 'filter', 'remove', 'drop', 'exclude', 'select', 'find']);
 const FILLER = new Set(['is', 'are', 'was', 'were', 'a', 'an', 'the', 'its', 'their', 'of', 'be']);
 
@@ -131,9 +137,13 @@ function literal(raw: string): { value: string | number; date: boolean } {
 function readFilters(request: string): FilterIntent[] {
   const out: FilterIntent[] = [];
   // "is below 50" is "below 50", not "is" "below"
-  const text = request.replace(/\b(?:is|are|was|were)\s+(?=(?:greater|less|more|higher|lower|larger|smaller|bigger|above|below|over|under|exceeding|at least|at most|no less|no more|equal to)\b)/gi, '');
+  const text = request.replace(
+    /\b(?:is|are|was|were)\s+(?=(?:greater|less|more|higher|lower|larger|smaller|bigger|above|below|over|under|exceeding|at least|at most|no less|no more|equal to)\b)/gi,
+    '',
+  );
   const age = /\b(older|younger)\s+than\s+(\d+)/gi;
-  for (const m of text.matchAll(age)) out.push({ phrase: 'age', cmp: m[1]!.toLowerCase() === 'older' ? '>' : '<', value: Number(m[2]), date: false, text: m[0] });
+  for (const m of text.matchAll(age))
+    out.push({ phrase: 'age', cmp: m[1]!.toLowerCase() === 'older' ? '>' : '<', value: Number(m[2]), date: false, text: m[0] });
   const born = /\bborn\s+(before|after|in)\s+(\d{4}(?:-\d{2}(?:-\d{2})?)?)/gi;
   for (const m of text.matchAll(born)) {
     const year = m[2]!;
@@ -141,7 +151,14 @@ function readFilters(request: string): FilterIntent[] {
     if (when === 'in' && year.length === 4) {
       out.push({ phrase: 'birth date', cmp: '>=', value: `${year}-01-01`, date: true, text: m[0] });
       out.push({ phrase: 'birth date', cmp: '<', value: `${Number(year) + 1}-01-01`, date: true, text: m[0] });
-    } else out.push({ phrase: 'birth date', cmp: when === 'before' ? '<' : '>=', value: year.length === 4 && when === 'after' ? `${Number(year) + 1}-01-01` : year.length === 4 ? `${year}-01-01` : year, date: true, text: m[0] });
+    } else
+      out.push({
+        phrase: 'birth date',
+        cmp: when === 'before' ? '<' : '>=',
+        value: year.length === 4 && when === 'after' ? `${Number(year) + 1}-01-01` : year.length === 4 ? `${year}-01-01` : year,
+        date: true,
+        text: m[0],
+      });
   }
   const dated = /\b(before|after|since)\s+(\d{4}-\d{2}(?:-\d{2})?)/gi;
   for (const m of text.matchAll(dated)) {
@@ -162,7 +179,8 @@ function readFilters(request: string): FilterIntent[] {
     if (!equality && typeof v.value !== 'number' && !v.date) continue;
     out.push({ phrase, cmp, value: v.value, date: v.date, text: m[0].trim() });
   }
-  const missing = /\b(?:missing|without(?: an?)?|with no|lacking|that have no|has no|have no)\s+([a-z][\w ]*?)(?=$|[,.;]|\s+(?:and|or|then|sorted|sort|order)\b)/gi;
+  const missing =
+    /\b(?:missing|without(?: an?)?|with no|lacking|that have no|has no|have no)\s+([a-z][\w ]*?)(?=$|[,.;]|\s+(?:and|or|then|sorted|sort|order)\b)/gi;
   for (const m of text.matchAll(missing)) out.push({ phrase: m[1]!, cmp: 'missing', value: null, date: false, text: m[0] });
   const present = /\b(?:that have|which have|having|with an?)\s+([a-z][\w ]*?)(?=$|[,.;]|\s+(?:and|or|then|sorted|sort|order)\b)/gi;
   for (const m of text.matchAll(present)) {
@@ -172,13 +190,17 @@ function readFilters(request: string): FilterIntent[] {
   return out;
 }
 
-const PHRASE_END = '(?=$|[,.;:]|\\s+(?:and then|then|where|whose|who|with|without|missing|having|that|which|if|when|sorted|sort|order|ordered|grouped|group|by|per|from|for each|in (?:mmol|mg|kg|lb|cm|in)|as|into|converted|convert|converting|formatted|format|renamed|rename|rounded|flattened|flatten|descending|ascending|desc|asc|newest|oldest|latest|highest|lowest|largest|smallest|earliest|most recent|born|before|after|since|older|younger|above|below|over|under|greater|less|more|at least|at most|is|are|was|were)\\b)';
+const PHRASE_END =
+  '(?=$|[,.;:]|\\s+(?:and then|then|where|whose|who|with|without|missing|having|that|which|if|when|sorted|sort|order|ordered|grouped|group|by|per|from|for each|in (?:mmol|mg|kg|lb|cm|in)|as|into|converted|convert|converting|formatted|format|renamed|rename|rounded|flattened|flatten|descending|ascending|desc|asc|newest|oldest|latest|highest|lowest|largest|smallest|earliest|most recent|born|before|after|since|older|younger|above|below|over|under|greater|less|more|at least|at most|is|are|was|were)\\b)';
 
 /** The end of a single field's phrase ("sort by gender and …"). */
 const FIELD_END = PHRASE_END.replace('(?:and then|', '(?:and|or|');
 
 function readSort(text: string): Intents['sort'] {
-  const m = new RegExp(`\\b(?:sort|sorted|order|ordered|rank|ranked|arrange)\\b(?:\\s+[\\w']+){0,3}?\\s+by\\s+(?:the\\s+|their\\s+|its\\s+)?([a-z][\\w ]*?)${FIELD_END}`, 'i').exec(text);
+  const m = new RegExp(
+    `\\b(?:sort|sorted|order|ordered|rank|ranked|arrange)\\b(?:\\s+[\\w']+){0,3}?\\s+by\\s+(?:the\\s+|their\\s+|its\\s+)?([a-z][\\w ]*?)${FIELD_END}`,
+    'i',
+  ).exec(text);
   // "sort them, highest first": by the items themselves (a list of plain values)
   const found = m ?? /\b(?:sort|order|rank)\b(?:\s+(?:them|it|the \w+|these|those|\w+s))?/i.exec(text);
   if (!found) return null;
@@ -199,12 +221,15 @@ function readDedupe(text: string): Intents['dedupe'] {
 }
 
 function readGroup(text: string): Intents['group'] {
-  const m = new RegExp(`\\b(count|tally|group|grouped|bucket)\\b[^.;]*?\\b(?:by|per)\\s+(?:the\\s+|their\\s+|its\\s+)?([a-z][\\w ]*?)${FIELD_END}`, 'i').exec(text);
+  const m = new RegExp(`\\b(count|tally|group|grouped|bucket)\\b[^.;]*?\\b(?:by|per)\\s+(?:the\\s+|their\\s+|its\\s+)?([a-z][\\w ]*?)${FIELD_END}`, 'i').exec(
+    text,
+  );
   if (!m) return null;
   return { phrase: m[2]!.trim(), count: /^(count|tally)$/i.test(m[1]!) || /\b(how many|count|number of)\b/i.test(text) };
 }
 
-const PROJECT_VERBS = /\b(?:pick|select|extract|keep only|keep|return|returns|list|show|output|get|take|include|give me|map (?:each|every|the)?\s*\w*\s*to|with just|with only|with (?:their|its)|along with|only)\b/gi;
+const PROJECT_VERBS =
+  /\b(?:pick|select|extract|keep only|keep|return|returns|list|show|output|get|take|include|give me|map (?:each|every|the)?\s*\w*\s*to|with just|with only|with (?:their|its)|along with|only)\b/gi;
 const ADD_VERBS = /\b(?:compute|calculate|add|derive|work out|append)\b/gi;
 
 function readPhrases(text: string, verbs: RegExp): string[] {
@@ -212,7 +237,10 @@ function readPhrases(text: string, verbs: RegExp): string[] {
   for (const m of text.matchAll(verbs)) {
     const rest = text.slice(m.index + m[0].length);
     const span = new RegExp(`^\\s*([^]*?)${PHRASE_END.replace('[,.;:]', '[.;:]')}`, 'i').exec(rest)?.[1] ?? '';
-    const cleaned = span.replace(/\b[\w-]+'s\b/gi, ' ').replace(/\b(?:of|for)\s+(?:each|every|all)\s+\w+/gi, ' ').replace(/\b(?:fields?|columns?|properties)\b/gi, ' ');
+    const cleaned = span
+      .replace(/\b[\w-]+'s\b/gi, ' ')
+      .replace(/\b(?:of|for)\s+(?:each|every|all)\s+\w+/gi, ' ')
+      .replace(/\b(?:fields?|columns?|properties)\b/gi, ' ');
     for (const part of cleaned.split(/,|\band\b|&|\+|\//i)) {
       const p = part.trim();
       if (p) out.push(p);
@@ -223,64 +251,14 @@ function readPhrases(text: string, verbs: RegExp): string[] {
 
 function readRenames(text: string): Intents['renames'] {
   const out: Intents['renames'] = [];
-  for (const m of text.matchAll(/\brename\s+(?:the\s+)?([A-Za-z][\w .]*?)\s+(?:to|as|into)\s+["'`]?([A-Za-z_$][\w$]*)["'`]?/gi)) out.push({ phrase: m[1]!.trim(), to: m[2]! });
-  for (const m of text.matchAll(/\b(?:call|name)\s+(?:the\s+)?([A-Za-z][\w .]*?)\s+["'`]([A-Za-z_$][\w$]*)["'`]/gi)) out.push({ phrase: m[1]!.trim(), to: m[2]! });
+  for (const m of text.matchAll(/\brename\s+(?:the\s+)?([A-Za-z][\w .]*?)\s+(?:to|as|into)\s+["'`]?([A-Za-z_$][\w$]*)["'`]?/gi))
+    out.push({ phrase: m[1]!.trim(), to: m[2]! });
+  for (const m of text.matchAll(/\b(?:call|name)\s+(?:the\s+)?([A-Za-z][\w .]*?)\s+["'`]([A-Za-z_$][\w$]*)["'`]/gi))
+    out.push({ phrase: m[1]!.trim(), to: m[2]! });
   return out;
 }
 
-const UNITS: Record<string, { re: RegExp; label: string; quantity: string }> = {
-  'mg/dl': { re: /\bmg\s*\/\s*dl\b/i, label: 'mg/dL', quantity: 'glucose' },
-  'mmol/l': { re: /\bmmol\s*\/\s*l\b/i, label: 'mmol/L', quantity: 'glucose' },
-  lb: { re: /\b(?:lbs?|pounds?)\b/i, label: 'lb', quantity: 'weight' },
-  kg: { re: /\b(?:kgs?|kilo(?:gram)?s?)\b/i, label: 'kg', quantity: 'weight' },
-  in: { re: /\b(?:inch(?:es)?|in)\b(?=\s*(?:$|[,.;)]|to\b|into\b|from\b|and\b))/i, label: 'in', quantity: 'length' },
-  cm: { re: /\b(?:cm|centimet(?:er|re)s?)\b/i, label: 'cm', quantity: 'length' },
-  '[degF]': { re: /(?:°\s*f\b|\bfahrenheit\b|\bdeg(?:rees)?\s*f\b)/i, label: '[degF]', quantity: 'temperature' },
-  Cel: { re: /(?:°\s*c\b|\bcelsius\b|\bcentigrade\b|\bdeg(?:rees)?\s*c\b)/i, label: 'Cel', quantity: 'temperature' },
-};
-
-/** Glucose: 1 mmol/L = 18.016 mg/dL (molar mass 180.16 g/mol); 1 lb = 0.45359237 kg exactly; 1 in = 2.54 cm exactly. */
-const CONVERSIONS: Record<string, { js: string; digits: number }> = {
-  'mg/dl>mmol/l': { js: 'v / 18.016', digits: 1 },
-  'mmol/l>mg/dl': { js: 'v * 18.016', digits: 0 },
-  'lb>kg': { js: 'v * 0.45359237', digits: 1 },
-  'kg>lb': { js: 'v / 0.45359237', digits: 1 },
-  'in>cm': { js: 'v * 2.54', digits: 1 },
-  'cm>in': { js: 'v / 2.54', digits: 1 },
-  '[degF]>Cel': { js: '(v - 32) * 5 / 9', digits: 1 },
-  'Cel>[degF]': { js: 'v * 9 / 5 + 32', digits: 1 },
-};
-
-function readConvert(text: string): Intents['convert'] {
-  const found = Object.entries(UNITS)
-    .map(([id, u]) => ({ id, ...u, at: u.re.exec(text)?.index ?? -1 }))
-    .filter((u) => u.at >= 0);
-  if (!found.length) return null;
-  const quantity = found[0]!.quantity;
-  const same = found.filter((u) => u.quantity === quantity).sort((a, b) => a.at - b.at);
-  let from: (typeof same)[number] | undefined;
-  let to: (typeof same)[number] | undefined;
-  if (same.length >= 2) {
-    [from, to] = same as [(typeof same)[number], (typeof same)[number]];
-    // "to kg from lb", "in mmol/L (from mg/dL)"
-    const before = text.slice(0, from.at);
-    if (/\b(?:to|into|in)\s*$/i.test(before) && new RegExp(`\\bfrom\\s*$`, 'i').test(text.slice(0, to.at))) [from, to] = [to, from];
-  } else {
-    to = same[0]!;
-    if (!/\b(?:to|into|in|as)\s*$/i.test(text.slice(0, to.at)) && /\bfrom\s*$/i.test(text.slice(0, to.at))) from = to;
-    const other = Object.entries(UNITS).find(([id, u]) => u.quantity === quantity && id !== to!.id);
-    if (from === to) to = other ? { id: other[0], ...other[1], at: -1 } : undefined;
-    else from = other ? { id: other[0], ...other[1], at: -1 } : undefined;
-  }
-  // a conversion is asked for by a verb, or by two units of one quantity ("weights in lb to kg"); "BMI from weight in lb" is not one
-  if (!from || !to || !(/\b(?:convert|conversion|turn|express|change|switch)\b/i.test(text) || (same.length >= 2 && /\b(?:to|into)\b/i.test(text)))) return null;
-  const conv = CONVERSIONS[`${from.id}>${to.id}`];
-  if (!conv) return null;
-  const named = new RegExp(`\\b(?:convert|turn|express|change)\\s+(?:the\\s+|all\\s+|each\\s+)?([a-z][\\w ]*?)\\s+(?:values?\\s+)?(?:from|to|into|in)\\b`, 'i').exec(text);
-  const phrase = named?.[1] && !Object.values(UNITS).some((u) => u.re.test(named[1]!)) ? named[1] : null;
-  return { quantity, from: { id: from.id, label: from.label }, to: { id: to.id, label: to.label }, ...conv, phrase };
-}
-
+// prettier-ignore
 const DATE_PATTERNS: [RegExp, string][] = [
   [/\biso(?:[\s-]?8601)?\b(?!\s*date)/i, 'ISO'],
   [/\byyyy-mm-dd(?:[ t]hh:mm(?::ss)?)?\b/i, ''],
@@ -298,20 +276,35 @@ function readFormatDate(text: string): Intents['formatDate'] {
   for (const [re, p] of DATE_PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;
-    pattern = p || m[0].toUpperCase().replace(/T(?=HH)/, 'T').replace(/HH:MM(:SS)?/, (x) => x.replace(/MM/, 'mm').replace(/SS/, 'ss')).replace(/HHMM(SS)?/, (x) => x.replace(/MM/, 'mm').replace(/SS/, 'ss'));
+    pattern =
+      p ||
+      m[0]
+        .toUpperCase()
+        .replace(/T(?=HH)/, 'T')
+        .replace(/HH:MM(:SS)?/, (x) => x.replace(/MM/, 'mm').replace(/SS/, 'ss'))
+        .replace(/HHMM(SS)?/, (x) => x.replace(/MM/, 'mm').replace(/SS/, 'ss'));
     break;
   }
   if (!pattern && /\b(?:hl7|yyyymmdd)\b[^.]*\b(?:timestamps?|dates?|times?)\b/i.test(text)) pattern = 'ISO';
   if (!pattern) return null;
-  const m = /\b(?:format|reformat|convert|turn|write|parse|normali[sz]e|change|show)\s+(?:the\s+|all\s+|each\s+|every\s+)?([a-z][\w ]*?)\s+(?:as|to|into|in)\b/i.exec(text);
-  const phrases = m?.[1] ? m[1].split(/,|\band\b/).map((s) => s.trim().replace(/^hl7\s+/i, '')).filter(Boolean) : ['dates'];
+  const m =
+    /\b(?:format|reformat|convert|turn|write|parse|normali[sz]e|change|show)\s+(?:the\s+|all\s+|each\s+|every\s+)?([a-z][\w ]*?)\s+(?:as|to|into|in)\b/i.exec(
+      text,
+    );
+  const phrases = m?.[1]
+    ? m[1]
+        .split(/,|\band\b/)
+        .map((s) => s.trim().replace(/^hl7\s+/i, ''))
+        .filter(Boolean)
+    : ['dates'];
   return { phrases, pattern };
 }
 
 /** "with status active", "where clinical status resolved": (field, value) candidates, one- and two-word fields. */
 function readPairs(text: string): Intents['pairs'] {
   const out: Intents['pairs'] = [];
-  const notValue = (w: string) => CMP_WORDS.some(([c]) => c.split(' ')[0] === w.toLowerCase()) || /^(and|or|then|sorted|sort|in|to|from|by|for|as|is|are|of|the|a|an|their|its)$/i.test(w);
+  const notValue = (w: string) =>
+    CMP_WORDS.some(([c]) => c.split(' ')[0] === w.toLowerCase()) || /^(and|or|then|sorted|sort|in|to|from|by|for|as|is|are|of|the|a|an|their|its)$/i.test(w);
   for (const m of text.matchAll(/\b(?:with|having|whose|where)\s+(?:a |an |the )?([a-z]\w*)\s+([A-Za-z][\w.-]*)(?:\s+([A-Za-z][\w.-]*))?/gi)) {
     const [a, b, c] = [m[1]!, m[2]!, m[3]]; // the first two groups always take part in a match
     if (!notValue(b)) out.push({ phrase: a, value: b, text: `${a} ${b}` });
@@ -329,7 +322,10 @@ function readTypes(text: string): string[] {
 
 /** Reads a request for a code node. Deterministic: the same words give the same intents. */
 export function readRequest(description: string): Intents {
-  const text = description.replace(/\bresource\s*type\b/gi, 'resourceType').replace(/\s+/g, ' ').trim();
+  const text = description
+    .replace(/\bresource\s*type\b/gi, 'resourceType')
+    .replace(/\s+/g, ' ')
+    .trim();
   const filters = readFilters(text);
   const group = readGroup(text);
   return {
@@ -350,6 +346,10 @@ export function readRequest(description: string): Intents {
       .filter((m) => !/^(greater|less|more|higher|lower|above|below|over|under|older|younger|born|equal|missing|at|in|on|the|a|an)$/i.test(m[2]!))
       .map((m) => ({ word: m[2]!, not: Boolean(m[1]), text: m[0] })),
     flatten: /\bflatten(?:ed|s)?\b|\bunnest\b/i.test(text),
-    plural: /\b(?:each|every|all|list|entries|records|items|rows|array|bundle)\b/i.test(text) || /\b\w+s\b/.test(text.toLowerCase().replace(/\b(?:is|was|has|its|this|as|us|status|gender|address|class|bmi|mmol|ms|lbs|days|years|plus|less|unless)\b/g, '')),
+    plural:
+      /\b(?:each|every|all|list|entries|records|items|rows|array|bundle)\b/i.test(text) ||
+      /\b\w+s\b/.test(
+        text.toLowerCase().replace(/\b(?:is|was|has|its|this|as|us|status|gender|address|class|bmi|mmol|ms|lbs|days|years|plus|less|unless)\b/g, ''),
+      ),
   };
 }

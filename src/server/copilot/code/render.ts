@@ -29,12 +29,21 @@ export interface Transform {
 function setStatement(path: Segment[], value: string, r: string): string[] {
   const keys = path.filter((s): s is string => typeof s === 'string');
   if (keys.length !== path.length || keys.length === 0) return [`out[${JSON.stringify(keys.at(-1) ?? 'value')}] = ${value};`];
-  const build = (i: number): string => (i === keys.length - 1 ? value : `{ ...${access(r, keys.slice(0, i + 1))}, ${JSON.stringify(keys[i + 1]!).replace(/^"([A-Za-z_$][\w$]*)"$/, '$1')}: ${build(i + 1)} }`);
+  const build = (i: number): string =>
+    i === keys.length - 1
+      ? value
+      : `{ ...${access(r, keys.slice(0, i + 1))}, ${JSON.stringify(keys[i + 1]!).replace(/^"([A-Za-z_$][\w$]*)"$/, '$1')}: ${build(i + 1)} }`;
   return [`out${access('', [keys[0]!]).replace(/^\./, '.')} = ${build(0)};`];
 }
 
 function conversionLines(c: ConversionPlan, r: string, projected: boolean): string[] {
-  if (!c.quantity) return projected ? [] : [...setStatement([c.label], c.value(r), r), ...(c.label !== (c.field.segments?.at(-1) ?? c.label) ? [`delete out[${JSON.stringify(c.field.segments?.at(-1))}];`] : [])];
+  if (!c.quantity)
+    return projected
+      ? []
+      : [
+          ...setStatement([c.label], c.value(r), r),
+          ...(c.label !== (c.field.segments?.at(-1) ?? c.label) ? [`delete out[${JSON.stringify(c.field.segments?.at(-1))}];`] : []),
+        ];
   const q = c.quantity;
   const parent = access(r, q.parent);
   const unit = `${parent}?.unit ?? ${parent}?.code ?? ''`;
@@ -45,7 +54,11 @@ function conversionLines(c: ConversionPlan, r: string, projected: boolean): stri
 function transformLines(t: Transform): string[] {
   const lines = ['function transform(r) {'];
   if (t.project) {
-    lines.push('  const out = {', ...t.project.map((p) => `    ${/^[A-Za-z_$][\w$]*$/.test(p.label) ? p.label : JSON.stringify(p.label)}: ${p.expr('r')},`), '  };');
+    lines.push(
+      '  const out = {',
+      ...t.project.map((p) => `    ${/^[A-Za-z_$][\w$]*$/.test(p.label) ? p.label : JSON.stringify(p.label)}: ${p.expr('r')},`),
+      '  };',
+    );
     if (t.conversion?.quantity) lines.push(...conversionLines(t.conversion, 'r', true).map((l) => `  ${l}`));
   } else {
     lines.push('  const out = { ...r };');
@@ -67,7 +80,10 @@ export function renderBody(plan: Plan): string {
   if (plan.transform?.conversion) helpers.add('round');
   const lines = [...helperSource(helpers)];
   if (plan.transform) lines.push(...transformLines(plan.transform));
-  const all = [...plan.keep.always, ...(plan.keep.conditions.length ? [plan.keep.negate ? `!(${plan.keep.conditions.join(' && ')})` : plan.keep.conditions.join(' && ')] : [])];
+  const all = [
+    ...plan.keep.always,
+    ...(plan.keep.conditions.length ? [plan.keep.negate ? `!(${plan.keep.conditions.join(' && ')})` : plan.keep.conditions.join(' && ')] : []),
+  ];
   if (plan.records.single) {
     lines.push('const r = input;');
     if (all.length) lines.push(`if (!(${all.join(' && ')})) return null;`);
@@ -82,7 +98,15 @@ export function renderBody(plan: Plan): string {
   }
   if (plan.dedupe) {
     const key = plan.dedupe.key ? plan.dedupe.key.expr('r') : 'r';
-    lines.push('const seen = new Set();', `const unique = ${current}.filter((r) => {`, `  const key = JSON.stringify(${key} ?? null);`, '  if (seen.has(key)) return false;', '  seen.add(key);', '  return true;', '});');
+    lines.push(
+      'const seen = new Set();',
+      `const unique = ${current}.filter((r) => {`,
+      `  const key = JSON.stringify(${key} ?? null);`,
+      '  if (seen.has(key)) return false;',
+      '  seen.add(key);',
+      '  return true;',
+      '});',
+    );
     current = 'unique';
   }
   if (plan.sort) {
@@ -93,7 +117,9 @@ export function renderBody(plan: Plan): string {
   if (plan.group) {
     const name = plan.group.count ? 'counts' : 'groups';
     lines.push(`const ${name} = {};`, `for (const r of ${current}) {`, `  const key = String(${plan.group.field.expr('r')} ?? 'unknown');`);
-    lines.push(plan.group.count ? `  ${name}[key] = (${name}[key] ?? 0) + 1;` : `  (${name}[key] = ${name}[key] ?? []).push(${plan.transform ? 'transform(r)' : 'r'});`);
+    lines.push(
+      plan.group.count ? `  ${name}[key] = (${name}[key] ?? 0) + 1;` : `  (${name}[key] = ${name}[key] ?? []).push(${plan.transform ? 'transform(r)' : 'r'});`,
+    );
     lines.push('}', `return ${name};`);
   } else if (plan.total) {
     lines.push(`return { count: ${current}.length };`);

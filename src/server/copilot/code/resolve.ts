@@ -1,5 +1,17 @@
 import { RESOURCE_WORDS } from '../fhir-terms';
-import { access, bestPath, camelKey, fieldPaths, keyWords, normalizePhrase, pathText, type FieldKind, type FieldPath, type Records, type Segment } from './fields';
+import {
+  access,
+  bestPath,
+  camelKey,
+  fieldPaths,
+  keyWords,
+  normalizePhrase,
+  pathText,
+  type FieldKind,
+  type FieldPath,
+  type Records,
+  type Segment,
+} from './fields';
 import type { Helper } from './helpers';
 import type { Cmp, Conversion, Intents } from './read-request';
 
@@ -80,7 +92,10 @@ export class Resolver {
    * prefers paths of that kind (numbers for numeric conditions).
    */
   field(phrase: string, want?: FieldKind, purpose: 'compare' | 'show' = 'compare'): Field | null {
-    const asked = phrase.replace(/\s+/g, ' ').trim().replace(/^((?:the|a|an|each|every|all|their|its|only|just)\s+)+/i, '');
+    const asked = phrase
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^((?:the|a|an|each|every|all|their|its|only|just)\s+)+/i, '');
     let words = normalizePhrase(asked);
     const nouns = words.filter(isRecordNoun);
     if (nouns.length && nouns.length < words.length) words = words.filter((w) => !isRecordNoun(w));
@@ -102,7 +117,8 @@ export class Resolver {
     const best = refersTo ?? bestPath(words, this.paths, want);
     if (!best || (!refersTo && nouns.length === words.length && best.path.length > 1)) return null;
     // a name that is a HumanName: the whole of it, not one of its parts
-    const p = best.kind !== 'human-name' && /^(full )?names?$/.test(joined) ? (this.paths.find((x) => x.kind === 'human-name' && x.path.length === 1) ?? best) : best;
+    const p =
+      best.kind !== 'human-name' && /^(full )?names?$/.test(joined) ? (this.paths.find((x) => x.kind === 'human-name' && x.path.length === 1) ?? best) : best;
     const exact = String([...p.path].reverse().find((s) => typeof s === 'string') ?? '').toLowerCase() === words.join('');
     const leaf = p.kind === 'object' || p.kind === 'array' ? this.leafOf(p, purpose) : p;
     this.note(asked, pathText(leaf.path));
@@ -139,7 +155,12 @@ export class Resolver {
     const w = word.toLowerCase();
     if (w.length < 3 || !this.hasSample || isRecordNoun(w)) return null;
     const hit = this.paths
-      .filter((p) => p.values.has(w) && p.path[0] !== 'resourceType' && !p.words.some((x) => ['id', 'reference', 'url', 'system', 'div', 'display', 'text', 'value'].includes(x)))
+      .filter(
+        (p) =>
+          p.values.has(w) &&
+          p.path[0] !== 'resourceType' &&
+          !p.words.some((x) => ['id', 'reference', 'url', 'system', 'div', 'display', 'text', 'value'].includes(x)),
+      )
       .sort((a, b) => a.path.length - b.path.length)[0];
     if (!hit) return null;
     this.note(word, pathText(hit.path));
@@ -170,12 +191,26 @@ export class Resolver {
 
   /** Every date of a record, on plain paths (for "format the dates"). */
   dateFields(): Field[] {
-    return this.paths.filter((p) => p.kind === 'date' && p.path.every((s) => typeof s === 'string') && p.path.length <= 2).map((p) => this.plain(pathText(p.path), p.path, 'date'));
+    return this.paths
+      .filter((p) => p.kind === 'date' && p.path.every((s) => typeof s === 'string') && p.path.length <= 2)
+      .map((p) => this.plain(pathText(p.path), p.path, 'date'));
   }
 }
 
 const LEAVES_COMPARE: Segment[][] = [['coding', 0, 'code'], ['code'], ['value'], ['reference'], ['start'], [0, 'value'], [0, 'code'], ['text'], ['display']];
-const LEAVES_SHOW: Segment[][] = [['text'], ['coding', 0, 'display'], ['display'], ['value'], ['coding', 0, 'code'], ['code'], ['reference'], ['start'], [0, 'value'], [0, 'text'], [0, 'code']];
+const LEAVES_SHOW: Segment[][] = [
+  ['text'],
+  ['coding', 0, 'display'],
+  ['display'],
+  ['value'],
+  ['coding', 0, 'code'],
+  ['code'],
+  ['reference'],
+  ['start'],
+  [0, 'value'],
+  [0, 'text'],
+  [0, 'code'],
+];
 
 /** A word that names records rather than a field ("patients", "observations", "lab results"). */
 export function isRecordNoun(word: string): boolean {
@@ -203,7 +238,16 @@ const UNIT_TEST: Record<string, string> = {
   Cel: '/^(Cel|°?C|degC)$/i',
 };
 const UCUM: Record<string, string> = { 'mg/dl': 'mg/dL', 'mmol/l': 'mmol/L', lb: '[lb_av]', kg: 'kg', in: '[in_i]', cm: 'cm', '[degF]': '[degF]', Cel: 'Cel' };
-const KEY_UNIT: Record<string, RegExp> = { 'mg/dl': /mg_?dl/i, 'mmol/l': /mmol_?l/i, lb: /lbs?|pounds?/i, kg: /kgs?|kilos?/i, in: /inch(es)?|(?<=_)in$/i, cm: /cm/i, '[degF]': /fahrenheit|(?<=_)f$/i, Cel: /celsius|(?<=_)c$/i };
+const KEY_UNIT: Record<string, RegExp> = {
+  'mg/dl': /mg_?dl/i,
+  'mmol/l': /mmol_?l/i,
+  lb: /lbs?|pounds?/i,
+  kg: /kgs?|kilos?/i,
+  in: /inch(es)?|(?<=_)in$/i,
+  cm: /cm/i,
+  '[degF]': /fahrenheit|(?<=_)f$/i,
+  Cel: /celsius|(?<=_)c$/i,
+};
 const KEY_TOKEN: Record<string, string> = { 'mg/dl': 'mg_dl', 'mmol/l': 'mmol_l', lb: 'lb', kg: 'kg', in: 'in', cm: 'cm', '[degF]': 'f', Cel: 'c' };
 
 export interface ConversionPlan {
@@ -230,7 +274,15 @@ export function planConversion(res: Resolver, conv: Conversion & { phrase: strin
   const isQuantity = seg.at(-1) === 'value' && parent.length > 0 && (siblings.includes('unit') || siblings.includes('code') || !res.hasSample);
   const key = String(seg.at(-1) ?? field.label);
   const label = KEY_UNIT[conv.from.id]?.test(key) ? key.replace(KEY_UNIT[conv.from.id]!, KEY_TOKEN[conv.to.id]!) : field.label;
-  const quantity = isQuantity ? { parent, hasCode: siblings.includes('code') || !res.hasSample, test: UNIT_TEST[conv.from.id]!, unit: conv.to.label === '[degF]' ? '°F' : conv.to.label === 'Cel' ? '°C' : conv.to.label, code: UCUM[conv.to.id]! } : null;
+  const quantity = isQuantity
+    ? {
+        parent,
+        hasCode: siblings.includes('code') || !res.hasSample,
+        test: UNIT_TEST[conv.from.id]!,
+        unit: conv.to.label === '[degF]' ? '°F' : conv.to.label === 'Cel' ? '°C' : conv.to.label,
+        code: UCUM[conv.to.id]!,
+      }
+    : null;
   return { field, value, quantity, label, conversion: conv };
 }
 

@@ -147,8 +147,7 @@ export class EditGraph {
     if (parses('x12') || /x12|edi|claim|remit|83[57]/.test(name)) return { type, kind: 'x12', ...(x12 ? { x12 } : { x12: '837' }) };
     if (parses('csv') || /csv/.test(name)) return { type, kind: 'csv' };
     if (type === 'fhir-bundle') return { type, kind: 'fhir', bundle: 'collection' };
-    if (feeds.some((t) => doesJob(t, 'ai')) || /note|text|narrative/.test(name))
-      return { type, kind: 'note' };
+    if (feeds.some((t) => doesJob(t, 'ai')) || /note|text|narrative/.test(name)) return { type, kind: 'note' };
     if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => t.startsWith('fhir-')))
       return { type, kind: 'fhir', ...(/bundle/.test(name) ? { bundle: 'collection' } : {}) };
     return { type, kind: 'json' };

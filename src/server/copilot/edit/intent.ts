@@ -163,10 +163,7 @@ const TRIGGERS: [RegExp, string][] = [
   [/\bwebhook\b/i, 'webhook'],
   [/\bmllp\b[^,;]{0,40}\b(port|listen|receiv|inbound|incoming)|\b(listen|receiv|accept)\w*\b[^,;]{0,40}\bmllp\b/i, 'mllp'],
   [/\bby hand\b|\bmanual\w*\b|\bon demand\b/i, 'manual'],
-  [
-    /\bschedule\b|\bnightly\b|\bhourly\b|\bdaily\b|\bevery (\d+ )?(minute|hour|day|night|morning|week|month)\w*|\bat \d{1,2}\s*(am|pm)\b|\bcron\b/i,
-    'schedule',
-  ],
+  [/\bschedule\b|\bnightly\b|\bhourly\b|\bdaily\b|\bevery (\d+ )?(minute|hour|day|night|morning|week|month)\w*|\bat \d{1,2}\s*(am|pm)\b|\bcron\b/i, 'schedule'],
 ];
 const STARTS = /\b(start\w*|trigger\w*|kick\w* off|run (it|this)|receiv\w*|listen\w*|make (it|this)|change the schedule|schedule (it|this))\b/i;
 

@@ -67,9 +67,7 @@ export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ct
   // "use the agent instead": the step of the same kind is replaced
   if (ask) {
     const category = getNodeDescriptor(ask.types[0]!)?.category;
-    const kin = g.def.nodes.find(
-      (n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && !isOutput(n.type),
-    );
+    const kin = g.def.nodes.find((n) => getNodeDescriptor(n.type)?.category === category && !getNodeDescriptor(n.type)?.trigger && !isOutput(n.type));
     if (kin) return replaceOp(g, { kind: 'replace', clause: op.clause, what: op.what, old: kin.id }, ctx);
   }
   return fail(`"${op.clause}": instead of what? Name the step to replace ("use the agent instead of the summarizer")`);

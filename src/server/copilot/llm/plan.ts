@@ -67,13 +67,23 @@ export const problemText = (e: { node_id: string | null; code: string; message: 
  * validator's findings, up to MAX_ATTEMPTS answers; a proposal still not valid comes back with its errors in
  * `unresolved` and `valid: false`, never as if it were fine. A failing model call throws (the caller decides).
  */
-export async function planWithModel(model: LanguageModelV4, modelId: string, description: string, options: PlanOptions & { signal?: AbortSignal } = {}): Promise<ModelPlan> {
+export async function planWithModel(
+  model: LanguageModelV4,
+  modelId: string,
+  description: string,
+  options: PlanOptions & { signal?: AbortSignal } = {},
+): Promise<ModelPlan> {
   const connectors = options.connectors ?? [];
   const offline = planPipeline(description, { connectors });
-  const types = relevantNodeTypes(description, offline.pipeline.nodes.map((n) => n.type));
+  const types = relevantNodeTypes(
+    description,
+    offline.pipeline.nodes.map((n) => n.type),
+  );
   const system = systemPrompt(types);
   const messages: ModelMessage[] = [{ role: 'user', content: requestPrompt(description, connectors) }];
-  const reasoning = [`Asked ${modelId}, with ${types.length} catalog entries relevant to the request in the prompt and the answer constrained to the catalog's ${NODE_TYPES.length} node types.`];
+  const reasoning = [
+    `Asked ${modelId}, with ${types.length} catalog entries relevant to the request in the prompt and the answer constrained to the catalog's ${NODE_TYPES.length} node types.`,
+  ];
   const usage = { input_tokens: 0, output_tokens: 0 };
   let last: { name: string; nodes: PipelineNode[]; connections: PipelineConnection[] } = { name: offline.pipeline.name, nodes: [], connections: [] };
   let problems: string[] = [];
@@ -82,7 +92,15 @@ export async function planWithModel(model: LanguageModelV4, modelId: string, des
     attempt++;
     let answer: Answer;
     try {
-      const r = await generateText({ model, system, messages, output: Output.object({ schema: Answer }), temperature: 0, maxRetries: 1, abortSignal: options.signal });
+      const r = await generateText({
+        model,
+        system,
+        messages,
+        output: Output.object({ schema: Answer }),
+        temperature: 0,
+        maxRetries: 1,
+        abortSignal: options.signal,
+      });
       usage.input_tokens += r.usage.inputTokens ?? 0;
       usage.output_tokens += r.usage.outputTokens ?? 0;
       answer = r.output;
@@ -101,10 +119,14 @@ export async function planWithModel(model: LanguageModelV4, modelId: string, des
     problems = [...def.problems, ...report.errors.map(problemText)];
     if (attempt === 1) reasoning.push(...answer.reasoning.map((s) => `${modelId}: ${s}`));
     if (problems.length === 0) {
-      reasoning.push(`Answer ${attempt}: checked with the engine's validator: valid${report.warnings.length ? ` (${report.warnings.length} warning${report.warnings.length > 1 ? 's' : ''}: ${report.warnings.map((w) => w.code).join(', ')})` : ''}.`);
+      reasoning.push(
+        `Answer ${attempt}: checked with the engine's validator: valid${report.warnings.length ? ` (${report.warnings.length} warning${report.warnings.length > 1 ? 's' : ''}: ${report.warnings.map((w) => w.code).join(', ')})` : ''}.`,
+      );
       return { pipeline: last, reasoning, unresolved: [], attempts: attempt, usage, valid: true };
     }
-    reasoning.push(`Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`);
+    reasoning.push(
+      `Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`,
+    );
     messages.push({ role: 'assistant', content: JSON.stringify(answer) }, { role: 'user', content: repairPrompt(problems) });
   }
   reasoning.push(`After ${MAX_ATTEMPTS} answers the proposal is still not valid: it comes back with its errors.`);

@@ -40,7 +40,9 @@ export function systemPrompt(types: string[]): string {
 
 /** The user's request and what the organization has to work with. */
 export function requestPrompt(description: string, connectors: Connector[]): string {
-  const own = connectors.length ? connectors.map((c) => `- "${c.name}" (${c.type})`).join('\n') : 'None yet: leave connector fields out; the user will add one.';
+  const own = connectors.length
+    ? connectors.map((c) => `- "${c.name}" (${c.type})`).join('\n')
+    : 'None yet: leave connector fields out; the user will add one.';
   return `Design a pipeline for this request:\n\n${description}\n\nThe organization's connectors:\n${own}\n\nAnswer with the whole pipeline: a short name, the reasoning in a few short steps, the nodes and the connections.`;
 }
 

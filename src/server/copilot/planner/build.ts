@@ -49,7 +49,9 @@ export function fit(type: string, flow: Flow, base: Record<string, unknown>, tak
 /** What flows out of a placed node: the semantic flow, typed by the declared port when that is not `any`. */
 export function outFlow(type: string, port: string, inFlow: Flow, config: Record<string, unknown>, gives?: Converter['gives']): Flow {
   const declared = portsFor(type, config).outputs.find((p) => p.name === port)?.type ?? 'any';
-  const semantic = gives ? gives(inFlow, config) : (BEHAVIORS[type]?.gives?.(inFlow, config) ?? { type: declared === 'any' ? inFlow.type : declared, kind: 'json' as const });
+  const semantic = gives
+    ? gives(inFlow, config)
+    : (BEHAVIORS[type]?.gives?.(inFlow, config) ?? { type: declared === 'any' ? inFlow.type : declared, kind: 'json' as const });
   return { ...semantic, type: declared === 'any' ? semantic.type : declared };
 }
 
@@ -155,7 +157,9 @@ export class Builder {
       this.connect(at, id, v.input);
       const out = BEHAVIORS[v.conv.type]!.output!;
       const flow = outFlow(v.conv.type, out, v.flow, config, v.conv.gives);
-      this.reasoning.push(`Inserted ${id} (${v.conv.type}) before ${type}: it takes ${flowText(v.flow)} and gives ${flowText(flow)}; ${v.conv.why}${filled.length ? ` (${filled.join(', ')})` : ''}.`);
+      this.reasoning.push(
+        `Inserted ${id} (${v.conv.type}) before ${type}: it takes ${flowText(v.flow)} and gives ${flowText(flow)}; ${v.conv.why}${filled.length ? ` (${filled.join(', ')})` : ''}.`,
+      );
       at = { node: id, port: out, flow, col, row: this.position(id).row };
       const aside = BEHAVIORS[v.conv.type]!.aside;
       if (aside && portsFor(v.conv.type, config).outputs.some((o) => o.name === aside)) {

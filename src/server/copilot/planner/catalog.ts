@@ -28,7 +28,48 @@ export function configProblem(type: string, config: Record<string, unknown>): st
 const words = (text: string) => text.toLowerCase().match(/[a-z0-9$][a-z0-9$-]*/g) ?? [];
 
 /** Words so common in the catalog or in requests that they say nothing about which node is meant. */
-const STOP = new Set(['a', 'an', 'the', 'of', 'to', 'and', 'or', 'in', 'on', 'by', 'for', 'with', 'from', 'into', 'its', 'it', 'as', 'at', 'is', 'be', 'each', 'every', 'one', 'all', 'data', 'value', 'values', 'input', 'output', 'then', 'that', 'this', 'them', 'their', 'new', 'send', 'sends', 'run', 'runs', 'r4']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'and',
+  'or',
+  'in',
+  'on',
+  'by',
+  'for',
+  'with',
+  'from',
+  'into',
+  'its',
+  'it',
+  'as',
+  'at',
+  'is',
+  'be',
+  'each',
+  'every',
+  'one',
+  'all',
+  'data',
+  'value',
+  'values',
+  'input',
+  'output',
+  'then',
+  'that',
+  'this',
+  'them',
+  'their',
+  'new',
+  'send',
+  'sends',
+  'run',
+  'runs',
+  'r4',
+]);
 
 interface Indexed {
   d: NodeDescriptor;

@@ -20,7 +20,11 @@ export interface NodeConfiguration {
  * nodes it places (cron expressions, connectors, FHIR queries, thresholds, fields…), over `base` (what the node
  * has already). Undefined for a type the catalog does not have.
  */
-export function configureNode(type: string, description: string, opts: { base?: Record<string, unknown>; connectors?: Connector[]; inputType?: PortType } = {}): NodeConfiguration | undefined {
+export function configureNode(
+  type: string,
+  description: string,
+  opts: { base?: Record<string, unknown>; connectors?: Connector[]; inputType?: PortType } = {},
+): NodeConfiguration | undefined {
   const d = getNodeDescriptor(type);
   if (!d) return undefined;
   const req = readRequest(description);

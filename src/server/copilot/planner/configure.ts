@@ -34,7 +34,13 @@ function pickConnector(type: string, ctx: ConfigContext): string | null {
   const ofType = ctx.connectors.filter((c) => c.type === kind);
   const quoted = ctx.req.quoted.filter((q) => !ofType.some((c) => c.name.toLowerCase() === q.toLowerCase()));
   if (ofType.length === 0) {
-    const named = quoted.find((q) => !ctx.used.has(q) && new RegExp(`${kind === 'hl7-mllp' ? 'mllp|lis|system|interface' : kind}|server|ehr|warehouse|endpoint|database|api|connector`, 'i').test(ctx.req.text.slice(ctx.req.text.indexOf(q) - 40, ctx.req.text.indexOf(q) + q.length + 40)));
+    const named = quoted.find(
+      (q) =>
+        !ctx.used.has(q) &&
+        new RegExp(`${kind === 'hl7-mllp' ? 'mllp|lis|system|interface' : kind}|server|ehr|warehouse|endpoint|database|api|connector`, 'i').test(
+          ctx.req.text.slice(ctx.req.text.indexOf(q) - 40, ctx.req.text.indexOf(q) + q.length + 40),
+        ),
+    );
     return named ?? null;
   }
   const mentioned = ofType

@@ -71,7 +71,10 @@ export function readSchedule(request: string): Schedule | null {
     // cron steps restart every hour (and day): the nearest interval it can keep
     const hours = Math.max(1, Math.min(12, Math.round(minutes / 60)));
     const fit = minutes < 60 ? `*/${minutes} * * * *` : hours === 1 ? '0 * * * *' : `0 */${hours} * * *`;
-    return { ...at(fit, every[0]), note: `cron cannot repeat ${every[0]} exactly; ${fit} is the nearest (${minutes < 60 ? 'the count restarts each hour' : `every ${hours} hour${hours > 1 ? 's' : ''}`})` };
+    return {
+      ...at(fit, every[0]),
+      note: `cron cannot repeat ${every[0]} exactly; ${fit} is the nearest (${minutes < 60 ? 'the count restarts each hour' : `every ${hours} hour${hours > 1 ? 's' : ''}`})`,
+    };
   }
   if (/\bevery\s+minute\b/.test(text)) return at('* * * * *', 'every minute');
   if (/\b(every\s+hour|hourly)\b/.test(text)) {
@@ -81,13 +84,17 @@ export function readSchedule(request: string): Schedule | null {
   const time = timeOfDay(text);
   const [minute, hour] = time ?? [0, 0];
   const clock = time ? ` at ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}` : '';
-  if (/\b(weekdays?|monday\s*(?:to|-|through)\s*friday|business days?|working days?)\b/.test(text)) return at(`${minute} ${time ? hour : 6} * * 1-5`, `weekdays${clock}`);
-  const day = text.match(/\b(?:every|each|on)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?\b/) ?? text.match(/\b(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s\b/);
+  if (/\b(weekdays?|monday\s*(?:to|-|through)\s*friday|business days?|working days?)\b/.test(text))
+    return at(`${minute} ${time ? hour : 6} * * 1-5`, `weekdays${clock}`);
+  const day =
+    text.match(/\b(?:every|each|on)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?\b/) ??
+    text.match(/\b(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s\b/);
   if (day) return at(`${minute} ${hour} * * ${DAYS[day[1]!]}`, `every ${day[1]}${clock}`);
   if (/\b(weekly|every\s+week|once\s+a\s+week)\b/.test(text)) return at(`${minute} ${hour} * * 1`, `weekly${clock}`);
   const dom = text.match(/\b(?:on\s+the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+(?:day\s+)?of\s+(?:each|every|the)\s+month\b/);
   if (dom) return at(`${minute} ${hour} ${Number(dom[1])} * *`, `monthly on day ${dom[1]}${clock}`);
-  if (/\b(monthly|every\s+month|once\s+a\s+month|first\s+of\s+(?:each|every|the)\s+month)\b/.test(text)) return at(`${minute} ${hour} 1 * *`, `monthly${clock}`);
+  if (/\b(monthly|every\s+month|once\s+a\s+month|first\s+of\s+(?:each|every|the)\s+month)\b/.test(text))
+    return at(`${minute} ${hour} 1 * *`, `monthly${clock}`);
   if (/\b(nightly|every\s+night|each\s+night|overnight)\b/.test(text)) return at(`${minute} ${time ? hour : 2} * * *`, `nightly${clock || ' (02:00)'}`);
   if (/\b(every\s+morning|each\s+morning)\b/.test(text)) return at(`${minute} ${time ? hour : 6} * * *`, `every morning${clock || ' (06:00)'}`);
   if (/\b(daily|every\s+day|each\s+day|once\s+a\s+day|every\s+evening)\b/.test(text)) return at(`${minute} ${hour} * * *`, `every day${clock}`);

@@ -43,7 +43,9 @@ describe('planPipeline', () => {
   });
 
   it('reads the schedule as a cron expression and starts with a FHIR query', () => {
-    const plan = planPipeline('Every 15 minutes, poll the FHIR server for new lab Observations and return them.', { connectors: [{ name: 'EHR', type: 'fhir' }] });
+    const plan = planPipeline('Every 15 minutes, poll the FHIR server for new lab Observations and return them.', {
+      connectors: [{ name: 'EHR', type: 'fhir' }],
+    });
     expect(valid(plan).valid).toBe(true);
     expect(node(plan, 'schedule-trigger').config).toEqual({ cron: '*/15 * * * *' });
     expect(path(plan).slice(0, 2)).toEqual(['schedule-trigger', 'fhir-query']);
@@ -67,7 +69,9 @@ describe('planPipeline', () => {
   });
 
   it('claims intake: parse, claim edits, then FHIR; rejected claims go to an output of their own', () => {
-    const plan = planPipeline('Claims intake: parse incoming 837 claim files, run claim edits, convert valid claims to FHIR and send rejected ones to a work queue output.');
+    const plan = planPipeline(
+      'Claims intake: parse incoming 837 claim files, run claim edits, convert valid claims to FHIR and send rejected ones to a work queue output.',
+    );
     expect(valid(plan).valid).toBe(true);
     expect(path(plan)).toEqual(['manual-trigger', 'x12-parse', 'claim-validate', 'x12-837-to-fhir', 'pipeline-output']);
     const edits = node(plan, 'claim-validate').id;
@@ -76,7 +80,9 @@ describe('planPipeline', () => {
   });
 
   it('routes abnormal lab values with a condition, and what is normal to the FHIR server', () => {
-    const plan = planPipeline('Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output; otherwise write them to the FHIR server.');
+    const plan = planPipeline(
+      'Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output; otherwise write them to the FHIR server.',
+    );
     expect(valid(plan).valid).toBe(true);
     const check = node(plan, 'condition');
     expect(check.config.expression).toContain('interpretation');

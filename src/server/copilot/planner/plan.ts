@@ -29,12 +29,19 @@ function startPoints(req: Request, trigger: string, fields: Record<string, strin
   if (first && BEHAVIORS[first.type]?.role === 'source') return [at('event', { type: 'trigger-event', kind: 'event' })];
   const bundle = /\bbundles?\b/.test(req.lower);
   const [name, flow]: [string, Flow] =
-    req.data === 'hl7' ? ['message', { type: 'text', kind: 'hl7' }]
-    : req.data === 'x12' ? [req.x12 === '835' ? 'remittance' : 'claims', { type: 'text', kind: 'x12', x12: req.x12 }]
-    : req.data === 'csv' ? ['csv', { type: 'text', kind: 'csv' }]
-    : req.data === 'note' ? ['note', { type: 'text', kind: 'note' }]
-    : req.data === 'fhir' ? (bundle ? ['bundle', { type: 'fhir-bundle', kind: 'fhir', bundle: /\bcollection\b/.test(req.lower) ? 'collection' : 'transaction' }] : ['resource', { type: 'json', kind: 'fhir' }])
-    : ['data', { type: 'json', kind: 'json' }];
+    req.data === 'hl7'
+      ? ['message', { type: 'text', kind: 'hl7' }]
+      : req.data === 'x12'
+        ? [req.x12 === '835' ? 'remittance' : 'claims', { type: 'text', kind: 'x12', x12: req.x12 }]
+        : req.data === 'csv'
+          ? ['csv', { type: 'text', kind: 'csv' }]
+          : req.data === 'note'
+            ? ['note', { type: 'text', kind: 'note' }]
+            : req.data === 'fhir'
+              ? bundle
+                ? ['bundle', { type: 'fhir-bundle', kind: 'fhir', bundle: /\bcollection\b/.test(req.lower) ? 'collection' : 'transaction' }]
+                : ['resource', { type: 'json', kind: 'fhir' }]
+              : ['data', { type: 'json', kind: 'json' }];
   fields[name] = flow.type;
   return [at(name, flow)];
 }
@@ -54,10 +61,23 @@ function clauseAt(text: string, at: number): string {
 const asideKey = (type: string, req: Request): string => BEHAVIORS[type]?.asideKey?.(req.lower) ?? 'invalid';
 
 const outputKey = (f: Flow): string =>
-  f.kind === 'answer' ? 'answer' : f.type === 'fhir-bundle' || f.bundle ? 'bundle' : f.list ? 'items' : f.kind === 'fhir' ? 'resource' : f.kind === 'hl7' ? 'message' : 'result';
+  f.kind === 'answer'
+    ? 'answer'
+    : f.type === 'fhir-bundle' || f.bundle
+      ? 'bundle'
+      : f.list
+        ? 'items'
+        : f.kind === 'fhir'
+          ? 'resource'
+          : f.kind === 'hl7'
+            ? 'message'
+            : 'result';
 
 function nameOf(description: string): string {
-  const first = description.trim().split(/(?<=[.;:!?])\s|\n/)[0]!.replace(/[.;:!?]+$/, '');
+  const first = description
+    .trim()
+    .split(/(?<=[.;:!?])\s|\n/)[0]!
+    .replace(/[.;:!?]+$/, '');
   if (first.length <= 60) return first.charAt(0).toUpperCase() + first.slice(1);
   const cut = first.slice(0, 60);
   return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`.replace(/^./, (c) => c.toUpperCase());
@@ -141,7 +161,9 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     const placed = b.attach(sink.type, [from]);
     if (placed) sinkResults.push(placed);
     if (placed && from.flow.kind === 'event' && req.trigger.event === 'schedule') {
-      unresolved.push(`${placed.id} (${sink.type}) gets only the schedule's event: the request names nothing the catalog can read the data from; add the node that reads it before ${placed.id}`);
+      unresolved.push(
+        `${placed.id} (${sink.type}) gets only the schedule's event: the request names nothing the catalog can read the data from; add the node that reads it before ${placed.id}`,
+      );
     }
   }
 
@@ -191,7 +213,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
   const agentNode = b.nodes.find((n) => BEHAVIORS[n.type]?.externalModel);
   if (agentNode && ['hl7', 'x12', 'fhir'].includes(req.data) && !b.nodes.some((n) => DEIDENTIFIERS.includes(n.type))) {
     const add = `add ${DEIDENTIFIERS.join(' or ')} before it`;
-    const outside = 'patient data reaches the agent\'s model without de-identification; if that model runs outside this server';
+    const outside = "patient data reaches the agent's model without de-identification; if that model runs outside this server";
     unresolved.push(`${agentNode.id} (${agentNode.type}): ${outside}, ${add}`);
   }
   const { def, report } = repair({ nodes: b.nodes, connections: b.connections }, reasoning, unresolved);

@@ -32,15 +32,24 @@ export function predicate(req: Request, flow: Flow, perItem: boolean): { express
       const test = `$contains($lowercase($string(code)), "${t.field}") and valueQuantity.value ${t.op} ${t.value}`;
       return perItem
         ? { expression: `resourceType = "Observation" and ${test}`, said: `Observations of ${t.field} ${t.op} ${t.value}`, guessed: false }
-        : { expression: `$count(${obs}[resourceType = "Observation" and ${test}]) > 0`, said: `an Observation of ${t.field} ${t.op} ${t.value}`, guessed: false };
+        : {
+            expression: `$count(${obs}[resourceType = "Observation" and ${test}]) > 0`,
+            said: `an Observation of ${t.field} ${t.op} ${t.value}`,
+            guessed: false,
+          };
     }
     if (/\babnormal|\bcritical|\bout[- ]of[- ]range|\bpanic\b|\bflag/.test(req.lower) || urgent) {
       const codes = /\bcritical|\bpanic\b/.test(req.lower) ? '["HH","LL","AA"]' : ABNORMAL;
       return perItem
         ? { expression: `${where}interpretation.coding.code in ${codes}`, said: 'Observations flagged abnormal (interpretation)', guessed: false }
-        : { expression: `$count(${obs}[resourceType = "Observation" and interpretation.coding.code in ${codes}]) > 0`, said: 'an Observation flagged abnormal (interpretation)', guessed: false };
+        : {
+            expression: `$count(${obs}[resourceType = "Observation" and interpretation.coding.code in ${codes}]) > 0`,
+            said: 'an Observation flagged abnormal (interpretation)',
+            guessed: false,
+          };
     }
-    if (/\bactive\b/.test(req.lower)) return { expression: `clinicalStatus.coding[0].code = "active" or status = "active"`, said: 'active resources', guessed: false };
+    if (/\bactive\b/.test(req.lower))
+      return { expression: `clinicalStatus.coding[0].code = "active" or status = "active"`, said: 'active resources', guessed: false };
     if (/\bdeceased\b/.test(req.lower)) return { expression: `$exists(deceasedDateTime) or deceasedBoolean = true`, said: 'deceased patients', guessed: false };
     if (/\bfinal\b/.test(req.lower)) return { expression: `status = "final"`, said: 'final results', guessed: false };
     const type = req.resourceTypes[0];
@@ -50,7 +59,8 @@ export function predicate(req: Request, flow: Flow, perItem: boolean): { express
     const field = t.field.replace(/\W+/g, '_');
     return { expression: `$number(${field}) ${t.op} ${t.value}`, said: `${field} ${t.op} ${t.value}`, guessed: false };
   }
-  if (/\babnormal|\bflag/.test(req.lower)) return { expression: `abnormal_flag in ${ABNORMAL}`, said: 'abnormal_flag is set (check the field name)', guessed: true };
+  if (/\babnormal|\bflag/.test(req.lower))
+    return { expression: `abnormal_flag in ${ABNORMAL}`, said: 'abnormal_flag is set (check the field name)', guessed: true };
   return { expression: '$exists($)', said: 'a placeholder test: nothing in the request said what to test', guessed: true };
 }
 

@@ -37,9 +37,29 @@ export interface Want {
 }
 
 const FHIR_TYPES = [
-  'Patient', 'Encounter', 'Observation', 'Condition', 'MedicationRequest', 'MedicationStatement', 'Medication', 'Procedure', 'Immunization',
-  'AllergyIntolerance', 'DiagnosticReport', 'DocumentReference', 'Practitioner', 'Organization', 'Location', 'Claim', 'ExplanationOfBenefit',
-  'Coverage', 'Appointment', 'ServiceRequest', 'CarePlan', 'Device', 'Specimen',
+  'Patient',
+  'Encounter',
+  'Observation',
+  'Condition',
+  'MedicationRequest',
+  'MedicationStatement',
+  'Medication',
+  'Procedure',
+  'Immunization',
+  'AllergyIntolerance',
+  'DiagnosticReport',
+  'DocumentReference',
+  'Practitioner',
+  'Organization',
+  'Location',
+  'Claim',
+  'ExplanationOfBenefit',
+  'Coverage',
+  'Appointment',
+  'ServiceRequest',
+  'CarePlan',
+  'Device',
+  'Specimen',
 ];
 
 const SYNONYMS: [RegExp, string][] = [
@@ -63,9 +83,18 @@ const SYNONYMS: [RegExp, string][] = [
  */
 const CUES: [RegExp, string][] = [
   [/\b(to|into|as|in)\s+fhir\b|\bfhir (bundles?|resources?|r4)\b|\bconvert\w*|\bmap\w* [^.]{0,20}fhir|\bfhir[^.]{0,30}\b(server|store|ehr)/, 'to-fhir'],
-  [/\bcheck\w* [^.]{0,30}\bfor (errors|problems|issues|mistakes)\b|\bis (this|it|the|my|our) [^.?]{0,30}\bvalid\b|\bwhat('s| is) wrong\b|\bvalidat\w*|\bverif\w*|\bcheck\w* (them |it |each \w+ |the \w+ )?(against|for conformance)\b|\bconformance\b|\bscrub\w*|\bclaim edits?\b|\bus core\b/, 'validate'],
-  [/\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove)\w* (out )?(the )?(phi|identifiers|patient identifiers|names)|\bsafe harbor\b|\bresearch\b|\bhipaa\b/, 'deidentify'],
-  [/\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|gender|fields?|values?|obx|results?|identifiers?)\b/, 'extract-fields'],
+  [
+    /\bcheck\w* [^.]{0,30}\bfor (errors|problems|issues|mistakes)\b|\bis (this|it|the|my|our) [^.?]{0,30}\bvalid\b|\bwhat('s| is) wrong\b|\bvalidat\w*|\bverif\w*|\bcheck\w* (them |it |each \w+ |the \w+ )?(against|for conformance)\b|\bconformance\b|\bscrub\w*|\bclaim edits?\b|\bus core\b/,
+    'validate',
+  ],
+  [
+    /\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove)\w* (out )?(the )?(phi|identifiers|patient identifiers|names)|\bsafe harbor\b|\bresearch\b|\bhipaa\b/,
+    'deidentify',
+  ],
+  [
+    /\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|gender|fields?|values?|obx|results?|identifiers?)\b/,
+    'extract-fields',
+  ],
   [/\b(extract|identify|pull out|find|capture)\w* (the )?(conditions|medications|problems|diagnoses|problem list)\b/, 'extract-clinical'],
   [/\bllm\b|\blanguage model\b|\bgpt\b|\bclaude\b|\bai model\b/, 'ai'],
   [
@@ -92,16 +121,39 @@ const CUES: [RegExp, string][] = [
 /** The words that ask for each node type, from its descriptor. */
 const NODE_CUES: [RegExp, string][] = plannedWhere((p) => p.cue).map((type) => [BEHAVIORS[type]!.cue!, type]);
 
-const LISTEN = /\bfrom port \d+\b|\b(listen|receiv|incoming|inbound|arriv|coming in|comes? in|accept|feed)\w*[^.]{0,50}\bmllp\b|\bmllp\b[^.]{0,30}\b(listener|feed|inbound|port\s*\d+)|\bmllp (in|listener)\b|\blisten\w* on port\b/;
+const LISTEN =
+  /\bfrom port \d+\b|\b(listen|receiv|incoming|inbound|arriv|coming in|comes? in|accept|feed)\w*[^.]{0,50}\bmllp\b|\bmllp\b[^.]{0,30}\b(listener|feed|inbound|port\s*\d+)|\bmllp (in|listener)\b|\blisten\w* on port\b/;
 const WEBHOOK = /\bwebhooks?\b|\bcallbacks?\b|\b(receive|accept)s?\b[^.]{0,40}\bhttps? (post|request)s?\b|\bposted to (us|our)\b/;
 
 function dataOf(text: string, lower: string): { data: Kind; x12?: '837' | '835' } {
-  const x12 = /\b835\b|\bremittances?\b|\bera\b|\bpayments?\b|\beobs?\b/.test(lower) && !/\b837/.test(lower) ? '835' : /\b837|\bclaims?\b/.test(lower) ? '837' : undefined;
-  if (/\bhl7\b|\bhl7v2\b|\bv2\b|\badt\b|\boru\b|\borm\b|\boml\b|\bsiu\b|\bvxu\b|\bmdm\b|\bdft\b|\bmllp\b|\ba0[1-8]\b/.test(lower) || /\b(OUL|OMG|BAR|RDE|RDS|REF|PPR|MFN|RGV|RAS)\b/.test(text)) return { data: 'hl7' };
-  if (/\bx12\b|\bedi\b|\b83[457]\w*|\b27[0-7]\b|\bclaims? (files?|intake|batch)|\bremittances?\b/.test(lower) && (!/\bfhir claims?\b/.test(lower) || /\b83[57]\w*|\bx12\b|\bedi\b/.test(lower))) return { data: 'x12', x12 };
+  const x12 =
+    /\b835\b|\bremittances?\b|\bera\b|\bpayments?\b|\beobs?\b/.test(lower) && !/\b837/.test(lower)
+      ? '835'
+      : /\b837|\bclaims?\b/.test(lower)
+        ? '837'
+        : undefined;
+  if (
+    /\bhl7\b|\bhl7v2\b|\bv2\b|\badt\b|\boru\b|\borm\b|\boml\b|\bsiu\b|\bvxu\b|\bmdm\b|\bdft\b|\bmllp\b|\ba0[1-8]\b/.test(lower) ||
+    /\b(OUL|OMG|BAR|RDE|RDS|REF|PPR|MFN|RGV|RAS)\b/.test(text)
+  )
+    return { data: 'hl7' };
+  if (
+    /\bx12\b|\bedi\b|\b83[457]\w*|\b27[0-7]\b|\bclaims? (files?|intake|batch)|\bremittances?\b/.test(lower) &&
+    (!/\bfhir claims?\b/.test(lower) || /\b83[57]\w*|\bx12\b|\bedi\b/.test(lower))
+  )
+    return { data: 'x12', x12 };
   if (/\bcsv\b|\btsv\b|\bspreadsheet\b|\bflat files?\b|\bdelimited\b/.test(lower)) return { data: 'csv' };
-  const fhirSource = /\bfrom (the |our |a )?(fhir|ehr)\b|(?<!\b(?:into|to|as)\s(?:\w+\s)?)\bfhir (bundles?|resources?|documentreference|server for)\b|\b(pull|fetch|query|search|poll|read|get)\w* [^.]{0,40}\b(fhir|ehr)\b|\bbulk\b/.test(lower);
-  if (/\bnotes?\b|\bfree[- ]text\b|\bnarratives?\b|\bdictations?\b|\btranscripts?\b|\bdischarge summar\w*|\bclinical text\b|\breports? text\b|\breferrals?\b|\bmessages?\b/.test(lower) && !fhirSource) return { data: 'note' };
+  const fhirSource =
+    /\bfrom (the |our |a )?(fhir|ehr)\b|(?<!\b(?:into|to|as)\s(?:\w+\s)?)\bfhir (bundles?|resources?|documentreference|server for)\b|\b(pull|fetch|query|search|poll|read|get)\w* [^.]{0,40}\b(fhir|ehr)\b|\bbulk\b/.test(
+      lower,
+    );
+  if (
+    /\bnotes?\b|\bfree[- ]text\b|\bnarratives?\b|\bdictations?\b|\btranscripts?\b|\bdischarge summar\w*|\bclinical text\b|\breports? text\b|\breferrals?\b|\bmessages?\b/.test(
+      lower,
+    ) &&
+    !fhirSource
+  )
+    return { data: 'note' };
   if (/\bfhir\b|\bbundles?\b|\bresources?\b/.test(lower) || SYNONYMS.some(([re]) => re.test(lower))) return { data: 'fhir' };
   return { data: 'json' };
 }
@@ -124,7 +176,9 @@ function triggerEvent(text: string, lower: string): Omit<Request['trigger'], 'ty
 }
 
 function thresholdOf(lower: string): Request['threshold'] {
-  const m = lower.match(/\b([a-z][a-z0-9]*(?: [a-z][a-z0-9]*)?)\s+(?:is\s+|are\s+|values?\s+)?(above|over|greater than|higher than|exceeds?|exceeding|>=|>|below|under|less than|lower than|<=|<)\s*(-?\d+(?:\.\d+)?)/);
+  const m = lower.match(
+    /\b([a-z][a-z0-9]*(?: [a-z][a-z0-9]*)?)\s+(?:is\s+|are\s+|values?\s+)?(above|over|greater than|higher than|exceeds?|exceeding|>=|>|below|under|less than|lower than|<=|<)\s*(-?\d+(?:\.\d+)?)/,
+  );
   if (!m || /^\s*(words?|sentences?|characters?|tokens?|minutes?|hours?|days?)\b/.test(lower.slice((m.index ?? 0) + m[0].length))) return undefined;
   const op = /above|over|greater|higher|exceed|>/.test(m[2]!) ? (m[2] === '>=' ? '>=' : '>') : m[2] === '<=' ? '<=' : '<';
   const words = m[1]!.split(' ').filter((w) => !['a', 'the', 'with', 'where', 'when', 'if', 'is', 'its', 'and', 'rows', 'those'].includes(w));
@@ -132,7 +186,29 @@ function thresholdOf(lower: string): Request['threshold'] {
   return { field, op, value: Number(m[3]) };
 }
 
-const FIELD_WORDS = ['mrn', 'name', 'family name', 'last name', 'given name', 'first name', 'birth date', 'birthdate', 'date of birth', 'dob', 'gender', 'sex', 'address', 'zip', 'postal code', 'phone', 'email', 'status', 'code', 'onset', 'identifier'];
+const FIELD_WORDS = [
+  'mrn',
+  'name',
+  'family name',
+  'last name',
+  'given name',
+  'first name',
+  'birth date',
+  'birthdate',
+  'date of birth',
+  'dob',
+  'gender',
+  'sex',
+  'address',
+  'zip',
+  'postal code',
+  'phone',
+  'email',
+  'status',
+  'code',
+  'onset',
+  'identifier',
+];
 
 export function readRequest(text: string): Request {
   const lower = text.toLowerCase();
@@ -152,7 +228,10 @@ export function readRequest(text: string): Request {
   const elseMatch = /\b(otherwise|else|normal ones|the rest|all others|everything else|others go|remaining)\b/.exec(lower);
   // the "otherwise" part starts with the clause that says it ("…; write everything else to…")
   const elseAt = elseMatch ? Math.max(0, ...[...lower.slice(0, elseMatch.index).matchAll(/[;,.:]|\bwhile\b|\bbut\b/g)].map((m) => m.index! + 1)) : null;
-  const table = lower.match(/\b(?:table|into|in)\s+[`"']?([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)[`"']?/) ?? lower.match(/\b(?:the\s+)?[`"']?([a-z_][a-z0-9_]*)[`"']?\s+table\b/) ?? lower.match(/\btable\s+[`"']?([a-z_][a-z0-9_.]*)[`"']?/);
+  const table =
+    lower.match(/\b(?:table|into|in)\s+[`"']?([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)[`"']?/) ??
+    lower.match(/\b(?:the\s+)?[`"']?([a-z_][a-z0-9_]*)[`"']?\s+table\b/) ??
+    lower.match(/\btable\s+[`"']?([a-z_][a-z0-9_.]*)[`"']?/);
   return {
     text,
     lower,
@@ -167,10 +246,12 @@ export function readRequest(text: string): Request {
     elseAt,
     keepsRejects: /\b(invalid|reject\w*|error\w*|quarantin\w*|malformed|fail\w*|bad|dead[- ]letter|review queue|work queue)\b/.test(lower),
     missing: [
-      ...(/\be-?mail\w*/.test(lower) ? ['email: no node sends email; add an http-request to your mail service\'s API'] : []),
-      ...(/\bfax\w*/.test(lower) ? ['fax: no node sends faxes; add an http-request to your fax service\'s API'] : []),
-      ...(/\bsms\b|\btext message/.test(lower) ? ['SMS: no node sends text messages; add an http-request to your SMS provider\'s API'] : []),
-      ...(/\bsftp\b|\bftp\b|\bs3\b|\bfile share\b|\bfolder\b/.test(lower) ? ['files: no node reads or writes files (SFTP, S3, folders); start the pipeline with the file\'s content (API or webhook)'] : []),
+      ...(/\be-?mail\w*/.test(lower) ? ["email: no node sends email; add an http-request to your mail service's API"] : []),
+      ...(/\bfax\w*/.test(lower) ? ["fax: no node sends faxes; add an http-request to your fax service's API"] : []),
+      ...(/\bsms\b|\btext message/.test(lower) ? ["SMS: no node sends text messages; add an http-request to your SMS provider's API"] : []),
+      ...(/\bsftp\b|\bftp\b|\bs3\b|\bfile share\b|\bfolder\b/.test(lower)
+        ? ["files: no node reads or writes files (SFTP, S3, folders); start the pipeline with the file's content (API or webhook)"]
+        : []),
     ],
     fields: FIELD_WORDS.filter((f) => new RegExp(`\\b${f}s?\\b`).test(lower)),
     ...(table && !['the', 'a', 'our', 'fhir'].includes(table[1]!) ? { table: table[1] } : {}),

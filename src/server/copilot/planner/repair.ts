@@ -30,7 +30,9 @@ export function repair(def: Definition, reasoning: string[], unresolved: string[
         reset.add(node.id);
         const d = descriptor(node.type);
         node.config = d.config.safeParse({}).success ? {} : { ...(d.example as Record<string, unknown>) };
-        unresolved.push(`${node.id} (${node.type}): ${e.message}; its config went back to ${Object.keys(node.config).length ? 'the catalog example' : 'the defaults'}: set it by hand`);
+        unresolved.push(
+          `${node.id} (${node.type}): ${e.message}; its config went back to ${Object.keys(node.config).length ? 'the catalog example' : 'the defaults'}: set it by hand`,
+        );
         reasoning.push(`Repair: ${node.id} had an invalid config (${e.message}); reset it.`);
       } else if (!descriptor(node.type).trigger) {
         drop.add(node.id);

@@ -12,7 +12,44 @@ export interface Step {
   aside?: boolean;
 }
 
-const DATA_WORDS = new Set(['pid', 'obx', 'nte', 'msh', 'pv1', 'obr', 'hl7', 'hl7v2', 'v2', 'fhir', 'r4', 'x12', 'edi', 'adt', 'oru', 'orm', 'oml', 'siu', 'vxu', 'mdm', '837', '835', '834', 'message', 'messages', 'bundle', 'resource', 'resources', 'claim', 'claims', 'patient', 'patients', 'server', 'mllp', 'text', 'json']);
+const DATA_WORDS = new Set([
+  'pid',
+  'obx',
+  'nte',
+  'msh',
+  'pv1',
+  'obr',
+  'hl7',
+  'hl7v2',
+  'v2',
+  'fhir',
+  'r4',
+  'x12',
+  'edi',
+  'adt',
+  'oru',
+  'orm',
+  'oml',
+  'siu',
+  'vxu',
+  'mdm',
+  '837',
+  '835',
+  '834',
+  'message',
+  'messages',
+  'bundle',
+  'resource',
+  'resources',
+  'claim',
+  'claims',
+  'patient',
+  'patients',
+  'server',
+  'mllp',
+  'text',
+  'json',
+]);
 
 /** Node types that talk to a FHIR server: a request that asks for one is about FHIR. */
 const FHIR_SERVER = new Set(plannedWhere(() => true).filter((t) => connectorTypeOf(t) === 'fhir'));
@@ -100,7 +137,14 @@ export function chooseSteps(req: Request, reasoning: string[]): { steps: Step[];
     steps.push({ type: h.type, at: Number.isFinite(at) ? at : req.lower.length, said: h.matched.join(', ') });
     said.push(`catalog search: ${h.type} (matched ${h.matched.slice(0, 4).join(', ')})`);
   }
-  reasoning.push(`Catalog search, best matches: ${hits.slice(0, 5).map((h) => `${h.type} ${h.score}`).join(', ') || 'none'}.`);
+  reasoning.push(
+    `Catalog search, best matches: ${
+      hits
+        .slice(0, 5)
+        .map((h) => `${h.type} ${h.score}`)
+        .join(', ') || 'none'
+    }.`,
+  );
   reasoning.push(said.length ? `Steps asked for: ${said.join('; ')}.` : 'The request names no step the catalog has: the plan passes the input to the output.');
   return { steps, hits };
 }

@@ -26,14 +26,18 @@ export type ReasoningStep = { type: 'thinking'; content: string } | { type: 'too
 export const agents = pgTable(
   'agents',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     agentType: text('agent_type').notNull(),
     description: text('description').notNull().default(''),
-    status: text('status', { enum: ['active', 'deployed', 'inactive'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'deployed', 'inactive'] })
+      .notNull()
+      .default('active'),
     modelConfig: jsonb('model_config').$type<AgentConfig['model_config']>().notNull(),
     promptTemplate: text('prompt_template').notNull(),
     instructions: text('instructions').notNull().default(''),
@@ -70,7 +74,9 @@ export const agentVersions = pgTable(
 export const conversations = pgTable(
   'conversations',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -80,7 +86,9 @@ export const conversations = pgTable(
     title: text('title').notNull().default(''),
     /** Who started it: a user id or an API key id. */
     createdBy: text('created_by'),
-    source: text('source', { enum: ['chat', 'invoke', 'pipeline'] }).notNull().default('chat'),
+    source: text('source', { enum: ['chat', 'invoke', 'pipeline'] })
+      .notNull()
+      .default('chat'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -90,7 +98,9 @@ export const conversations = pgTable(
 export const messages = pgTable(
   'messages',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     conversationId: uuid('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
@@ -99,7 +109,9 @@ export const messages = pgTable(
     content: text('content').notNull(),
     /** The assistant's thinking and tool calls with their results, in order. */
     steps: jsonb('steps').$type<ReasoningStep[]>().notNull().default([]),
-    status: text('status', { enum: ['complete', 'failed', 'interrupted'] }).notNull().default('complete'),
+    status: text('status', { enum: ['complete', 'failed', 'interrupted'] })
+      .notNull()
+      .default('complete'),
     error: jsonb('error').$type<{ code: string; message: string }>(),
     model: text('model'),
     agentVersion: integer('agent_version'),
@@ -115,7 +127,9 @@ export const messages = pgTable(
 export const tools = pgTable(
   'tools',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -134,7 +148,9 @@ export const tools = pgTable(
 export const modelCalls = pgTable(
   'model_calls',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),

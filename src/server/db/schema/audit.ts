@@ -10,7 +10,9 @@ import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-cor
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     /** null: a failed sign-in with an address that names no user (no organization to show it to). */
     orgId: text('org_id'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),

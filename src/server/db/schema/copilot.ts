@@ -10,7 +10,9 @@ import { pipelines } from './pipelines';
 export const copilotSuggestions = pgTable(
   'copilot_suggestions',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -25,7 +27,9 @@ export const copilotSuggestions = pgTable(
     title: text('title').notNull(),
     /** The change, as the planner's modify request ("add de-identification before ask"). */
     change: text('change').notNull(),
-    status: text('status', { enum: ['open', 'applied'] }).notNull().default('open'),
+    status: text('status', { enum: ['open', 'applied'] })
+      .notNull()
+      .default('open'),
     appliedVersion: integer('applied_version'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

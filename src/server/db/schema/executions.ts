@@ -22,7 +22,9 @@ export interface RecordRefs {
 export const executions = pgTable(
   'executions',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -53,9 +55,13 @@ export const executions = pgTable(
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),
     index('executions_pipeline_idx').on(t.pipelineId, t.createdAt),
-    index('executions_active_idx').on(t.orgId).where(sql`status in ('queued', 'running')`),
+    index('executions_active_idx')
+      .on(t.orgId)
+      .where(sql`status in ('queued', 'running')`),
     /** The runs whose payloads are still there, oldest first per pipeline: what the pruner's payload expiry walks (retention/prune.ts). */
-    index('executions_payloads_held_idx').on(t.pipelineId, t.createdAt).where(sql`payloads in ('kept', 'input')`),
+    index('executions_payloads_held_idx')
+      .on(t.pipelineId, t.createdAt)
+      .where(sql`payloads in ('kept', 'input')`),
   ],
 );
 
@@ -110,7 +116,9 @@ export const executionSlots = pgTable(
 
 /** A step-debugging session over one execution; it waits at `current_node`. */
 export const stepSessions = pgTable('step_sessions', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   orgId: text('org_id')
     .notNull()
     .references(() => organizations.id, { onDelete: 'cascade' }),

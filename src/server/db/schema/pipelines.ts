@@ -7,14 +7,18 @@ import { organizations } from './orgs';
 export const pipelines = pgTable(
   'pipelines',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     definition: jsonb('definition').$type<PipelineDefinition>().notNull(),
-    status: text('status', { enum: ['active', 'deployed'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'deployed'] })
+      .notNull()
+      .default('active'),
     version: integer('version').notNull().default(1),
     /** The version production runs (API, webhooks, schedules, listeners) use; null while not deployed. */
     deployedVersion: integer('deployed_version'),

@@ -9,7 +9,9 @@ import { organizations } from './orgs';
 export const pruneRuns = pgTable(
   'prune_runs',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     /** The pg-boss job it ran as (null when run outside the queue: tests, the bench). */
     jobId: text('job_id'),
     /** Host name and process id of the process that ran it. */

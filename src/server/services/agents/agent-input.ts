@@ -27,7 +27,8 @@ export function invalid(path: string, message: string): never {
 export function checkModel(model: string) {
   const entry = listLanguageModels().find((m) => m.id === model);
   const open = /^(openai|anthropic)\/.+/.test(model);
-  if (!entry && !open) throw new AppError('MODEL_NOT_FOUND', `Unknown language model "${model}": GET /api/llm-models lists the models (clinflow/offline is always available).`);
+  if (!entry && !open)
+    throw new AppError('MODEL_NOT_FOUND', `Unknown language model "${model}": GET /api/llm-models lists the models (clinflow/offline is always available).`);
   return entry;
 }
 

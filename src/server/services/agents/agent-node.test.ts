@@ -60,10 +60,15 @@ describe('the agent node', () => {
     expect(conversations.conversations.map((c) => c.source)).toEqual(['pipeline', 'pipeline']);
   });
 
-  it('writes nothing through the agent\'s tools in a test run: an HTTP POST tool describes its request instead', async () => {
+  it("writes nothing through the agent's tools in a test run: an HTTP POST tool describes its request instead", async () => {
     const a = await orgCaller(rt, 'org-agent-node-tools');
     await a.connectors.create({ name: 'sink', type: 'http', endpoint: sinkUrl, config: { auth: 'none' }, credentials: {} });
-    const tool = await a.tools.create({ name: 'file_report', description: 'File a report', input_schema: { type: 'object', properties: { text: { type: 'string' } } }, implementation: { type: 'http', connector: 'sink', method: 'POST', path: '/reports' } });
+    const tool = await a.tools.create({
+      name: 'file_report',
+      description: 'File a report',
+      input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+      implementation: { type: 'http', connector: 'sink', method: 'POST', path: '/reports' },
+    });
     const agent = await a.agents.create({ name: 'Reporter', tools: [tool.id] });
     const p = await a.pipelines.create({ name: 'report', description: '', definition: definition(agent.id) });
     const r = await a.executions.execute({ pipeline_id: p.id, inputs: { text: 'Please file_report "fever resolved"' }, test_mode: true, async: false });

@@ -38,8 +38,13 @@ export async function assignTool(ctx: ServiceContext, agentId: string, input: { 
       throw new AppError('VALIDATION_FAILED', `Invalid config for ${builtin.id}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
     }
   }
-  const tools = row.tools.some((t) => t.id === resolved!.id) ? row.tools.map((t) => (t.id === resolved!.id ? { id: t.id, config } : t)) : [...row.tools, { id: resolved!.id, config }];
-  await ctx.db.update(agents).set({ tools, updatedAt: new Date() }).where(and(eq(agents.id, row.id), eq(agents.orgId, ctx.principal.orgId)));
+  const tools = row.tools.some((t) => t.id === resolved!.id)
+    ? row.tools.map((t) => (t.id === resolved!.id ? { id: t.id, config } : t))
+    : [...row.tools, { id: resolved!.id, config }];
+  await ctx.db
+    .update(agents)
+    .set({ tools, updatedAt: new Date() })
+    .where(and(eq(agents.id, row.id), eq(agents.orgId, ctx.principal.orgId)));
   return { ...(await getTool(ctx, resolved!.id)), config };
 }
 
@@ -48,5 +53,8 @@ export async function removeTool(ctx: ServiceContext, agentId: string, toolId: s
   const row = await findAgentRow(ctx, agentId);
   const kept = row.tools.filter((t) => t.id !== toolId && builtinTool(toolId)?.id !== t.id);
   if (kept.length === row.tools.length) throw new AppError('TOOL_NOT_ASSIGNED', `Tool ${toolId} is not assigned to agent ${agentId}.`);
-  await ctx.db.update(agents).set({ tools: kept, updatedAt: new Date() }).where(and(eq(agents.id, row.id), eq(agents.orgId, ctx.principal.orgId)));
+  await ctx.db
+    .update(agents)
+    .set({ tools: kept, updatedAt: new Date() })
+    .where(and(eq(agents.id, row.id), eq(agents.orgId, ctx.principal.orgId)));
 }

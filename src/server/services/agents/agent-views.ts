@@ -51,5 +51,13 @@ export function templateView(t: AgentTemplate) {
 export type AgentView = ReturnType<typeof agentView> | ReturnType<typeof templateView>;
 
 export function configOf(row: AgentRow): AgentConfig {
-  return { name: row.name, agent_type: row.agentType, description: row.description, model_config: row.modelConfig, prompt_template: row.promptTemplate, instructions: row.instructions, tools: row.tools };
+  return {
+    name: row.name,
+    agent_type: row.agentType,
+    description: row.description,
+    model_config: row.modelConfig,
+    prompt_template: row.promptTemplate,
+    instructions: row.instructions,
+    tools: row.tools,
+  };
 }

@@ -33,7 +33,14 @@ describe('agents', () => {
     expect(await code(a.agents.update({ id: TROUBLESHOOTER, name: 'mine' }))).toBe('AGENT_TEMPLATE_READ_ONLY');
 
     const copy = await a.agents.create({ template_id: TROUBLESHOOTER, name: 'ADT feed troubleshooter', project_id: 'feeds' });
-    expect(copy).toMatchObject({ name: 'ADT feed troubleshooter', agent_type: 'hl7', status: 'active', tools: ['hl7v2_parse'], template_id: TROUBLESHOOTER, model_config: { model: 'clinflow/offline' } });
+    expect(copy).toMatchObject({
+      name: 'ADT feed troubleshooter',
+      agent_type: 'hl7',
+      status: 'active',
+      tools: ['hl7v2_parse'],
+      template_id: TROUBLESHOOTER,
+      model_config: { model: 'clinflow/offline' },
+    });
     const mine = await a.agents.list({ limit: 20, offset: 0, project_id: 'feeds' });
     expect(mine.agents.map((x) => x.id)).toEqual([copy.id]);
     expect((await a.agents.list({ limit: 20, offset: 0, type: 'summarizer' })).total_count).toBe(0);
@@ -49,17 +56,31 @@ describe('agents', () => {
     expect(first.response).toContain('hl7v2_parse returned');
     expect(first.usage).toMatchObject({ model: 'clinflow/offline' });
 
-    const second = await a.agents.send({ id: agent.id, cid: first.conversation_id, content: 'Summarize what we found. The patient was admitted. Vitals were stable.', stream: false });
+    const second = await a.agents.send({
+      id: agent.id,
+      cid: first.conversation_id,
+      content: 'Summarize what we found. The patient was admitted. Vitals were stable.',
+      stream: false,
+    });
     expect(second.conversation_id).toBe(first.conversation_id);
     const conversation = await a.agents.conversation({ id: agent.id, cid: first.conversation_id });
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(conversation.messages[1]!.reasoning_steps.some((s) => s.type === 'tool_call')).toBe(true);
-    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations[0]).toMatchObject({ id: first.conversation_id, message_count: 4 });
+    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations[0]).toMatchObject({
+      id: first.conversation_id,
+      message_count: 4,
+    });
     // the most recently answered conversation comes first
     const other = await a.agents.chat({ id: agent.id, message: 'Another question.', stream: false });
-    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([other.conversation_id, first.conversation_id]);
+    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([
+      other.conversation_id,
+      first.conversation_id,
+    ]);
     await a.agents.send({ id: agent.id, cid: first.conversation_id, content: 'And one more.', stream: false });
-    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([first.conversation_id, other.conversation_id]);
+    expect((await a.agents.conversations({ id: agent.id, limit: 20, offset: 0 })).conversations.map((c) => c.id)).toEqual([
+      first.conversation_id,
+      other.conversation_id,
+    ]);
   });
 
   it('deploys only what can run, keeps the deployed configuration as a version, and refuses to delete while deployed', async () => {
@@ -120,13 +141,19 @@ describe('agents', () => {
     expect((await b.agents.list({ limit: 20, offset: 0 })).total_count).toBe(0);
 
     const pipeline = await a.pipelines.create({ name: 'echo' });
-    const tool = await a.tools.create({ name: 'echo_tool', input_schema: { type: 'object', properties: { text: { type: 'string' } } }, implementation: { type: 'pipeline', pipeline_id: pipeline.id } });
+    const tool = await a.tools.create({
+      name: 'echo_tool',
+      input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+      implementation: { type: 'pipeline', pipeline_id: pipeline.id },
+    });
     expect(await code(b.tools.get({ id: tool.id }))).toBe('TOOL_NOT_FOUND');
     expect(await code(b.tools.remove({ id: tool.id }))).toBe('TOOL_NOT_FOUND');
     expect((await b.tools.list({})).tools.some((t) => t.id === tool.id)).toBe(false);
     const theirs = await b.agents.create({ name: 'Theirs' });
     expect(await code(b.agents.assign({ id: theirs.id, tool_id: tool.id }))).toBe('TOOL_NOT_FOUND');
-    expect(await code(b.tools.create({ name: 'x_tool', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: pipeline.id } }))).toBe('VALIDATION_FAILED');
+    expect(
+      await code(b.tools.create({ name: 'x_tool', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: pipeline.id } })),
+    ).toBe('VALIDATION_FAILED');
   });
 
   it('saves a turn whose tool answered with characters Postgres cannot store (NUL), as U+FFFD', async () => {
@@ -144,7 +171,12 @@ describe('agents', () => {
     };
     const p = await a.pipelines.create({ name: 'nul', description: '', definition });
     await a.pipelines.deploy({ id: p.id });
-    const tool = await a.tools.create({ name: 'odd_echo', description: 'Echoes oddly', input_schema: { type: 'object' }, implementation: { type: 'pipeline', pipeline_id: p.id } });
+    const tool = await a.tools.create({
+      name: 'odd_echo',
+      description: 'Echoes oddly',
+      input_schema: { type: 'object' },
+      implementation: { type: 'pipeline', pipeline_id: p.id },
+    });
     const agent = await a.agents.create({ name: 'Odd', tools: [tool.id] });
     const r = await a.agents.chat({ id: agent.id, message: 'Please odd_echo now', stream: false });
     const stored = await a.agents.messages({ id: agent.id, cid: r.conversation_id });

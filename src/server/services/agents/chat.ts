@@ -10,7 +10,8 @@ export interface ChatInput {
 
 /** A failed turn, for answers that are not streams: the saved message says what happened, the status too. */
 function settled(r: TurnResult): TurnResult {
-  if (r.status === 'failed' && r.error) throw new AppError(r.error.code as ErrorCode, r.error.message, { conversation_id: r.conversation_id, message_id: r.message_id });
+  if (r.status === 'failed' && r.error)
+    throw new AppError(r.error.code as ErrorCode, r.error.message, { conversation_id: r.conversation_id, message_id: r.message_id });
   return r;
 }
 
@@ -43,7 +44,14 @@ export async function invokeAgent(
 ) {
   const { source = 'invoke', testMode = false } = how;
   // a pipeline's test run may use an agent not deployed yet (as test mode runs pipelines that are not)
-  const turn = await startTurn(ctx, agentId, { message: invocationMessage(input.input_data), values: input.input_data, conversationId: input.conversation_id, source, requireDeployed: !testMode, testMode });
+  const turn = await startTurn(ctx, agentId, {
+    message: invocationMessage(input.input_data),
+    values: input.input_data,
+    conversationId: input.conversation_id,
+    source,
+    requireDeployed: !testMode,
+    testMode,
+  });
   const r = settled(await turn.result);
   return { agent_id: agentId, output: r.response, reasoning_steps: r.reasoning_steps, conversation_id: r.conversation_id, usage: r.usage };
 }

@@ -25,7 +25,16 @@ export function messageView(m: MessageRow) {
 }
 
 export function conversationView(c: ConversationRow, messageCount: number) {
-  return { id: c.id, agent_id: c.agentId, title: c.title, source: c.source, message_count: messageCount, created_by: c.createdBy, created_at: c.createdAt.toISOString(), updated_at: c.updatedAt.toISOString() };
+  return {
+    id: c.id,
+    agent_id: c.agentId,
+    title: c.title,
+    source: c.source,
+    message_count: messageCount,
+    created_by: c.createdBy,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
 }
 
 const notFound = (id: string) => new AppError('CONVERSATION_NOT_FOUND', `Conversation ${id} was not found.`);
@@ -48,7 +57,13 @@ export async function listConversations(ctx: ServiceContext, agentId: string, pa
   const agent = await findAgentRow(ctx, agentId);
   const where = and(eq(conversations.agentId, agent.id), eq(conversations.orgId, ctx.principal.orgId));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select({ c: conversations, n: messageCount }).from(conversations).where(where).orderBy(desc(conversations.updatedAt), desc(conversations.id)).limit(page.limit).offset(page.offset),
+    ctx.db
+      .select({ c: conversations, n: messageCount })
+      .from(conversations)
+      .where(where)
+      .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+      .limit(page.limit)
+      .offset(page.offset),
     ctx.db.select({ n: count() }).from(conversations).where(where),
   ]);
   return { conversations: rows.map((r) => conversationView(r.c, r.n)), total_count: total?.n ?? 0 };
@@ -58,7 +73,13 @@ export async function createConversation(ctx: ServiceContext, agentId: string, i
   const agent = await findAgentRow(ctx, agentId);
   const [row] = await ctx.db
     .insert(conversations)
-    .values({ orgId: ctx.principal.orgId, agentId: agent.id, title: input.title ?? '', source: input.source ?? 'chat', createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
+    .values({
+      orgId: ctx.principal.orgId,
+      agentId: agent.id,
+      title: input.title ?? '',
+      source: input.source ?? 'chat',
+      createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null,
+    })
     .returning();
   return conversationView(row!, 0);
 }

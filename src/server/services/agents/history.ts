@@ -17,7 +17,10 @@ export function historyMessages(rows: MessageRow[], budget: number): ModelMessag
     const a = rows[i + 1];
     if (q.role !== 'user') continue;
     if (a?.role === 'assistant' && a.status === 'complete') {
-      pairs.push([{ role: 'user', content: q.content }, { role: 'assistant', content: a.content }]);
+      pairs.push([
+        { role: 'user', content: q.content },
+        { role: 'assistant', content: a.content },
+      ]);
       i++;
     }
   }

@@ -22,7 +22,11 @@ export function agentProblems(row: Pick<AgentRow, 'modelConfig' | 'tools'>): { p
     if (!b) continue;
     const validate = compileSchema(b.config_schema);
     if (!validate(t.config)) {
-      for (const issue of (validate.errors ?? []).map(toIssue)) problems.push({ path: `tools.${i}.config${issue.path === '/' ? '' : issue.path.replaceAll('/', '.')}`, message: `${t.id}: ${issue.message} (POST /api/agents/{id}/tools with its config)` });
+      for (const issue of (validate.errors ?? []).map(toIssue))
+        problems.push({
+          path: `tools.${i}.config${issue.path === '/' ? '' : issue.path.replaceAll('/', '.')}`,
+          message: `${t.id}: ${issue.message} (POST /api/agents/{id}/tools with its config)`,
+        });
     }
   }
   return problems;
@@ -36,7 +40,8 @@ export async function deployAgent(ctx: ServiceContext, id: string) {
   const row = await findAgentRow(ctx, id);
   if (row.status === 'inactive') throw new AppError('AGENT_INACTIVE', `Agent ${id} is inactive: make it active (PUT is_active: true) before deploying it.`);
   const problems = agentProblems(row);
-  if (problems.length) throw new AppError('AGENT_INVALID', `Agent ${id} cannot be deployed: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
+  if (problems.length)
+    throw new AppError('AGENT_INVALID', `Agent ${id} cannot be deployed: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
   if (!(await latestMatches(ctx, row))) await snapshot(ctx, row, 'deployed');
   const [updated] = await ctx.db
     .update(agents)

@@ -64,7 +64,8 @@ function fillPrompt(template: string, message: string, values: Record<string, un
 function failureOf(e: unknown): { code: string; message: string; status: number } {
   if (e instanceof AppError) return { code: e.code, message: e.message, status: e.status };
   const name = (e as Error)?.name ?? '';
-  if (name === 'TimeoutError' || name === 'AbortError') return { code: 'AGENT_TIMEOUT', message: `The agent did not finish within ${TURN_TIME_LIMIT_MS / 1000} s.`, status: 500 };
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return { code: 'AGENT_TIMEOUT', message: `The agent did not finish within ${TURN_TIME_LIMIT_MS / 1000} s.`, status: 500 };
   // provider errors carry the provider's message (never a key)
   return { code: 'LLM_FAILED', message: `The language model call failed: ${String((e as Error)?.message ?? e).slice(0, 500)}`, status: 500 };
 }
@@ -73,7 +74,17 @@ async function openConversation(ctx: ServiceContext, agentId: string, opts: Turn
   if (opts.conversationId) return { row: await findConversation(ctx, agentId, opts.conversationId), fresh: false };
   const [row] = await ctx.db
     .insert(conversations)
-    .values({ orgId: ctx.principal.orgId, agentId, title: opts.message.replace(/\s+/g, ' ').replace(/\u0000/g, '\ufffd').trim().slice(0, 80), source: opts.source, createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
+    .values({
+      orgId: ctx.principal.orgId,
+      agentId,
+      title: opts.message
+        .replace(/\s+/g, ' ')
+        .replace(/\u0000/g, '\ufffd')
+        .trim()
+        .slice(0, 80),
+      source: opts.source,
+      createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null,
+    })
     .returning();
   return { row: row!, fresh: true };
 }
@@ -155,7 +166,8 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
             break;
           case 'tool-result':
           case 'tool-error': {
-            const output = part.type === 'tool-result' ? part.output : { error: { code: 'TOOL_FAILED', message: String((part.error as Error)?.message ?? part.error) } };
+            const output =
+              part.type === 'tool-result' ? part.output : { error: { code: 'TOOL_FAILED', message: String((part.error as Error)?.message ?? part.error) } };
             const call = calls.get(part.toolCallId) ?? { tool: part.toolName, params: part.input };
             steps.push({ type: 'tool_call', tool: call.tool, params: call.params, result: output });
             channel.push({ event: 'tool_result', data: { result: output } });
@@ -193,7 +205,16 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
     // the answer is saved: the reader may go; the usage record follows
     channel.push(failure ? { event: 'error', data: { error: failure } } : { event: 'done', data: {} });
     channel.end();
-    await recordModelCall(ctx, { source: opts.source, model: modelId, agentId: row.id, conversationId: conversation.id, usage, latencyMs: latency, toolCalls: calls.size, errorCode: failure?.code });
+    await recordModelCall(ctx, {
+      source: opts.source,
+      model: modelId,
+      agentId: row.id,
+      conversationId: conversation.id,
+      usage,
+      latencyMs: latency,
+      toolCalls: calls.size,
+      errorCode: failure?.code,
+    });
     const input = usage?.inputTokens ?? 0;
     const output = usage?.outputTokens ?? 0;
     return {
@@ -202,7 +223,13 @@ export async function startTurn(ctx: ServiceContext, agentId: string, opts: Turn
       status: failure ? 'failed' : 'complete',
       response: text,
       reasoning_steps: steps,
-      usage: { model: modelId, input_tokens: input, output_tokens: output, total_tokens: usage?.totalTokens ?? input + output, latency_ms: Math.round(latency) },
+      usage: {
+        model: modelId,
+        input_tokens: input,
+        output_tokens: output,
+        total_tokens: usage?.totalTokens ?? input + output,
+        latency_ms: Math.round(latency),
+      },
       ...(failure ? { error: { code: failure.code, message: failure.message } } : {}),
     };
   })();

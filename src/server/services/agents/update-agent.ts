@@ -15,7 +15,8 @@ export async function updateAgent(ctx: ServiceContext, id: string, input: AgentI
   const model_config = { ...row.modelConfig, ...input.model_config };
   if (input.model_config?.model) checkModel(model_config.model);
   let status = row.status;
-  if (input.is_active === false && row.status === 'deployed') throw new AppError('AGENT_DEPLOYED', `Agent ${id} is deployed: undeploy it before making it inactive.`);
+  if (input.is_active === false && row.status === 'deployed')
+    throw new AppError('AGENT_DEPLOYED', `Agent ${id} is deployed: undeploy it before making it inactive.`);
   if (input.is_active === false) status = 'inactive';
   if (input.is_active === true && row.status === 'inactive') status = 'active';
   const [updated] = await ctx.db

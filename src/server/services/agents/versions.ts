@@ -9,7 +9,15 @@ import { findAgentRow } from './find-agent';
 type VersionRow = typeof agentVersions.$inferSelect;
 
 export function versionView(v: VersionRow) {
-  return { agent_id: v.agentId, version: v.version, note: v.note, config: { ...v.config, tools: v.config.tools.map((t) => t.id) }, tool_settings: Object.fromEntries(v.config.tools.map((t) => [t.id, t.config])), created_by: v.createdBy, created_at: v.createdAt.toISOString() };
+  return {
+    agent_id: v.agentId,
+    version: v.version,
+    note: v.note,
+    config: { ...v.config, tools: v.config.tools.map((t) => t.id) },
+    tool_settings: Object.fromEntries(v.config.tools.map((t) => [t.id, t.config])),
+    created_by: v.createdBy,
+    created_at: v.createdAt.toISOString(),
+  };
 }
 
 /** Snapshots the agent's whole configuration as its next version (in one transaction with the counter). */
@@ -41,7 +49,11 @@ export async function listVersions(ctx: ServiceContext, agentId: string) {
 
 /** The configuration of version `n` of the agent (for a chat that names one). */
 export async function versionConfig(ctx: ServiceContext, row: AgentRow, n: number): Promise<AgentConfig> {
-  const [v] = await ctx.db.select().from(agentVersions).where(and(eq(agentVersions.agentId, row.id), eq(agentVersions.version, n))).limit(1);
+  const [v] = await ctx.db
+    .select()
+    .from(agentVersions)
+    .where(and(eq(agentVersions.agentId, row.id), eq(agentVersions.version, n)))
+    .limit(1);
   if (!v) throw new AppError('AGENT_VERSION_NOT_FOUND', `Agent ${row.id} has no version ${n} (it has ${row.version}).`);
   return v.config;
 }
@@ -49,6 +61,10 @@ export async function versionConfig(ctx: ServiceContext, row: AgentRow, n: numbe
 /** Whether the agent's current configuration is its latest snapshot already. */
 export async function latestMatches(ctx: ServiceContext, row: AgentRow): Promise<boolean> {
   if (row.version === 0) return false;
-  const [v] = await ctx.db.select({ config: agentVersions.config }).from(agentVersions).where(and(eq(agentVersions.agentId, row.id), eq(agentVersions.version, row.version))).limit(1);
+  const [v] = await ctx.db
+    .select({ config: agentVersions.config })
+    .from(agentVersions)
+    .where(and(eq(agentVersions.agentId, row.id), eq(agentVersions.version, row.version)))
+    .limit(1);
   return Boolean(v && isDeepStrictEqual(v.config, configOf(row)));
 }

@@ -22,7 +22,10 @@ const PATIENT = 'Quixote-Audit';
 
 /** The database's refusal, under drizzle's "Failed query" wrapper. */
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => undefined, (err: unknown) => err as Error & { cause?: Error });
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err as Error & { cause?: Error },
+  );
   return String(e?.cause?.message ?? e?.message ?? 'no error');
 }
 
@@ -71,7 +74,10 @@ describe.each(['pglite', 'postgres'] as const)('the audit trail (%s)', (kind) =>
     const principal = { kind: 'api-key' as const, orgId: org, scopes: ['admin'], keyId: '00000000-0000-4000-8000-000000000001', address: '10.1.2.3' };
     let ndjson = '';
     for await (const chunk of exportAuditNdjson(serviceContext(rt, principal), {})) ndjson += chunk;
-    const events = ndjson.trim().split('\n').map((l) => JSON.parse(l));
+    const events = ndjson
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.subtype[1].code)).toEqual(['pipeline.create', 'execution.read', 'audit.export']);
     for (const e of events) expect(validateFhir(e).filter((i) => i.severity === 'error')).toEqual([]);
     expect(events[1]).toMatchObject({ resourceType: 'AuditEvent', action: 'R', outcome: '0', subtype: [{ code: 'read' }, {}] });

@@ -19,7 +19,8 @@ const MORE_CONFIGS: Record<string, Record<string, unknown>[]> = {
 
 const configsOf = (id: string): Record<string, unknown>[] => [getNodeType(id)!.example as Record<string, unknown>, ...(MORE_CONFIGS[id] ?? [])];
 
-const byName = (ports: { name: string; type: string; optional?: boolean }[]) => ports.map((p) => ({ name: p.name, type: p.type, optional: Boolean(p.optional) }));
+const byName = (ports: { name: string; type: string; optional?: boolean }[]) =>
+  ports.map((p) => ({ name: p.name, type: p.type, optional: Boolean(p.optional) }));
 
 describe('the node catalog', () => {
   it('lists every registered node type, each with an implementation', () => {
@@ -42,20 +43,23 @@ describe('the node catalog', () => {
       expect(getNodeType(id)!.config.safeParse(entry.example).success).toBe(true);
     });
 
-    it.each(configsOf(id).map((c) => [JSON.stringify(c), c] as const))('the catalog, the editor and the validator agree on its ports with %s', (_label, config) => {
-      const node = getNodeType(id)!;
-      const parsed = node.config.parse(config);
-      const fromDescriptor = node.ports(parsed);
-      const editor = nodePorts(entry, config);
-      const graph = buildGraph(PipelineDefinition.parse({ nodes: [{ id: 'x', type: id, config }], connections: [] }), getNodeType).nodes.get('x')!;
-      expect(byName(editor.inputs)).toEqual(byName(fromDescriptor.inputs));
-      expect(byName(editor.outputs)).toEqual(byName(fromDescriptor.outputs));
-      expect(byName(graph.inputs)).toEqual(byName(fromDescriptor.inputs));
-      expect(byName(graph.outputs)).toEqual(byName(fromDescriptor.outputs));
-      if (JSON.stringify(config) === JSON.stringify(entry.example) && !node.config.safeParse({}).success) {
-        expect(byName(entry.outputs)).toEqual(byName(fromDescriptor.outputs));
-      }
-    });
+    it.each(configsOf(id).map((c) => [JSON.stringify(c), c] as const))(
+      'the catalog, the editor and the validator agree on its ports with %s',
+      (_label, config) => {
+        const node = getNodeType(id)!;
+        const parsed = node.config.parse(config);
+        const fromDescriptor = node.ports(parsed);
+        const editor = nodePorts(entry, config);
+        const graph = buildGraph(PipelineDefinition.parse({ nodes: [{ id: 'x', type: id, config }], connections: [] }), getNodeType).nodes.get('x')!;
+        expect(byName(editor.inputs)).toEqual(byName(fromDescriptor.inputs));
+        expect(byName(editor.outputs)).toEqual(byName(fromDescriptor.outputs));
+        expect(byName(graph.inputs)).toEqual(byName(fromDescriptor.inputs));
+        expect(byName(graph.outputs)).toEqual(byName(fromDescriptor.outputs));
+        if (JSON.stringify(config) === JSON.stringify(entry.example) && !node.config.safeParse({}).success) {
+          expect(byName(entry.outputs)).toEqual(byName(fromDescriptor.outputs));
+        }
+      },
+    );
 
     it('passes validation when its example sits in a pipeline', () => {
       // trigger → node (its first input) → output; a trigger example stands alone with an output
@@ -66,7 +70,8 @@ describe('the node catalog', () => {
       if (!node.trigger) {
         nodes.unshift({ id: 't', type: 'manual-trigger', config: { fields: { v: ports.inputs[0]?.type ?? 'any' } } });
         for (const p of ports.inputs.filter((q) => !q.optional)) connections.push({ source: 't', source_port: 'v', target: 'x', target_port: p.name });
-        if (ports.inputs.every((q) => q.optional) && ports.inputs[0]) connections.push({ source: 't', source_port: 'v', target: 'x', target_port: ports.inputs[0].name });
+        if (ports.inputs.every((q) => q.optional) && ports.inputs[0])
+          connections.push({ source: 't', source_port: 'v', target: 'x', target_port: ports.inputs[0].name });
       }
       const report = validateDefinition({ nodes, connections }, getNodeType);
       expect(report.errors).toEqual([]);

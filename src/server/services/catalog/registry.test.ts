@@ -106,7 +106,7 @@ describe('a node type added with its own files and one registry line', () => {
     expect(wrong.errors).toContainEqual(expect.objectContaining({ node_id: 'page', code: 'INVALID_CONFIG' }));
   });
 
-  it('is saved with its credential headers masked, warned about by the copilot\'s checks, and runs in an execution', async () => {
+  it("is saved with its credential headers masked, warned about by the copilot's checks, and runs in an execution", async () => {
     const admin = await orgCaller(rt, 'org-throwaway-node');
     const config = { url: 'https://pager.example.org/ward-7', headers: { Authorization: TOKEN } };
     const created = await admin.pipelines.create({ name: 'pager', description: '', definition: definition(config) });
@@ -117,7 +117,7 @@ describe('a node type added with its own files and one registry line', () => {
     expect(run).toMatchObject({ status: 'completed', outputs: { paged: { url: 'https://pager.example.org/ward-7', text: 'bed 4 admitted' } } });
   });
 
-  it('is in the editor\'s palette and the OpenAPI document', () => {
+  it("is in the editor's palette and the OpenAPI document", () => {
     expect(paletteGroups(listCatalog().nodes, 'pager')).toEqual([{ category: 'output', entries: [expect.objectContaining({ id: 'throwaway-notify' })] }]);
     const doc = openApiDocument() as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
     const nodeId = doc.paths['/node-catalog/{nodeId}']!.get.parameters.find((p) => p.name === 'nodeId');

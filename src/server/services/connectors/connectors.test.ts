@@ -23,7 +23,11 @@ describe('connectors', () => {
       config: { auth: 'oauth2', token_url: 'https://auth.hospital.example/token', scope: 'system/*.read' },
       credentials: { client_id: 'clinflow-etl', client_secret: SECRET },
     });
-    expect(created).toMatchObject({ endpoint: 'https://fhir.hospital.example/r4', config: { auth: 'oauth2' }, credentials: { client_id: '••••-etl', client_secret: '••••CRET' } });
+    expect(created).toMatchObject({
+      endpoint: 'https://fhir.hospital.example/r4',
+      config: { auth: 'oauth2' },
+      credentials: { client_id: '••••-etl', client_secret: '••••CRET' },
+    });
 
     // the database holds an AES-GCM envelope, no credential in clear
     const [row] = await rt.db.select().from(connectors).where(eq(connectors.id, created.id));
@@ -43,25 +47,42 @@ describe('connectors', () => {
 
   it('checks what each type needs, with the field named', async () => {
     const a = await orgCaller(rt, 'org-conn-b');
-    const fail = (input: Parameters<typeof a.connectors.create>[0]) => a.connectors.create(input).then(() => null, (e: { cause?: { code?: string; details?: unknown } }) => e.cause);
+    const fail = (input: Parameters<typeof a.connectors.create>[0]) =>
+      a.connectors.create(input).then(
+        () => null,
+        (e: { cause?: { code?: string; details?: unknown } }) => e.cause,
+      );
     expect(await fail({ name: 'x', type: 'fhir', endpoint: 'https://f.example', config: { auth: 'basic' }, credentials: { username: 'u' } })).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: [{ path: 'credentials.password' }],
     });
-    expect(await fail({ name: 'x', type: 'hl7-mllp', endpoint: 'engine.example' })).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'endpoint' }] });
-    expect(await fail({ name: 'x', type: 'fhir', endpoint: 'https://user:pw@f.example' })).toMatchObject({ details: [{ path: 'endpoint', message: expect.stringContaining('not in the URL') }] });
+    expect(await fail({ name: 'x', type: 'hl7-mllp', endpoint: 'engine.example' })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'endpoint' }],
+    });
+    expect(await fail({ name: 'x', type: 'fhir', endpoint: 'https://user:pw@f.example' })).toMatchObject({
+      details: [{ path: 'endpoint', message: expect.stringContaining('not in the URL') }],
+    });
     // an MLLP endpoint gives host and port; a Postgres connection string gives up its password
     const mllp = await a.connectors.create({ name: 'Lab feed', type: 'hl7-mllp', endpoint: 'mllp://lab.example:2575' });
     expect(mllp).toMatchObject({ endpoint: 'lab.example:2575', config: { host: 'lab.example', port: 2575, tls: false, encoding: 'utf-8' }, credentials: {} });
     const pg = await a.connectors.create({ name: 'Warehouse', type: 'postgres', endpoint: 'postgres://etl:s3cret-Passw0rd!@db.example:5432/clinical' });
     expect(pg).toMatchObject({ endpoint: 'postgres://etl@db.example:5432/clinical', credentials: { password: '••••0rd!' } });
-    await expect(a.connectors.create({ name: 'Lab feed', type: 'http', endpoint: 'https://h.example' })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_NAME_TAKEN' } });
+    await expect(a.connectors.create({ name: 'Lab feed', type: 'http', endpoint: 'https://h.example' })).rejects.toMatchObject({
+      cause: { code: 'CONNECTOR_NAME_TAKEN' },
+    });
   });
 
   it('refuses to delete a connector a deployed pipeline uses, naming it; other organizations see nothing', async () => {
     const a = await orgCaller(rt, 'org-conn-c');
     const b = await orgCaller(rt, 'org-conn-d');
-    const c = await a.connectors.create({ name: 'Payer API', type: 'http', endpoint: 'https://payer.example/v1', config: { auth: 'bearer' }, credentials: { token: 'tok_1234567890abcdef' } });
+    const c = await a.connectors.create({
+      name: 'Payer API',
+      type: 'http',
+      endpoint: 'https://payer.example/v1',
+      config: { auth: 'bearer' },
+      credentials: { token: 'tok_1234567890abcdef' },
+    });
     const definition = {
       nodes: [
         { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
@@ -71,7 +92,9 @@ describe('connectors', () => {
     };
     const p = await a.pipelines.create({ name: 'Claims out', description: '', definition });
     await rt.db.execute(`update pipelines set status = 'deployed', deployed_version = version where id = '${p.id}'`); // as a deploy leaves it
-    await expect(a.connectors.remove({ id: c.id })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_IN_USE', message: expect.stringContaining('"Claims out"') } });
+    await expect(a.connectors.remove({ id: c.id })).rejects.toMatchObject({
+      cause: { code: 'CONNECTOR_IN_USE', message: expect.stringContaining('"Claims out"') },
+    });
 
     await expect(b.connectors.get({ id: c.id })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_NOT_FOUND' } });
     await expect(b.connectors.remove({ id: c.id })).rejects.toMatchObject({ cause: { code: 'CONNECTOR_NOT_FOUND' } });

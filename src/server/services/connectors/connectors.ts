@@ -62,7 +62,12 @@ function prepare(type: ConnectorType, endpoint: string, config: unknown, credent
   } catch (e) {
     if (e instanceof z.ZodError) {
       const which = (i: z.core.$ZodIssue) => (i.path.length ? i.path.join('.') : '');
-      return invalid(e.issues.map((i) => ({ path: `${i.path[0] && i.path[0] in CONNECTOR_TYPES[type].credentials.shape ? 'credentials' : 'config'}.${which(i)}`, message: i.message })));
+      return invalid(
+        e.issues.map((i) => ({
+          path: `${i.path[0] && i.path[0] in CONNECTOR_TYPES[type].credentials.shape ? 'credentials' : 'config'}.${which(i)}`,
+          message: i.message,
+        })),
+      );
     }
     throw e;
   }
@@ -77,7 +82,12 @@ function nameTaken(e: unknown): boolean {
 }
 
 async function findRow(ctx: ServiceContext, id: string): Promise<Row> {
-  const [row] = isUuid(id) ? await ctx.db.select().from(connectors).where(and(eq(connectors.id, id), eq(connectors.orgId, ctx.principal.orgId))) : [];
+  const [row] = isUuid(id)
+    ? await ctx.db
+        .select()
+        .from(connectors)
+        .where(and(eq(connectors.id, id), eq(connectors.orgId, ctx.principal.orgId)))
+    : [];
   if (!row) throw new AppError('CONNECTOR_NOT_FOUND', `No connector ${id} in this organization.`);
   return row;
 }
@@ -86,8 +96,17 @@ export async function listConnectors(ctx: ServiceContext, input: { type?: Connec
   const where: SQL[] = [eq(connectors.orgId, ctx.principal.orgId)];
   if (input.type) where.push(eq(connectors.type, input.type));
   const [rows, total] = await Promise.all([
-    ctx.db.select().from(connectors).where(and(...where)).orderBy(asc(connectors.name)).limit(input.limit).offset(input.offset),
-    ctx.db.select({ n: count() }).from(connectors).where(and(...where)),
+    ctx.db
+      .select()
+      .from(connectors)
+      .where(and(...where))
+      .orderBy(asc(connectors.name))
+      .limit(input.limit)
+      .offset(input.offset),
+    ctx.db
+      .select({ n: count() })
+      .from(connectors)
+      .where(and(...where)),
   ]);
   return { connectors: rows.map(connectorView), total_count: total[0]?.n ?? 0 };
 }
@@ -192,7 +211,10 @@ export async function reencryptAll(ctx: Pick<ServiceContext, 'db'>): Promise<{ r
       unreadable++;
       continue;
     }
-    await ctx.db.update(connectors).set({ secrets: sealSecrets(row.orgId, row.id, secrets) }).where(eq(connectors.id, row.id));
+    await ctx.db
+      .update(connectors)
+      .set({ secrets: sealSecrets(row.orgId, row.id, secrets) })
+      .where(eq(connectors.id, row.id));
     reencrypted++;
   }
   return { reencrypted, unreadable };

@@ -12,7 +12,11 @@ import { openSecrets } from '@/server/secrets';
  */
 export async function connectorHandle(db: Db, orgId: string, ref: string, type: ConnectorType): Promise<ConnectorHandle> {
   const match = isUuid(ref) ? or(eq(connectors.id, ref), eq(connectors.name, ref)) : eq(connectors.name, ref);
-  const [row] = await db.select().from(connectors).where(and(eq(connectors.orgId, orgId), match)).limit(1);
+  const [row] = await db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.orgId, orgId), match))
+    .limit(1);
   if (!row) throw new NodeError('CONNECTOR_NOT_FOUND', `No connector "${ref}" in this organization: create it in Settings → Connectors, or pick another.`);
   if (row.type !== type) throw new NodeError('CONNECTOR_TYPE_MISMATCH', `Connector "${row.name}" is a ${row.type} connector; this node needs a ${type} one.`);
   return {

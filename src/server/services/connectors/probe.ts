@@ -49,18 +49,29 @@ function fhirChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
   const auth = fhirAuthOf(c);
   const list: [string, () => Promise<string>][] = [connectStep(c, ctx)];
   if (auth.kind === 'oauth2') {
-    list.push(['auth', async () => {
-      await authorization(auth, { fetch: outboundFetch, signal: AbortSignal.timeout(outbound().timeoutMs), cacheKey: `probe:${c.id}:${c.updatedAt}` });
-      return `an access token was issued by ${new URL(auth.token_url).host} for client "${auth.client_id}"`;
-    }]);
+    list.push([
+      'auth',
+      async () => {
+        await authorization(auth, { fetch: outboundFetch, signal: AbortSignal.timeout(outbound().timeoutMs), cacheKey: `probe:${c.id}:${c.updatedAt}` });
+        return `an access token was issued by ${new URL(auth.token_url).host} for client "${auth.client_id}"`;
+      },
+    ]);
   }
-  list.push(['metadata', async () => {
-    const capabilities = (await clientForConnector(c, outboundFetch).capabilities()) as { fhirVersion?: string; software?: { name?: string; version?: string } };
-    const software = capabilities.software?.name ? ` — ${capabilities.software.name}${capabilities.software.version ? ` ${capabilities.software.version}` : ''}` : '';
-    const tls = c.endpoint.startsWith('https:') ? ' over TLS' : '';
-    const sent = auth.kind === 'none' || auth.kind === 'oauth2' ? '' : ` (${auth.kind} credentials sent)`;
-    return `CapabilityStatement read${tls}: FHIR ${capabilities.fhirVersion ?? 'version not stated'}${software}${sent}`;
-  }]);
+  list.push([
+    'metadata',
+    async () => {
+      const capabilities = (await clientForConnector(c, outboundFetch).capabilities()) as {
+        fhirVersion?: string;
+        software?: { name?: string; version?: string };
+      };
+      const software = capabilities.software?.name
+        ? ` — ${capabilities.software.name}${capabilities.software.version ? ` ${capabilities.software.version}` : ''}`
+        : '';
+      const tls = c.endpoint.startsWith('https:') ? ' over TLS' : '';
+      const sent = auth.kind === 'none' || auth.kind === 'oauth2' ? '' : ` (${auth.kind} credentials sent)`;
+      return `CapabilityStatement read${tls}: FHIR ${capabilities.fhirVersion ?? 'version not stated'}${software}${sent}`;
+    },
+  ]);
   return list;
 }
 
@@ -69,38 +80,49 @@ function mllpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
   let socket: Awaited<ReturnType<typeof services.connect>> | undefined;
   const tls = c.config.tls === true;
   return [
-    ['connect', async () => {
-      socket = await services.connect({ host: String(c.config.host), port: Number(c.config.port), tls });
-      return `TCP connection to ${c.endpoint}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
-    }],
-    ['ack', async () => {
-      // a real minimal ADT^A01, marked as a test message (MSH-11 T) so the receiver does not file it
-      const id = newControlId();
-      const now = formatHl7DateTime(new Date());
-      const receiver = c.name.replace(/[|^~\\&\r\n]/g, ' ');
-      const message = Hl7Message.parse(
-        [
-          `MSH|^~\\&|CLINFLOW|CLINFLOW|${receiver}||${now}||ADT^A01^ADT_A01|${id}|T|2.5.1`,
-          `EVN|A01|${now}`,
-          'PID|1||CONNECTION-TEST^^^CLINFLOW^MR||TEST^CONNECTION',
-          'PV1|1|N',
-        ].join('\r'),
-      );
-      const encoding = c.config.encoding === 'latin1' ? 'latin1' : c.config.encoding === 'ascii' ? 'ascii' : 'utf8';
-      try {
-        const answer = await mllpExchange(socket!, message.toString(), { encoding, timeoutMs: Number(c.config.ack_timeout_ms) || 10_000, maxBytes: 1024 * 1024 });
-        const msa = Hl7Message.parse(answer).getSegment('MSA');
-        if (!msa) throw new Error('an answer came, but without an MSA segment: it is not an HL7 ACK');
-        const code = msa.getField(1).toString() || '?';
-        const acked = msa.getField(2).toString();
-        if (acked !== id) throw new Error(`an answer came, but MSA-2 (${acked || 'empty'}) does not name the test message ${id}`);
-        const text3 = msa.getField(3).toString();
-        if (code !== 'AA' && code !== 'CA') throw new Error(`the receiver answered ${code}${text3 ? `: ${text3}` : ''} to a test ADT^A01 (the connection works; it refused the message)`);
-        return `ACK ${code} for the test ADT^A01 ${id}${text3 ? `: ${text3}` : ''}`;
-      } finally {
-        socket?.destroy();
-      }
-    }],
+    [
+      'connect',
+      async () => {
+        socket = await services.connect({ host: String(c.config.host), port: Number(c.config.port), tls });
+        return `TCP connection to ${c.endpoint}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
+      },
+    ],
+    [
+      'ack',
+      async () => {
+        // a real minimal ADT^A01, marked as a test message (MSH-11 T) so the receiver does not file it
+        const id = newControlId();
+        const now = formatHl7DateTime(new Date());
+        const receiver = c.name.replace(/[|^~\\&\r\n]/g, ' ');
+        const message = Hl7Message.parse(
+          [
+            `MSH|^~\\&|CLINFLOW|CLINFLOW|${receiver}||${now}||ADT^A01^ADT_A01|${id}|T|2.5.1`,
+            `EVN|A01|${now}`,
+            'PID|1||CONNECTION-TEST^^^CLINFLOW^MR||TEST^CONNECTION',
+            'PV1|1|N',
+          ].join('\r'),
+        );
+        const encoding = c.config.encoding === 'latin1' ? 'latin1' : c.config.encoding === 'ascii' ? 'ascii' : 'utf8';
+        try {
+          const answer = await mllpExchange(socket!, message.toString(), {
+            encoding,
+            timeoutMs: Number(c.config.ack_timeout_ms) || 10_000,
+            maxBytes: 1024 * 1024,
+          });
+          const msa = Hl7Message.parse(answer).getSegment('MSA');
+          if (!msa) throw new Error('an answer came, but without an MSA segment: it is not an HL7 ACK');
+          const code = msa.getField(1).toString() || '?';
+          const acked = msa.getField(2).toString();
+          if (acked !== id) throw new Error(`an answer came, but MSA-2 (${acked || 'empty'}) does not name the test message ${id}`);
+          const text3 = msa.getField(3).toString();
+          if (code !== 'AA' && code !== 'CA')
+            throw new Error(`the receiver answered ${code}${text3 ? `: ${text3}` : ''} to a test ADT^A01 (the connection works; it refused the message)`);
+          return `ACK ${code} for the test ADT^A01 ${id}${text3 ? `: ${text3}` : ''}`;
+        } finally {
+          socket?.destroy();
+        }
+      },
+    ],
   ];
 }
 
@@ -109,45 +131,61 @@ function mllpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
  * the policy, not the server's answer. The connection is closed again; the next steps make their own calls.
  */
 function connectStep(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>] {
-  return ['connect', async () => {
-    const url = new URL(c.endpoint);
-    const tls = url.protocol === 'https:';
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(url.port) || (tls ? 443 : 80);
-    const socket = await nodeServices(ctx.db, ctx.principal.orgId).connect({ host, port, tls });
-    try {
-      const address = socket.remoteAddress ? ` (${socket.remoteAddress})` : '';
-      return `TCP connection to ${url.host}${address}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
-    } finally {
-      socket.destroy();
-    }
-  }];
+  return [
+    'connect',
+    async () => {
+      const url = new URL(c.endpoint);
+      const tls = url.protocol === 'https:';
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const port = Number(url.port) || (tls ? 443 : 80);
+      const socket = await nodeServices(ctx.db, ctx.principal.orgId).connect({ host, port, tls });
+      try {
+        const address = socket.remoteAddress ? ` (${socket.remoteAddress})` : '';
+        return `TCP connection to ${url.host}${address}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
+      } finally {
+        socket.destroy();
+      }
+    },
+  ];
 }
 
 function httpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
-  return [connectStep(c, ctx), ['reach', async () => {
-    const response = await outboundFetch(c.endpoint, { method: 'GET', headers: connectorHeaders(c).headers, redirect: 'manual' });
-    await response.body?.cancel();
-    const tls = c.endpoint.startsWith('https:') ? ' over TLS' : '';
-    if (response.status === 401 || response.status === 403) throw new Error(`the server answered ${response.status}${tls}: the credentials were not accepted`);
-    return `GET ${c.endpoint} answered ${response.status}${tls}`;
-  }]];
+  return [
+    connectStep(c, ctx),
+    [
+      'reach',
+      async () => {
+        const response = await outboundFetch(c.endpoint, { method: 'GET', headers: connectorHeaders(c).headers, redirect: 'manual' });
+        await response.body?.cancel();
+        const tls = c.endpoint.startsWith('https:') ? ' over TLS' : '';
+        if (response.status === 401 || response.status === 403)
+          throw new Error(`the server answered ${response.status}${tls}: the credentials were not accepted`);
+        return `GET ${c.endpoint} answered ${response.status}${tls}`;
+      },
+    ],
+  ];
 }
 
 function postgresChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
   const sql = poolOf(c, nodeServices(ctx.db, ctx.principal.orgId));
   return [
-    ['connect', async () => {
-      const [row] = await sql<{ version: string }[]>`select version()`;
-      return `connected and signed in: ${row!.version.split(' on ')[0]}`;
-    }],
-    ['schema', async () => {
-      const schema = String(c.config.schema ?? 'public');
-      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from information_schema.tables where table_schema = ${schema}`;
-      const [exists] = await sql`select 1 from information_schema.schemata where schema_name = ${schema}`;
-      if (!exists) throw new Error(`schema "${schema}" does not exist (or this user cannot see it)`);
-      return `schema "${schema}" with ${row!.n} table${row!.n === 1 ? '' : 's'}`;
-    }],
+    [
+      'connect',
+      async () => {
+        const [row] = await sql<{ version: string }[]>`select version()`;
+        return `connected and signed in: ${row!.version.split(' on ')[0]}`;
+      },
+    ],
+    [
+      'schema',
+      async () => {
+        const schema = String(c.config.schema ?? 'public');
+        const [row] = await sql<{ n: number }[]>`select count(*)::int as n from information_schema.tables where table_schema = ${schema}`;
+        const [exists] = await sql`select 1 from information_schema.schemata where schema_name = ${schema}`;
+        if (!exists) throw new Error(`schema "${schema}" does not exist (or this user cannot see it)`);
+        return `schema "${schema}" with ${row!.n} table${row!.n === 1 ? '' : 's'}`;
+      },
+    ],
   ];
 }
 
@@ -159,19 +197,34 @@ export async function testConnector(ctx: ServiceContext, id: string) {
   const view = await getConnector(ctx, id);
   const handle = await connectorHandle(ctx.db, ctx.principal.orgId, view.id, view.type);
   const plan =
-    view.type === 'fhir' ? fhirChecks(handle, ctx) : view.type === 'hl7-mllp' ? mllpChecks(handle, ctx) : view.type === 'http' ? httpChecks(handle, ctx) : postgresChecks(handle, ctx);
-  const result = await steps(plan.map(([name, run]) => [name, async () => {
-    try {
-      return await run();
-    } catch (e) {
-      // node and outbound errors already say what happened, in words
-      throw e instanceof NodeError ? new Error(e.message) : e;
-    }
-  }]));
+    view.type === 'fhir'
+      ? fhirChecks(handle, ctx)
+      : view.type === 'hl7-mllp'
+        ? mllpChecks(handle, ctx)
+        : view.type === 'http'
+          ? httpChecks(handle, ctx)
+          : postgresChecks(handle, ctx);
+  const result = await steps(
+    plan.map(([name, run]) => [
+      name,
+      async () => {
+        try {
+          return await run();
+        } catch (e) {
+          // node and outbound errors already say what happened, in words
+          throw e instanceof NodeError ? new Error(e.message) : e;
+        }
+      },
+    ]),
+  );
   if (!result.ok) {
     // for whoever runs the server: which connector of which organization failed, and why (the same words as the answer)
     const failed = result.checks.at(-1)!;
-    logger.warn(`connector test failed: "${view.name}" (${view.type}) at ${failed.name}`, { orgId: ctx.principal.orgId, connectorId: view.id, detail: failed.detail });
+    logger.warn(`connector test failed: "${view.name}" (${view.type}) at ${failed.name}`, {
+      orgId: ctx.principal.orgId,
+      connectorId: view.id,
+      detail: failed.detail,
+    });
   }
   return { connector_id: view.id, tested_at: new Date().toISOString(), ...result };
 }

@@ -13,7 +13,10 @@ const secret = (description: string) => z.string().min(1).max(10_000).describe(d
 
 const Fhir = {
   config: z.object({
-    auth: z.enum(['none', 'basic', 'bearer', 'oauth2']).default('none').describe('How Clinflow authenticates: none, basic (username and password), bearer (a fixed token) or oauth2 (client credentials)'),
+    auth: z
+      .enum(['none', 'basic', 'bearer', 'oauth2'])
+      .default('none')
+      .describe('How Clinflow authenticates: none, basic (username and password), bearer (a fixed token) or oauth2 (client credentials)'),
     token_url: z.url().optional().meta({ description: 'oauth2: the token endpoint (SMART backend services, Epic, Cerner, Medplum…)', 'x-auth': 'oauth2' }),
     scope: z.string().max(2000).optional().meta({ description: 'oauth2: the scopes to ask for, e.g. system/*.read', 'x-auth': 'oauth2' }),
     timeout_ms: z.number().int().min(100).max(300_000).optional().describe('Time limit of each call (default: OUTBOUND_TIMEOUT_MS)'),
@@ -41,8 +44,15 @@ const Mllp = {
 const Http = {
   config: z.object({
     auth: z.enum(['none', 'basic', 'bearer', 'api-key']).default('none').describe('none, basic, bearer or an API key header'),
-    header_name: z.string().regex(/^[A-Za-z0-9-]+$/).default('X-API-Key').meta({ description: 'api-key: the header that carries the key', 'x-auth': 'api-key' }),
-    headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/), z.string().max(2000)).default({}).describe('Headers sent with every call (not secret: put secrets in the credentials)'),
+    header_name: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/)
+      .default('X-API-Key')
+      .meta({ description: 'api-key: the header that carries the key', 'x-auth': 'api-key' }),
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9-]+$/), z.string().max(2000))
+      .default({})
+      .describe('Headers sent with every call (not secret: put secrets in the credentials)'),
   }),
   credentials: z.object({
     username: secret('basic: the user name').optional(),
@@ -55,17 +65,41 @@ const Http = {
 
 const Postgres = {
   config: z.object({
-    schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a schema name').default('public').describe('Schema searched first'),
+    schema: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a schema name')
+      .default('public')
+      .describe('Schema searched first'),
   }),
   credentials: z.object({ password: secret('The database password (or give it in the connection string: it is moved here)').optional() }),
   needs: {} as Record<string, string[]>,
 };
 
 export const CONNECTOR_TYPES = {
-  fhir: { name: 'FHIR server', description: 'A FHIR R4 server: read, search, write and bulk export.', endpoint: 'The FHIR base URL, e.g. https://fhir.hospital.org/r4', ...Fhir },
-  'hl7-mllp': { name: 'HL7 v2 over MLLP', description: 'A system that receives HL7 v2 messages over MLLP (an interface engine, an EHR, a LIS).', endpoint: 'host:port, e.g. ie.hospital.local:2575', ...Mllp },
-  http: { name: 'HTTP API', description: 'Any HTTP API, with its base URL, headers and authentication.', endpoint: 'The base URL, e.g. https://api.payer.com/v1', ...Http },
-  postgres: { name: 'PostgreSQL', description: 'A PostgreSQL database (a warehouse) to read from and write rows to.', endpoint: 'A connection string, e.g. postgres://etl@warehouse.local:5432/clinical', ...Postgres },
+  fhir: {
+    name: 'FHIR server',
+    description: 'A FHIR R4 server: read, search, write and bulk export.',
+    endpoint: 'The FHIR base URL, e.g. https://fhir.hospital.org/r4',
+    ...Fhir,
+  },
+  'hl7-mllp': {
+    name: 'HL7 v2 over MLLP',
+    description: 'A system that receives HL7 v2 messages over MLLP (an interface engine, an EHR, a LIS).',
+    endpoint: 'host:port, e.g. ie.hospital.local:2575',
+    ...Mllp,
+  },
+  http: {
+    name: 'HTTP API',
+    description: 'Any HTTP API, with its base URL, headers and authentication.',
+    endpoint: 'The base URL, e.g. https://api.payer.com/v1',
+    ...Http,
+  },
+  postgres: {
+    name: 'PostgreSQL',
+    description: 'A PostgreSQL database (a warehouse) to read from and write rows to.',
+    endpoint: 'A connection string, e.g. postgres://etl@warehouse.local:5432/clinical',
+    ...Postgres,
+  },
 } satisfies Record<ConnectorType, unknown>;
 
 export const TYPE_IDS = Object.keys(CONNECTOR_TYPES) as ConnectorType[];
@@ -90,7 +124,10 @@ export function missingCredentials(type: ConnectorType, config: Record<string, u
  * The endpoint as stored, and what it implies: an MLLP `host:port` gives config.host and config.port; a
  * Postgres connection string gives up its password to the credentials. Throws a message for a bad endpoint.
  */
-export function normalizeEndpoint(type: ConnectorType, endpoint: string): { endpoint: string; config?: Record<string, unknown>; credentials?: Record<string, string> } {
+export function normalizeEndpoint(
+  type: ConnectorType,
+  endpoint: string,
+): { endpoint: string; config?: Record<string, unknown>; credentials?: Record<string, string> } {
   const raw = endpoint.trim();
   if (type === 'hl7-mllp') {
     const m = /^(?:mllp:\/\/)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})\/?$/.exec(raw);
@@ -102,7 +139,11 @@ export function normalizeEndpoint(type: ConnectorType, endpoint: string): { endp
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(type === 'postgres' ? 'Give a connection string, e.g. postgres://etl@warehouse.local:5432/clinical' : 'Give a full URL, e.g. https://fhir.hospital.org/r4');
+    throw new Error(
+      type === 'postgres'
+        ? 'Give a connection string, e.g. postgres://etl@warehouse.local:5432/clinical'
+        : 'Give a full URL, e.g. https://fhir.hospital.org/r4',
+    );
   }
   if (type === 'postgres') {
     if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error('A connection string starts with postgres://');
@@ -111,7 +152,7 @@ export function normalizeEndpoint(type: ConnectorType, endpoint: string): { endp
     return { endpoint: url.toString(), ...(password ? { credentials: { password } } : {}) };
   }
   if (!/^https?:$/.test(url.protocol)) throw new Error('The URL must start with https:// (or http://)');
-  if (url.username || url.password) throw new Error('Put credentials in the connector\'s credentials, not in the URL');
+  if (url.username || url.password) throw new Error("Put credentials in the connector's credentials, not in the URL");
   return { endpoint: raw.replace(/\/+$/, '') };
 }
 

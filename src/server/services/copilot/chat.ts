@@ -43,7 +43,12 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
   const edits = readEdits(input.message).filter((o) => o.kind !== 'unknown');
   if (about && (WHY_VALID.test(input.message) || (EXPLAIN.test(input.message) && (question || !edits.length)))) {
     const def = PipelineDefinition.safeParse(definition ?? (await findPipelineRow(ctx, pipelineId!)).definition);
-    if (!def.success) throw new AppError('VALIDATION_FAILED', 'The pipeline in context is not a definition {nodes, connections}.', def.error.issues.map((i) => ({ path: `context.definition.${i.path.join('.')}`, message: i.message })));
+    if (!def.success)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'The pipeline in context is not a definition {nodes, connections}.',
+        def.error.issues.map((i) => ({ path: `context.definition.${i.path.join('.')}`, message: i.message })),
+      );
     const r = await analyze(ctx, about);
     if (WHY_VALID.test(input.message)) {
       yield { event: 'thinking', data: { content: `Explaining the validator's verdict on ${which}, check by check.` } };
@@ -64,7 +69,10 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
     return;
   }
   if (about) {
-    yield { event: 'thinking', data: { content: `Changing ${which} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` } };
+    yield {
+      event: 'thinking',
+      data: { content: `Changing ${which} as asked (not saved: apply it with POST /api/copilot/modify/pipeline, or in the editor).` },
+    };
     const m = await modifyForCopilot(ctx, { ...about, request: input.message, model: input.model, sample_input: input.sample_input });
     for (const r of m.reasoning) yield { event: 'thinking', data: { content: r } };
     for (const c of m.changes) yield { event: 'thinking', data: { content: c } };
@@ -73,7 +81,9 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
     if (m.dry_run) yield { event: 'dry_run', data: m.dry_run };
     const done = m.changes.map((c) => `- ${c}`);
     const left = m.unresolved.map((u) => `- not done: ${u}`);
-    const head = m.changes.length ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'} proposed (not saved). ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}` : 'No change made.';
+    const head = m.changes.length
+      ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'} proposed (not saved). ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}`
+      : 'No change made.';
     yield { event: 'message', data: { content: [head, ...done, ...left].join('\n') } };
     return;
   }
@@ -85,7 +95,15 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
   if (g.dry_run) yield { event: 'dry_run', data: g.dry_run };
   const left = g.unresolved.map((u) => `- to finish: ${u}`);
   const ran = g.dry_run ? ` The dry run on the sample ${g.dry_run.status}.` : '';
-  yield { event: 'message', data: { content: [`"${g.pipeline.name}": ${g.pipeline.nodes.length} nodes. ${summary(g.validation.valid, g.validation.errors, g.validation.warnings)}${ran}`, ...left].join('\n') } };
+  yield {
+    event: 'message',
+    data: {
+      content: [
+        `"${g.pipeline.name}": ${g.pipeline.nodes.length} nodes. ${summary(g.validation.valid, g.validation.errors, g.validation.warnings)}${ran}`,
+        ...left,
+      ].join('\n'),
+    },
+  };
 }
 
 /** POST /api/copilot/chat with stream: true — the events of one turn, each sent as it is made. What can be checked first (the pipeline in context) answers as an ordinary error. */
@@ -120,5 +138,11 @@ export async function copilotChat(ctx: ServiceContext, input: CopilotChatInput) 
     else if (e.event === 'dry_run') dryRun = e.data;
     else if (e.event === 'message') answer.push(e.data.content);
   }
-  return { response: answer.join('\n'), reasoning_steps: steps.map((content) => ({ type: 'thinking' as const, content })), pipeline, validation, dry_run: dryRun };
+  return {
+    response: answer.join('\n'),
+    reasoning_steps: steps.map((content) => ({ type: 'thinking' as const, content })),
+    pipeline,
+    validation,
+    dry_run: dryRun,
+  };
 }

@@ -62,7 +62,7 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
       const model = typeof n.def.config?.model === 'string' ? n.def.config.model : OFFLINE;
       const external = Boolean(d.plan?.externalModel) || model !== OFFLINE;
       if (external && phiReaches(g, id)) {
-        const which = d.plan?.externalModel ? 'the agent\'s language model' : `the external model ${model}`;
+        const which = d.plan?.externalModel ? "the agent's language model" : `the external model ${model}`;
         const add = `add ${[...DEIDENTIFY].sort().join(' or ')} before this node`;
         const message = `Patient data reaches ${which} without de-identification: ${add} (or use clinflow/offline, which runs on this server).`;
         out.push({ node_id: id, code: 'PHI_TO_EXTERNAL_LLM', message });
@@ -71,7 +71,11 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
     const headers = d.credentialHeaders ? (n.def.config?.[d.credentialHeaders] as Record<string, unknown> | undefined) : undefined;
     const typed = Object.keys(headers ?? {}).filter((h) => CREDENTIAL_HEADER.test(h));
     if (typed.length) {
-      out.push({ node_id: id, code: 'CREDENTIAL_IN_NODE', message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.` });
+      out.push({
+        node_id: id,
+        code: 'CREDENTIAL_IN_NODE',
+        message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.`,
+      });
     }
     const check = d.plan?.precededBy;
     if (check && !upstreamHas(g, id, check.type)) {
@@ -79,7 +83,11 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
       out.push({ node_id: id, code: 'FHIR_NOT_VALIDATED', message });
     }
     if (d.side_effect === 'write' && n.settings.retry.max_attempts <= 1) {
-      out.push({ node_id: id, code: 'WRITE_WITHOUT_RETRY', message: `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts (e.g. 3); writes carry an idempotency key, so a retry does not write twice.` });
+      out.push({
+        node_id: id,
+        code: 'WRITE_WITHOUT_RETRY',
+        message: `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts (e.g. 3); writes carry an idempotency key, so a retry does not write twice.`,
+      });
     }
   }
   return out;

@@ -10,13 +10,22 @@ import { findPipelineRow } from '../pipelines/find';
 import { updatePipeline } from '../pipelines/update-pipeline';
 import { validateForCopilot } from './validate';
 
-const ownConnectors = (ctx: ServiceContext) => ctx.db.select({ name: connectors.name, type: connectors.type }).from(connectors).where(eq(connectors.orgId, ctx.principal.orgId));
+const ownConnectors = (ctx: ServiceContext) =>
+  ctx.db.select({ name: connectors.name, type: connectors.type }).from(connectors).where(eq(connectors.orgId, ctx.principal.orgId));
 
 /** POST /api/copilot/configure/node: a configuration for a node type from a description. */
 export async function configureNodeFor(ctx: ServiceContext, input: { node_type: string; description: string; config?: Record<string, unknown> }) {
   const r = configureNode(input.node_type, input.description, { base: input.config, connectors: await ownConnectors(ctx) });
   if (!r) throw new AppError('NODE_TYPE_NOT_FOUND', `There is no node type "${input.node_type}" in the catalog.`);
-  return { node_type: input.node_type, config: r.config, valid: r.problem === null, problems: r.problem ? [r.problem] : [], filled: r.filled, missing: r.missing, planner: 'offline' as const };
+  return {
+    node_type: input.node_type,
+    config: r.config,
+    valid: r.problem === null,
+    problems: r.problem ? [r.problem] : [],
+    filled: r.filled,
+    missing: r.missing,
+    planner: 'offline' as const,
+  };
 }
 
 /** Whether a node still needs configuring: its config does not fit its schema, or it needs a connector it lacks. */
@@ -38,8 +47,16 @@ function unconfigured(type: string, config: Record<string, unknown>): boolean {
 export async function autoConfigure(ctx: ServiceContext, input: { pipeline_id?: string; definition?: unknown; description?: string; apply?: boolean }) {
   const row = input.pipeline_id ? await findPipelineRow(ctx, input.pipeline_id) : undefined;
   const parsed = PipelineDefinition.safeParse(row?.definition ?? input.definition);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Give pipeline_id, or a definition {nodes, connections}.', parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })));
-  if (input.apply && !row) throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [{ path: 'apply', message: 'needs pipeline_id' }]);
+  if (!parsed.success)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Give pipeline_id, or a definition {nodes, connections}.',
+      parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })),
+    );
+  if (input.apply && !row)
+    throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [
+      { path: 'apply', message: 'needs pipeline_id' },
+    ]);
   const description = input.description ?? [row?.name, row?.description].filter(Boolean).join('. ');
   const own = await ownConnectors(ctx);
   const graph = buildGraph(parsed.data, getNodeType);

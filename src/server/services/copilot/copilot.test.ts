@@ -5,7 +5,13 @@ import type { Runtime } from '@/server/runtime';
 import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 
 const at = { x: 0, y: 0 };
-const node = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, type, config, position: at, ...extra });
+const node = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  id,
+  type,
+  config,
+  position: at,
+  ...extra,
+});
 const link = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
 
 /**
@@ -37,7 +43,7 @@ describe('the copilot', () => {
   }, 60_000);
   afterAll(() => rt.database.close());
 
-  it('validates with the engine\'s checks, one error per broken kind, each on its node', async () => {
+  it("validates with the engine's checks, one error per broken kind, each on its node", async () => {
     const a = await orgCaller(rt, 'org-copilot-validate');
     const broken = {
       nodes: [node('in', 'manual-trigger'), node('x', 'no-such-node'), node('j', 'jsonata-transform', { expression: 42 }), node('loose', 'pipeline-output')],
@@ -55,11 +61,18 @@ describe('the copilot', () => {
   it('warns about patient data sent to an external LLM, FHIR written unvalidated, and writes without retry', async () => {
     const a = await orgCaller(rt, 'org-copilot-risks');
     const r = await a.copilot.validatePipeline({ definition: risky });
-    expect(r.warnings.map((w) => `${w.node_id}:${w.code}`)).toEqual(expect.arrayContaining(['ask:PHI_TO_EXTERNAL_LLM', 'write:FHIR_NOT_VALIDATED', 'write:WRITE_WITHOUT_RETRY']));
+    expect(r.warnings.map((w) => `${w.node_id}:${w.code}`)).toEqual(
+      expect.arrayContaining(['ask:PHI_TO_EXTERNAL_LLM', 'write:FHIR_NOT_VALIDATED', 'write:WRITE_WITHOUT_RETRY']),
+    );
 
     // de-identified first, validated first, retried: the warnings go
     const safer = {
-      nodes: [...risky.nodes.filter((n) => n.id !== 'write'), node('deid', 'fhir-deidentify'), node('check', 'fhir-validate', { expect: 'bundle' }), node('write', 'fhir-write', { connector: 'hapi', operation: 'transaction' }, { settings: { retry: { max_attempts: 3 } } })],
+      nodes: [
+        ...risky.nodes.filter((n) => n.id !== 'write'),
+        node('deid', 'fhir-deidentify'),
+        node('check', 'fhir-validate', { expect: 'bundle' }),
+        node('write', 'fhir-write', { connector: 'hapi', operation: 'transaction' }, { settings: { retry: { max_attempts: 3 } } }),
+      ],
       connections: [
         link('in', 'message', 'parse', 'text'),
         link('parse', 'message', 'to_fhir', 'message'),
@@ -89,7 +102,7 @@ describe('the copilot', () => {
     expect(await a.agents.get({ id: fhir.agent.id! })).toMatchObject({ agent_type: 'fhir', status: 'active' });
   });
 
-  it('reports an agent\'s usage, failures and tool calls, with recommendations', async () => {
+  it("reports an agent's usage, failures and tool calls, with recommendations", async () => {
     const a = await orgCaller(rt, 'org-copilot-insights');
     const agent = await a.agents.create({ template_id: 'a9e17000-0000-4000-8000-000000000005' });
     const empty = await a.copilot.insights({ agentId: agent.id });
@@ -113,7 +126,10 @@ describe('the copilot', () => {
     const a = await orgCaller(rt, 'org-copilot-generate');
     await a.connectors.create({ name: 'hapi', type: 'fhir', endpoint: 'https://fhir.example.org/r4', config: { auth: 'none' }, credentials: {} });
     const adt = readFileSync(path.resolve(import.meta.dirname, '../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
-    const r = await a.copilot.generate({ description: 'Receive ADT messages over MLLP, convert them to FHIR, validate and write them to our FHIR server "hapi"', sample_input: adt });
+    const r = await a.copilot.generate({
+      description: 'Receive ADT messages over MLLP, convert them to FHIR, validate and write them to our FHIR server "hapi"',
+      sample_input: adt,
+    });
     expect(r.pipeline.nodes.map((n) => n.type)).toEqual(expect.arrayContaining(['mllp-listener-trigger', 'hl7v2-to-fhir', 'fhir-validate', 'fhir-write']));
     expect(r.pipeline.nodes.find((n) => n.type === 'fhir-write')?.config).toMatchObject({ connector: 'hapi' });
     expect(r.validation.valid).toBe(true);
@@ -123,7 +139,7 @@ describe('the copilot', () => {
     expect((await a.executions.list({ limit: 20, offset: 0 })).executions).toEqual([]);
   });
 
-  it('configures a node from a description: a schedule, a FHIR query on the organization\'s connector', async () => {
+  it("configures a node from a description: a schedule, a FHIR query on the organization's connector", async () => {
     const a = await orgCaller(rt, 'org-copilot-configure');
     await a.connectors.create({ name: 'hapi', type: 'fhir', endpoint: 'https://fhir.example.org/r4', config: { auth: 'none' }, credentials: {} });
     const cron = await a.copilot.configureNode({ node_type: 'schedule-trigger', description: 'every day at 6am' });
@@ -132,7 +148,9 @@ describe('the copilot', () => {
     expect(none.missing[0]).toMatch(/^schedule:/);
     const query = await a.copilot.configureNode({ node_type: 'fhir-query', description: 'Read the Observation resources from our FHIR server' });
     expect(query).toMatchObject({ valid: true, config: { connector: 'hapi', query: expect.stringMatching(/^Observation\?/) } });
-    await expect(a.copilot.configureNode({ node_type: 'no-such-node', description: 'anything at all' })).rejects.toMatchObject({ cause: { code: 'NODE_TYPE_NOT_FOUND' } });
+    await expect(a.copilot.configureNode({ node_type: 'no-such-node', description: 'anything at all' })).rejects.toMatchObject({
+      cause: { code: 'NODE_TYPE_NOT_FOUND' },
+    });
   });
 
   it('auto-configures the nodes a pipeline left unconfigured, and saves them as a version when asked', async () => {
@@ -149,7 +167,11 @@ describe('the copilot', () => {
         { source: 'read', source_port: 'bundle', target: 'out', target_port: 'value' },
       ],
     };
-    const p = await a.pipelines.create({ name: 'Nightly patients', description: 'Every night at 2am read the Patient resources from our FHIR server', definition });
+    const p = await a.pipelines.create({
+      name: 'Nightly patients',
+      description: 'Every night at 2am read the Patient resources from our FHIR server',
+      definition,
+    });
     const r = await a.copilot.autoConfigure({ pipeline_id: p.id, apply: true });
     expect(r.changes.map((c) => c.node_id).sort()).toEqual(['read', 'when']);
     expect(r.definition.nodes.find((n) => n.id === 'when')?.config).toMatchObject({ cron: '0 2 * * *' });
@@ -226,7 +248,7 @@ describe('the copilot', () => {
     expect(await a.copilot.applySuggestion({ id: '00000000-0000-4000-8000-000000000000' }).catch(code)).toBe('SUGGESTION_NOT_FOUND');
   });
 
-  it('refines a pipeline: every suggested change at once, valid, and the copilot\'s warnings answered', async () => {
+  it("refines a pipeline: every suggested change at once, valid, and the copilot's warnings answered", async () => {
     const a = await orgCaller(rt, 'org-copilot-refine');
     const r = await a.copilot.refine({ definition: risky });
     expect(r.validation.valid).toBe(true);

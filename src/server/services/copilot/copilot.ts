@@ -42,14 +42,22 @@ export async function analyze(ctx: ServiceContext, input: { pipeline_id?: string
     const insights = await agentInsights(ctx, input.agent_id);
     const row = await findAgentRow(ctx, input.agent_id);
     const problems = agentProblems(row).map((p) => ({ node_id: null, code: 'AGENT_INVALID', message: `${p.path}: ${p.message}` }));
-    return { kind: 'agent' as const, id: row.id, valid: problems.length === 0, errors: problems, warnings: insights.recommendations.map((r) => ({ node_id: null, code: r.kind.toUpperCase().replaceAll('-', '_'), message: r.message })) };
+    return {
+      kind: 'agent' as const,
+      id: row.id,
+      valid: problems.length === 0,
+      errors: problems,
+      warnings: insights.recommendations.map((r) => ({ node_id: null, code: r.kind.toUpperCase().replaceAll('-', '_'), message: r.message })),
+    };
   }
   if (input.pipeline_id) {
     const row = await findPipelineRow(ctx, input.pipeline_id);
     return { kind: 'pipeline' as const, id: row.id, ...validateForCopilot(row.definition) };
   }
   if (input.definition !== undefined) return { kind: 'pipeline' as const, id: null, ...validateForCopilot(input.definition) };
-  throw new AppError('VALIDATION_FAILED', 'Name what to analyze: pipeline_id, definition or agent_id.', [{ path: '', message: 'one of pipeline_id, definition, agent_id is required' }]);
+  throw new AppError('VALIDATION_FAILED', 'Name what to analyze: pipeline_id, definition or agent_id.', [
+    { path: '', message: 'one of pipeline_id, definition, agent_id is required' },
+  ]);
 }
 
 export { agentInsights, validateForCopilot };
@@ -58,9 +66,18 @@ export { agentInsights, validateForCopilot };
 export async function generatePipelineDocs(ctx: ServiceContext, input: { pipeline_id?: string; definition?: unknown; name?: string }) {
   const row = input.pipeline_id ? await findPipelineRow(ctx, input.pipeline_id) : undefined;
   const parsed = PipelineDefinition.safeParse(row?.definition ?? input.definition);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Give pipeline_id, or a definition {nodes, connections}.', parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })));
+  if (!parsed.success)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Give pipeline_id, or a definition {nodes, connections}.',
+      parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })),
+    );
   const findings = validateForCopilot(parsed.data);
-  const markdown = pipelineDocs({ name: row?.name ?? input.name ?? 'Pipeline', description: row?.description, version: row?.version, status: row?.status }, parsed.data, findings);
+  const markdown = pipelineDocs(
+    { name: row?.name ?? input.name ?? 'Pipeline', description: row?.description, version: row?.version, status: row?.status },
+    parsed.data,
+    findings,
+  );
   return { markdown, valid: findings.valid };
 }
 
@@ -70,7 +87,12 @@ export async function generatePipelineDocs(ctx: ServiceContext, input: { pipelin
  */
 export function generateHl7Mapping(text: string) {
   const parsed = parseHl7v2(text);
-  if (!parsed.ok) throw new AppError('VALIDATION_FAILED', `The sample is not HL7 v2: ${parsed.errors.map((e) => e.message).join('; ')}`, parsed.errors.map((e) => ({ path: 'message', message: e.message })));
+  if (!parsed.ok)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `The sample is not HL7 v2: ${parsed.errors.map((e) => e.message).join('; ')}`,
+      parsed.errors.map((e) => ({ path: 'message', message: e.message })),
+    );
   const message = isBatch(parsed.value) ? batchMessages(parsed.value)[0] : parsed.value;
   if (!message) throw new AppError('VALIDATION_FAILED', 'The batch holds no message.', [{ path: 'message', message: 'empty batch' }]);
   let bundle;

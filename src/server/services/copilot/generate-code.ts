@@ -52,7 +52,9 @@ export async function generateCode(ctx: ServiceContext, input: { description: st
     made = generateOffline(input.description, input.sample_input);
   } catch (e) {
     if (!(e instanceof RequestNotUnderstood)) throw e;
-    throw new AppError('REQUEST_NOT_UNDERSTOOD', `${e.message} Ask for an operation on the input's fields, e.g. "${EXAMPLE_REQUESTS[0]}".`, [{ understood: e.understood, examples: EXAMPLE_REQUESTS }]);
+    throw new AppError('REQUEST_NOT_UNDERSTOOD', `${e.message} Ask for an operation on the input's fields, e.g. "${EXAMPLE_REQUESTS[0]}".`, [
+      { understood: e.understood, examples: EXAMPLE_REQUESTS },
+    ]);
   }
   const problem = syntaxProblem(made.source);
   const dry_run = problem === null && input.sample_input !== undefined ? await dryRun(ctx, made.source, input.sample_input) : null;

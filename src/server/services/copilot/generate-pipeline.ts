@@ -78,7 +78,10 @@ async function plan(description: string, own: { name: string; type: string }[], 
  * that is not valid comes back with its errors, never as if it were fine.
  */
 export async function generatePipeline(ctx: ServiceContext, input: { description: string; sample_input?: unknown; model?: string }) {
-  const own = await ctx.db.select({ name: connectors.name, type: connectors.type }).from(connectors).where(and(eq(connectors.orgId, ctx.principal.orgId)));
+  const own = await ctx.db
+    .select({ name: connectors.name, type: connectors.type })
+    .from(connectors)
+    .where(and(eq(connectors.orgId, ctx.principal.orgId)));
   const p = await plan(input.description, own, input.model ?? env.COPILOT_MODEL);
   const definition = { nodes: p.pipeline.nodes, connections: p.pipeline.connections };
   const validation = validateForCopilot(definition);

@@ -34,19 +34,34 @@ export async function agentInsights(ctx: ServiceContext, agentId: string) {
     })
     .from(modelCalls)
     .where(own);
-  const bySource = await ctx.db.select({ source: modelCalls.source, n: sql<number>`count(*)::int` }).from(modelCalls).where(own).groupBy(modelCalls.source);
+  const bySource = await ctx.db
+    .select({ source: modelCalls.source, n: sql<number>`count(*)::int` })
+    .from(modelCalls)
+    .where(own)
+    .groupBy(modelCalls.source);
   const failures = await ctx.db
     .select({ code: modelCalls.errorCode, n: sql<number>`count(*)::int` })
     .from(modelCalls)
     .where(and(own, eq(modelCalls.ok, false)))
     .groupBy(modelCalls.errorCode)
     .orderBy(desc(sql`count(*)`));
-  const convs = await ctx.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.agentId, agent.id), eq(conversations.orgId, ctx.principal.orgId), gte(conversations.updatedAt, since)));
+  const convs = await ctx.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.agentId, agent.id), eq(conversations.orgId, ctx.principal.orgId), gte(conversations.updatedAt, since)));
   const answers = convs.length
     ? await ctx.db
         .select({ steps: messages.steps })
         .from(messages)
-        .where(and(inArray(messages.conversationId, convs.map((c) => c.id)), eq(messages.role, 'assistant')))
+        .where(
+          and(
+            inArray(
+              messages.conversationId,
+              convs.map((c) => c.id),
+            ),
+            eq(messages.role, 'assistant'),
+          ),
+        )
         .orderBy(desc(messages.createdAt))
         .limit(RECENT_ANSWERS)
     : [];
@@ -66,23 +81,46 @@ export async function agentInsights(ctx: ServiceContext, agentId: string) {
   }
   const t = totals!;
   const recommendations: Recommendation[] = [];
-  if (t.turns === 0) recommendations.push({ kind: 'no-usage', message: `No turns in the last ${DAYS} days: try it in the playground, then deploy it to invoke it from pipelines or the public endpoint.` });
+  if (t.turns === 0)
+    recommendations.push({
+      kind: 'no-usage',
+      message: `No turns in the last ${DAYS} days: try it in the playground, then deploy it to invoke it from pipelines or the public endpoint.`,
+    });
   if (agent.modelConfig.model === 'clinflow/offline' && agent.status === 'deployed') {
-    recommendations.push({ kind: 'offline-model', message: 'This deployed agent runs on clinflow/offline, a rule-based model without an LLM: configure a language model (GET /api/llm-models) for answers beyond extraction and summaries.' });
+    recommendations.push({
+      kind: 'offline-model',
+      message:
+        'This deployed agent runs on clinflow/offline, a rule-based model without an LLM: configure a language model (GET /api/llm-models) for answers beyond extraction and summaries.',
+    });
   }
   if (t.turns >= 5 && pct(t.failed, t.turns) >= 10) {
     const top = failures[0];
-    recommendations.push({ kind: 'failures', message: `${pct(t.failed, t.turns)}% of turns failed${top?.code ? `, most often ${top.code}` : ''}: check the model's provider settings and the failing tools below.` });
+    recommendations.push({
+      kind: 'failures',
+      message: `${pct(t.failed, t.turns)}% of turns failed${top?.code ? `, most often ${top.code}` : ''}: check the model's provider settings and the failing tools below.`,
+    });
   }
   for (const [name, s] of tools) {
-    if (s.failures > 0 && pct(s.failures, s.calls) >= 20) recommendations.push({ kind: 'tool-failures', message: `The tool ${name} failed ${s.failures} of ${s.calls} calls${s.last_error ? ` (last: ${s.last_error})` : ''}: check its settings or connector.` });
+    if (s.failures > 0 && pct(s.failures, s.calls) >= 20)
+      recommendations.push({
+        kind: 'tool-failures',
+        message: `The tool ${name} failed ${s.failures} of ${s.calls} calls${s.last_error ? ` (last: ${s.last_error})` : ''}: check its settings or connector.`,
+      });
   }
   const usedNames = new Set(tools.keys());
   for (const a of agent.tools) {
     const name = builtinTool(a.id)?.id;
-    if (name && t.turns >= 10 && !usedNames.has(name)) recommendations.push({ kind: 'unused-tool', message: `The tool ${name} was never called in ${t.turns} turns: remove it, or say in the instructions when to use it.` });
+    if (name && t.turns >= 10 && !usedNames.has(name))
+      recommendations.push({
+        kind: 'unused-tool',
+        message: `The tool ${name} was never called in ${t.turns} turns: remove it, or say in the instructions when to use it.`,
+      });
   }
-  if ((t.p95 ?? 0) > 15_000) recommendations.push({ kind: 'latency', message: `Turns take up to ${Math.round((t.p95 ?? 0) / 1000)} s (p95): a smaller model, a lower max_tokens or fewer tool round trips would answer faster.` });
+  if ((t.p95 ?? 0) > 15_000)
+    recommendations.push({
+      kind: 'latency',
+      message: `Turns take up to ${Math.round((t.p95 ?? 0) / 1000)} s (p95): a smaller model, a lower max_tokens or fewer tool round trips would answer faster.`,
+    });
   return {
     agent_id: agent.id,
     period: { since: since.toISOString(), until: new Date().toISOString(), days: DAYS },

@@ -12,7 +12,18 @@ import { validateForCopilot } from './validate';
 
 type Row = typeof copilotSuggestions.$inferSelect;
 
-const view = (r: Row) => ({ id: r.id, pipeline_id: r.pipelineId, pipeline_version: r.pipelineVersion, kind: r.kind, node_id: r.nodeId, title: r.title, change: r.change, status: r.status, applied_version: r.appliedVersion, created_at: r.createdAt.toISOString() });
+const view = (r: Row) => ({
+  id: r.id,
+  pipeline_id: r.pipelineId,
+  pipeline_version: r.pipelineVersion,
+  kind: r.kind,
+  node_id: r.nodeId,
+  title: r.title,
+  change: r.change,
+  status: r.status,
+  applied_version: r.appliedVersion,
+  created_at: r.createdAt.toISOString(),
+});
 
 /**
  * POST /api/copilot/suggestions {pipeline_id}: improvements for the pipeline's current version, each a concrete
@@ -28,7 +39,9 @@ export async function suggest(ctx: ServiceContext, input: { pipeline_id: string 
     return [{ orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, kind: f.code, nodeId: f.node_id, ...c }];
   });
   const rows = await ctx.db.transaction(async (tx) => {
-    await tx.delete(copilotSuggestions).where(and(eq(copilotSuggestions.pipelineId, p.id), eq(copilotSuggestions.orgId, ctx.principal.orgId), eq(copilotSuggestions.status, 'open')));
+    await tx
+      .delete(copilotSuggestions)
+      .where(and(eq(copilotSuggestions.pipelineId, p.id), eq(copilotSuggestions.orgId, ctx.principal.orgId), eq(copilotSuggestions.status, 'open')));
     return values.length ? tx.insert(copilotSuggestions).values(values).returning() : [];
   });
   return { pipeline_id: p.id, pipeline_version: p.version, suggestions: rows.map(view) };
@@ -36,18 +49,35 @@ export async function suggest(ctx: ServiceContext, input: { pipeline_id: string 
 
 /** POST /api/copilot/suggestions/{id}/apply: the change made to the version it was made for, saved as the next version. */
 export async function applySuggestion(ctx: ServiceContext, id: string) {
-  const [s] = isUuid(id) ? await ctx.db.select().from(copilotSuggestions).where(and(eq(copilotSuggestions.id, id), eq(copilotSuggestions.orgId, ctx.principal.orgId))) : [];
+  const [s] = isUuid(id)
+    ? await ctx.db
+        .select()
+        .from(copilotSuggestions)
+        .where(and(eq(copilotSuggestions.id, id), eq(copilotSuggestions.orgId, ctx.principal.orgId)))
+    : [];
   if (!s) throw new AppError('SUGGESTION_NOT_FOUND', `Suggestion ${id} was not found.`);
   if (s.status === 'applied') throw new AppError('SUGGESTION_APPLIED', `Suggestion ${id} was applied already (version ${s.appliedVersion}).`);
   const p = await findPipelineRow(ctx, s.pipelineId);
-  if (p.version !== s.pipelineVersion) throw new AppError('SUGGESTION_STALE', `Suggestion ${id} was made for version ${s.pipelineVersion}; the pipeline is at version ${p.version}: ask for suggestions again.`);
+  if (p.version !== s.pipelineVersion)
+    throw new AppError(
+      'SUGGESTION_STALE',
+      `Suggestion ${id} was made for version ${s.pipelineVersion}; the pipeline is at version ${p.version}: ask for suggestions again.`,
+    );
   const m = editPipeline(PipelineDefinition.parse(p.definition), s.change);
   const validation = validateForCopilot(m.definition);
   if (!validation.valid || !m.changes.length) {
-    throw new AppError('SUGGESTION_NOT_APPLICABLE', `The change "${s.change}" does not give a valid pipeline: ${[...validation.errors.map((e) => e.message), ...m.unresolved].join('; ') || 'nothing changed'}.`, { errors: validation.errors, unresolved: m.unresolved });
+    throw new AppError(
+      'SUGGESTION_NOT_APPLICABLE',
+      `The change "${s.change}" does not give a valid pipeline: ${[...validation.errors.map((e) => e.message), ...m.unresolved].join('; ') || 'nothing changed'}.`,
+      { errors: validation.errors, unresolved: m.unresolved },
+    );
   }
   const saved = await updatePipeline(ctx, { id: p.id, definition: m.definition, expected_version: p.version });
-  const [applied] = await ctx.db.update(copilotSuggestions).set({ status: 'applied', appliedVersion: saved.version }).where(eq(copilotSuggestions.id, s.id)).returning();
+  const [applied] = await ctx.db
+    .update(copilotSuggestions)
+    .set({ status: 'applied', appliedVersion: saved.version })
+    .where(eq(copilotSuggestions.id, s.id))
+    .returning();
   return { suggestion: view(applied!), pipeline_version: saved.version, changes: m.changes, validation };
 }
 
@@ -58,8 +88,16 @@ export async function applySuggestion(ctx: ServiceContext, id: string) {
 export async function refine(ctx: ServiceContext, input: { pipeline_id?: string; definition?: unknown; apply?: boolean }) {
   const row = input.pipeline_id ? await findPipelineRow(ctx, input.pipeline_id) : undefined;
   const parsed = PipelineDefinition.safeParse(row?.definition ?? input.definition);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Give pipeline_id, or a definition {nodes, connections}.', parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })));
-  if (input.apply && !row) throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [{ path: 'apply', message: 'needs pipeline_id' }]);
+  if (!parsed.success)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Give pipeline_id, or a definition {nodes, connections}.',
+      parsed.error.issues.map((i) => ({ path: `definition.${i.path.join('.')}`, message: i.message })),
+    );
+  if (input.apply && !row)
+    throw new AppError('VALIDATION_FAILED', '`apply` needs pipeline_id: a definition given inline has nowhere to be saved.', [
+      { path: 'apply', message: 'needs pipeline_id' },
+    ]);
   let def = parsed.data;
   const changes: string[] = [];
   const unresolved: string[] = [];

@@ -52,7 +52,9 @@ export async function dashboard(ctx: ServiceContext, input: DashboardInput) {
       ...p,
       failure_rate: p.runs ? p.failed / p.runs : 0,
     })),
-    slowest_nodes: rowsOf<{ pipeline_id: string; pipeline_name: string; node_id: string; node_type: string; runs: number; avg_ms: number; p95_ms: number }>(nodes),
+    slowest_nodes: rowsOf<{ pipeline_id: string; pipeline_name: string; node_id: string; node_type: string; runs: number; avg_ms: number; p95_ms: number }>(
+      nodes,
+    ),
   };
 }
 

@@ -17,7 +17,6 @@ import type { ExecutionStatus } from '@/shared/statuses';
  * Test-mode runs and step sessions apply `full` whatever the pipeline says (`appliedPolicy`).
  */
 
-
 /**
  * What a write keeps of node payloads: `all`; `none`; or `resume` — a run still going keeps only the outputs of a
  * node that wrote to an outside system (and its `emit`), so a run picked up again after a crash carries that node

@@ -5,7 +5,13 @@ import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
 type Caller = Awaited<ReturnType<typeof orgCaller>>;
 type Results = Record<string, { status: string; reason?: string }>;
 
-const node = (id: string, type: string, config: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({ id, type, config, position: { x: 0, y: 0 }, ...more });
+const node = (id: string, type: string, config: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({
+  id,
+  type,
+  config,
+  position: { x: 0, y: 0 },
+  ...more,
+});
 const edge = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
 
 /*
@@ -74,9 +80,15 @@ describe('disabled nodes and run to here', () => {
     const p = await api.pipelines.create({ name: 'refusals', description: '', definition: chart() });
     await api.pipelines.deploy({ id: p.id });
     const base = { pipeline_id: p.id, inputs: { patient } };
-    await expect(api.executions.execute({ ...base, test_mode: false, async: false, run_to_node: 'family' })).rejects.toMatchObject({ cause: { code: 'VALIDATION_FAILED' } });
-    await expect(api.executions.execute({ ...base, test_mode: true, async: true, run_to_node: 'family' })).rejects.toMatchObject({ cause: { code: 'VALIDATION_FAILED' } });
-    await expect(api.executions.execute({ ...base, test_mode: true, async: false, run_to_node: 'ghost' })).rejects.toMatchObject({ cause: { code: 'NODE_NOT_FOUND' } });
+    await expect(api.executions.execute({ ...base, test_mode: false, async: false, run_to_node: 'family' })).rejects.toMatchObject({
+      cause: { code: 'VALIDATION_FAILED' },
+    });
+    await expect(api.executions.execute({ ...base, test_mode: true, async: true, run_to_node: 'family' })).rejects.toMatchObject({
+      cause: { code: 'VALIDATION_FAILED' },
+    });
+    await expect(api.executions.execute({ ...base, test_mode: true, async: false, run_to_node: 'ghost' })).rejects.toMatchObject({
+      cause: { code: 'NODE_NOT_FOUND' },
+    });
     // without it, a real run of the deployed pipeline runs everything
     const real = await api.executions.execute({ ...base, test_mode: false, async: false });
     expect(real.outputs).toEqual({ family: 'KSHLERIN', names: 1 });
@@ -106,6 +118,8 @@ describe('disabled nodes and run to here', () => {
     const report = await api.pipelines.validate({ definition: def });
     expect(report.errors.map((e) => `${e.node_id}:${e.code}`)).toEqual(['in:TRIGGER_DISABLED']);
     const p = await api.pipelines.create({ name: 'disabled trigger', description: '', definition: def });
-    await expect(api.executions.execute({ pipeline_id: p.id, inputs: { patient }, test_mode: true, async: false })).rejects.toMatchObject({ cause: { code: 'PIPELINE_INVALID' } });
+    await expect(api.executions.execute({ pipeline_id: p.id, inputs: { patient }, test_mode: true, async: false })).rejects.toMatchObject({
+      cause: { code: 'PIPELINE_INVALID' },
+    });
   });
 });

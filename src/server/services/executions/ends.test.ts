@@ -46,7 +46,15 @@ describe('every run ends, and frees its slot', () => {
     const p = await a.pipelines.create({ name: 'async', description: '', definition });
     // two async runs as POST /api/execute writes them: the queued row, and its job
     const queued = async () => {
-      const { id } = await startExecution(rt.db, { orgId: 'org-abandoned', pipelineId: p.id, pipelineVersion: 1, trigger: 'async', testMode: true, inputs: {}, status: 'queued' });
+      const { id } = await startExecution(rt.db, {
+        orgId: 'org-abandoned',
+        pipelineId: p.id,
+        pipelineVersion: 1,
+        trigger: 'async',
+        testMode: true,
+        inputs: {},
+        status: 'queued',
+      });
       await queue.boss.send(EXECUTE_QUEUE, { executionId: id });
       return { execution_id: id };
     };

@@ -32,7 +32,15 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
     requireDeployed: !input.test_mode,
     execution: (p) =>
       input.run_to_node === undefined || p.graph.nodes.has(input.run_to_node)
-        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, testMode: input.test_mode, inputs: input.inputs, trigger, status: input.async ? 'queued' : 'running' }
+        ? {
+            orgId: ctx.principal.orgId,
+            pipelineId: p.id,
+            pipelineVersion: p.version,
+            testMode: input.test_mode,
+            inputs: input.inputs,
+            trigger,
+            status: input.async ? 'queued' : 'running',
+          }
         : undefined,
     refuse: (p) => {
       if (input.run_to_node !== undefined && !p.graph.nodes.has(input.run_to_node)) {

@@ -29,12 +29,25 @@ export async function listExecutions(ctx: ServiceContext, input: ListExecutionsI
   if (input.until) where.push(lt(executions.createdAt, new Date(input.until)));
   if (input.q) {
     // the text as it appears inside JSON (quotes and backslashes escaped), found literally (no LIKE wildcards)
-    const pattern = `%${JSON.stringify(input.q).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(sql`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or coalesce(${executions.error}::text, '') ilike ${pattern})`);
+    const pattern = `%${JSON.stringify(input.q)
+      .slice(1, -1)
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      sql`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or coalesce(${executions.error}::text, '') ilike ${pattern})`,
+    );
   }
   const [rows, totals] = await Promise.all([
-    ctx.db.select().from(executions).where(and(...where)).orderBy(desc(executions.createdAt), desc(executions.id)).limit(input.limit).offset(input.offset),
-    ctx.db.select({ n: count() }).from(executions).where(and(...where)),
+    ctx.db
+      .select()
+      .from(executions)
+      .where(and(...where))
+      .orderBy(desc(executions.createdAt), desc(executions.id))
+      .limit(input.limit)
+      .offset(input.offset),
+    ctx.db
+      .select({ n: count() })
+      .from(executions)
+      .where(and(...where)),
   ]);
   return { executions: rows.map(toSummary), total_count: totals[0]?.n ?? 0 };
 }

@@ -25,12 +25,24 @@ const RECORD_COLUMNS = sql.raw(
   'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
     'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text, refs jsonb',
 );
-const NODE_COLUMNS = ['node_type', 'status', 'inputs', 'outputs', 'logs', 'error', 'attempts', 'started_at', 'finished_at', 'duration_ms', 'emit', 'reason', 'refs'];
+const NODE_COLUMNS = [
+  'node_type',
+  'status',
+  'inputs',
+  'outputs',
+  'logs',
+  'error',
+  'attempts',
+  'started_at',
+  'finished_at',
+  'duration_ms',
+  'emit',
+  'reason',
+  'refs',
+];
 /** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
 const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
-const UPSERT = sql.raw(
-  `on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
-);
+const UPSERT = sql.raw(`on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
 
 /**
  * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
@@ -176,7 +188,8 @@ export class NodeProgress {
   /** A node's record to write; `run`, when the record is that run as it stays (a node's final run). */
   note(record: NodeRecord, run?: NodeRun): void {
     this.pending.set(record.node_id, { record, run });
-    if (this.intervalMs !== null) this.timer ??= setTimeout(() => void this.flush().catch((e: unknown) => logger.warn('node progress not written', { error: String(e) })), this.intervalMs);
+    if (this.intervalMs !== null)
+      this.timer ??= setTimeout(() => void this.flush().catch((e: unknown) => logger.warn('node progress not written', { error: String(e) })), this.intervalMs);
   }
 
   /** Writes what changed since the last write; resolves when it is stored. */
@@ -191,7 +204,16 @@ export class NodeProgress {
     this.runningSince = null;
     this.writing = this.writing
       .catch(() => {})
-      .then(() => saveNodeRecords(this.db, this.executionId, batch.map((b) => b.record), runningSince, this.slots, this.keeping))
+      .then(() =>
+        saveNodeRecords(
+          this.db,
+          this.executionId,
+          batch.map((b) => b.record),
+          runningSince,
+          this.slots,
+          this.keeping,
+        ),
+      )
       .then((bytes) => {
         for (const [id, n] of bytes) this.bytes.set(id, n);
         for (const b of batch) {

@@ -31,7 +31,10 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     slot: (name, limit, options) => acquireOrgSlot(db, orgId, name, limit, options),
     modelCall: (u) => {
       // not awaited: a node does not wait on bookkeeping (recordModelCall never throws)
-      void recordModelCall({ db, principal: { kind: 'api-key', orgId, scopes: [] } }, { source: 'pipeline', model: u.model, usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens }, latencyMs: u.latency_ms });
+      void recordModelCall(
+        { db, principal: { kind: 'api-key', orgId, scopes: [] } },
+        { source: 'pipeline', model: u.model, usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens }, latencyMs: u.latency_ms },
+      );
     },
   };
 }

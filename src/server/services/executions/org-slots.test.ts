@@ -23,7 +23,10 @@ describe('organization slots shared between processes (Postgres)', () => {
     a = await openDatabase({ url: url.toString() });
     await migrateDatabase(a, url.toString());
     b = await openDatabase({ url: url.toString() });
-    await a.db.insert(organizations).values([{ id: 'org-1', name: 'one' }, { id: 'org-2', name: 'two' }]);
+    await a.db.insert(organizations).values([
+      { id: 'org-1', name: 'one' },
+      { id: 'org-2', name: 'two' },
+    ]);
   });
   afterAll(async () => {
     await a?.close();

@@ -53,7 +53,9 @@ function expectValuesInPlace(detail: Detail) {
 /** The JSON text the execution's node records take in the database. */
 async function storedBytes(rt: Runtime, executionId: string): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
-    await rt.db.execute(sql`select sum(octet_length(inputs::text) + octet_length(outputs::text))::int as n from execution_nodes where execution_id = ${executionId}::uuid`),
+    await rt.db.execute(
+      sql`select sum(octet_length(inputs::text) + octet_length(outputs::text))::int as n from execution_nodes where execution_id = ${executionId}::uuid`,
+    ),
   );
   return row!.n;
 }
@@ -85,7 +87,15 @@ describe('node records store each value once', () => {
   });
 
   it('a worker run (progress written as it goes) and a retry from its middle keep every value', async () => {
-    const { id } = await startExecution(rt.db, { orgId: 'org-refs', pipelineId, pipelineVersion: 1, trigger: 'async', testMode: true, inputs: { message: adt }, status: 'queued' });
+    const { id } = await startExecution(rt.db, {
+      orgId: 'org-refs',
+      pipelineId,
+      pipelineVersion: 1,
+      trigger: 'async',
+      testMode: true,
+      inputs: { message: adt },
+      status: 'queued',
+    });
     const result = await runExecution(rt.db, id);
     expect(result?.status).toBe('completed');
     const detail = await a.executions.get({ id });

@@ -109,6 +109,10 @@ function refuseUnknownPorts(nodeId: string, ports: PortSpec[], inputs: Record<st
     .map((k) => ({ path: `inputs.${k}`, message: `node "${nodeId}" has no input "${k}"` }));
   if (problems.length) {
     const names = ports.map((p) => `"${p.name}"`).join(', ') || 'none';
-    throw new AppError('VALIDATION_FAILED', `Node "${nodeId}" has the inputs ${names}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Node "${nodeId}" has the inputs ${names}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`,
+      problems,
+    );
   }
 }

@@ -147,7 +147,11 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
     return await run(db, executionId, opts);
   } catch (e) {
     logger.error('execution given up after its last attempt', { executionId, error: errorForLog(e) });
-    await failExecution(db, executionId, { node_id: null, code: 'RUN_ABANDONED', message: 'The run failed on every attempt (the service could not run or store it) and was given up.' });
+    await failExecution(db, executionId, {
+      node_id: null,
+      code: 'RUN_ABANDONED',
+      message: 'The run failed on every attempt (the service could not run or store it) and was given up.',
+    });
     throw e;
   }
 }
@@ -223,7 +227,11 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
   } catch (e) {
     // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
     logger.error('execution result not stored', { executionId, error: errorForLog(e) });
-    const error = { node_id: null, code: 'RESULT_NOT_STORED', message: 'The run finished but its result could not be stored; it is marked failed. Run it again.' };
+    const error = {
+      node_id: null,
+      code: 'RESULT_NOT_STORED',
+      message: 'The run finished but its result could not be stored; it is marked failed. Run it again.',
+    };
     await failExecution(db, executionId, error);
     return { ...result, status: 'failed', error };
   }

@@ -16,17 +16,22 @@ describe('admitting executions (Postgres)', () => {
   });
   afterAll(() => close?.());
 
-  it('admits every one of a new organization\'s first 40 concurrent executions (100 slots), in each of 10 organizations', async () => {
+  it("admits every one of a new organization's first 40 concurrent executions (100 slots), in each of 10 organizations", async () => {
     const refused: string[] = [];
     for (let o = 0; o < 10; o++) {
       const orgId = `admit-${o}`;
       await database.db.insert(organizations).values({ id: orgId, name: orgId });
-      const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] } }).returning({ id: pipelines.id });
+      const [p] = await database.db
+        .insert(pipelines)
+        .values({ orgId, name: 'p', definition: { nodes: [], connections: [] } })
+        .returning({ id: pipelines.id });
       const runs = Array.from({ length: 40 }, () =>
-        startExecution(database.db, { orgId, pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' }).catch((e: unknown) => {
-          if (e instanceof AppError) refused.push(`${orgId}: ${e.code}`);
-          else throw e;
-        }),
+        startExecution(database.db, { orgId, pipelineId: p!.id, pipelineVersion: 1, trigger: 'api', testMode: false, inputs: {}, status: 'queued' }).catch(
+          (e: unknown) => {
+            if (e instanceof AppError) refused.push(`${orgId}: ${e.code}`);
+            else throw e;
+          },
+        ),
       );
       await Promise.all(runs);
     }
@@ -41,12 +46,23 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
   let close: (() => Promise<void>) | undefined;
   const orgId = 'seen-org';
   let pipelineId = '';
-  const run = (version: number, status: NewExecution['status'] = 'running'): NewExecution => ({ orgId, pipelineId, pipelineVersion: version, trigger: 'api', testMode: false, inputs: { n: 1 }, status });
+  const run = (version: number, status: NewExecution['status'] = 'running'): NewExecution => ({
+    orgId,
+    pipelineId,
+    pipelineVersion: version,
+    trigger: 'api',
+    testMode: false,
+    inputs: { n: 1 },
+    status,
+  });
   const count = async () => (await database.db.select({ id: executions.id }).from(executions).where(eq(executions.pipelineId, pipelineId))).length;
   beforeAll(async () => {
     ({ database, close } = await migratedDatabase(kind, 'seen', 5));
     await database.db.insert(organizations).values({ id: orgId, name: orgId });
-    const [p] = await database.db.insert(pipelines).values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2, deployedVersion: 2 }).returning({ id: pipelines.id });
+    const [p] = await database.db
+      .insert(pipelines)
+      .values({ orgId, name: 'p', definition: { nodes: [], connections: [] }, status: 'deployed', version: 2, deployedVersion: 2 })
+      .returning({ id: pipelines.id });
     pipelineId = p!.id;
   });
   afterAll(() => close?.());

@@ -30,11 +30,7 @@ export interface NewExecution {
  * wait for each other. `before` runs first in the same transaction (the async path enqueues its job
  * there, under the id chosen here), so row and job exist together or not at all.
  */
-export async function startExecution<T = void>(
-  db: Db,
-  e: NewExecution,
-  before?: (tx: Db, executionId: string) => Promise<T>,
-): Promise<Started<T>> {
+export async function startExecution<T = void>(db: Db, e: NewExecution, before?: (tx: Db, executionId: string) => Promise<T>): Promise<Started<T>> {
   return (await start(db, e, before))!;
 }
 
@@ -62,13 +58,20 @@ export interface Started<T = void> {
 /** Thrown inside the transaction of an admission guarded by the pipeline's version, to roll back what `before` wrote. */
 class PipelineChanged extends Error {}
 
-async function start<T>(db: Db, e: NewExecution, before?: (tx: Db, executionId: string) => Promise<T>, guard?: { requireDeployed: boolean }): Promise<Started<T> | null> {
+async function start<T>(
+  db: Db,
+  e: NewExecution,
+  before?: (tx: Db, executionId: string) => Promise<T>,
+  guard?: { requireDeployed: boolean },
+): Promise<Started<T> | null> {
   const id = randomUUID();
   const startedAt = e.status === 'running' ? new Date() : null;
   const args = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
   const admit = async (q: Db) => {
     const result = guard
-      ? await q.execute(sql`select outcome from start_execution_if_current(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${guard.requireDeployed}, ${args})`)
+      ? await q.execute(
+          sql`select outcome from start_execution_if_current(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${guard.requireDeployed}, ${args})`,
+        )
       : await q.execute(sql`select 'started' as outcome from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${args})`);
     const outcome = rowsOf<{ outcome: string }>(result)[0]?.outcome ?? 'full';
     if (outcome === 'changed') throw new PipelineChanged();

@@ -23,7 +23,9 @@ describe('execution stats and triggers', () => {
 
   it('labels a run started from the editor as such, and leaves step sessions (think time) out of the average duration', async () => {
     const api = await orgCaller(rt, 'org-stats');
-    const editor = createCaller(createContext(rt, { kind: 'session', orgId: 'org-stats', userId: 'user-1', scopes: ['read', 'write', 'execute'] }, undefined, 'app'));
+    const editor = createCaller(
+      createContext(rt, { kind: 'session', orgId: 'org-stats', userId: 'user-1', scopes: ['read', 'write', 'execute'] }, undefined, 'app'),
+    );
     const p = await api.pipelines.create({ name: 'p', description: '', definition });
 
     const byApi = await api.executions.execute({ pipeline_id: p.id, inputs: {}, test_mode: true, async: false });

@@ -42,7 +42,11 @@ const looping = {
     node('in', 'manual-trigger', { fields: { items: 'json' } }),
     node('each', 'for-each', {
       body: {
-        nodes: [node('bin', 'manual-trigger', { fields: { item: 'json' } }), node('plus', 'jsonata-transform', { expression: 'n + 1' }), node('bout', 'pipeline-output', { key: 'n' })],
+        nodes: [
+          node('bin', 'manual-trigger', { fields: { item: 'json' } }),
+          node('plus', 'jsonata-transform', { expression: 'n + 1' }),
+          node('bout', 'pipeline-output', { key: 'n' }),
+        ],
         connections: [edge('bin', 'item', 'plus', 'input'), edge('plus', 'output', 'bout', 'value')],
       },
     }),
@@ -53,7 +57,11 @@ const looping = {
 
 /* in ──patient──▶ name (jsonata $sum("x"): fails at run time) ──▶ out "family" */
 const failing = {
-  nodes: [node('in', 'manual-trigger', { fields: { patient: 'json' } }), node('name', 'jsonata-transform', { expression: '$sum("x")' }), node('out', 'pipeline-output', { key: 'family' })],
+  nodes: [
+    node('in', 'manual-trigger', { fields: { patient: 'json' } }),
+    node('name', 'jsonata-transform', { expression: '$sum("x")' }),
+    node('out', 'pipeline-output', { key: 'family' }),
+  ],
   connections: [edge('in', 'patient', 'name', 'input'), edge('name', 'output', 'out', 'value')],
 };
 
@@ -136,7 +144,9 @@ describe('step sessions', () => {
     // only output ports of the current node may be pinned
     const other = await api.executions.stepStart({ pipeline_id: p.id, inputs: { patient }, test_mode: true });
     await api.executions.stepAdvance({ sessionId: other.session_id });
-    await expect(api.executions.stepAdvance({ sessionId: other.session_id, node_outputs: { maybe: 1 } })).rejects.toMatchObject({ cause: { code: 'VALIDATION_FAILED' } });
+    await expect(api.executions.stepAdvance({ sessionId: other.session_id, node_outputs: { maybe: 1 } })).rejects.toMatchObject({
+      cause: { code: 'VALIDATION_FAILED' },
+    });
   });
 
   it('runs a for-each body inside a step and gives its results', async () => {
@@ -152,7 +162,12 @@ describe('step sessions', () => {
     const p = await api.pipelines.create({ name: 'failing', description: '', definition: failing });
     const { start, order, last } = await stepThrough(p.id, { patient });
     expect(order).toEqual(['in', 'name']);
-    expect(last).toMatchObject({ status: 'failed', current_node: null, finished_node: { node_id: 'name', status: 'failed' }, error: { node_id: 'name', code: 'TRANSFORM_FAILED' } });
+    expect(last).toMatchObject({
+      status: 'failed',
+      current_node: null,
+      finished_node: { node_id: 'name', status: 'failed' },
+      error: { node_id: 'name', code: 'TRANSFORM_FAILED' },
+    });
     expect(last.node_results.out).toEqual({ status: 'skipped', duration_ms: 0, reason: 'upstream_failed' });
 
     const sync = await api.executions.execute({ pipeline_id: p.id, inputs: { patient }, test_mode: true, async: false });

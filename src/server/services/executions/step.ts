@@ -52,14 +52,31 @@ export async function expireIdleSessions(db: Db, now = new Date(), sessionId?: s
     if (expired.length === 0) return 0;
     await tx
       .update(executions)
-      .set({ status: 'cancelled', finishedAt: now, error: { node_id: null, code: 'STEP_SESSION_EXPIRED', message: 'The step session expired after an hour without use.' } })
-      .where(and(inArray(executions.id, expired.map((e) => e.executionId)), eq(executions.status, 'running')));
+      .set({
+        status: 'cancelled',
+        finishedAt: now,
+        error: { node_id: null, code: 'STEP_SESSION_EXPIRED', message: 'The step session expired after an hour without use.' },
+      })
+      .where(
+        and(
+          inArray(
+            executions.id,
+            expired.map((e) => e.executionId),
+          ),
+          eq(executions.status, 'running'),
+        ),
+      );
     return expired.length;
   });
 }
 
 /** The step session's run, rebuilt from the execution's stored node records. */
-function stepRun(db: Db, execution: { id: string; orgId: string; inputs: Record<string, unknown>; testMode: boolean }, def: PipelineDefinition, carried: Record<string, NodeRun>) {
+function stepRun(
+  db: Db,
+  execution: { id: string; orgId: string; inputs: Record<string, unknown>; testMode: boolean },
+  def: PipelineDefinition,
+  carried: Record<string, NodeRun>,
+) {
   return StepRun.of(def, {
     executionId: execution.id,
     inputs: execution.inputs,
@@ -93,7 +110,13 @@ export async function startStep(ctx: ServiceContext, input: { pipeline_id: strin
   await saveNodeRecords(ctx.db, started.id, records(pipeline.graph, run.takeChanged()));
   const [session] = await ctx.db
     .insert(stepSessions)
-    .values({ orgId: ctx.principal.orgId, executionId: started.id, currentNode: first, status: 'waiting', expiresAt: new Date(Date.now() + STEP_SESSION_IDLE_MS) })
+    .values({
+      orgId: ctx.principal.orgId,
+      executionId: started.id,
+      currentNode: first,
+      status: 'waiting',
+      expiresAt: new Date(Date.now() + STEP_SESSION_IDLE_MS),
+    })
     .returning();
   return { session_id: session!.id, execution_id: started.id, current_node: first, status: 'waiting' as const, node_results: {} };
 }
@@ -107,7 +130,10 @@ export async function startStep(ctx: ServiceContext, input: { pipeline_id: strin
 export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOutputs?: Record<string, unknown>) {
   const notFound = new AppError('STEP_SESSION_NOT_FOUND', `Step session ${sessionId} was not found.`);
   if (!isUuid(sessionId)) throw notFound;
-  const [session] = await ctx.db.select().from(stepSessions).where(and(eq(stepSessions.id, sessionId), eq(stepSessions.orgId, ctx.principal.orgId)));
+  const [session] = await ctx.db
+    .select()
+    .from(stepSessions)
+    .where(and(eq(stepSessions.id, sessionId), eq(stepSessions.orgId, ctx.principal.orgId)));
   if (!session) throw notFound;
   const state = sessionState(session);
   if (state === 'expired') {
@@ -130,7 +156,11 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
 
   const all = { ...carried, ...outcome.changed };
   // listed as a full run lists them: in the definition's order
-  const results = nodeResults([...graph.nodes.keys()].filter((id) => all[id]).map((id) => ({ node_id: id, status: all[id]!.status, duration_ms: all[id]!.duration_ms, reason: all[id]!.reason })));
+  const results = nodeResults(
+    [...graph.nodes.keys()]
+      .filter((id) => all[id])
+      .map((id) => ({ node_id: id, status: all[id]!.status, duration_ms: all[id]!.duration_ms, reason: all[id]!.reason })),
+  );
   const { run: done } = outcome;
   const finished = { node_id: nodeId, status: done.status, outputs: done.outputs, error: done.error, duration_ms: done.duration_ms };
   const base = { session_id: session.id, execution_id: execution!.id, finished_node: finished, node_results: results };
@@ -148,7 +178,10 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
   }
   await ctx.db.transaction(async (tx) => {
     await saveNodeRecords(tx as unknown as Db, execution!.id, records(graph, outcome.changed));
-    await tx.update(stepSessions).set({ currentNode: outcome.next, expiresAt: new Date(now.getTime() + STEP_SESSION_IDLE_MS), updatedAt: now }).where(eq(stepSessions.id, session.id));
+    await tx
+      .update(stepSessions)
+      .set({ currentNode: outcome.next, expiresAt: new Date(now.getTime() + STEP_SESSION_IDLE_MS), updatedAt: now })
+      .where(eq(stepSessions.id, session.id));
   });
   return { ...base, current_node: outcome.next, status: 'waiting' as const };
 }

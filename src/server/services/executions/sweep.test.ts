@@ -27,7 +27,10 @@ describe('maintenance sweep', () => {
     const live = await a.executions.stepStart({ pipeline_id: p.id, inputs: {}, test_mode: true });
     const done = await a.executions.execute({ pipeline_id: p.id, inputs: {}, test_mode: true, async: false });
     // a sync run that was left running two hours ago (its process died)
-    await rt.db.update(executions).set({ status: 'running', startedAt: new Date(Date.now() - 2 * 3600_000) }).where(eq(executions.id, done.execution_id));
+    await rt.db
+      .update(executions)
+      .set({ status: 'running', startedAt: new Date(Date.now() - 2 * 3600_000) })
+      .where(eq(executions.id, done.execution_id));
 
     const inTwoHours = new Date(Date.now() + 2 * 3600_000);
     const later = new Date(Date.now() + 30 * 60_000);

@@ -38,7 +38,15 @@ export async function sweep(db: Db, now = new Date(), executeQueue?: string): Pr
     )
     .returning({ id: executions.id });
   const abandoned = executeQueue ? await failAbandonedQueued(db, now, executeQueue) : 0;
-  if (interrupted.length) await db.execute(endedOutsideEngine(sql.join(interrupted.map((r) => sql`${r.id}::uuid`), sql`, `)));
+  if (interrupted.length)
+    await db.execute(
+      endedOutsideEngine(
+        sql.join(
+          interrupted.map((r) => sql`${r.id}::uuid`),
+          sql`, `,
+        ),
+      ),
+    );
   if (expired || interrupted.length || abandoned) logger.info('maintenance', { expired, interrupted: interrupted.length, abandoned });
   return { expired, interrupted: interrupted.length, abandoned };
 }
@@ -54,13 +62,22 @@ async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Pro
   const queue = rowsOf<{ job: string | null }>(await db.execute(sql`select to_regclass('pgboss.job')::text as job`))[0];
   if (!queue?.job) return 0; // no queue in this database (yet)
   const error = { node_id: null, code: 'RUN_ABANDONED', message: 'The queue gave this run up (its job failed on every attempt or expired).' };
-  const result = await db.execute(sql`update executions e set status = 'failed', finished_at = ${now.toISOString()}::timestamptz, error = ${JSON.stringify(error)}::jsonb
+  const result =
+    await db.execute(sql`update executions e set status = 'failed', finished_at = ${now.toISOString()}::timestamptz, error = ${JSON.stringify(error)}::jsonb
     where e.status in ('queued', 'running') and e.trigger in ('async', 'webhook', 'mllp')
       and e.created_at < ${new Date(now.getTime() - QUEUED_GRACE_MS).toISOString()}::timestamptz
       and not exists (select 1 from pgboss.job j where j.name = ${executeQueue} and j.data->>'executionId' = e.id::text
         and j.state in ('created', 'retry', 'active'))
     returning e.id`);
   const ids = rowsOf<{ id: string }>(result);
-  if (ids.length) await db.execute(endedOutsideEngine(sql.join(ids.map((r) => sql`${r.id}::uuid`), sql`, `)));
+  if (ids.length)
+    await db.execute(
+      endedOutsideEngine(
+        sql.join(
+          ids.map((r) => sql`${r.id}::uuid`),
+          sql`, `,
+        ),
+      ),
+    );
   return ids.length;
 }

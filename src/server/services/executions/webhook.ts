@@ -22,7 +22,9 @@ export async function receiveWebhook(ctx: ServiceContext, call: WebhookCall) {
     requireDeployed: true,
     execution: (p) => {
       const inputs = triggerInputs(p.graph, made);
-      return inputs ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued' } : undefined;
+      return inputs
+        ? { orgId: ctx.principal.orgId, pipelineId: p.id, pipelineVersion: p.version, trigger: 'webhook', testMode: false, inputs, status: 'queued' }
+        : undefined;
     },
     refuse: (p) => {
       if (!triggerInputs(p.graph, made)) throw new AppError('WEBHOOK_NOT_ENABLED', `Pipeline ${p.id} is not started by a webhook trigger.`);

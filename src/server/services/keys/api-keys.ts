@@ -20,19 +20,12 @@ function toKey(row: typeof apiKeys.$inferSelect) {
 export type ApiKeyInfo = ReturnType<typeof toKey>;
 
 export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyInfo[]> {
-  const rows = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.orgId, ctx.principal.orgId))
-    .orderBy(desc(apiKeys.createdAt));
+  const rows = await ctx.db.select().from(apiKeys).where(eq(apiKeys.orgId, ctx.principal.orgId)).orderBy(desc(apiKeys.createdAt));
   return rows.map(toKey);
 }
 
 /** Creates a key and returns it in full this once; only its hash is kept. */
-export async function createApiKey(
-  ctx: ServiceContext,
-  input: { name: string; scopes: string[] },
-): Promise<ApiKeyInfo & { key: string }> {
+export async function createApiKey(ctx: ServiceContext, input: { name: string; scopes: string[] }): Promise<ApiKeyInfo & { key: string }> {
   const key = generateApiKey();
   const [row] = await ctx.db
     .insert(apiKeys)

@@ -45,7 +45,8 @@ function allows(list: net.BlockList | null, address: string | undefined): boolea
 
 function listenError(e: NodeJS.ErrnoException, port: number): AppError {
   if (e.code === 'EADDRINUSE') return new AppError('PORT_IN_USE', `Port ${port} is already in use on this server: choose another port for the MLLP listener.`);
-  if (e.code === 'EACCES') return new AppError('LISTENER_FAILED', `This server may not listen on port ${port} (ports below 1024 need privileges): choose a port above 1024.`);
+  if (e.code === 'EACCES')
+    return new AppError('LISTENER_FAILED', `This server may not listen on port ${port} (ports below 1024 need privileges): choose a port above 1024.`);
   return new AppError('LISTENER_FAILED', `The MLLP listener could not open port ${port}: ${e.message}`);
 }
 

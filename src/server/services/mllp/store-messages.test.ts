@@ -49,11 +49,23 @@ describe('MLLP messages stored together (group commit)', () => {
     const rows = await rt.db.select().from(executions).where(inArray(executions.id, ids));
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(ids.map((id) => byId.get(id))).toEqual(
-      [0, 1, 2, 3, 4].map((i) => expect.objectContaining({ pipelineId: feed.id, status: 'queued', trigger: 'mllp', inputs: expect.objectContaining({ message: adt(i), remote_address: '10.1.2.3' }) })),
+      [0, 1, 2, 3, 4].map((i) =>
+        expect.objectContaining({
+          pipelineId: feed.id,
+          status: 'queued',
+          trigger: 'mllp',
+          inputs: expect.objectContaining({ message: adt(i), remote_address: '10.1.2.3' }),
+        }),
+      ),
     );
     expect(await rt.db.select().from(executions).where(eq(executions.pipelineId, idle.id))).toEqual([]);
     // each stored execution has its queue job, so a worker runs it
     const jobs = await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE);
-    expect(jobs.map((j) => j.data.executionId).filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    expect(
+      jobs
+        .map((j) => j.data.executionId)
+        .filter((id) => ids.includes(id))
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 });

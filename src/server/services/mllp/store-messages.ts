@@ -119,7 +119,12 @@ export class MessageStore {
           outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`));
           continue;
         }
-        const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), { kind: 'mllp', message: m.text, remoteAddress: m.remoteAddress, receivedAt: m.receivedAt });
+        const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), {
+          kind: 'mllp',
+          message: m.text,
+          remoteAddress: m.remoteAddress,
+          receivedAt: m.receivedAt,
+        });
         if (!inputs) {
           outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`));
           continue;
@@ -136,7 +141,10 @@ export class MessageStore {
           outcomes.push(e);
         }
       }
-      await this.queue.enqueueAll(tx, outcomes.filter((o): o is string => typeof o === 'string' && !local.has(o)));
+      await this.queue.enqueueAll(
+        tx,
+        outcomes.filter((o): o is string => typeof o === 'string' && !local.has(o)),
+      );
       await this.queue.enqueueClaimed(tx, [...local.keys()]);
       return outcomes;
     });

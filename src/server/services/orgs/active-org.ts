@@ -44,7 +44,10 @@ async function activate(ctx: ServiceContext, orgId: string) {
     .innerJoin(organizations, eq(organizations.id, members.orgId))
     .where(and(eq(members.userId, userId), eq(members.orgId, orgId)));
   if (!m) throw new AppError('FORBIDDEN', 'You are not a member of that organization.');
-  await ctx.db.update(sessions).set({ activeOrgId: orgId }).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
+  await ctx.db
+    .update(sessions)
+    .set({ activeOrgId: orgId })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
   return { organization: { id: orgId, name: m.name }, role: m.role as MemberRole };
 }
 

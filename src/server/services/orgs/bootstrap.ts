@@ -48,10 +48,7 @@ async function ensure(db: Db, opts: BootstrapOptions): Promise<BootstrapResult> 
     await db.insert(organizations).values({ id: orgId, name: orgId }).onConflictDoNothing();
     if (opts.apiKey) {
       const hash = hashApiKey(opts.apiKey);
-      const [existing] = await db
-        .select({ orgId: apiKeys.orgId, revokedAt: apiKeys.revokedAt })
-        .from(apiKeys)
-        .where(eq(apiKeys.hash, hash));
+      const [existing] = await db.select({ orgId: apiKeys.orgId, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.hash, hash));
       if (existing && existing.orgId !== orgId) {
         throw new Error('BOOTSTRAP_API_KEY is already the key of another organization.');
       }
@@ -72,9 +69,7 @@ async function ensure(db: Db, opts: BootstrapOptions): Promise<BootstrapResult> 
     const orgId = randomUUID();
     const apiKey = generateApiKey();
     await tx.insert(organizations).values({ id: orgId, name: 'Default organization' });
-    await tx
-      .insert(apiKeys)
-      .values({ orgId, name: 'Initial admin key', prefix: keyPrefix(apiKey), hash: hashApiKey(apiKey), scopes: ['admin'] });
+    await tx.insert(apiKeys).values({ orgId, name: 'Initial admin key', prefix: keyPrefix(apiKey), hash: hashApiKey(apiKey), scopes: ['admin'] });
     return { created: { orgId, apiKey } };
   });
 }

@@ -1,13 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { organizations } from '@/server/db/schema';
 import { jsonText } from '@/server/db/json';
-import {
-  DEFAULT_DATA_SETTINGS,
-  orgDataSettings,
-  resolveDataSettings,
-  type DataSettings,
-  type DataSettingsOverride,
-} from '@/shared/data-settings';
+import { DEFAULT_DATA_SETTINGS, orgDataSettings, resolveDataSettings, type DataSettings, type DataSettingsOverride } from '@/shared/data-settings';
 import type { ServiceContext } from '../context';
 
 const KEYS = ['policy', 'payload_days', 'execution_days', 'max_executions'] as const;

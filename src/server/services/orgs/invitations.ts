@@ -23,12 +23,16 @@ export type { MemberRole };
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
 async function mac(db: Db, orgId: string, payload: string): Promise<Buffer> {
-  return createHmac('sha256', await orgKey(db, orgId, 'invite')).update(payload).digest();
+  return createHmac('sha256', await orgKey(db, orgId, 'invite'))
+    .update(payload)
+    .digest();
 }
 
 export async function signInvitation(db: Db, invitation: Omit<Invitation, 'expiresAt'>, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const expiresAt = new Date(now.getTime() + INVITE_DAYS * 86_400_000);
-  const payload = b64(JSON.stringify({ o: invitation.orgId, r: invitation.role, e: invitation.email.toLowerCase(), x: Math.floor(expiresAt.getTime() / 1000) }));
+  const payload = b64(
+    JSON.stringify({ o: invitation.orgId, r: invitation.role, e: invitation.email.toLowerCase(), x: Math.floor(expiresAt.getTime() / 1000) }),
+  );
   return { token: `cfi_${payload}.${(await mac(db, invitation.orgId, payload)).toString('base64url')}`, expiresAt };
 }
 

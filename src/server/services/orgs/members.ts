@@ -16,14 +16,20 @@ export async function listMembers(ctx: ServiceContext) {
 
 /** The organization must keep an admin: the last one cannot be demoted or removed. */
 async function refuseLastAdmin(ctx: ServiceContext, userId: string, what: string) {
-  const admins = await ctx.db.select({ userId: members.userId }).from(members).where(and(eq(members.orgId, ctx.principal.orgId), eq(members.role, 'admin')));
+  const admins = await ctx.db
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.orgId, ctx.principal.orgId), eq(members.role, 'admin')));
   if (admins.length === 1 && admins[0]!.userId === userId) {
     throw new AppError('LAST_ADMIN', `${what}: this is the organization's only admin. Make another member admin first.`);
   }
 }
 
 async function memberRole(ctx: ServiceContext, userId: string): Promise<MemberRole> {
-  const [m] = await ctx.db.select({ role: members.role }).from(members).where(and(eq(members.orgId, ctx.principal.orgId), eq(members.userId, userId)));
+  const [m] = await ctx.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.orgId, ctx.principal.orgId), eq(members.userId, userId)));
   if (!m) throw new AppError('MEMBER_NOT_FOUND', 'No such member of this organization.');
   return m.role as MemberRole;
 }
@@ -31,7 +37,10 @@ async function memberRole(ctx: ServiceContext, userId: string): Promise<MemberRo
 export async function setMemberRole(ctx: ServiceContext, input: { user_id: string; role: MemberRole }) {
   const current = await memberRole(ctx, input.user_id);
   if (current === 'admin' && input.role !== 'admin') await refuseLastAdmin(ctx, input.user_id, 'Cannot change the role');
-  await ctx.db.update(members).set({ role: input.role }).where(and(eq(members.orgId, ctx.principal.orgId), eq(members.userId, input.user_id)));
+  await ctx.db
+    .update(members)
+    .set({ role: input.role })
+    .where(and(eq(members.orgId, ctx.principal.orgId), eq(members.userId, input.user_id)));
   return listMembers(ctx);
 }
 
@@ -55,7 +64,14 @@ export async function inviteMember(ctx: ServiceContext, input: { email: string; 
     .where(eq(users.email, email));
   if (account?.orgId) throw new AppError('ALREADY_MEMBER', `${email} is already a member of this organization.`);
   const { token, expiresAt } = await signInvitation(ctx.db, { orgId: ctx.principal.orgId, role: input.role, email });
-  return { token, path: `${account ? '/sign-in' : '/sign-up'}?invite=${token}`, email, role: input.role, existing_account: !!account, expires_at: expiresAt.toISOString() };
+  return {
+    token,
+    path: `${account ? '/sign-in' : '/sign-up'}?invite=${token}`,
+    email,
+    role: input.role,
+    existing_account: !!account,
+    expires_at: expiresAt.toISOString(),
+  };
 }
 
 /** What an invitation link offers, for the sign-up page: the organization, role and email, or why it does not work. */

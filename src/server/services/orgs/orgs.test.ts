@@ -17,7 +17,10 @@ describe('bootstrap and sign-up', () => {
   it('creates a default organization and admin key once, on an empty database only', async () => {
     const first = await bootstrap(rt.db, {});
     expect(first.created?.apiKey).toMatch(/^cfk_[A-Za-z0-9_-]{43}$/);
-    const [key] = await rt.db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(first.created!.apiKey)));
+    const [key] = await rt.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hashApiKey(first.created!.apiKey)));
     expect(key).toMatchObject({ orgId: first.created!.orgId, scopes: ['admin'] });
     expect(key!.hash).not.toContain(first.created!.apiKey); // only the hash is stored
     expect(first.setupToken).toMatch(/^cfs_/);
@@ -58,8 +61,6 @@ describe('bootstrap and sign-up', () => {
     expect(second).not.toBe(defaultOrg!.id);
     const [org] = await rt.db.select().from(organizations).where(eq(organizations.id, second));
     expect(org!.name).toBe("Grace's organization");
-    expect(await rt.db.select().from(members).where(eq(members.userId, 'u2'))).toEqual([
-      expect.objectContaining({ orgId: second, role: 'admin' }),
-    ]);
+    expect(await rt.db.select().from(members).where(eq(members.userId, 'u2'))).toEqual([expect.objectContaining({ orgId: second, role: 'admin' })]);
   });
 });

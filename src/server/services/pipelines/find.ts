@@ -25,19 +25,21 @@ const findRow = preparedPerDb((db) => db.select().from(pipelines).where(own).lim
  * and inside the subquery those would name the version table's own columns.
  */
 const createdBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = 1)`;
-const updatedBy = sql<string | null>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = "pipelines"."version")`;
+const updatedBy = sql<
+  string | null
+>`(select v.created_by from pipeline_versions v where v.pipeline_id = "pipelines"."id" and v.version = "pipelines"."version")`;
 /** Its organization's data settings (the defaults its own override). */
 const orgSettings = sql<DataSettingsOverride | null>`(select o.data_settings from organizations o where o.id = "pipelines"."org_id")`;
 const findWithAuthors = preparedPerDb((db) =>
+  db.select({ row: pipelines, createdBy, updatedBy, orgSettings }).from(pipelines).where(own).limit(1).prepare('find_pipeline_with_authors'),
+);
+const findState = preparedPerDb((db) =>
   db
-    .select({ row: pipelines, createdBy, updatedBy, orgSettings })
+    .select({ id: pipelines.id, status: pipelines.status, version: pipelines.version, deployedVersion: pipelines.deployedVersion })
     .from(pipelines)
     .where(own)
     .limit(1)
-    .prepare('find_pipeline_with_authors'),
-);
-const findState = preparedPerDb((db) =>
-  db.select({ id: pipelines.id, status: pipelines.status, version: pipelines.version, deployedVersion: pipelines.deployedVersion }).from(pipelines).where(own).limit(1).prepare('find_pipeline_state'),
+    .prepare('find_pipeline_state'),
 );
 
 /** The caller's pipeline `id`, whole. */

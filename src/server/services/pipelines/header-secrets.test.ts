@@ -12,7 +12,12 @@ const TOKEN = 'Bearer sk_live_0123456789abcdef';
 const definition = (authorization: string) => ({
   nodes: [
     { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
-    { id: 'call', type: 'http-request', config: { url: 'https://api.example.org/claims', method: 'POST', headers: { Authorization: authorization, 'X-Trace': 'on' } }, position: { x: 1, y: 0 } },
+    {
+      id: 'call',
+      type: 'http-request',
+      config: { url: 'https://api.example.org/claims', method: 'POST', headers: { Authorization: authorization, 'X-Trace': 'on' } },
+      position: { x: 1, y: 0 },
+    },
     { id: 'out', type: 'pipeline-output', config: {}, position: { x: 2, y: 0 } },
   ],
   connections: [
@@ -47,6 +52,8 @@ describe('credential headers typed into a node', () => {
     const [changed] = await rt.db.select().from(pipelines).where(eq(pipelines.id, created.id));
     expect(changed!.definition.nodes[1]!.config.headers).toMatchObject({ Authorization: 'Bearer sk_live_new_fedcba987654' });
     // and the copilot says where credentials belong
-    expect((await admin.copilot.validatePipeline({ definition: shown.definition })).warnings).toContainEqual(expect.objectContaining({ node_id: 'call', code: 'CREDENTIAL_IN_NODE' }));
+    expect((await admin.copilot.validatePipeline({ definition: shown.definition })).warnings).toContainEqual(
+      expect.objectContaining({ node_id: 'call', code: 'CREDENTIAL_IN_NODE' }),
+    );
   });
 });

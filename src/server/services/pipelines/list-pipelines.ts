@@ -9,10 +9,7 @@ export interface ListInput {
 }
 
 /** Newest first; items carry no definition. */
-export async function listPipelines(
-  ctx: ServiceContext,
-  input: ListInput,
-): Promise<{ pipelines: PipelineSummary[]; total_count: number }> {
+export async function listPipelines(ctx: ServiceContext, input: ListInput): Promise<{ pipelines: PipelineSummary[]; total_count: number }> {
   const mine = eq(pipelines.orgId, ctx.principal.orgId);
   const [rows, totals] = await Promise.all([
     ctx.db

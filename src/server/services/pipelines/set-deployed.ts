@@ -27,13 +27,21 @@ export async function setDeployed(ctx: ServiceContext, id: string, deployed: boo
   const report = validatePipelineDefinition(current.definition);
   if (!report.valid) {
     const live = current.status === 'deployed' && current.deployedVersion !== null ? ` Version ${current.deployedVersion} stays live.` : '';
-    throw new AppError('PIPELINE_INVALID', `Pipeline ${id} version ${current.version} cannot be deployed: ${report.errors.length} problem(s) to fix first.${live}`, report.errors);
+    throw new AppError(
+      'PIPELINE_INVALID',
+      `Pipeline ${id} version ${current.version} cannot be deployed: ${report.errors.length} problem(s) to fix first.${live}`,
+      report.errors,
+    );
   }
   const previous = current.status === 'deployed' ? { deployedVersion: current.deployedVersion, deployedAt: current.deployedAt } : null;
   const [row] = await ctx.db
     .update(pipelines)
     // deployed_at: when the live version was published (deploying it again changes nothing)
-    .set({ status: 'deployed', deployedVersion: current.version, deployedAt: sql`case when ${pipelines.status} = 'deployed' and ${pipelines.deployedVersion} = ${pipelines.version} then coalesce(${pipelines.deployedAt}, now()) else now() end` })
+    .set({
+      status: 'deployed',
+      deployedVersion: current.version,
+      deployedAt: sql`case when ${pipelines.status} = 'deployed' and ${pipelines.deployedVersion} = ${pipelines.version} then coalesce(${pipelines.deployedAt}, now()) else now() end`,
+    })
     .where(and(ownPipeline(ctx, id), eq(pipelines.version, current.version)))
     .returning();
   if (!row) {

@@ -57,7 +57,8 @@ function activationError(e: unknown, pipelineId: string): unknown {
   const err = e as { name?: string; code?: string; message?: string };
   if (e instanceof AppError) return e;
   if (err?.name === 'AppError' && typeof err.code === 'string' && err.code in ERROR_STATUS) return new AppError(err.code as ErrorCode, err.message ?? '');
-  if (e instanceof NodeError || err?.name === 'NodeError') return new AppError('VALIDATION_FAILED', `Pipeline ${pipelineId} cannot be deployed: ${err.message}`);
+  if (e instanceof NodeError || err?.name === 'NodeError')
+    return new AppError('VALIDATION_FAILED', `Pipeline ${pipelineId} cannot be deployed: ${err.message}`);
   return e;
 }
 

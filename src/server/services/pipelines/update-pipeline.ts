@@ -34,38 +34,46 @@ export async function updatePipeline(ctx: ServiceContext, input: UpdateInput): P
     if (!row) throw notFound(input.id);
     return toPipeline(row);
   }
-  return ctx.db.transaction(async (tx) => {
-    // credential headers come back masked as GET showed them: they keep their stored values
-    if (input.definition && JSON.stringify(input.definition).includes('••••')) {
-      const earlier = await tx
-        .select({ definition: pipelineVersions.definition })
-        .from(pipelineVersions)
-        .innerJoin(pipelines, eq(pipelines.id, pipelineVersions.pipelineId))
-        .where(where)
-        .orderBy(desc(pipelineVersions.version))
-        .limit(50);
-      input = { ...input, definition: restoreHeaderSecrets(input.definition, earlier.map((e) => e.definition)) };
-    }
-    const [row] = await tx
-      .update(pipelines)
-      .set({
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.description !== undefined && { description: input.description }),
-        ...(input.definition !== undefined && { definition: input.definition }),
-        ...settings,
-        version: sql`${pipelines.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(input.expected_version === undefined ? where : and(where, eq(pipelines.version, input.expected_version)))
-      .returning();
-    if (!row) {
-      const current = await findPipelineRow({ ...ctx, db: tx }, input.id); // throws PIPELINE_NOT_FOUND
-      throw new AppError(
-        'VERSION_CONFLICT',
-        `Pipeline ${input.id} is at version ${current.version}, not ${input.expected_version}: reload it and apply your change again.`,
-      );
-    }
-    await saveSnapshot(tx, ctx, row);
-    return row;
-  }).then(toPipeline); // nothing that runs changes: a deployed pipeline runs (and listens as) its deployed version until the next deploy
+  return ctx.db
+    .transaction(async (tx) => {
+      // credential headers come back masked as GET showed them: they keep their stored values
+      if (input.definition && JSON.stringify(input.definition).includes('••••')) {
+        const earlier = await tx
+          .select({ definition: pipelineVersions.definition })
+          .from(pipelineVersions)
+          .innerJoin(pipelines, eq(pipelines.id, pipelineVersions.pipelineId))
+          .where(where)
+          .orderBy(desc(pipelineVersions.version))
+          .limit(50);
+        input = {
+          ...input,
+          definition: restoreHeaderSecrets(
+            input.definition,
+            earlier.map((e) => e.definition),
+          ),
+        };
+      }
+      const [row] = await tx
+        .update(pipelines)
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.description !== undefined && { description: input.description }),
+          ...(input.definition !== undefined && { definition: input.definition }),
+          ...settings,
+          version: sql`${pipelines.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(input.expected_version === undefined ? where : and(where, eq(pipelines.version, input.expected_version)))
+        .returning();
+      if (!row) {
+        const current = await findPipelineRow({ ...ctx, db: tx }, input.id); // throws PIPELINE_NOT_FOUND
+        throw new AppError(
+          'VERSION_CONFLICT',
+          `Pipeline ${input.id} is at version ${current.version}, not ${input.expected_version}: reload it and apply your change again.`,
+        );
+      }
+      await saveSnapshot(tx, ctx, row);
+      return row;
+    })
+    .then(toPipeline); // nothing that runs changes: a deployed pipeline runs (and listens as) its deployed version until the next deploy
 }

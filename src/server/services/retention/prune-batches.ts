@@ -92,4 +92,3 @@ export async function countBoundary(db: Db, pipelineId: string, keep: number): P
   );
   return row ? new Date(row.created_at) : null;
 }
-

@@ -4,8 +4,7 @@ import { AppError } from '@/server/errors';
 import { type ToolRunContext, ToolError } from './tool-types';
 
 export type ToolImplementation =
-  | { type: 'http'; connector: string; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string }
-  | { type: 'pipeline'; pipeline_id: string };
+  { type: 'http'; connector: string; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string } | { type: 'pipeline'; pipeline_id: string };
 
 const PLACEHOLDER = /\{\{\s*([\w-]+)\s*\}\}/g;
 const MAX_TEXT = 20_000;
@@ -15,7 +14,8 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
   const used = new Set<string>();
   const path = impl.path.replace(PLACEHOLDER, (_m, k: string) => {
     const v = input[k];
-    if (v === undefined || v === null || typeof v === 'object') throw new ToolError('TOOL_INPUT_INVALID', `{{${k}}} of the tool's path has no value in the input.`);
+    if (v === undefined || v === null || typeof v === 'object')
+      throw new ToolError('TOOL_INPUT_INVALID', `{{${k}}} of the tool's path has no value in the input.`);
     used.add(k);
     return encodeURIComponent(String(v));
   });
@@ -27,7 +27,8 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
   const target = new URL(url);
   const bodyless = impl.method === 'GET' || impl.method === 'DELETE';
   if (bodyless) for (const [k, v] of Object.entries(rest)) target.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-  if (t.testMode && impl.method !== 'GET') return { simulated: true, request: { method: impl.method, url: `${target.origin}${target.pathname}${target.search}`, body: bodyless ? undefined : rest } };
+  if (t.testMode && impl.method !== 'GET')
+    return { simulated: true, request: { method: impl.method, url: `${target.origin}${target.pathname}${target.search}`, body: bodyless ? undefined : rest } };
   const res = await t.services.fetch(target, {
     method: impl.method,
     headers: { Accept: 'application/json, text/plain;q=0.9', ...(bodyless ? {} : { 'Content-Type': 'application/json' }), ...headers },
@@ -37,7 +38,11 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
   const text = await res.text();
   let body: unknown = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (cut)` : text;
   if ((res.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text) as unknown;
-  if (!res.ok) throw new ToolError('TOOL_HTTP_FAILED', `${impl.method} ${target.pathname} answered ${res.status}: ${typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300)}`);
+  if (!res.ok)
+    throw new ToolError(
+      'TOOL_HTTP_FAILED',
+      `${impl.method} ${target.pathname} answered ${res.status}: ${typeof body === 'string' ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300)}`,
+    );
   return { status: res.status, body };
 }
 

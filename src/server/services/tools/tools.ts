@@ -61,7 +61,11 @@ export async function listTools(ctx: ServiceContext) {
 /** A built-in tool by its id, or the organization's tool by id or name. */
 export async function findCustomTool(ctx: ServiceContext, ref: string): Promise<Row | undefined> {
   const where = isUuid(ref) ? eq(tools.id, ref) : eq(tools.name, ref);
-  const [row] = await ctx.db.select().from(tools).where(and(where, eq(tools.orgId, ctx.principal.orgId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(tools)
+    .where(and(where, eq(tools.orgId, ctx.principal.orgId)))
+    .limit(1);
   return row;
 }
 
@@ -84,11 +88,20 @@ async function check(ctx: ServiceContext, input: ToolInput) {
   const impl = input.implementation;
   if (impl.type === 'http') {
     const match = isUuid(impl.connector) ? eq(connectors.id, impl.connector) : eq(connectors.name, impl.connector);
-    const [c] = await ctx.db.select({ type: connectors.type }).from(connectors).where(and(match, eq(connectors.orgId, ctx.principal.orgId))).limit(1);
+    const [c] = await ctx.db
+      .select({ type: connectors.type })
+      .from(connectors)
+      .where(and(match, eq(connectors.orgId, ctx.principal.orgId)))
+      .limit(1);
     if (!c) invalid('implementation.connector', `no connector "${impl.connector}" in this organization`);
     if (c.type !== 'http') invalid('implementation.connector', `"${impl.connector}" is a ${c.type} connector; an HTTP tool needs an http one`);
   } else {
-    const [p] = isUuid(impl.pipeline_id) ? await ctx.db.select({ id: pipelines.id }).from(pipelines).where(and(eq(pipelines.id, impl.pipeline_id), eq(pipelines.orgId, ctx.principal.orgId))) : [];
+    const [p] = isUuid(impl.pipeline_id)
+      ? await ctx.db
+          .select({ id: pipelines.id })
+          .from(pipelines)
+          .where(and(eq(pipelines.id, impl.pipeline_id), eq(pipelines.orgId, ctx.principal.orgId)))
+      : [];
     if (!p) invalid('implementation.pipeline_id', `no pipeline ${impl.pipeline_id} in this organization`);
   }
 }
@@ -100,7 +113,14 @@ export async function createTool(ctx: ServiceContext, input: ToolInput) {
   try {
     const [row] = await ctx.db
       .insert(tools)
-      .values({ orgId: ctx.principal.orgId, name: input.name, description: input.description ?? '', inputSchema: input.input_schema, implementation: input.implementation, createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null })
+      .values({
+        orgId: ctx.principal.orgId,
+        name: input.name,
+        description: input.description ?? '',
+        inputSchema: input.input_schema,
+        implementation: input.implementation,
+        createdBy: ctx.principal.userId ?? ctx.principal.keyId ?? null,
+      })
       .returning();
     return toolView(row!);
   } catch (e) {
@@ -145,6 +165,9 @@ export async function deleteTool(ctx: ServiceContext, id: string) {
     .select({ name: agents.name })
     .from(agents)
     .where(and(eq(agents.orgId, ctx.principal.orgId), sql`${agents.tools} @> ${JSON.stringify([{ id: row.id }])}::jsonb`));
-  if (users.length) throw new AppError('TOOL_IN_USE', `The tool "${row.name}" is assigned to ${users.map((u) => `"${u.name}"`).join(', ')}: remove it from them first.`, { agents: users.map((u) => u.name) });
+  if (users.length)
+    throw new AppError('TOOL_IN_USE', `The tool "${row.name}" is assigned to ${users.map((u) => `"${u.name}"`).join(', ')}: remove it from them first.`, {
+      agents: users.map((u) => u.name),
+    });
   await ctx.db.delete(tools).where(and(eq(tools.id, row.id), eq(tools.orgId, ctx.principal.orgId)));
 }

@@ -17,7 +17,8 @@ const TOOL_TIME_LIMIT_MS = 30_000;
 /** A tool's failure as its result, so the model can react and the conversation shows why. */
 function failure(e: unknown) {
   if (e instanceof ToolError || e instanceof NodeError || e instanceof OutboundError) return { error: { code: e.code, message: e.message } };
-  if (e instanceof Error && e.name === 'TimeoutError') return { error: { code: 'TOOL_TIMEOUT', message: `The tool did not answer within ${TOOL_TIME_LIMIT_MS / 1000} s.` } };
+  if (e instanceof Error && e.name === 'TimeoutError')
+    return { error: { code: 'TOOL_TIMEOUT', message: `The tool did not answer within ${TOOL_TIME_LIMIT_MS / 1000} s.` } };
   return { error: { code: 'TOOL_FAILED', message: 'The tool failed unexpectedly.' } };
 }
 
@@ -28,7 +29,12 @@ function failure(e: unknown) {
  */
 export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[], signal: AbortSignal, testMode = false): Promise<ToolSet> {
   const customIds = assigned.map((a) => a.id).filter((id) => !builtinTool(id));
-  const rows = customIds.length ? await ctx.db.select().from(tools).where(and(eq(tools.orgId, ctx.principal.orgId), inArray(tools.id, customIds))) : [];
+  const rows = customIds.length
+    ? await ctx.db
+        .select()
+        .from(tools)
+        .where(and(eq(tools.orgId, ctx.principal.orgId), inArray(tools.id, customIds)))
+    : [];
   const services = nodeServices(ctx.db, ctx.principal.orgId);
   const set: ToolSet = {};
   for (const a of assigned) {
@@ -38,12 +44,22 @@ export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[]
     const name = builtin?.id ?? row!.name;
     const schema = (builtin?.input_schema ?? row!.inputSchema) as Record<string, unknown>;
     const validate = compileSchema(schema);
-    const run = (t: ToolRunContext, input: Record<string, unknown>) => (builtin ? builtin.run(t, input, a.config) : runCustomTool(t, row!.implementation as ToolImplementation, input));
+    const run = (t: ToolRunContext, input: Record<string, unknown>) =>
+      builtin ? builtin.run(t, input, a.config) : runCustomTool(t, row!.implementation as ToolImplementation, input);
     set[name] = tool({
       description: builtin?.description ?? row!.description,
       inputSchema: jsonSchema<Record<string, unknown>>(schema as JSONSchema7), // checked as JSON Schema when the tool was saved,
       execute: async (input) => {
-        if (!validate(input)) return { error: { code: 'TOOL_INPUT_INVALID', message: (validate.errors ?? []).map(toIssue).map((i) => `${i.path}: ${i.message}`).join('; ') } };
+        if (!validate(input))
+          return {
+            error: {
+              code: 'TOOL_INPUT_INVALID',
+              message: (validate.errors ?? [])
+                .map(toIssue)
+                .map((i) => `${i.path}: ${i.message}`)
+                .join('; '),
+            },
+          };
         try {
           return await run({ ctx, services, testMode, signal: AbortSignal.any([signal, AbortSignal.timeout(TOOL_TIME_LIMIT_MS)]) }, input);
         } catch (e) {

@@ -17,7 +17,10 @@ export function orgConnectors(ctx: ServiceContext) {
 
 export async function exportPipelines(ctx: ServiceContext, ids: string[]): Promise<ExportDocument> {
   for (const id of ids) if (!isUuid(id)) throw notFound(id);
-  const rows = await ctx.db.select().from(pipelines).where(and(eq(pipelines.orgId, ctx.principal.orgId), inArray(pipelines.id, ids)));
+  const rows = await ctx.db
+    .select()
+    .from(pipelines)
+    .where(and(eq(pipelines.orgId, ctx.principal.orgId), inArray(pipelines.id, ids)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = ids.find((id) => !byId.has(id));
   if (missing) throw notFound(missing);

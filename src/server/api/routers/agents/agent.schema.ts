@@ -4,7 +4,11 @@ import { NO_NUL, storable } from '../storable';
 import { Tool } from '../tools/tool.schema';
 
 export const TAGS = ['Agents'];
-const Text = (max: number) => z.string().max(max).refine((s) => !s.includes('\u0000'), NO_NUL);
+const Text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), NO_NUL);
 const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 export const AgentId = z.object({ id: z.string().describe('Agent UUID') });
@@ -20,7 +24,7 @@ const AgentFields = {
   agent_type: Text(64).pipe(z.string().trim().min(1)).describe('e.g. summarizer, clinical, fhir, claims, hl7, custom'),
   description: Text(5000),
   model_config: ModelConfig.partial(),
-  prompt_template: Text(50_000).describe('The message as the model gets it; {{input}} is the message, {{field}} a field of an invocation\'s input_data'),
+  prompt_template: Text(50_000).describe("The message as the model gets it; {{input}} is the message, {{field}} a field of an invocation's input_data"),
   instructions: Text(50_000).describe('Instructions the model gets before the conversation (system prompt)'),
   tools: z.array(z.string().min(1).max(200)).max(50).describe('Tool ids: built-in tool names or custom tool ids (GET /api/tools)'),
   project_id: Text(200).nullable(),
@@ -79,7 +83,10 @@ const Message = Text(100_000).pipe(z.string().min(1, 'message must not be empty'
 export const ChatInput = AgentId.extend({
   message: Message,
   stream: z.boolean().default(false).describe('true: answer with Server-Sent Events (thinking, tool_call, tool_result, message, done)'),
-  conversation_id: z.string().optional().describe('Continue this conversation (default: a new one; its id comes back, and in the X-Conversation-ID header of a stream)'),
+  conversation_id: z
+    .string()
+    .optional()
+    .describe('Continue this conversation (default: a new one; its id comes back, and in the X-Conversation-ID header of a stream)'),
   version: z.number().int().min(1).optional().describe('Run this version snapshot of the agent instead of its current configuration'),
 });
 
@@ -92,7 +99,9 @@ export const ChatOutput = z.object({
 });
 
 export const InvokeInput = AgentId.extend({
-  input_data: z.record(z.string(), z.unknown()).describe('The input: its message, input or text field (or its only string) is the message; every field is a {{field}} of the prompt template'),
+  input_data: z
+    .record(z.string(), z.unknown())
+    .describe('The input: its message, input or text field (or its only string) is the message; every field is a {{field}} of the prompt template'),
   conversation_id: z.string().optional(),
 });
 
@@ -152,7 +161,9 @@ export const AssignedTool = Tool.extend({ config: z.record(z.string(), z.unknown
 export const AssignedToolList = z.object({ tools: z.array(AssignedTool), total_count: z.number().int() });
 export const AssignToolInput = AgentId.extend({
   tool_id: z.string().min(1).max(200).describe('A built-in tool name or a custom tool id or name'),
-  config: storable(z.record(z.string(), z.unknown())).optional().describe('Settings for the tool on this agent, per its config_schema (e.g. {"connector": "hapi"} for fhir_search)'),
+  config: storable(z.record(z.string(), z.unknown()))
+    .optional()
+    .describe('Settings for the tool on this agent, per its config_schema (e.g. {"connector": "hapi"} for fhir_search)'),
 });
 export const RemoveToolInput = AgentId.extend({ toolId: z.string() });
 
@@ -160,7 +171,15 @@ export const Version = z.object({
   agent_id: z.string(),
   version: z.number().int(),
   note: z.string(),
-  config: z.object({ name: z.string(), agent_type: z.string(), description: z.string(), model_config: ModelConfig, prompt_template: z.string(), instructions: z.string(), tools: z.array(z.string()) }),
+  config: z.object({
+    name: z.string(),
+    agent_type: z.string(),
+    description: z.string(),
+    model_config: ModelConfig,
+    prompt_template: z.string(),
+    instructions: z.string(),
+    tools: z.array(z.string()),
+  }),
   tool_settings: z.record(z.string(), z.record(z.string(), z.unknown())),
   created_by: z.string().nullable(),
   created_at: z.string(),

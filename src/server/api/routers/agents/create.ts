@@ -4,7 +4,11 @@ import * as S from './agent.schema';
 
 export const create = writeProcedure
   .meta({ audit: { action: 'agent.create' } })
-  .meta({ openapi: { method: 'POST', path: '/agents', tags: S.TAGS, summary: 'Create an agent (or copy a base template with template_id)', protect: true }, successStatus: 201, errors: ['MODEL_NOT_FOUND'] })
+  .meta({
+    openapi: { method: 'POST', path: '/agents', tags: S.TAGS, summary: 'Create an agent (or copy a base template with template_id)', protect: true },
+    successStatus: 201,
+    errors: ['MODEL_NOT_FOUND'],
+  })
   .input(S.CreateAgentInput)
   .output(S.Agent)
   .mutation(async ({ ctx, input }) => {

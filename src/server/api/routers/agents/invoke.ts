@@ -7,7 +7,16 @@ import * as S from './agent.schema';
 
 /** A key scoped to this agent (`agent/<id>:execute`) or an admin key. */
 export const invoke = publicProcedure
-  .meta({ openapi: { method: 'POST', path: '/v1/agents/{id}/invoke', tags: S.TAGS, summary: 'Invoke a deployed agent (public endpoint; needs a key with scope agent/{id}:execute, or admin)', protect: true }, errors: ['AGENT_NOT_FOUND', 'AGENT_NOT_DEPLOYED', ...RUN] })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/agents/{id}/invoke',
+      tags: S.TAGS,
+      summary: 'Invoke a deployed agent (public endpoint; needs a key with scope agent/{id}:execute, or admin)',
+      protect: true,
+    },
+    errors: ['AGENT_NOT_FOUND', 'AGENT_NOT_DEPLOYED', ...RUN],
+  })
   .input(S.InvokeInput)
   .output(S.InvokeOutput)
   .mutation(({ ctx, input }) => {

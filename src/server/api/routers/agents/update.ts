@@ -5,7 +5,10 @@ import * as S from './agent.schema';
 
 export const update = writeProcedure
   .meta({ audit: { action: 'agent.save' } })
-  .meta({ openapi: { method: 'PUT', path: '/agents/{id}', tags: S.TAGS, summary: 'Update an agent', protect: true }, errors: [...NOT_FOUND, 'MODEL_NOT_FOUND', 'AGENT_DEPLOYED'] })
+  .meta({
+    openapi: { method: 'PUT', path: '/agents/{id}', tags: S.TAGS, summary: 'Update an agent', protect: true },
+    errors: [...NOT_FOUND, 'MODEL_NOT_FOUND', 'AGENT_DEPLOYED'],
+  })
   .input(S.UpdateAgentInput)
   .output(S.Agent)
   .mutation(({ ctx, input }) => {

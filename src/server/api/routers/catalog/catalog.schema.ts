@@ -20,4 +20,3 @@ export const Entry = z.object({
   errors: z.array(z.object({ code: z.string(), description: z.string() })).meta({ description: 'Codes a run of this node can fail with' }),
   documentation: z.string().meta({ description: 'Markdown: what the node does, its ports, config, example and errors' }),
 });
-

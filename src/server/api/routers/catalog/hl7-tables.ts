@@ -4,9 +4,7 @@ import { readProcedure } from '@/server/api/trpc';
 
 const Input = z.object({
   /** table number → the codes of it a message uses (`{"0001": ["F"], "0004": ["I"]}`) */
-  codes: z
-    .record(z.string().regex(/^\d{4}$/), z.array(z.string().max(200)).max(2000))
-    .refine((r) => Object.keys(r).length <= 500, 'at most 500 tables'),
+  codes: z.record(z.string().regex(/^\d{4}$/), z.array(z.string().max(200)).max(2000)).refine((r) => Object.keys(r).length <= 500, 'at most 500 tables'),
 });
 const Output = z.object({
   tables: z.array(z.object({ table: z.string(), title: z.string(), codes: z.record(z.string(), z.string()) })),

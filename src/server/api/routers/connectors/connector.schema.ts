@@ -22,7 +22,9 @@ export const Connector = z.object({
 const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine(NoNul, 'must not contain the NUL character');
 const Credentials = z
   .record(z.string(), z.string().max(10_000).refine(NoNul, 'must not contain the NUL character').nullable())
-  .describe('Secrets by name (client_id, client_secret, username, password, token, api_key…), stored encrypted. A masked value sent back, or a field left out, keeps the stored one; null removes it');
+  .describe(
+    'Secrets by name (client_id, client_secret, username, password, token, api_key…), stored encrypted. A masked value sent back, or a field left out, keeps the stored one; null removes it',
+  );
 const Config = z.record(z.string(), z.unknown()).describe("The type's settings (its config_schema in GET /api/connectors/types)");
 
 export const CreateConnectorInput = z.object({

@@ -14,14 +14,26 @@ const list = readProcedure
 
 // static path before {id}
 const types = readProcedure
-  .meta({ openapi: { method: 'GET', path: '/connectors/types', tags: S.TAGS, summary: 'List supported connector types, with the JSON Schema of their settings and credentials', protect: true } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/connectors/types',
+      tags: S.TAGS,
+      summary: 'List supported connector types, with the JSON Schema of their settings and credentials',
+      protect: true,
+    },
+  })
   .input(z.object({}))
   .output(S.ConnectorTypes)
   .query(() => connectorTypes());
 
 const create = writeProcedure
   .meta({ audit: { action: 'connector.create', detail: (_i, o) => ({ type: String(o?.type) }) } })
-  .meta({ openapi: { method: 'POST', path: '/connectors', tags: S.TAGS, summary: 'Create a connector (credentials stored encrypted)', protect: true }, successStatus: 201, errors: ['CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'] })
+  .meta({
+    openapi: { method: 'POST', path: '/connectors', tags: S.TAGS, summary: 'Create a connector (credentials stored encrypted)', protect: true },
+    successStatus: 201,
+    errors: ['CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'],
+  })
   .input(S.CreateConnectorInput)
   .output(S.Connector)
   .mutation(async ({ ctx, input }) => {
@@ -31,21 +43,31 @@ const create = writeProcedure
   });
 
 const get = readProcedure
-  .meta({ openapi: { method: 'GET', path: '/connectors/{id}', tags: S.TAGS, summary: 'Connector details (credentials masked)', protect: true }, errors: ['CONNECTOR_NOT_FOUND'] })
+  .meta({
+    openapi: { method: 'GET', path: '/connectors/{id}', tags: S.TAGS, summary: 'Connector details (credentials masked)', protect: true },
+    errors: ['CONNECTOR_NOT_FOUND'],
+  })
   .input(S.ConnectorId)
   .output(S.Connector)
   .query(({ ctx, input }) => getConnector(ctx, input.id));
 
 const update = writeProcedure
   .meta({ audit: { action: 'connector.update' } })
-  .meta({ openapi: { method: 'PUT', path: '/connectors/{id}', tags: S.TAGS, summary: 'Update a connector', protect: true }, errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'] })
+  .meta({
+    openapi: { method: 'PUT', path: '/connectors/{id}', tags: S.TAGS, summary: 'Update a connector', protect: true },
+    errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_NAME_TAKEN', 'CONNECTOR_KEY_MISSING'],
+  })
   .input(S.UpdateConnectorInput)
   .output(S.Connector)
   .mutation(({ ctx, input }) => updateConnector(ctx, input.id, input));
 
 const remove = writeProcedure
   .meta({ audit: { action: 'connector.delete' } })
-  .meta({ openapi: { method: 'DELETE', path: '/connectors/{id}', tags: S.TAGS, summary: 'Delete a connector no deployed pipeline uses', protect: true }, successStatus: 204, errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_IN_USE'] })
+  .meta({
+    openapi: { method: 'DELETE', path: '/connectors/{id}', tags: S.TAGS, summary: 'Delete a connector no deployed pipeline uses', protect: true },
+    successStatus: 204,
+    errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_IN_USE'],
+  })
   .input(S.ConnectorId)
   .output(z.void())
   .mutation(async ({ ctx, input }) => {
@@ -53,7 +75,16 @@ const remove = writeProcedure
   });
 
 const test = writeProcedure
-  .meta({ openapi: { method: 'POST', path: '/connectors/{id}/test', tags: S.TAGS, summary: 'Connect for real and report each step (TCP, TLS, auth, FHIR metadata, MLLP ACK, database)', protect: true }, errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_KEY_MISSING'] })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/connectors/{id}/test',
+      tags: S.TAGS,
+      summary: 'Connect for real and report each step (TCP, TLS, auth, FHIR metadata, MLLP ACK, database)',
+      protect: true,
+    },
+    errors: ['CONNECTOR_NOT_FOUND', 'CONNECTOR_KEY_MISSING'],
+  })
   .input(S.ConnectorId)
   .output(S.TestResult)
   .mutation(({ ctx, input }) => testConnector(ctx, input.id));

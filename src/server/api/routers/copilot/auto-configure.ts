@@ -6,8 +6,25 @@ import { DOCS } from './docs';
 import { limited } from './limited';
 
 export const autoConfigurePipeline = limited(writeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/auto-configure/pipeline', tags: TAGS, summary: DOCS['auto-configure'].summary, description: DOCS['auto-configure'].description, protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
-  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), description: Description.optional(), apply: z.boolean().default(false) }))
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/copilot/auto-configure/pipeline',
+      tags: TAGS,
+      summary: DOCS['auto-configure'].summary,
+      description: DOCS['auto-configure'].description,
+      protect: true,
+    },
+    errors: ['PIPELINE_NOT_FOUND'],
+  })
+  .input(
+    z.object({
+      pipeline_id: z.string().optional(),
+      definition: z.unknown().optional(),
+      description: Description.optional(),
+      apply: z.boolean().default(false),
+    }),
+  )
   .output(
     z.object({
       definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }),

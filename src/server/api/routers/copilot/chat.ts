@@ -6,7 +6,10 @@ import { DOCS } from './docs';
 import { limited } from './limited';
 
 export const chat = limited(writeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/chat', tags: TAGS, summary: DOCS['chat'].summary, description: DOCS['chat'].description, protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .meta({
+    openapi: { method: 'POST', path: '/copilot/chat', tags: TAGS, summary: DOCS['chat'].summary, description: DOCS['chat'].description, protect: true },
+    errors: ['PIPELINE_NOT_FOUND'],
+  })
   .input(CopilotChatInput)
   .output(
     z.object({

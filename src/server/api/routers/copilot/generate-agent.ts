@@ -10,9 +10,20 @@ export const agent = limited(writeProcedure)
   .input(z.object({ description: Description, create: z.boolean().default(false) }))
   .output(
     z.object({
-      agent: z.object({ id: z.string().nullable(), name: z.string(), agent_type: z.string(), description: z.string(), model_config: z.object({ model: z.string(), temperature: z.number(), max_tokens: z.number() }), instructions: z.string(), prompt_template: z.string(), tools: z.array(z.string()) }),
+      agent: z.object({
+        id: z.string().nullable(),
+        name: z.string(),
+        agent_type: z.string(),
+        description: z.string(),
+        model_config: z.object({ model: z.string(), temperature: z.number(), max_tokens: z.number() }),
+        instructions: z.string(),
+        prompt_template: z.string(),
+        tools: z.array(z.string()),
+      }),
       reasoning: z.array(z.string()),
-      problems: z.array(z.object({ path: z.string(), message: z.string() })).describe('What would keep it from being deployed (e.g. a tool needing a connector)'),
+      problems: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .describe('What would keep it from being deployed (e.g. a tool needing a connector)'),
       planner: z.literal('offline'),
     }),
   )

@@ -7,7 +7,17 @@ import { DOCS } from './docs';
 import { limited } from './limited';
 
 export const generate = limited(executeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/generate/pipeline', tags: TAGS, summary: DOCS['generate-pipeline'].summary, description: DOCS['generate-pipeline'].description, protect: true }, errors: ['MODEL_UNAVAILABLE', 'MODEL_NOT_FOUND'] })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/copilot/generate/pipeline',
+      tags: TAGS,
+      summary: DOCS['generate-pipeline'].summary,
+      description: DOCS['generate-pipeline'].description,
+      protect: true,
+    },
+    errors: ['MODEL_UNAVAILABLE', 'MODEL_NOT_FOUND'],
+  })
   .input(
     z.object({
       description: Description,
@@ -19,7 +29,14 @@ export const generate = limited(executeProcedure)
     z.object({
       pipeline: z.object({ name: z.string(), nodes: z.array(Node), connections: z.array(Connection) }),
       validation: Report,
-      dry_run: z.object({ status: z.enum(['completed', 'failed']), outputs: z.record(z.string(), z.unknown()), node_results: NodeResults, error: z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() }).optional() }).nullable(),
+      dry_run: z
+        .object({
+          status: z.enum(['completed', 'failed']),
+          outputs: z.record(z.string(), z.unknown()),
+          node_results: NodeResults,
+          error: z.object({ node_id: z.string().nullable(), code: z.string(), message: z.string() }).optional(),
+        })
+        .nullable(),
       reasoning: z.array(z.string()),
       unresolved: z.array(z.string()).describe('What the planner could not fill or connect: for the user to finish'),
       planner: z.enum(['offline', 'llm']).describe('llm: a language model designed it (model names it); offline: the rule-based planner'),

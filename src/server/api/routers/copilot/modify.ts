@@ -17,7 +17,16 @@ export const modifyPipelineOp = limited(writeProcedure)
     },
     errors: ['PIPELINE_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_UNAVAILABLE'],
   })
-  .input(z.object({ pipeline_id: z.string().optional(), definition: z.unknown().optional(), request: Description, apply: z.boolean().default(false), model: z.string().max(200).optional(), sample_input: z.unknown().optional() }))
+  .input(
+    z.object({
+      pipeline_id: z.string().optional(),
+      definition: z.unknown().optional(),
+      request: Description,
+      apply: z.boolean().default(false),
+      model: z.string().max(200).optional(),
+      sample_input: z.unknown().optional(),
+    }),
+  )
   .output(
     z.object({
       definition: z.object({ nodes: z.array(Node), connections: z.array(Connection) }),

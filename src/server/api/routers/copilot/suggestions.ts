@@ -6,7 +6,17 @@ import { DOCS } from './docs';
 import { limited } from './limited';
 
 export const suggestions = limited(writeProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/suggestions', tags: TAGS, summary: DOCS['suggestions'].summary, description: DOCS['suggestions'].description, protect: true }, errors: ['PIPELINE_NOT_FOUND'] })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/copilot/suggestions',
+      tags: TAGS,
+      summary: DOCS['suggestions'].summary,
+      description: DOCS['suggestions'].description,
+      protect: true,
+    },
+    errors: ['PIPELINE_NOT_FOUND'],
+  })
   .input(z.object({ pipeline_id: z.string() }))
   .output(z.object({ pipeline_id: z.string(), pipeline_version: z.number().int(), suggestions: z.array(Suggestion) }))
   .mutation(({ ctx, input }) => suggest(ctx, input));

@@ -6,7 +6,16 @@ import { DOCS } from './docs';
 import { limited } from './limited';
 
 export const validatePipeline = limited(readProcedure)
-  .meta({ openapi: { method: 'POST', path: '/copilot/validate/pipeline', tags: TAGS, summary: DOCS['validate'].summary, description: DOCS['validate'].description, protect: true } })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/copilot/validate/pipeline',
+      tags: TAGS,
+      summary: DOCS['validate'].summary,
+      description: DOCS['validate'].description,
+      protect: true,
+    },
+  })
   .input(z.object({ definition: z.unknown().describe('{nodes, connections}') }))
   .output(Report)
   .mutation(({ input }) => validateForCopilot(input.definition));

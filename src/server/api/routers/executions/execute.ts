@@ -8,7 +8,17 @@ const RUN_TO_NODE =
   'a node id the pipeline does not have is 404 NODE_NOT_FOUND. Disabled nodes do not run in any run: they pass their input through (skipped, reason disabled).';
 
 export const execute = executeProcedure
-  .meta({ openapi: { method: 'POST', path: '/execute', tags: S.TAGS, summary: 'Run a pipeline: sync (waits) or async (poll the execution)', description: RUN_TO_NODE, protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'CONCURRENCY_LIMIT', 'NODE_NOT_FOUND'] })
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/execute',
+      tags: S.TAGS,
+      summary: 'Run a pipeline: sync (waits) or async (poll the execution)',
+      description: RUN_TO_NODE,
+      protect: true,
+    },
+    errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_NOT_DEPLOYED', 'PIPELINE_INVALID', 'CONCURRENCY_LIMIT', 'NODE_NOT_FOUND'],
+  })
   .input(S.ExecuteInput)
   .output(S.ExecuteResult)
   .mutation(({ ctx, input }) => runExecute(ctx, input));

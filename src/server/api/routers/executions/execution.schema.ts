@@ -20,7 +20,9 @@ export const ExecuteInput = z.object({
     .min(1)
     .max(100)
     .optional()
-    .describe('Test runs only (test_mode: true, async: false): run this node and the nodes upstream of it, nothing downstream; the others are skipped with reason not_requested'),
+    .describe(
+      'Test runs only (test_mode: true, async: false): run this node and the nodes upstream of it, nothing downstream; the others are skipped with reason not_requested',
+    ),
 });
 
 export const ExecuteResult = z.object({
@@ -58,7 +60,13 @@ export const StepState = z.object({
   status: z.enum(['waiting', 'completed', 'failed']),
   node_results: NodeResults,
   finished_node: z
-    .object({ node_id: z.string(), status: z.string(), outputs: Json, error: z.object({ code: z.string(), message: z.string() }).nullable(), duration_ms: z.number().int().nullable() })
+    .object({
+      node_id: z.string(),
+      status: z.string(),
+      outputs: Json,
+      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      duration_ms: z.number().int().nullable(),
+    })
     .optional(),
   error: ErrorInfo.optional(),
 });
@@ -130,13 +138,7 @@ export const ListInput = z.object({
   status: z.enum(EXECUTION_STATUSES).optional(),
   since: Instant.optional().describe('ISO 8601: only executions created at or after this time'),
   until: Instant.optional().describe('ISO 8601: only executions created before this time'),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("Text to find in the execution's inputs, outputs or error (case-insensitive), e.g. an MRN"),
+  q: z.string().trim().min(1).max(200).optional().describe("Text to find in the execution's inputs, outputs or error (case-insensitive), e.g. an MRN"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
 });

@@ -4,4 +4,5 @@ import { CreateKeyInput } from './key.schema';
 
 export const create = adminProcedure
   .meta({ audit: { action: 'key.create', detail: (i) => ({ scopes: (i?.scopes as string[] | undefined)?.join(' ') ?? null }) } })
-  .input(CreateKeyInput).mutation(({ ctx, input }) => createApiKey(ctx, input));
+  .input(CreateKeyInput)
+  .mutation(({ ctx, input }) => createApiKey(ctx, input));

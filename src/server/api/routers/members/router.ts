@@ -10,8 +10,12 @@ export const membersRouter = router({
   list: readProcedure.query(({ ctx }) => listMembers(ctx)),
   setRole: adminProcedure
     .meta({ audit: { action: 'member.role', detail: (i) => ({ role: String(i?.role) }) } })
-    .input(UserId.extend({ role: Role })).mutation(({ ctx, input }) => setMemberRole(ctx, input)),
-  remove: adminProcedure.meta({ audit: { action: 'member.remove' } }).input(UserId).mutation(({ ctx, input }) => removeMember(ctx, input)),
+    .input(UserId.extend({ role: Role }))
+    .mutation(({ ctx, input }) => setMemberRole(ctx, input)),
+  remove: adminProcedure
+    .meta({ audit: { action: 'member.remove' } })
+    .input(UserId)
+    .mutation(({ ctx, input }) => removeMember(ctx, input)),
   invite: adminProcedure
     .meta({ audit: { action: 'member.invite', detail: (i) => ({ role: String(i?.role) }) } })
     .input(z.object({ email: z.email('Enter an email address like name@hospital.org.').max(320), role: Role }))

@@ -13,7 +13,15 @@ const Entry = z.object({
 });
 
 export const list = readProcedure
-  .meta({ openapi: { method: 'GET', path: '/llm-models', tags: ['Language models'], summary: 'List the language models and whether each is available', protect: true } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/llm-models',
+      tags: ['Language models'],
+      summary: 'List the language models and whether each is available',
+      protect: true,
+    },
+  })
   .input(z.object({}))
   .output(z.object({ models: z.array(Entry) }))
   .query(() => ({ models: listLanguageModels() }));

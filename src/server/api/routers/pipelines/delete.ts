@@ -6,7 +6,8 @@ import { PipelineId } from './pipeline.schema';
 export const remove = writeProcedure
   .meta({ audit: { action: 'pipeline.delete' } })
   .meta({
-    openapi: { method: 'DELETE', path: '/pipelines/{id}', tags: ['Pipelines'], summary: 'Delete an undeployed pipeline', protect: true }, errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_DEPLOYED'],
+    openapi: { method: 'DELETE', path: '/pipelines/{id}', tags: ['Pipelines'], summary: 'Delete an undeployed pipeline', protect: true },
+    errors: ['PIPELINE_NOT_FOUND', 'PIPELINE_DEPLOYED'],
     successStatus: 204,
   })
   .input(PipelineId)

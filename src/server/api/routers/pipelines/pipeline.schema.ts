@@ -32,14 +32,22 @@ export const Paging = {
   offset: z.coerce.number().int().min(0).default(0).describe('Number of results to skip'),
 };
 
-const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine((s) => !s.includes('\u0000'), NO_NUL);
-const Description = z.string().max(5000).refine((s) => !s.includes('\u0000'), NO_NUL);
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(200)
+  .refine((s) => !s.includes('\u0000'), NO_NUL);
+const Description = z
+  .string()
+  .max(5000)
+  .refine((s) => !s.includes('\u0000'), NO_NUL);
 /** A definition whose strings (node names, configs) hold no NUL character and no lone surrogate. */
 const Definition = PipelineDefinition.refine((d) => !holdsUnstorable(d), `strings in the definition ${NO_NUL} or a lone UTF-16 surrogate`);
 
 /** A change of data settings (policy, retention): keys given replace, null inherits again, keys left out stay. Unknown keys are refused. */
 export const DataSettingsChange = DataSettingsOverride.strict().describe(
-  "What runs keep and for how long: policy (full | errors | metadata), payload_days, execution_days, max_executions. " +
+  'What runs keep and for how long: policy (full | errors | metadata), payload_days, execution_days, max_executions. ' +
     "A value set here overrides the organization's default; null inherits it again; a key left out is unchanged. " +
     'Not part of the definition: no new version, and it applies to the next run without a deploy.',
 );

@@ -5,7 +5,8 @@ import type { BuiltinTool } from '../tool-types';
 export const deidentifyText: BuiltinTool = {
   id: 'deidentify_text',
   name: 'De-identify text',
-  description: 'Remove identifiers from free text before quoting or sending it on: phones, emails, SSNs, record numbers, URLs, dates, ages over 89, and any names given.',
+  description:
+    'Remove identifiers from free text before quoting or sending it on: phones, emails, SSNs, record numbers, URLs, dates, ages over 89, and any names given.',
   input_schema: {
     type: 'object',
     properties: {

@@ -10,7 +10,8 @@ const MAX = 20;
 export const fhirSearch: BuiltinTool = {
   id: 'fhir_search',
   name: 'FHIR search',
-  description: 'Search or read resources on a FHIR R4 server, e.g. "Patient?family=smith&birthdate=ge1980-01-01", "Observation?patient=123&code=http://loinc.org|718-7" or "Patient/123". Returns up to 20 resources.',
+  description:
+    'Search or read resources on a FHIR R4 server, e.g. "Patient?family=smith&birthdate=ge1980-01-01", "Observation?patient=123&code=http://loinc.org|718-7" or "Patient/123". Returns up to 20 resources.',
   input_schema: {
     type: 'object',
     properties: { query: { type: 'string', description: 'A FHIR search (Type?param=value&…) or read (Type/id)' } },
@@ -23,10 +24,16 @@ export const fhirSearch: BuiltinTool = {
     required: ['connector'],
   },
   async run({ services, signal }, input, config) {
-    const query = String(input.query ?? '').trim().replace(/^\/+/, '');
+    const query = String(input.query ?? '')
+      .trim()
+      .replace(/^\/+/, '');
     if (!QUERY.test(query)) throw new ToolError('FHIR_QUERY_INVALID', `"${query}" is not a FHIR search or read: write Type?param=value or Type/id.`);
     const ref = typeof config.connector === 'string' ? config.connector.trim() : '';
-    if (!ref) throw new ToolError('CONNECTOR_REQUIRED', 'This agent\'s fhir_search tool has no connector: assign the tool again with {"config": {"connector": "<fhir connector>"}}.');
+    if (!ref)
+      throw new ToolError(
+        'CONNECTOR_REQUIRED',
+        'This agent\'s fhir_search tool has no connector: assign the tool again with {"config": {"connector": "<fhir connector>"}}.',
+      );
     const connector = await services.connector(ref, 'fhir');
     try {
       const client = clientForConnector(connector, services.fetch, 20_000);

@@ -8,7 +8,7 @@ export const runPipeline: BuiltinTool = {
   description: 'Run a deployed pipeline with the given inputs and return its outputs (e.g. convert an HL7 message to FHIR, validate a resource).',
   input_schema: {
     type: 'object',
-    properties: { inputs: { type: 'object', description: 'The pipeline\'s trigger inputs' } },
+    properties: { inputs: { type: 'object', description: "The pipeline's trigger inputs" } },
     additionalProperties: true,
   },
   config_schema: {
@@ -18,7 +18,8 @@ export const runPipeline: BuiltinTool = {
   },
   async run(t, input, config) {
     const id = typeof config.pipeline_id === 'string' ? config.pipeline_id : '';
-    if (!id) throw new ToolError('PIPELINE_REQUIRED', 'This agent\'s run_pipeline tool names no pipeline: assign it again with {"config": {"pipeline_id": "<id>"}}.');
+    if (!id)
+      throw new ToolError('PIPELINE_REQUIRED', 'This agent\'s run_pipeline tool names no pipeline: assign it again with {"config": {"pipeline_id": "<id>"}}.');
     const inputs = input.inputs && typeof input.inputs === 'object' ? (input.inputs as Record<string, unknown>) : input;
     return runPipelineForTool(t, id, inputs);
   },

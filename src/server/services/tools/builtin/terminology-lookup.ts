@@ -5,7 +5,8 @@ import type { BuiltinTool } from '../tool-types';
 export const terminologyLookup: BuiltinTool = {
   id: 'terminology_lookup',
   name: 'Terminology lookup',
-  description: 'Look up the display name of a code: HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX and ICD-10 codes Clinflow carries offline. Say "unknown" rather than guess.',
+  description:
+    'Look up the display name of a code: HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX and ICD-10 codes Clinflow carries offline. Say "unknown" rather than guess.',
   input_schema: {
     type: 'object',
     properties: {
@@ -20,6 +21,8 @@ export const terminologyLookup: BuiltinTool = {
     const system = canonicalSystem(String(input.system ?? '').trim());
     const code = String(input.code ?? '').trim();
     const found = lookupDisplay(system, code);
-    return found ? { system, code, display: found.display, found: true, source: found.source } : { system, code, found: false, message: 'Unknown to the offline terminologies: do not guess its meaning.' };
+    return found
+      ? { system, code, display: found.display, found: true, source: found.source }
+      : { system, code, found: false, message: 'Unknown to the offline terminologies: do not guess its meaning.' };
   },
 };
