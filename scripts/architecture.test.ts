@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -38,5 +39,24 @@ describe('the import graph', () => {
     const found = violations();
     const loops = found.filter((v) => KNOWN_LOOP.test(v) && v.split(' → ').every((m) => /services\/(executions|agents|tools)\//.test(m)));
     expect(found.filter((v) => !loops.includes(v))).toEqual([]);
+  });
+});
+
+describe('casts', () => {
+  // issue 29, item 10: a cast that silences the type checker says why the types cannot express it
+  it('every `as never` / `as unknown as` in product code has a comment saying why, on its line or just above', () => {
+    const files = execFileSync('git', ['ls-files', 'src/*.ts', 'src/*.tsx'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f && !f.includes('.test.'));
+    const unexplained: string[] = [];
+    for (const f of files) {
+      const lines = readFileSync(path.join(root, f), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/\bas never\b|\bas unknown as\b/.test(line) || line.includes('//')) return;
+        const above = lines.slice(Math.max(0, i - 4), i);
+        if (!above.some((l) => /^\s*(\/\/|\*|\/\*)/.test(l))) unexplained.push(`${f}:${i + 1}`);
+      });
+    }
+    expect(unexplained).toEqual([]);
   });
 });

@@ -68,6 +68,7 @@ export function invariantIssues(root: Resource): FhirIssue[] {
     if (!value || typeof value !== 'object') return;
     const object = value as Record<string, unknown>;
     if (typeof object.resourceType === 'string' && isResourceType(object.resourceType)) {
+      // the walk holds plain JSON objects; the invariant checker reads them as the resource they are
       const issue = brokenInvariant(object as unknown as Resource, path(), rootValue, value === root ? ROOT_ONLY : undefined);
       if (issue) issues.push(issue);
     }

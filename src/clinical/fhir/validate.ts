@@ -111,6 +111,7 @@ export function validateFhir(value: unknown, options: FhirValidateOptions = {}):
 
 function compiledOrReference(resource: Resource, bindings: boolean): FhirIssue[] {
   try {
+    // a FHIR resource type is a closed interface; the compiled validator walks any JSON object by its keys
     return compiledIssues(resource as unknown as Record<string, unknown>, bindings);
   } catch (e) {
     // a resource of a type @medplum/core does not know, inside the value: it stops there, and what it had collected

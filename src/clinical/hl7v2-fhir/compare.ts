@@ -162,6 +162,7 @@ export function factsOf(bundle: Bundle): Map<string, string[]> {
     if (n) add(`count ${t}`, [String(n)]);
   }
   for (const r of resources) {
+    // resources of every type are read here by their JSON keys, which their closed interfaces do not index
     const o = r as unknown as Any;
     switch (r.resourceType) {
       case 'Patient':

@@ -60,6 +60,7 @@ function wrap(a: DBAdapter): DBAdapter {
     delete: (q) => (isSession(q.model) ? a.delete({ ...q, where: hashedWhere(q.where, new Map())! }) : a.delete(q)),
     deleteMany: (q) => (isSession(q.model) ? a.deleteMany({ ...q, where: hashedWhere(q.where, new Map())! }) : a.deleteMany(q)),
     consumeOne: (q) => (isSession(q.model) ? a.consumeOne({ ...q, where: hashedWhere(q.where, new Map())! }) : a.consumeOne(q)),
+    // the transaction callback is generic in its adapter's type, which this wrapper cannot name either
     ...(a.transaction
       ? { transaction: (cb) => (a.transaction as Exclude<DBAdapter['transaction'], false | undefined>)((trx) => cb(wrap(trx as DBAdapter) as never)) }
       : {}),

@@ -109,6 +109,10 @@ export function reportQueueError(what: string, e: unknown): void {
  * pg-boss on our database: inside the embedded process on PGlite, shared by every web and worker
  * process on Postgres. Jobs of a killed worker are retried once their heartbeat stops.
  */
+/** pg-boss's writes inside our transaction: a drizzle transaction is the query surface fromDrizzle takes, under a type of
+ * each driver's own that fromDrizzle's signature cannot name (hence the cast). */
+const inTx = (tx: unknown) => fromDrizzle(tx as never, sql);
+
 export async function createQueue(database: Database, opts: QueueOptions): Promise<Queue> {
   const postgres = database.kind === 'postgres';
   // pg-boss's own LISTEN wakes its own workers, which we do not use for executions (see Dispatcher); ours is in work()
@@ -168,12 +172,12 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       };
     },
     async enqueue(tx, executionId) {
-      await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: fromDrizzle(tx as never, sql) });
+      await boss.send(EXECUTE_QUEUE, { executionId } satisfies ExecuteJob, { db: inTx(tx) });
     },
     async enqueueAll(tx, executionIds) {
       if (executionIds.length === 0) return;
       const jobs = executionIds.map((executionId) => ({ data: { executionId } satisfies ExecuteJob }));
-      await boss.insert(EXECUTE_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
+      await boss.insert(EXECUTE_QUEUE, jobs, { db: inTx(tx) });
     },
     wake() {
       if (!postgres) dispatcher?.wake();
@@ -184,7 +188,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     async enqueueClaimed(tx, executionIds) {
       if (executionIds.length === 0) return;
       const jobs = executionIds.map((executionId) => ({ id: executionId, data: { executionId } satisfies ExecuteJob }));
-      await boss.insert(EXECUTE_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
+      await boss.insert(EXECUTE_QUEUE, jobs, { db: inTx(tx) });
       // what pg-boss's fetch does to a job it claims (state, first start, heartbeat), in our transaction
       await tx.execute(sql`update pgboss.job set state = 'active', started_on = pgboss.job_now(), heartbeat_on = pgboss.job_now()
         where name = ${EXECUTE_QUEUE} and id = any(${`{${executionIds.join(',')}}`}::uuid[]) and state = 'created'`);

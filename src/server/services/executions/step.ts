@@ -177,6 +177,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     return { ...base, current_node: null, status: result.status, ...(result.error ? { error: result.error } : {}) };
   }
   await ctx.db.transaction(async (tx) => {
+    // a transaction has the query surface of the database; drizzle types them apart (PgTransaction, PgDatabase)
     await saveNodeRecords(tx as unknown as Db, execution!.id, records(graph, outcome.changed));
     await tx
       .update(stepSessions)

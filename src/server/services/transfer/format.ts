@@ -90,6 +90,7 @@ export function upgradeDocument(doc: unknown): { doc: ExportDocument } | { error
   if (version > FORMAT_VERSION) {
     return { error: `This file is format version ${version}, from a newer Clinflow; this one reads versions up to ${FORMAT_VERSION}.` };
   }
+  // checked by the format's schema above; its parsed type is wider than the document it proves
   return { doc: doc as unknown as ExportDocument };
 }
 
