@@ -8,7 +8,8 @@ const Config = z.object({
     .min(1)
     .default('clinflow/offline')
     .describe(
-      'Language model id (GET /api/llm-models): clinflow/offline (rule-based, no LLM, always available), openai/gpt-4o-mini, anthropic/…, or an OpenAI-compatible one',
+      'Language model id (GET /api/llm-models): clinflow/offline (rule-based, no LLM, always available), ' +
+        'openai/gpt-4o-mini, anthropic/…, or an OpenAI-compatible one',
     ),
   instructions: z.string().max(20_000).default('').describe('System instructions'),
   prompt: z

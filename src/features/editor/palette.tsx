@@ -98,7 +98,11 @@ export function Palette() {
             onKeyDown={onSearchKey}
             placeholder="Search nodes…  ( / )"
             autoComplete="off"
-            className="block w-full rounded-md border border-slate-300 bg-white py-2 pr-8 pl-8 text-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none [&::-webkit-search-cancel-button]:hidden"
+            className={[
+              'block w-full rounded-md border border-slate-300 bg-white py-2 pr-8',
+              'pl-8 text-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+              '[&::-webkit-search-cancel-button]:hidden',
+            ].join(' ')}
           />
           {query ? (
             <button
@@ -178,7 +182,8 @@ function PaletteItem({
       title={`${entry.description}\n\nDrag onto the canvas, or press Enter / double-click to add.`}
       className={cn(
         'flex w-full cursor-grab items-start gap-2.5 rounded-md border border-transparent px-2 py-1.5 text-left',
-        'hover:border-slate-200 hover:bg-slate-50 focus-visible:border-teal-600 focus-visible:ring-2 focus-visible:ring-teal-600/20 focus-visible:outline-none active:cursor-grabbing',
+        'hover:border-slate-200 hover:bg-slate-50 focus-visible:border-teal-600',
+        'focus-visible:ring-2 focus-visible:ring-teal-600/20 focus-visible:outline-none active:cursor-grabbing',
       )}
     >
       <span className={cn('mt-0.5 flex size-6 shrink-0 items-center justify-center rounded', look.tile)}>

@@ -100,7 +100,10 @@ export function changeKey(d: Definition): string {
   });
 }
 
-/** The "Fix" of a finding: the copilot's change that answers it (the one its suggestions would make), asked for in the panel and previewed; undefined where no such change exists. */
+/**
+ * The "Fix" of a finding: the copilot's change that answers it (the one its suggestions would make), asked for in the
+ * panel and previewed; undefined where no such change exists.
+ */
 export function useCopilotFix(): (f: { node_id: string | null; code: string }) => (() => void) | undefined {
   const { ask } = useCopilotChat();
   return (f) => {

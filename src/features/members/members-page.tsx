@@ -41,7 +41,10 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
       open={open}
       onClose={close}
       title="Invite a member"
-      description="They sign up (or sign in, if they have an account) with the link and join this organization with the role you choose, keeping any other. The link works only for that email, for 7 days."
+      description={
+        'They sign up (or sign in, if they have an account) with the link and join this organization with the role you choose, ' +
+        'keeping any other. The link works only for that email, for 7 days.'
+      }
       footer={
         link ? (
           <Button onClick={close}>Done</Button>
@@ -113,7 +116,10 @@ export function MembersPage() {
     <>
       <PageHeader
         title="Members"
-        description={`The people of ${me.data?.organization.name ?? 'your organization'} and what each may do. Admins invite new members with a link, change roles and remove members.`}
+        description={
+          `The people of ${me.data?.organization.name ?? 'your organization'} and what each may do. ` +
+          'Admins invite new members with a link, change roles and remove members.'
+        }
         actions={
           admin ? (
             <Button icon={<UserPlus className="size-4" aria-hidden />} onClick={() => setInviting(true)}>

@@ -57,7 +57,10 @@ export function PipelinesPage() {
     <>
       <PageHeader
         title="Pipelines"
-        description="Pipelines move and transform clinical data: HL7v2, FHIR, X12 and CSV in, validated records out. Deploy a pipeline to let its triggers and schedules run it."
+        description={
+          'Pipelines move and transform clinical data: HL7v2, FHIR, X12 and CSV in, validated records out. ' +
+          'Deploy a pipeline to let its triggers and schedules run it.'
+        }
         actions={total > 0 ? newButton : undefined}
       />
       <Card>
