@@ -256,3 +256,42 @@ test('map by dragging: PID-5 and PID-7 of a pasted ADT into {name, birthDate}, p
   await expect(result).not.toHaveClass(/bg-red-50/);
   await shot(page, 'map-by-dragging');
 });
+
+test('a connection dragged past an edge leaves the canvas still; held at the edge on purpose, it pans', async ({ page }) => {
+  await signUp(page, 'Florence Nightingale');
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+      { id: 'p', type: 'hl7v2-parse', config: {}, position: { x: 360, y: 0 } },
+    ],
+    connections: [],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Edges', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  await expect(card(page, 'p')).toBeVisible();
+  const box = (await page.getByTestId('flow-canvas').boundingBox())!;
+  const viewport = page.locator('.react-flow__viewport');
+  const transform = () => viewport.evaluate((el) => getComputedStyle(el).transform);
+  await page.waitForTimeout(500); // the opening fit has settled
+  const before = await transform();
+  const from = (await node(page, 'in').locator('.react-flow__handle.source').first().boundingBox())!;
+  const nearEdge = { x: box.x + box.width - 25, y: box.y + box.height / 2 };
+  // on the way past the edge zone and back: the canvas does not move
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(nearEdge.x, nearEdge.y, { steps: 8 });
+  await page.waitForTimeout(150); // a moment near the edge, as on the way to a port that sits there
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  expect(await transform()).toBe(before);
+  // resting at the edge: it pans toward what lies beyond
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(nearEdge.x, nearEdge.y, { steps: 8 });
+  await expect.poll(transform, { timeout: 5_000 }).not.toBe(before);
+  await shot(page, 'edge-pan');
+  await page.mouse.up();
+  // matrix(a, b, c, d, e, f): e is the horizontal shift
+  const x = (t: string) => Number(t.match(/matrix\(([^)]*)\)/)?.[1]?.split(',')[4]);
+  expect(x(await transform())).toBeLessThan(x(before));
+});

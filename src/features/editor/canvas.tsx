@@ -14,7 +14,7 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { toast } from 'sonner';
 import { layoutDocument } from './auto-layout';
 import { CanvasMenu, type CanvasMenuState } from './canvas-menu';
@@ -30,6 +30,7 @@ import { useEditor, useEditorStoreApi } from './store-provider';
 import { edgeKey } from './copilot-change';
 import { isProposed, type Preview } from './store/copilot';
 import type { CanvasNode, FlowEdge, FlowNode, NoteNode } from './types';
+import { useEdgePan } from './use-edge-pan';
 
 /** Module scope: a new object on each render would make React Flow remount every node. */
 const nodeTypes = { ...pipelineNodeTypes, note: StickyNote };
@@ -100,6 +101,8 @@ export function Canvas() {
   }));
   const flow = useReactFlow<CanvasNode, FlowEdge>();
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
+  const canvasBox = useRef<HTMLDivElement>(null);
+  const { onConnectStart, onConnectEnd: stopEdgePan } = useEdgePan(canvasBox);
   // the copilot's proposal is drawn beside the document's graph; changes React Flow reports for it stay with it.
   // Sticky notes come first: drawn under the pipeline's nodes
   // a proposed change also marks what it does to the document's own nodes and connections
@@ -200,11 +203,12 @@ export function Canvas() {
   // a drop on a port that cannot take the connection: React Flow drops it silently, we say why
   const onConnectEnd = useCallback<OnConnectEnd>(
     (_event, c) => {
+      stopEdgePan();
       if (c.isValid !== false || !c.fromHandle || !c.toHandle) return;
       const [src, dst] = c.fromHandle.type === 'source' ? [c.fromHandle, c.toHandle] : [c.toHandle, c.fromHandle];
       connectOrExplain({ source: src.nodeId, sourceHandle: src.id ?? null, target: dst.nodeId, targetHandle: dst.id ?? null });
     },
-    [connectOrExplain],
+    [connectOrExplain, stopEdgePan],
   );
 
   function onDragOver(e: DragEvent) {
@@ -222,7 +226,7 @@ export function Canvas() {
   }
 
   return (
-    <div className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="flow-canvas">
+    <div ref={canvasBox} className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="flow-canvas">
       <ReactFlow<CanvasNode, FlowEdge>
         nodes={shownNodes}
         edges={shownEdges}
@@ -230,6 +234,7 @@ export function Canvas() {
         onNodesChange={onShownNodesChange}
         onEdgesChange={onShownEdgesChange}
         onConnect={onConnect}
+        onConnectStart={onConnectStart}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onBeforeDelete={async () => {
@@ -269,9 +274,9 @@ export function Canvas() {
         fitView={fitOnOpen}
         fitViewOptions={FIT}
         minZoom={0.2}
-        // a connection dragged from a node near the edge pans slowly (React Flow's 15 px a frame shoved the canvas
-        // away); holding it at the edge still reaches what is beyond
-        autoPanSpeed={5}
+        // React Flow's auto-pan shoved the canvas away whenever a connection passed near an edge; useEdgePan pans
+        // only when the pointer rests at the edge on purpose
+        autoPanOnConnect={false}
         maxZoom={2}
         className="bg-slate-50"
       >
