@@ -295,3 +295,28 @@ test('a connection dragged past an edge leaves the canvas still; held at the edg
   const x = (t: string) => Number(t.match(/matrix\(([^)]*)\)/)?.[1]?.split(',')[4]);
   expect(x(await transform())).toBeLessThan(x(before));
 });
+
+test('with the copilot chat open, the run panel keeps its values readable', async ({ page }) => {
+  await signUp(page, 'Virginia Apgar');
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'manual-trigger', config: { fields: { text: 'text' } }, position: { x: 0, y: 0 } },
+      { id: 'p', type: 'hl7v2-parse', config: {}, position: { x: 320, y: 0 } },
+    ],
+    connections: [{ source: 'in', source_port: 'text', target: 'p', target_port: 'text' }],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'Narrow', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  await page.getByRole('button', { name: 'Test run' }).click();
+  const run = page.getByRole('dialog', { name: 'Run in test mode' });
+  await run.locator('textarea').first().fill(ADT);
+  await run.getByRole('button', { name: 'Run test' }).click();
+  const execution = page.getByRole('region', { name: 'Execution' });
+  await expect(execution.getByTestId('execution-status')).toHaveText('completed', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Copilot chat' }).click();
+  await expect(page.getByTestId('editor-copilot').getByRole('button', { name: 'Send' })).toBeVisible();
+  // the message's view takes the drawer's width rather than a third of it: segment names stay on one line
+  const view = execution.getByTestId('hl7v2-view').first();
+  await expect.poll(async () => (await view.boundingBox())!.width).toBeGreaterThan(380);
+  await shot(page, 'run-with-chat');
+});

@@ -77,8 +77,8 @@ export function ExecutionDrawer() {
       ) : !detail ? (
         <Spinner label="Loading execution…" />
       ) : (
-        <div className="flex min-h-0 flex-1">
-          <ul className="w-72 shrink-0 overflow-y-auto border-r border-slate-100 py-1" aria-label="Executed nodes">
+        <div className="@container/drawer flex min-h-0 flex-1">
+          <ul className="w-56 shrink-0 @3xl/drawer:w-72 overflow-y-auto border-r border-slate-100 py-1" aria-label="Executed nodes">
             {detail.nodes.length === 0 ? <li className="px-4 py-3 text-xs text-slate-500">No node has run yet.</li> : null}
             {detail.nodes.map((n) => {
               const st = STATUS_LOOK[asRunStatus(n.status)];
@@ -98,7 +98,7 @@ export function ExecutionDrawer() {
               );
             })}
           </ul>
-          <div className="min-w-0 flex-1 overflow-y-auto">
+          <div className="@container/detail min-w-0 flex-1 overflow-y-auto">
             <ExecutionNodeDetail detail={detail} nodeId={shown} onRetry={setRetrying} />
           </div>
         </div>

@@ -27,8 +27,9 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
   const config = useEditor((s) => s.nodes.find((n) => n.id === nodeId && n.data.nodeType === node?.node_type)?.data.config);
   if (!node) {
     return (
-      <div className="grid gap-4 p-4 lg:grid-cols-2">
-        {detail.payloads !== 'kept' ? <PayloadsNotKept run={detail} className="lg:col-span-2" /> : null}
+      // side by side when the drawer is wide enough for both, whatever the window (the copilot chat narrows it)
+      <div className="grid gap-4 p-4 @2xl/detail:grid-cols-2">
+        {detail.payloads !== 'kept' ? <PayloadsNotKept run={detail} className="@2xl/detail:col-span-2" /> : null}
         {detail.inputs === null ? null : (
           <div>
             <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Execution inputs</h3>
@@ -41,7 +42,7 @@ export function ExecutionNodeDetail({ detail, nodeId, onRetry }: { detail: Execu
             <NodeDataView value={detail.outputs} label="Execution outputs" />
           </div>
         )}
-        <p className="text-xs text-slate-500 lg:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
+        <p className="text-xs text-slate-500 @2xl/detail:col-span-2">Pick a node on the left (or on the canvas) to see its inputs, outputs, logs and error.</p>
       </div>
     );
   }
