@@ -202,7 +202,32 @@ export interface NodePlan {
   answers?: Partial<Record<Capability, CapabilityAnswer>>;
   /** A source a schedule reads its data with when the request names none: the data it reads; `all` for "all of them". */
   scheduled?: { reads: Kind; all?: boolean };
+  /**
+   * The data it is made for, whatever its ports say (HL7 v2 nodes for HL7, FHIR nodes for FHIR, X12 nodes for X12): among
+   * nodes doing one job an edit tries it first where that data flows, and a trigger output feeding it carries that data.
+   */
+  madeFor?: Kind;
+  /**
+   * Whether it suits this value better than the others doing its job (a filter a list, a condition one value); for a node
+   * `madeFor` the data, `false` puts it after the others (the 837 converter on 835 remittances).
+   */
+  suits?(f: Flow): boolean;
+  /** How an edit request speaks of it. */
+  edit?: EditWords;
 }
+
+/** The words an edit request uses for a node: to ask for one to be added, and to name one the pipeline has. */
+export interface EditWords {
+  /** "add claim checks", "send an ack back": the request asks for this node (a sink's words are read after the others'). */
+  cue?: RegExp;
+  /** "after the claim edits", "before the ack": a step of this type in the pipeline; nodes sharing one pattern share the words. */
+  names?: RegExp;
+}
+
+/** Names, in an edit, any of the nodes that extract (FHIRPath, clinical extraction, JSONata): one pattern, shared. */
+export const EXTRACTION_NAMES = /\bfhirpath\b|\bextract(ion|ing|ed)?\b(?! (conditions|medications))/;
+/** Names, in an edit, a database step, reading or writing: one pattern, shared. */
+export const DATABASE_NAMES = /\bdatabase\b|\bwarehouse\b|\bpostgres\w*|\btable\b|\bdb\b|\bsql\b/;
 
 /** The stage of a plan for the data that arrives at the trigger. */
 export const stageOf = (plan: NodePlan, data: Kind): PlanStage => (typeof plan.stage === 'function' ? plan.stage(data) : plan.stage);

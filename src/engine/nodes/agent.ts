@@ -31,6 +31,7 @@ export const agent = describeNode({
   example: { agent_id: '00000000-0000-4000-8000-000000000000' },
   ui: { order: ['agent_id'], fields: { agent_id: { title: 'Agent', widget: 'agent' } } },
   plan: {
+    edit: { cue: /\bagent\b/, names: /\bagent\b/ },
     role: 'step',
     stage: 'model',
     input: 'input',

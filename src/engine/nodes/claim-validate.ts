@@ -52,6 +52,8 @@ export const claimValidate = describeNode({
   config: Config,
   example: { on_invalid: 'route', as_of: '2026-01-15' },
   plan: {
+    madeFor: 'x12',
+    edit: { cue: /\bclaim (edits?|checks?|validation|scrub\w*)|\bscrub\w*/, names: /\bclaim (edits?|checks?|validation|scrub\w*)|\bedits\b/ },
     role: 'step',
     stage: 'raw',
     input: 'interchange',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeNode } from '../node-descriptor';
-import { anyOf, inRow } from '../node-plan';
+import { anyOf, inRow, EXTRACTION_NAMES } from '../node-plan';
 
 const Config = z.object({
   model: z
@@ -68,6 +68,10 @@ export const clinicalExtract = describeNode({
   example: { model: 'clinflow/offline', patient_reference: 'Patient/123', include: ['Condition', 'MedicationStatement', 'Observation'] },
   ui: { order: ['model', 'patient_reference', 'include'] },
   plan: {
+    edit: {
+      cue: /\b(conditions|medications|problems|diagnoses)\b[^.]{0,40}\b(from|out of|in) (the )?(note|text)|\bclinical extract\w*/,
+      names: EXTRACTION_NAMES,
+    },
     role: 'step',
     // on notes it makes FHIR out of text; on FHIR notes it is one more step, in the request's order
     stage: (data) => (data === 'note' ? 'convert' : 'work'),

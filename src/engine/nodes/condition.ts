@@ -29,6 +29,7 @@ export const condition = describeNode({
   example: { expression: '$exists(deceasedDateTime) or deceasedBoolean = true' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
+    suits: (f) => !f.list,
     role: 'step',
     stage: 'work',
     input: 'value',

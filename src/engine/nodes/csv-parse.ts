@@ -29,6 +29,7 @@ export const csvParse = describeNode({
   config: Config,
   example: { delimiter: ',', header: true },
   plan: {
+    madeFor: 'csv',
     role: 'step',
     stage: 'parse',
     input: 'text',

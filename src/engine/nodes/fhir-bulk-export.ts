@@ -98,6 +98,7 @@ export const fhirBulkExport = describeNode({
     },
   },
   plan: {
+    madeFor: 'fhir',
     role: 'source',
     stage: 'source',
     input: 'start',

@@ -39,6 +39,8 @@ export const fhirBundleSplit = describeNode({
   example: { types: ['Patient', 'Condition'], relative_references: false },
   ui: { order: ['types', 'relative_references'] },
   plan: {
+    madeFor: 'fhir',
+    edit: { cue: /\bsplit\w*\b|\bunbundl\w*/, names: /\bsplit\w*\b|\bentries\b/ },
     role: 'step',
     stage: 'work',
     input: 'bundle',

@@ -153,6 +153,7 @@ export const fhirDeidentify = describeNode({
     fields: { rules: { widget: 'json' } },
   },
   plan: {
+    madeFor: 'fhir',
     role: 'step',
     stage: 'deidentify',
     input: 'resource',

@@ -73,6 +73,7 @@ export const fhirQuery = describeNode({
     fields: { connector: { title: 'Connector', widget: 'connector', connectorType: 'fhir' }, query: { placeholder: 'Patient?identifier={{mrn}}' } },
   },
   plan: {
+    madeFor: 'fhir',
     role: 'source',
     stage: 'source',
     input: 'params',

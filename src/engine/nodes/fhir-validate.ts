@@ -105,6 +105,7 @@ export const fhirValidate = describeNode({
     fields: { profile_definition: { widget: 'json' } },
   },
   plan: {
+    madeFor: 'fhir',
     role: 'step',
     stage: 'check',
     input: 'resource',

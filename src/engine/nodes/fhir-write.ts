@@ -122,6 +122,8 @@ export const fhirWrite = describeNode({
     },
   },
   plan: {
+    madeFor: 'fhir',
+    edit: { cue: /\bfhir server\b|\behr\b|\bfhir store\b|\bhapi\b|\b(the|a|our) \w+ fhir\b|\bserver\b/ },
     role: 'sink',
     stage: 'sink',
     input: 'resource',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fhirPathProblem } from '@/clinical/fhir/fhirpath';
 import { describeNode } from '../node-descriptor';
-import { anyOf, isFhir } from '../node-plan';
+import { anyOf, isFhir, EXTRACTION_NAMES } from '../node-plan';
 
 const Config = z.object({
   expressions: z
@@ -84,6 +84,8 @@ export const fhirpathExtract = describeNode({
   },
   ui: { order: ['expressions', 'mode', 'each_entry'], fields: { expressions: { widget: 'json' } } },
   plan: {
+    madeFor: 'fhir',
+    edit: { cue: /\bfhirpath\b/, names: EXTRACTION_NAMES },
     role: 'step',
     stage: 'work',
     input: 'resource',

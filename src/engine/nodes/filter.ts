@@ -27,6 +27,7 @@ export const filter = describeNode({
   example: { expression: 'clinicalStatus.coding[0].code = "active"' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
+    suits: (f) => Boolean(f.list),
     role: 'step',
     stage: 'work',
     input: 'items',

@@ -72,6 +72,8 @@ export const hl7v2Ack = describeNode({
   example: { mode: 'original', code: 'AE', text: 'PID-5 (patient name) is missing', error_code: '101', error_location: 'PID-5' },
   ui: { order: ['mode', 'code', 'text', 'error_code', 'error_location'], fields: { text: { widget: 'textarea' } } },
   plan: {
+    madeFor: 'hl7',
+    edit: { cue: /\backs?\b|\backnowledg\w*/, names: /\back\b|\backnowledg\w*/ },
     role: 'step',
     stage: 'encode',
     input: 'message',

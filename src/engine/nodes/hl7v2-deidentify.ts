@@ -73,6 +73,7 @@ export const hl7v2Deidentify = describeNode({
   example: { date_shift_days: 180, keep_birth_year: true, over_89: 'boundary', on_invalid: 'route' },
   ui: { order: ['date_shift_days', 'keep_birth_year', 'over_89', 'on_invalid'] },
   plan: {
+    madeFor: 'hl7',
     role: 'step',
     stage: 'raw',
     input: 'message',

@@ -45,6 +45,8 @@ export const hl7v2MllpSend = describeNode({
   config: Config,
   example: { connector: 'lab-feed', ack_timeout_ms: 10000 },
   plan: {
+    madeFor: 'hl7',
+    edit: { cue: /\bmllp\b|\blis\b|\blab system\b|\binterface engine\b/, names: /\bmllp\b|\blis\b|\blab system\b/ },
     role: 'sink',
     stage: 'sink',
     input: 'message',

@@ -45,6 +45,7 @@ export const hl7v2Parse = describeNode({
   config: Config,
   example: { on_invalid: 'route' },
   plan: {
+    madeFor: 'hl7',
     role: 'step',
     stage: 'parse',
     input: 'text',

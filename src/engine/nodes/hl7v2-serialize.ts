@@ -31,6 +31,7 @@ export const hl7v2Serialize = describeNode({
   config: Config,
   example: { segment_terminator: 'CR' },
   plan: {
+    madeFor: 'hl7',
     role: 'step',
     stage: 'encode',
     input: 'message',

@@ -91,6 +91,7 @@ export const hl7v2ToFhir = describeNode({
   example: { bundle_type: 'transaction', include_message_header: true, include_provenance: true, timezone: '-05:00', on_invalid: 'route' },
   ui: { order: ['bundle_type', 'include_message_header', 'include_provenance', 'timezone', 'on_invalid'] },
   plan: {
+    madeFor: 'hl7',
     role: 'step',
     stage: 'convert',
     input: 'message',

@@ -68,6 +68,7 @@ export const httpRequest = describeNode({
   example: { method: 'POST', url: 'https://partner.example.org/fhir', headers: { 'Content-Type': 'application/fhir+json' }, timeout_ms: 15000 },
   ui: { order: ['method', 'connector', 'url', 'headers', 'timeout_ms'], fields: { connector: { widget: 'connector', connectorType: 'http' } } },
   plan: {
+    edit: { cue: /https?:\/\/|\bapi\b|\bendpoint\b|\bnotif\w*|\bhttp\b|\bslack\b|\bwebhook\b/, names: /\bhttp\b|\bapi\b|\bendpoint\b|\bwebhook call\b/ },
     role: 'sink',
     stage: 'sink',
     input: 'body',

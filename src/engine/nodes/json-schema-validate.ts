@@ -52,6 +52,8 @@ export const jsonSchemaValidate = describeNode({
   },
   ui: { fields: { schema: { widget: 'json' } } },
   plan: {
+    suits: (f) => f.kind === 'csv' || f.kind === 'json',
+    edit: { cue: /\bschema\b|\b(has|have) (an? )?\w+ and (an? )?\w+\b|\brequired fields?\b/, names: /\bschema\b/ },
     role: 'step',
     stage: 'check',
     input: 'value',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
+import { EXTRACTION_NAMES } from '../node-plan';
 
 const Config = z.object({
   expression: jsonataField('JSONata expression evaluated against the input; its result is the output. One evaluation may take 5 s and nest 3000 levels deep'),
@@ -47,6 +48,7 @@ export const jsonataTransform = describeNode({
   example: { expression: '{"id": id, "family": name[0].family, "born": birthDate}' },
   ui: { fields: { expression: { widget: 'expression' } } },
   plan: {
+    edit: { cue: /\bjsonata\b|\btransform\b/, names: EXTRACTION_NAMES },
     role: 'step',
     stage: 'work',
     input: 'input',

@@ -79,6 +79,7 @@ export const llmPrompt = describeNode({
     fields: { instructions: { widget: 'textarea' }, prompt: { widget: 'textarea' }, output_schema: { widget: 'json' } },
   },
   plan: {
+    edit: { cue: /\bllm\b|\bprompt\b|\bclassif\w*|\blanguage model\b/ },
     role: 'step',
     stage: 'model',
     input: 'input',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
-import { anyOf, inRow } from '../node-plan';
+import { anyOf, inRow, DATABASE_NAMES } from '../node-plan';
 
 const Config = z.object({
   connector: z.string().max(200).default('').describe('The postgres connector (id or name) of the database to read'),
@@ -54,6 +54,7 @@ export const postgresQuery = describeNode({
     timeout_ms: 30000,
   },
   plan: {
+    edit: { names: DATABASE_NAMES },
     role: 'source',
     stage: 'source',
     input: 'input',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonataField } from '../lib/jsonata';
 import { describeNode } from '../node-descriptor';
-import { anyOf } from '../node-plan';
+import { anyOf, DATABASE_NAMES } from '../node-plan';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 const Column = z.string().regex(IDENTIFIER, 'a column name: letters, digits and _, not starting with a digit');
@@ -82,6 +82,7 @@ export const postgresWrite = describeNode({
     timeout_ms: 30000,
   },
   plan: {
+    edit: { cue: /\bpostgres\w*|\bwarehouse\b|\bdatabase\b|\btable\b|\bsql\b|\b(archive|copy)\b/, names: DATABASE_NAMES },
     role: 'sink',
     stage: 'sink',
     input: 'rows',

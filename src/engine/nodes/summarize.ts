@@ -39,6 +39,7 @@ export const summarize = describeNode({
   example: { model: 'clinflow/offline', max_sentences: 2, max_words: 80, focus: 'diagnoses, medications and plan' },
   ui: { order: ['model', 'max_sentences', 'max_words', 'focus'] },
   plan: {
+    edit: { cue: /\bsummar\w*/ },
     role: 'step',
     stage: 'model',
     input: 'text',

@@ -59,6 +59,7 @@ export const terminologyLookup = describeNode({
   config: Config,
   example: { overwrite: false, on_unknown: 'report' },
   plan: {
+    edit: { cue: /\bterminolog\w*|\bcode displays?\b|\bmissing displays?\b|\bdisplays? (for|of) (the )?codes\b/, names: /\bterminolog\w*|\bdisplays?\b/ },
     role: 'step',
     stage: 'work',
     input: 'value',

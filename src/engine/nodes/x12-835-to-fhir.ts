@@ -34,6 +34,8 @@ export const x12835ToFhir = describeNode({
   config: Config,
   example: {},
   plan: {
+    madeFor: 'x12',
+    edit: { cue: /\b835\b|\bremittances?\b|\bexplanation ?of ?benefits?\b/ },
     role: 'step',
     stage: 'convert',
     input: 'interchange',

@@ -37,6 +37,8 @@ export const x12837ToFhir = describeNode({
   config: Config,
   example: {},
   plan: {
+    madeFor: 'x12',
+    suits: (f) => f.x12 !== '835',
     role: 'step',
     stage: 'convert',
     input: 'interchange',

@@ -44,6 +44,7 @@ export const x12Parse = describeNode({
   config: Config,
   example: { strict: true, on_invalid: 'route' },
   plan: {
+    madeFor: 'x12',
     role: 'step',
     stage: 'parse',
     input: 'text',

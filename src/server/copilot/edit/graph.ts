@@ -148,7 +148,7 @@ export class EditGraph {
     if (parses('csv') || /csv/.test(name)) return { type, kind: 'csv' };
     if (type === 'fhir-bundle') return { type, kind: 'fhir', bundle: 'collection' };
     if (feeds.some((t) => doesJob(t, 'ai')) || /note|text|narrative/.test(name)) return { type, kind: 'note' };
-    if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => t.startsWith('fhir-')))
+    if (/bundle|resource|fhir|patient/.test(name) || feeds.some((t) => BEHAVIORS[t]?.madeFor === 'fhir'))
       return { type, kind: 'fhir', ...(/bundle/.test(name) ? { bundle: 'collection' } : {}) };
     return { type, kind: 'json' };
   }

@@ -147,24 +147,19 @@ export function replaceOp(g: EditGraph, op: Extract<Op, { kind: 'replace' }>, ct
 
 const FIELD: Record<string, string> = { hl7: 'message', x12: 'claims', csv: 'csv', note: 'note', fhir: 'bundle', json: 'data' };
 
-/** The outputs of a new trigger that could carry what `flow` was. */
+/**
+ * The outputs of a new trigger that could carry what `flow` was: where its descriptor says that data arrives
+ * (`plan.starts`), the value as sent before the one the trigger parsed (the node fed took it as sent); a trigger that
+ * says none gives what its config declares (a manual trigger's fields), so the old field again.
+ */
 function portsFor(type: string, flow: Flow, oldPort: string): { port: string; flow: Flow }[] {
   if (flow.kind === 'event') return [{ port: 'event', flow }];
-  switch (type) {
-    case 'webhook-trigger':
-      return [{ port: 'body', flow: { ...flow, type: 'json' } }];
-    case 'mllp-listener-trigger':
-      return flow.kind === 'hl7'
-        ? [
-            { port: 'message', flow: { type: 'text', kind: 'hl7' } },
-            { port: 'parsed', flow: { type: 'hl7v2-message', kind: 'hl7' } },
-          ]
-        : [];
-    case 'manual-trigger':
-      return [{ port: oldPort, flow }];
-    default:
-      return [];
-  }
+  const starts = BEHAVIORS[type]?.starts;
+  if (!starts) return triggerEventsOf(type) ? [{ port: oldPort, flow }] : [];
+  return starts({ data: flow.kind, x12: flow.x12 })
+    .filter((w) => w.flow.kind === flow.kind)
+    .map((w) => ({ port: w.port, flow: { ...flow, ...w.flow } }))
+    .sort((a, b) => Number(a.flow.type !== 'text') - Number(b.flow.type !== 'text'));
 }
 
 /** "Start this from a webhook instead", "every hour instead of nightly": a new trigger feeding what the old one fed. */

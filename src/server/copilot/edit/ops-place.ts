@@ -155,7 +155,7 @@ export function placeOp(g: EditGraph, op: Extract<Op, { kind: 'place' }>, ctx: E
   const ask = stepAsked(op.what);
   let anchorTo = op.anchor ? anchorEdge(g, op.anchor, []) : undefined;
   if (anchorTo?.problem) return fail(anchorTo.problem);
-  // the step meant is the one of the kind asked that fits the data where it goes (validation of FHIR is fhir-validate)
+  // the step meant is the one of the kind asked that fits the data where it goes (FHIR is validated by the validator made for FHIR)
   const at = anchorTo?.edge ? g.point(g.flows(), anchorTo.edge.source, anchorTo.edge.source_port) : undefined;
   const meant =
     ask && at ? (forFlow(ask.types, flowFor(op.clause)(at.flow)).find((t) => takesNew(g, g.flows(), anchorTo!.edge!, t, 2)) ?? ask.types[0]) : undefined;

@@ -101,7 +101,7 @@ export function alongside(g: EditGraph, phrase: string): string | undefined {
   return n && !isOutput(n.type) && !isTrigger(n.type) ? n.id : undefined;
 }
 
-/** A key for a new pipeline-output that no other output has. */
+/** A key for a new pipeline output that no other output has. */
 export function freeKey(g: EditGraph, base: string): string {
   const keys = new Set(g.def.nodes.filter((n) => isOutput(n.type)).map((n) => String(n.config.key ?? n.id)));
   let k = base;

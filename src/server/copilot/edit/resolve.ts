@@ -1,14 +1,10 @@
 import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import type { PipelineNode } from '@/shared/pipeline';
-import { BEHAVIORS, doesJob, isOutput } from '../planner/behaviors';
+import { BEHAVIORS, doesJob, isOutput, plannedWhere } from '../planner/behaviors';
 import { searchNodes } from '../planner/catalog';
 import type { EditGraph } from './graph';
 
 type Test = (n: PipelineNode) => boolean;
-const type =
-  (...types: string[]): Test =>
-  (n) =>
-    types.includes(n.type);
 const d = (n: PipelineNode) => getNodeDescriptor(n.type);
 const job =
   (name: string): Test =>
@@ -16,29 +12,37 @@ const job =
     doesJob(n.type, name);
 
 /**
+ * Steps named by their descriptors' `plan.edit.names` ("the claim edits", "the ack", "the database step"), one entry per
+ * pattern (nodes sharing one are named together), in catalog order: those of sinks and sources, which name where the
+ * data comes from or goes, or those of the others.
+ */
+const named = (ends: boolean): [RegExp, Test][] => {
+  const byPattern = new Map<RegExp, string[]>();
+  for (const type of plannedWhere((p) => p.edit?.names && (p.role === 'sink' || p.role === 'source') === ends)) {
+    const re = BEHAVIORS[type]!.edit!.names!;
+    byPattern.set(re, [...(byPattern.get(re) ?? []), type]);
+  }
+  return [...byPattern].map(([re, types]) => [re, (n) => types.includes(n.type)]);
+};
+
+/**
  * What a step is called by what it does ("once the message is parsed", "before it is written", "the claim edits",
- * "just before the result goes out"), as a test on the nodes of the pipeline; the first that matches wins.
+ * "just before the result goes out"), as a test on the nodes of the pipeline; the first that matches wins. The words
+ * naming one node type come first (those of sinks and sources after what the others do), then those of a job, a role,
+ * a category or a side effect.
  */
 const DOES: [RegExp, Test][] = [
-  [/\bclaim (edits?|checks?|validation|scrub\w*)|\bedits\b/, type('claim-validate')],
-  [/\bfhirpath\b|\bextract(ion|ing|ed)?\b(?! (conditions|medications))/, type('fhirpath-extract', 'clinical-extract', 'jsonata-transform')],
+  ...named(false),
   [/\bde-?identif\w*|\banonymi\w*|\bredact\w*|\bphi\b/, job('deidentify')],
-  [/\bterminolog\w*|\bdisplays?\b/, type('terminology-lookup')],
-  [/\bsplit\w*\b|\bentries\b/, type('fhir-bundle-split')],
   [/\bsummar\w*/, job('summary')],
-  [/\bagent\b/, type('agent')],
   [/\bllm\b|\bprompt\b|\bmodel\b|\bclassif\w*/, (n) => d(n)?.category === 'ai'],
-  [/\back\b|\backnowledg\w*/, type('hl7v2-ack')],
   [/\bfilter\w*/, (n) => BEHAVIORS[n.type]?.router === 'keep'],
   [/\bcondition\b|\bbranch\b/, (n) => BEHAVIORS[n.type]?.router === 'branch'],
-  [/\bschema\b/, type('json-schema-validate')],
   [/\bvalidat\w*|\bvalid\b|\bchecks?\b|\bchecked\b|\bconformance\b/, job('validate')],
   [/\bpars(e|ed|es|ing|er)\b/, (n) => Boolean(BEHAVIORS[n.type]?.parses)],
   [/\bconver\w*|\bto fhir\b|\bfhir conversion\b|\bmapping\b|\bmapped\b/, job('to-fhir')],
   [/\b(query|queried|search\w*|fetch\w*|read(s|ing)?|pull\w*)\b/, (n) => BEHAVIORS[n.type]?.role === 'source'],
-  [/\bdatabase\b|\bwarehouse\b|\bpostgres\w*|\btable\b|\bdb\b|\bsql\b/, type('postgres-write', 'postgres-query')],
-  [/\bmllp\b|\blis\b|\blab system\b/, type('hl7v2-mllp-send')],
-  [/\bhttp\b|\bapi\b|\bendpoint\b|\bwebhook call\b/, type('http-request')],
+  ...named(true),
   [/\b(written|writ\w*|sav\w*|stor\w*|load\w*|upload\w*|persist\w*|server|ehr)\b/, (n) => d(n)?.side_effect === 'write'],
   [/\bresults? goes out\b|\bgoes out\b|\boutput\b|\breturn\w*\b|\bresponse\b|\bthe end\b|\bresult\b/, (n) => isOutput(n.type)],
   [/\btrigger\w*|\bstart\w*\b|\barriv\w*|\bcomes? in\b|\breceiv\w*|\bsender\b|\bbeginning\b|\bwebhook\b|\bschedule\b/, (n) => Boolean(d(n)?.trigger)],

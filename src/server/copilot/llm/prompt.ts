@@ -27,7 +27,7 @@ Rules:
 - Port types must fit: the source's type equals the target's, or the target is "json" and the source is one of trigger-event, fhir-resource, fhir-bundle, hl7v2-message, x12-interchange; "any" fits either way. Never connect text to json or json to fhir-resource: put the node that parses or converts in between.
 - Every required input port must be connected. Optional ports may stay empty.
 - A node's config must follow its config fields exactly (names, types, allowed values); leave out a field to take its default. Use the example configs as a guide.
-- What the pipeline produces reaches pipeline-output nodes (config {"key": "<name>"}).
+- What the pipeline produces reaches ${OUTPUT_TYPE} nodes (config {"key": "<name>"}).
 - Node ids are short snake_case words (e.g. "parse", "to_fhir", "write"), unique in the pipeline.
 - Validate FHIR before writing it to a server; de-identify patient data before it reaches an external language model.
 - Nodes that talk to other systems take a connector by name in their "connector" config field: use one of the organization's connectors of the right type when there is one.`;

@@ -1,7 +1,7 @@
 import type { Kind } from './flow';
 import { readSchedule, type Schedule } from './cron';
 import type { TriggerEventKind } from '@/engine/node-descriptor';
-import { BEHAVIORS, plannedWhere, triggerTypeOf } from './behaviors';
+import { BEHAVIORS, connectorTypeOf, plannedWhere, triggerTypeOf } from './behaviors';
 import { anyOf, inRow } from '@/engine/node-plan';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
@@ -210,6 +210,9 @@ const FIELD_WORDS = [
   'identifier',
 ];
 
+/** The sink that calls an HTTP API (its connector field's type), named where the request asks for a channel no node has. */
+const API_CALL = plannedWhere((p) => p.role === 'sink').find((t) => connectorTypeOf(t) === 'http');
+
 export function readRequest(text: string): Request {
   const lower = text.toLowerCase();
   const { data, x12 } = dataOf(text, lower);
@@ -246,9 +249,9 @@ export function readRequest(text: string): Request {
     elseAt,
     keepsRejects: /\b(invalid|reject\w*|error\w*|quarantin\w*|malformed|fail\w*|bad|dead[- ]letter|review queue|work queue)\b/.test(lower),
     missing: [
-      ...(/\be-?mail\w*/.test(lower) ? ["email: no node sends email; add an http-request to your mail service's API"] : []),
-      ...(/\bfax\w*/.test(lower) ? ["fax: no node sends faxes; add an http-request to your fax service's API"] : []),
-      ...(/\bsms\b|\btext message/.test(lower) ? ["SMS: no node sends text messages; add an http-request to your SMS provider's API"] : []),
+      ...(/\be-?mail\w*/.test(lower) ? [`email: no node sends email; add an ${API_CALL} to your mail service's API`] : []),
+      ...(/\bfax\w*/.test(lower) ? [`fax: no node sends faxes; add an ${API_CALL} to your fax service's API`] : []),
+      ...(/\bsms\b|\btext message/.test(lower) ? [`SMS: no node sends text messages; add an ${API_CALL} to your SMS provider's API`] : []),
       ...(/\bsftp\b|\bftp\b|\bs3\b|\bfile share\b|\bfolder\b/.test(lower)
         ? ["files: no node reads or writes files (SFTP, S3, folders); start the pipeline with the file's content (API or webhook)"]
         : []),

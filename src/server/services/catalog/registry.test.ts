@@ -43,6 +43,8 @@ const { notify, notifyNode } = await vi.hoisted(async () => {
       input: 'text',
       output: 'sent',
       cue: /\bpage\w* the ward\b|\bward \d+ pager\b/,
+      // the words of an edit: asking for one ("bleep the on-call doctor"), and naming the one a pipeline has
+      edit: { cue: /\bbleep\w*/, names: /\bbleeper\b/ },
       configure: (a) => {
         const ward = a.lower.match(/\bward (\d+)/)?.[1];
         if (ward) a.config.url = `https://pager.example.org/ward-${ward}`;
@@ -142,5 +144,15 @@ describe('a node type added with its own files and one registry line', () => {
     const added = edited.definition.nodes.find((n) => n.type === 'throwaway-notify');
     expect(added?.config).toMatchObject({ url: 'https://pager.example.org/ward-3' });
     expect(validatePipelineDefinition(edited.definition)).toMatchObject({ valid: true });
+
+    // an edit asks for it by its own edit words, which neither its name, its keywords nor its planner cue contain
+    const bleeped = await editPipeline(notes, 'Also bleep ward 3 with the note.');
+    expect(
+      bleeped.definition.nodes.map((n) => n.type),
+      JSON.stringify([bleeped.changes, bleeped.unresolved]),
+    ).toContain('throwaway-notify');
+    // and names the one the pipeline has by them
+    const removed = await editPipeline(definition({ url: 'https://pager.example.org/ward-7' }), 'Remove the bleeper.');
+    expect(removed.definition.nodes.map((n) => n.type)).toEqual(['manual-trigger', 'pipeline-output']);
   });
 });

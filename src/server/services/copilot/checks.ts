@@ -49,7 +49,7 @@ function upstreamHas(g: Graph, id: string, type: string): boolean {
 /**
  * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
  * server without de-identification, FHIR written without validation, writes to outside systems with no retry,
- * credentials typed into an http-request node instead of a connector.
+ * credentials typed into an HTTP request node instead of a connector.
  * Warnings: the pipeline runs, but a reviewer would stop it.
  */
 export function copilotFindings(def: PipelineDefinition): Finding[] {

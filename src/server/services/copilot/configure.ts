@@ -34,7 +34,7 @@ function unconfigured(type: string, config: Record<string, unknown>): boolean {
   if (!t) return false;
   if (!t.config.safeParse(config).success) return true;
   const wantsConnector = 'connector' in ((t.config as { shape?: Record<string, unknown> }).shape ?? {});
-  // a node that picks its connector itself (an http-request may take a URL instead) does not need one
+  // a node that picks its connector itself (an HTTP request may take a URL instead) does not need one
   return wantsConnector && !config.connector && !t.plan?.ownConnector;
 }
 

@@ -1,6 +1,7 @@
 import { EXAMPLE_REQUESTS, generateCode as generateOffline, RequestNotUnderstood } from '@/server/copilot/code/generate';
 import { syntaxProblem } from '@/server/copilot/code/syntax';
 import { OUTPUT_TYPE, plannedWhere, triggerTypeOf } from '@/server/copilot/planner/behaviors';
+import { getNodeDescriptor } from '@/engine/nodes/descriptors';
 import { AppError } from '@/server/errors';
 import { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
@@ -68,7 +69,7 @@ export async function generateCode(ctx: ServiceContext, input: { description: st
     syntax: problem === null ? { ok: true as const } : { ok: false as const, error: problem },
     dry_run,
     valid: problem === null && (dry_run?.ok ?? true),
-    node: { type: 'code' as const, name: 'Code (JavaScript)', config: { source: made.source, timeout_ms: TIMEOUT_MS } },
+    node: { type: CODE, name: getNodeDescriptor(CODE)!.name, config: { source: made.source, timeout_ms: TIMEOUT_MS } },
     planner: 'offline' as const,
   };
 }

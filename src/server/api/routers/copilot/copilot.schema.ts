@@ -56,7 +56,11 @@ export const GeneratedCode = z.object({
     .describe("The code run on sample_input in the code node's sandbox (null without a sample)"),
   valid: z.boolean().describe('The syntax check passed and, with a sample, the dry run completed'),
   node: z
-    .object({ type: z.literal('code'), name: z.string(), config: z.object({ source: z.string(), timeout_ms: z.number().int() }) })
+    .object({
+      type: z.string().describe('The node type that runs JavaScript'),
+      name: z.string(),
+      config: z.object({ source: z.string(), timeout_ms: z.number().int() }),
+    })
     .describe('A code node to place in a pipeline'),
   planner: z.literal('offline'),
 });
