@@ -1,12 +1,14 @@
 // The MLLP feed's five nodes alone, per message, as production runs them (bundled): mllp-listener-trigger →
 // hl7v2-parse → hl7v2-to-fhir (transaction) → fhir-validate → fhir-deidentify → fhir-write (transaction, to a FHIR
-// server on loopback: @medplum/fhir-router in a child process, so that its CPU is not counted here), each node's
+// server on loopback: @medplum/fhir-router in a child process, so that its CPU is not counted here; through the server's
+// outbound calls, src/server/outbound), each node's
 // `execute` called in a loop with the feed's config, no engine, queue or database. Reports each node's CPU time per
 // message (process.cpuUsage around the call: what the node costs this process, its share of fhir-write's HTTP
 // included, the server's work not), against the plain work measured in the same run: our HL7 v2 parse alone.
 // Messages: the 28 ADT samples (the feed's), then every sample HL7 v2 message (a message whose conversion is refused
 // or whose bundle is invalid stops where the pipeline would). BENCH_ROUNDS (passes over the messages, default 30; the
-// best pass counts), BENCH_WARMUP (passes not counted, default 5). `--cpu-prof` (NODE_OPTIONS) profiles it.
+// best pass counts), BENCH_WARMUP (passes not counted, default 5), BENCH_ADT_ONLY=1 (the first set alone), BENCH_HTTP=fetch (fhir-write
+// through the web fetch rather than services.request: the same run's baseline for it). `--cpu-prof` (NODE_OPTIONS) profiles it.
 // Run it with `npx node bench/bundled.mjs feed-nodes`; writes bench/results/feed-nodes.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ import { hl7v2ParseNode } from '@/engine/nodes/hl7v2-parse.execute';
 import { hl7v2ToFhirNode } from '@/engine/nodes/hl7v2-to-fhir.execute';
 import { mllpListenerTriggerNode } from '@/engine/nodes/mllp-listener-trigger.execute';
 import { testContext, testServices } from '../tests/support/engine/node-context';
+import { createOutbound } from '@/server/outbound/outbound';
 import { startFhirServer } from '../tests/support/fhir-server';
 
 if (process.env.BENCH_ROLE === 'fhir-server') {
@@ -39,7 +42,7 @@ async function main() {
   const files = fs.readdirSync(DIR).sort();
   const sets: [string, string[]][] = [
     [`ADT (${files.filter((f) => f.startsWith('ADT')).length} samples, the feed's)`, files.filter((f) => f.startsWith('ADT')).map(read)],
-    [`every HL7 v2 sample (${files.length})`, files.map(read)],
+    ...(process.env.BENCH_ADT_ONLY ? [] : [[`every HL7 v2 sample (${files.length})`, files.map(read)] as [string, string[]]]),
   ];
   const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
   const warmUp = Number(process.env.BENCH_WARMUP ?? 5);
@@ -61,7 +64,11 @@ async function main() {
     credentials: {},
     updatedAt: '2026-11-28T00:00:00.000Z',
   };
-  const services = testServices({ fetch: globalThis.fetch, connector: async () => connector });
+  // the server's own outbound calls (policy, limits, keep-alive agent), loopback allowed as OUTBOUND_ALLOW would
+  const out = createOutbound({ allow: ['loopback'], timeoutMs: 30_000, maxBytes: 50 * 1024 * 1024 });
+  // BENCH_HTTP=fetch: fhir-write's exchanges through the web fetch (as before services.request), for a same-run baseline
+  const viaFetch = process.env.BENCH_HTTP === 'fetch';
+  const services = testServices({ fetch: out.fetch, ...(viaFetch ? {} : { request: out.request }), connector: async () => connector });
 
   type Step = { id: string; node: NodeType; config: unknown; input: (prev: NodeResult) => Record<string, unknown> | undefined };
   /** The output `name` of the previous node as this one's input `as`, or undefined when it took another port. */

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { z } from 'zod';
+import type { HttpExchange } from '@/shared/http-exchange';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { NodeDescriptor } from './node-descriptor';
 
@@ -15,6 +16,11 @@ export interface NodeServices {
   /** The running pipeline's organization: host resources (the code sandbox's workers) are shared fairly between them */
   tenant: string;
   fetch: typeof fetch;
+  /**
+   * The same outbound calls as `fetch` (policy, time limit, size cap), as a plain exchange: no web Request/Response,
+   * the answer's body read whole. For nodes that send and read whole bodies (the FHIR client): cheaper per call.
+   */
+  request: HttpExchange;
   /**
    * A 32-byte secret key of the running pipeline's organization for `purpose` (e.g. `deidentify`): the
    * same in every run and process, different for every organization and purpose, never shown to anyone.

@@ -1,3 +1,4 @@
+import type { HttpExchange } from '@/shared/http-exchange';
 import { FhirClient } from './client';
 import type { FhirAuth } from './client-auth';
 import { FhirError } from './client-errors';
@@ -59,12 +60,16 @@ export function fhirAuthOf(connector: Pick<FhirConnectorLike, 'name' | 'config' 
   }
 }
 
-/** A client for a connector; its OAuth2 tokens are cached per connector version, so an edit drops them. */
-export function clientForConnector(connector: FhirConnectorLike, fetch: typeof globalThis.fetch, timeoutMs?: number): FhirClient {
+/**
+ * A client for a connector; its OAuth2 tokens are cached per connector version, so an edit drops them. `request`, when
+ * given, carries the exchanges read whole (see FhirClientOptions.request).
+ */
+export function clientForConnector(connector: FhirConnectorLike, fetch: typeof globalThis.fetch, timeoutMs?: number, request?: HttpExchange): FhirClient {
   return new FhirClient({
     baseUrl: connector.endpoint,
     auth: fhirAuthOf(connector),
     fetch,
+    ...(request ? { request } : {}),
     cacheKey: `connector:${connector.id}:${connector.updatedAt}`,
     ...(timeoutMs ? { timeoutMs } : {}),
   });

@@ -1,5 +1,6 @@
 import type { Bundle, BundleEntry, BundleLink, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { authorization, causeOf, defaultCacheKey, type FhirAuth, forgetToken } from './client-auth';
+import type { HttpExchange } from '@/shared/http-exchange';
 import { answerError, FhirError, isOperationOutcome, shown } from './client-errors';
 
 export type { FhirAuth } from './client-auth';
@@ -11,6 +12,12 @@ export interface FhirClientOptions {
   auth: FhirAuth;
   /** Every request goes through it (nodes pass the outbound-policy fetch). */
   fetch: typeof fetch;
+  /**
+   * When given, exchanges whose body is read whole (reads, searches, writes, transactions) go through it instead of
+   * `fetch`: the same outbound calls without web Request/Response objects (nodes pass `services.request`). Token
+   * requests and streamed bodies (`open`) still use `fetch`.
+   */
+  request?: HttpExchange;
   /** Where OAuth2 tokens are cached (e.g. connector id + updatedAt); by default the credentials' hash. */
   cacheKey?: string;
   /** Time limit of each HTTP exchange, body included (default 30 s). */
@@ -42,7 +49,7 @@ export interface WriteResult {
 
 export interface Exchange {
   status: number;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   body: unknown;
 }
 
@@ -168,11 +175,19 @@ export class FhirClient {
 
   /** Streams a response body for the bulk export reader: same auth, time limit and error handling. */
   async open(url: string, headers: Record<string, string>, options: CallOptions & { authenticate: boolean }): Promise<Response> {
-    return this.request('GET', this.url(url), undefined, headers, options, async (response) => response, options.authenticate);
+    return this.call('GET', this.url(url), undefined, headers, options, async (response) => response, options.authenticate);
   }
 
   private send(method: string, url: string, body: unknown, headers: Record<string, string>, options: CallOptions): Promise<Exchange> {
-    return this.request(
+    const exchange = this.options.request;
+    if (exchange) {
+      return this.request(method, url, body, headers, options, true, async (all, signal) => {
+        const answer = await exchange({ url, method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'manual' });
+        const text = answer.body.toString('utf8');
+        return { status: answer.status, headers: { get: (name) => answer.headers[name.toLowerCase()] ?? null }, body: parsed(text) };
+      });
+    }
+    return this.call(
       method,
       url,
       body,
@@ -183,7 +198,8 @@ export class FhirClient {
     );
   }
 
-  private async request<T>(
+  /** A call through `fetch`, its Response read by `read`. */
+  private call<T>(
     method: string,
     url: string,
     body: unknown,
@@ -191,6 +207,29 @@ export class FhirClient {
     options: CallOptions,
     read: (response: Response) => Promise<T>,
     authenticate: boolean,
+  ): Promise<T> {
+    return this.request(method, url, body, headers, options, authenticate, async (all, signal) =>
+      read(
+        await this.options.fetch(url, {
+          method,
+          headers: all,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+          redirect: 'manual',
+        }),
+      ),
+    );
+  }
+
+  /** A call under the time limit and the caller's signal, authenticated when asked; failures as FhirErrors. */
+  private async request<T>(
+    method: string,
+    url: string,
+    body: unknown,
+    headers: Record<string, string>,
+    options: CallOptions,
+    authenticate: boolean,
+    go: (headers: Record<string, string>, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -203,14 +242,7 @@ export class FhirClient {
         const auth = await authorization(this.options.auth, { fetch: this.options.fetch, signal, cacheKey: this.cacheKey });
         if (auth) all.Authorization = auth;
       }
-      const response = await this.options.fetch(url, {
-        method,
-        headers: all,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-        redirect: 'manual',
-      });
-      return await read(response);
+      return await go(all, signal);
     } catch (e) {
       if (e instanceof FhirError) throw e;
       if (timeout.aborted) throw new FhirError('FHIR_TIMEOUT', `${target} got no full answer within ${timeoutMs} ms`);
@@ -249,7 +281,11 @@ function isResource(value: unknown): value is Resource {
 }
 
 async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+  return parsed(await response.text());
+}
+
+/** A body's text as JSON, the text itself when it is not JSON, undefined when empty. */
+function parsed(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -13,7 +13,7 @@ export async function fhirClientOf(ctx: NodeContext, ref: string, timeoutMs: num
   }
   const connector = await ctx.services.connector(ref.trim(), 'fhir');
   try {
-    return { client: clientForConnector(connector, ctx.services.fetch, timeoutMs), name: connector.name };
+    return { client: clientForConnector(connector, ctx.services.fetch, timeoutMs, ctx.services.request), name: connector.name };
   } catch (e) {
     throw asNodeError(e);
   }

@@ -1,5 +1,6 @@
 import type { Bundle, Observation, Patient } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutbound } from '@/server/outbound/outbound';
 import { type FhirPeer, startFhirServer } from '../../../tests/support/fhir-server';
 import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { IDEMPOTENCY_TAG } from './fhir-write';
@@ -13,6 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => peer?.close());
 
+/** The server's own outbound calls (its fetch for the OAuth2 token, its plain exchange for the writes), loopback allowed. */
+const out = createOutbound({ allow: ['loopback'], timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024 });
+
 /** A node run of one execution: the same context on a retry, a new one per execution. */
 function execution(id: string, testMode = false) {
   return testContext({
@@ -20,7 +24,7 @@ function execution(id: string, testMode = false) {
     nodeId: 'write',
     idempotencyKey: `${id}:write`,
     testMode,
-    services: testServices({ fetch: globalThis.fetch, connector: peer.connectorService() }),
+    services: testServices({ fetch: out.fetch, request: out.request, connector: peer.connectorService() }),
   });
 }
 
@@ -192,5 +196,15 @@ describe('fhir-write', () => {
     );
     expect(e.code).toBe('FHIR_ERROR');
     expect(e.message).toMatch(/entry 0: 4\d\d error invalid: /);
+  });
+
+  it('writes under the outbound policy: a FHIR server on a refused address fails the node in words and gets nothing', async () => {
+    const strict = createOutbound({ allow: [], timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024 });
+    const before = await stored('Patient?Refused');
+    const ctx = testContext({ services: testServices({ fetch: strict.fetch, request: strict.request, connector: peer.connectorService() }) });
+    const e = await failure(runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: patient('Refused') }, ctx));
+    expect(e.code).toBe('FHIR_UNREACHABLE');
+    expect(e.message).toContain('a loopback address (this machine): outbound calls to it are refused');
+    expect(await stored('Patient?Refused')).toBe(before);
   });
 });

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequestNode } from '@/engine/nodes/http-request.execute';
 import { runNode, testContext, testServices } from '../../../tests/support/engine/node-context';
 import { createOutboundFetch, outboundErrorOf } from './fetch';
+import { createOutboundExchange } from './request';
+import { Transport } from './transport';
 import { OutboundPolicy } from './policy';
+import { OutboundError } from '@/shared/outbound-error';
 
 interface Hit {
   method: string;
@@ -43,6 +46,44 @@ afterEach(async () => {
 
 const limits = { timeoutMs: 10_000, maxBytes: 1024 * 1024 };
 
+/** What a test reads of an answer (its body read whole, so that a failure reading it rejects the call). */
+interface Answer {
+  status: number;
+  url: string;
+  redirected: boolean;
+  header(name: string): string | null;
+  text: string;
+}
+type CallOut = (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: 'manual' },
+) => Promise<Answer>;
+
+/** The two ways out on one transport: the web fetch (services.fetch) and the plain exchange (services.request). */
+const WAYS: [string, (options: { policy: OutboundPolicy; timeoutMs: number; maxBytes: number }) => CallOut][] = [
+  [
+    'fetch',
+    (options) => {
+      const fetch = createOutboundFetch(options);
+      return async (url, init) => {
+        const res = await fetch(url, init);
+        const text = await res.text();
+        return { status: res.status, url: res.url, redirected: res.redirected, header: (n) => res.headers.get(n), text };
+      };
+    },
+  ],
+  [
+    'request',
+    (options) => {
+      const request = createOutboundExchange(new Transport(options));
+      return async (url, init = {}) => {
+        const a = await request({ url, method: init.method ?? 'GET', ...init });
+        return { status: a.status, url: a.url, redirected: a.redirected, header: (n) => a.headers[n] ?? null, text: a.body.toString() };
+      };
+    },
+  ],
+];
+
 async function rejection(p: Promise<unknown>) {
   const e = await p.then(
     () => {
@@ -53,13 +94,14 @@ async function rejection(p: Promise<unknown>) {
   return { error: e as Error, outbound: outboundErrorOf(e) };
 }
 
-describe('outbound fetch', () => {
+describe.each(WAYS)('outbound calls through %s', (way, make) => {
   it('refuses loopback by default and sends nothing', async () => {
     const target = await serve((_, res) => res.end('secret'));
-    const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });
+    const fetch = make({ policy: new OutboundPolicy(), ...limits });
     for (const url of [target.url, `http://localhost:${target.port}/`, `http://2130706433:${target.port}/`, `http://[::ffff:127.0.0.1]:${target.port}/`]) {
       const { error, outbound } = await rejection(fetch(url));
-      expect(error).toBeInstanceOf(TypeError);
+      // fetch fails as fetch does (a TypeError whose cause says why); the plain exchange with the OutboundError itself
+      expect(error).toBeInstanceOf(way === 'fetch' ? TypeError : OutboundError);
       expect(outbound?.code, url).toBe('OUTBOUND_REFUSED');
       expect(outbound?.message).toContain('loopback');
     }
@@ -77,13 +119,13 @@ describe('outbound fetch', () => {
       res.writeHead(201, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-test']) });
       res.end(JSON.stringify({ method: hit.method, body: hit.body }));
     });
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
-    const res = await fetch(`${target.url}/items?x=1`, { method: 'POST', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"a":1}' });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+    const res = await fetch(`${target.url}/items?x=1`, { method: 'POST', headers: { 'X-Test': 'yes', 'content-type': 'application/json' }, body: '{"a":1}' });
     expect(res.status).toBe(201);
-    expect(res.headers.get('x-echo')).toBe('yes');
+    expect(res.header('x-echo')).toBe('yes');
     expect(res.url).toBe(`${target.url}/items?x=1`);
-    expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}' });
-    expect(await (await fetch(`${target.url}/gz`)).text()).toBe('unzipped text');
+    expect(JSON.parse(res.text)).toEqual({ method: 'POST', body: '{"a":1}' });
+    expect((await fetch(`${target.url}/gz`)).text).toBe('unzipped text');
     expect(target.hits[0]).toMatchObject({ path: '/items?x=1', headers: expect.objectContaining({ 'content-length': '7' }) });
   });
 
@@ -111,8 +153,8 @@ describe('outbound fetch', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
-      for (const body of ['one', 'two', 'three']) expect(await (await fetch(url, { method: 'POST', body })).text()).toBe('ok');
+      const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+      for (const body of ['one', 'two', 'three']) expect((await fetch(url, { method: 'POST', body })).text).toBe('ok');
       // each call after the first found its kept-alive connection closed and was sent once more, on a new one
       expect(connections).toBe(3);
       expect(posts).toEqual(['one', 'two', 'three']);
@@ -128,7 +170,7 @@ describe('outbound fetch', () => {
       res.writeHead(302, { location: `http://127.0.0.1:${inside.port}/admin` });
       res.end();
     }, '127.0.0.2');
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['127.0.0.2']), ...limits });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['127.0.0.2']), ...limits });
     const { outbound } = await rejection(fetch(`${outside.url}/start`));
     expect(outbound?.code).toBe('OUTBOUND_REFUSED');
     expect(outbound?.message).toContain('127.0.0.1, a loopback address');
@@ -142,8 +184,9 @@ describe('outbound fetch', () => {
       res.writeHead(hit.path === '/post' ? 303 : 302, { location: hit.path === '/post' ? '/after' : `${b.url}/elsewhere` });
       res.end();
     });
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
-    const res = await fetch(`${a.url}/post`, { method: 'POST', body: 'x', headers: { authorization: 'Bearer t' } });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), ...limits });
+    const res = await fetch(`${a.url}/post`, { method: 'POST', body: 'x', headers: { Authorization: 'Bearer t' } });
+    expect(res.text).toBe('landed');
     expect(res.redirected).toBe(true);
     expect(a.hits.map((h) => [h.method, h.path, h.headers.authorization])).toEqual([
       ['POST', '/post', 'Bearer t'],
@@ -171,9 +214,8 @@ describe('outbound fetch', () => {
       };
       pump();
     });
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 256 * 1024 });
-    const res = await fetch(target.url);
-    const { outbound } = await rejection(res.arrayBuffer());
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 256 * 1024 });
+    const { outbound } = await rejection(fetch(target.url));
     expect(outbound?.code).toBe('OUTBOUND_TOO_LARGE');
     expect(outbound?.message).toContain('262144 bytes');
     await connectionClosed;
@@ -185,23 +227,35 @@ describe('outbound fetch', () => {
       res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
       res.write('a');
     });
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 1024 });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 30_000, maxBytes: 1024 });
     const { outbound } = await rejection(fetch(target.url));
     expect(outbound).toMatchObject({ code: 'OUTBOUND_TOO_LARGE', message: expect.stringContaining('announces 52428800 bytes') });
   });
 
   it('gives up after the time limit, and a caller abort rejects with its reason', async () => {
     const target = await serve(() => {}); // never answers
-    const fetch = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 200, maxBytes: 1024 });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 200, maxBytes: 1024 });
     const { outbound } = await rejection(fetch(target.url));
     expect(outbound).toMatchObject({ code: 'OUTBOUND_TIMEOUT', message: expect.stringContaining('200 ms') });
     const controller = new AbortController();
-    const slow = createOutboundFetch({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 60_000, maxBytes: 1024 });
+    const slow = make({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 60_000, maxBytes: 1024 });
     const pending = slow(target.url, { signal: controller.signal });
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
   });
 
+  it('gives up when the body stops coming before the time limit ends', async () => {
+    const target = await serve((_, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('partial'); // and nothing more
+    });
+    const fetch = make({ policy: OutboundPolicy.fromEntries(['loopback']), timeoutMs: 300, maxBytes: 1024 });
+    const { outbound } = await rejection(fetch(target.url));
+    expect(outbound).toMatchObject({ code: 'OUTBOUND_TIMEOUT', message: expect.stringContaining('300 ms') });
+  });
+});
+
+describe('outbound fetch in nodes', () => {
   it('is what the http-request node calls out with: a refused address fails the node in words', async () => {
     const sink = await serve((_, res) => res.end('{}'));
     const fetch = createOutboundFetch({ policy: new OutboundPolicy(), ...limits });

@@ -1,20 +1,27 @@
 import { env } from '@/env';
+import type { HttpExchange } from '@/shared/http-exchange';
 import { createOutboundFetch, type OutboundFetch } from './fetch';
 import { OutboundPolicy } from './policy';
+import { createOutboundExchange } from './request';
+import { Transport } from './transport';
 
-/** Everything that calls out of the process uses this: the policy, its fetch and its limits. */
+/** Everything that calls out of the process uses this: the policy, its fetch, its plain exchange and their limits. */
 export interface Outbound {
   policy: OutboundPolicy;
   fetch: OutboundFetch;
+  /** The same calls as `fetch`, on the same connections, without web Request/Response objects (see request.ts). */
+  request: HttpExchange;
   timeoutMs: number;
   maxBytes: number;
 }
 
 export function createOutbound(opts: { allow: string[]; timeoutMs: number; maxBytes: number }): Outbound {
   const policy = OutboundPolicy.fromEntries(opts.allow);
+  const transport = new Transport({ policy, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes });
   return {
     policy,
-    fetch: createOutboundFetch({ policy, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }),
+    fetch: createOutboundFetch(transport),
+    request: createOutboundExchange(transport),
     timeoutMs: opts.timeoutMs,
     maxBytes: opts.maxBytes,
   };
@@ -30,3 +37,6 @@ export function outbound(): Outbound {
 
 /** The process's outbound fetch (what nodes get as `services.fetch`). */
 export const outboundFetch: OutboundFetch = (input, init) => outbound().fetch(input, init);
+
+/** The process's plain outbound exchange (what nodes get as `services.request`). */
+export const outboundRequest: HttpExchange = (request) => outbound().request(request);

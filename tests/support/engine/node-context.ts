@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { NodeError } from '@/engine/node-error';
+import { exchangeViaFetch } from '@/shared/http-exchange';
 import type { LogEntry, NodeContext, NodeResult, NodeServices, NodeType } from '@/engine/node-type';
 
 /** A NodeContext for node tests, with the logs it received collected in `logs`. */
@@ -34,9 +35,12 @@ const memorySlots = {
 
 /** Node services for tests: no network unless a `fetch` is given; one fixed key per purpose, as an organization has. */
 export function testServices(overrides: Partial<NodeServices> = {}): NodeServices {
+  const fetch = overrides.fetch ?? ((() => Promise.reject(new Error('no network in node tests'))) as typeof globalThis.fetch);
   return {
     tenant: 'test-org',
-    fetch: (() => Promise.reject(new Error('no network in node tests'))) as typeof fetch,
+    fetch,
+    // over the given fetch, unless a test gives the server's own exchange (createOutbound(…).request)
+    request: exchangeViaFetch(fetch),
     orgKey: async (purpose) => new Uint8Array(createHash('sha256').update(`test-org:${purpose}`).digest()),
     connector: (ref) => Promise.reject(new NodeError('CONNECTOR_NOT_FOUND', `No connector "${ref}" in this test (pass one in testServices({connector}))`)),
     languageModel: (id) => {

@@ -5,7 +5,7 @@ import type { Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
 import { connectChecked } from '@/server/outbound/connect';
 import { OutboundError } from '@/server/outbound/errors';
-import { outbound, outboundFetch } from '@/server/outbound/outbound';
+import { outbound, outboundFetch, outboundRequest } from '@/server/outbound/outbound';
 import { connectorHandle } from '@/server/services/connectors/handle';
 import { orgKey } from '@/server/services/orgs/org-keys';
 import { recordModelCall } from '@/server/services/agents/model-calls';
@@ -23,6 +23,7 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
   return {
     tenant: orgId,
     fetch: outboundFetch,
+    request: outboundRequest,
     orgKey: (purpose) => orgKey(db, orgId, purpose),
     connector: (ref, type) => connectorHandle(db, orgId, ref, type),
     connect: outboundConnect,
