@@ -6,6 +6,7 @@ import { failure, runNode, SYNTHEA_PATIENTS, testContext, testServices } from '.
 import { IDEMPOTENCY_TAG } from './fhir-write';
 import { fhirWriteNode as fhirWrite } from './fhir-write.execute';
 import { fhirValidateNode as fhirValidate } from './fhir-validate.execute';
+import { fhirDeidentifyNode as fhirDeidentify } from './fhir-deidentify.execute';
 
 let peer: FhirPeer;
 
@@ -206,5 +207,41 @@ describe('fhir-write', () => {
     expect(e.code).toBe('FHIR_UNREACHABLE');
     expect(e.message).toContain('a loopback address (this machine): outbound calls to it are refused');
     expect(await stored('Patient?Refused')).toBe(before);
+  });
+
+  it('a bundle fhir-validate passed and fhir-deidentify changed is checked again: a change that breaks it is refused, never sent', async () => {
+    const bundle = (family: string): Bundle => ({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        { fullUrl: 'urn:uuid:3f1c2a9e-2222-4a2b-9c3d-000000000001', resource: patient(family), request: { method: 'POST', url: 'Patient' } },
+        {
+          fullUrl: 'urn:uuid:3f1c2a9e-2222-4a2b-9c3d-000000000002',
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            code: { text: `${family}Pulse` },
+            subject: { reference: 'urn:uuid:3f1c2a9e-2222-4a2b-9c3d-000000000001' },
+          } as Observation,
+          request: { method: 'POST', url: 'Observation' },
+        },
+      ],
+    });
+    const chain = async (family: string, rules: { path: string; action: string }[]) => {
+      const valid = (await runNode(fhirValidate, { expect: 'bundle' }, { resource: bundle(family) })).outputs.valid;
+      expect(valid).toBeDefined();
+      const deid = await runNode(fhirDeidentify, { expect: 'bundle', rules }, { resource: valid });
+      const ctx = execution(`exec-deid-${family}`);
+      return { ctx, run: runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'transaction' }, { resource: deid.outputs.resource }, ctx) };
+    };
+    // a rule that removes what R4 requires (Observation.status, 1..1): the changed bundle is invalid, and refused
+    const broken = await chain('DeidBroken', [{ path: 'Observation.status', action: 'redact' }]);
+    expect(await failure(broken.run)).toMatchObject({ code: 'FHIR_INVALID', message: expect.stringContaining('status') });
+    expect(broken.ctx.logs.some((l) => l.message.includes('not validated again'))).toBe(false);
+    expect(await stored('Observation?DeidBrokenPulse')).toBe(0);
+    // the preset alone keeps it valid: checked, and written
+    const kept = await chain('DeidKept', []);
+    expect(((await kept.run).outputs.result as Bundle).type).toBe('transaction-response');
+    expect(await stored('Observation?DeidKeptPulse')).toBe(1);
   });
 });
