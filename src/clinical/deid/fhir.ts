@@ -90,7 +90,8 @@ class Run {
   private readonly rules: readonly FhirRule[];
   /** Each resource as it was before any rule ran: its field names, its elements (none when fhirpath.js must be asked) */
   private readonly before = new Map<Json, { fields: Set<string>; index: ElementIndex | undefined }>();
-  private readonly handled = new WeakMap<object, Set<string>>();
+  /** Fields a rule reached already, per object: a whole field (`true`) or some of its array items (their indices) */
+  private readonly handled = new WeakMap<object, Map<string, true | Set<number>>>();
   private readonly identities = new Map<string, { identity: string; deceased?: string }>();
   private readonly known = new KnownIdentifiers();
   private readonly scrubbers = new Map<number, Scrubber>();
@@ -171,14 +172,17 @@ class Run {
   }
 
   private isHandled(obj: object, key: string, index?: number): boolean {
-    const set = this.handled.get(obj);
-    return !!set && (set.has(key) || (index !== undefined && set.has(`${key}[${index}]`)));
+    const field = this.handled.get(obj)?.get(key);
+    return field === true || (index !== undefined && field !== undefined && field.has(index));
   }
 
   private mark(obj: object, key: string, index?: number): void {
-    let set = this.handled.get(obj);
-    if (!set) this.handled.set(obj, (set = new Set()));
-    set.add(index === undefined ? key : `${key}[${index}]`);
+    let fields = this.handled.get(obj);
+    if (!fields) this.handled.set(obj, (fields = new Map()));
+    if (index === undefined) return void fields.set(key, true);
+    const field = fields.get(key);
+    if (field === undefined) fields.set(key, new Set([index]));
+    else if (field !== true) field.add(index);
   }
 
   private apply(rule: FhirRule, t: Target, ctx: Ctx): void {
@@ -200,19 +204,22 @@ class Run {
 
   /** Applies a rule to every field inside an element (the resource itself for `$this`). */
   private walk(rule: FhirRule, obj: Json | unknown[], ctx: Ctx): void {
-    if (Array.isArray(obj)) return obj.forEach((v) => v && typeof v === 'object' && this.walk(rule, v as Json, ctx));
-    for (const [k, v] of Object.entries(obj)) {
+    if (Array.isArray(obj)) {
+      for (const v of obj) if (v && typeof v === 'object') this.walk(rule, v as Json, ctx);
+      return;
+    }
+    // the fields as they are when the walk reaches each (a rule removing `x` removes `_x` too: it is not walked then)
+    for (const k of Object.keys(obj)) {
       if (k === 'resourceType') continue;
-      if (v && typeof v === 'object' && !Array.isArray(v)) {
-        this.walk(rule, v as Json, ctx);
-        continue;
-      }
+      const v = obj[k];
       if (Array.isArray(v)) {
-        v.forEach((item, i) => {
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i];
           if (item && typeof item === 'object') this.walk(rule, item as Json, ctx);
           else if (typeof item === 'string' && this.wants(rule, k, item)) this.apply(rule, { obj, key: k, index: i }, ctx);
-        });
-      } else if (typeof v === 'string' && this.wants(rule, k, v)) this.apply(rule, { obj, key: k }, ctx);
+        }
+      } else if (v && typeof v === 'object') this.walk(rule, v as Json, ctx);
+      else if (typeof v === 'string' && this.wants(rule, k, v)) this.apply(rule, { obj, key: k }, ctx);
     }
   }
 
