@@ -4,6 +4,7 @@ import { startPruner } from '@/server/queue/pruner';
 import { startScheduleWorker } from '@/server/queue/schedule-worker';
 import { startWorkers } from '@/server/queue/worker';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
+import { serviceHost } from '@/server/services/compose';
 import { runExecution } from '@/server/services/executions/run-execution';
 import { runScheduled } from '@/server/services/executions/scheduled';
 import { sweep } from '@/server/services/executions/sweep';
@@ -11,7 +12,8 @@ import { prune } from '@/server/services/retention/prune';
 
 /**
  * What the queue's jobs do, wired in one place: the queue only carries jobs, the services do the work,
- * and neither imports the other. `executions: false` leaves the execution queue to worker processes.
+ * and neither imports the other; runs call what the services' host lends (services/compose.ts). `executions: false`
+ * leaves the execution queue to worker processes.
  */
 export interface JobOptions {
   executions: boolean;
@@ -21,8 +23,9 @@ export interface JobOptions {
 }
 
 export async function startJobs(queue: Queue, db: Db, opts: JobOptions): Promise<void> {
-  if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(db, id, run));
-  await startScheduleWorker(queue, (job) => runScheduled(db, queue.triggers, job));
+  const rt = { db, host: serviceHost };
+  if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(rt, id, run));
+  await startScheduleWorker(queue, (job) => runScheduled(rt, queue.triggers, job));
   await startMaintenance(queue, () => sweep(db, new Date(), EXECUTE_QUEUE));
   await startPruner(queue, { cron: opts.prune.cron, heartbeatSeconds: 30 }, (job) =>
     prune(db, { jobId: job.id, signal: job.signal, vacuum: opts.prune.vacuum }),

@@ -7,6 +7,8 @@ import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '@/server/auth/
 import { createRateLimiter, type RateLimiter } from '@/server/auth/rate-limit';
 import { bootstrap, type BootstrapResult } from '@/server/services/orgs/bootstrap';
 import { onSignUp } from '@/server/services/orgs/on-sign-up';
+import { serviceHost } from '@/server/services/compose';
+import type { ServiceHost } from '@/server/services/context';
 import { auditSignIn } from '@/server/services/audit/sign-in';
 import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
@@ -28,6 +30,8 @@ export interface Runtime {
   keyCache?: KeyCache;
   /** The execution queue (pg-boss); absent where nothing may run asynchronously (some tests). */
   queue?: Queue;
+  /** What services lend one another across areas (a pipeline's agent node, an agent's pipeline tools): services/compose.ts. */
+  host: ServiceHost;
 }
 
 export interface RuntimeOptions {
@@ -57,6 +61,7 @@ export async function createRuntime(database: Database, opts: RuntimeOptions = {
     ),
     keyCache,
     queue: opts.queue,
+    host: serviceHost,
     apiLimiter: createRateLimiter(database, {
       name: 'api',
       points: opts.rateLimitPerWindow ?? env.RATE_LIMIT_PER_MINUTE,

@@ -11,7 +11,7 @@ import { logOutage } from '@/server/db/outage-log';
 import { AppError, type ErrorCode } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
 import type { Runtime } from '@/server/runtime';
-import { serviceContext, type Channel } from '@/server/services/context';
+import { serviceContext, type Channel, type ServiceHost } from '@/server/services/context';
 import { auditCall, type AuditMeta } from './audit-meta';
 
 export interface Context {
@@ -19,6 +19,7 @@ export interface Context {
   db: Db;
   keyCache?: KeyCache;
   queue?: Queue;
+  host: ServiceHost;
   principal: Principal | null;
   channel: Channel;
   /** Why there is no principal, told to the caller when a procedure needs one. */

@@ -76,4 +76,42 @@ describe('the agent node', () => {
     expect(r.outputs?.out).toContain('- simulated: true');
     expect(seen).toEqual([]);
   });
+
+  it("closes the circle through the services' host: a pipeline's agent calls a pipeline tool, which runs its pipeline", async () => {
+    const a = await orgCaller(rt, 'org-agent-node-circle');
+    const echo = await a.pipelines.create({
+      name: 'echo note',
+      description: '',
+      definition: {
+        nodes: [
+          { id: 'in', type: 'manual-trigger', config: { fields: { note: 'text' } }, position: { x: 0, y: 0 } },
+          { id: 'out', type: 'pipeline-output', config: { key: 'note' }, position: { x: 0, y: 0 } },
+        ],
+        connections: [{ source: 'in', source_port: 'note', target: 'out', target_port: 'value' }],
+      },
+    });
+    const tool = await a.tools.create({
+      name: 'echo_note',
+      description: 'Echoes a clinical note back unchanged',
+      input_schema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] },
+      implementation: { type: 'pipeline', pipeline_id: echo.id },
+    });
+    const agent = await a.agents.create({ name: 'Echoer', tools: [tool.id] });
+    const { nodes, connections } = definition(agent.id);
+    const def = {
+      nodes: [...nodes, { id: 'steps', type: 'pipeline-output', config: { key: 'steps' }, position: { x: 0, y: 0 } }],
+      connections: [...connections, { source: 'ask', source_port: 'steps', target: 'steps', target_port: 'value' }],
+    };
+    const p = await a.pipelines.create({ name: 'ask the echoer', description: '', definition: def });
+
+    const message = 'Call echo_note with: pt stable, afebrile';
+    const r = await a.executions.execute({ pipeline_id: p.id, inputs: { text: message }, test_mode: true, async: false });
+    expect(r.status).toBe('completed');
+    const steps = r.outputs?.steps as { type: string; tool?: string; result?: { execution_id: string } }[];
+    const call = steps.find((s) => s.type === 'tool_call')!;
+    expect(call).toMatchObject({ tool: 'echo_note', params: { note: message }, result: { status: 'completed', outputs: { note: message } } });
+    // the tool's pipeline ran as an execution of its own, a test run as the one that called it
+    const ran = await a.executions.get({ id: call.result!.execution_id });
+    expect(ran).toMatchObject({ pipeline_id: echo.id, status: 'completed', test_mode: true, outputs: { note: message } });
+  });
 });

@@ -12,7 +12,6 @@ import { describeTls } from '@/server/outbound/connect';
 import { mllpExchange } from '@/clinical/hl7v2/mllp';
 import { outbound, outboundFetch } from '@/server/outbound/outbound';
 import type { ServiceContext } from '../context';
-import { nodeServices } from '../executions/node-services';
 import { connectorHandle } from './handle';
 import { getConnector } from './connectors';
 
@@ -76,7 +75,7 @@ function fhirChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
 }
 
 function mllpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
-  const services = nodeServices(ctx.db, ctx.principal.orgId);
+  const services = ctx.host.nodeServices(ctx.db, ctx.principal.orgId);
   let socket: Awaited<ReturnType<typeof services.connect>> | undefined;
   const tls = c.config.tls === true;
   return [
@@ -138,7 +137,7 @@ function connectStep(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pr
       const tls = url.protocol === 'https:';
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const port = Number(url.port) || (tls ? 443 : 80);
-      const socket = await nodeServices(ctx.db, ctx.principal.orgId).connect({ host, port, tls });
+      const socket = await ctx.host.nodeServices(ctx.db, ctx.principal.orgId).connect({ host, port, tls });
       try {
         const address = socket.remoteAddress ? ` (${socket.remoteAddress})` : '';
         return `TCP connection to ${url.host}${address}${tls ? ` with TLS: ${describeTls(socket as TLSSocket)}, certificate verified` : ''}`;
@@ -167,7 +166,7 @@ function httpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
 }
 
 function postgresChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
-  const sql = poolOf(c, nodeServices(ctx.db, ctx.principal.orgId));
+  const sql = poolOf(c, ctx.host.nodeServices(ctx.db, ctx.principal.orgId));
   return [
     [
       'connect',

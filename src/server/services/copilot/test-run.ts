@@ -3,7 +3,6 @@ import { getNodeType } from '@/engine/nodes';
 import { runPipeline } from '@/engine/run';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
-import { nodeServices } from '../executions/node-services';
 
 /**
  * Runs a copilot proposal in test mode on the organization's own services (writes simulated, the code sandbox's
@@ -15,7 +14,7 @@ export function runUnstored(ctx: ServiceContext, def: PipelineDefinition, inputs
     inputs,
     testMode: true,
     registry: getNodeType,
-    services: nodeServices(ctx.db, ctx.principal.orgId),
+    services: ctx.host.nodeServices(ctx.db, ctx.principal.orgId),
     signal: AbortSignal.timeout(opts.limitMs),
   });
 }

@@ -54,7 +54,7 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
     queue: input.async ? ctx.queue : undefined,
   });
   if (input.async) return { execution_id: started.id, status: 'running' as const };
-  const result = await runExecution(ctx.db, started.id, {
+  const result = await runExecution(ctx, started.id, {
     inline: {
       orgId: ctx.principal.orgId,
       pipelineId: pipeline.id,

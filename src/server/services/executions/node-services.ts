@@ -8,18 +8,23 @@ import { OutboundError } from '@/server/outbound/errors';
 import { outbound, outboundFetch, outboundRequest } from '@/server/outbound/outbound';
 import { connectorHandle } from '@/server/services/connectors/handle';
 import { orgKey } from '@/server/services/orgs/org-keys';
-import { recordModelCall } from '@/server/services/agents/model-calls';
 import { acquireOrgSlot } from './org-slots';
 
 /**
- * What the host lends a running node (DESIGN.md §4: everything outside the process comes in through
- * here). The one place it is built, for full runs, retries and step sessions alike; connectors,
- * secrets and language models join it here. `fetch` is the outbound one: internal addresses are refused
- * unless OUTBOUND_ALLOW allows them (checked after DNS and after every redirect), with a time limit and a
- * size cap on every call. `orgKey` gives the running pipeline's organization its key for a purpose;
- * `connector` one of its connectors, credentials decrypted for that call only.
+ * What a node may call that lives above executions: an agent's turn (the agent node) and the record of a language
+ * model call (the agents' usage). Handed in by the composition root (services/compose.ts): executions import no agents.
  */
-export function nodeServices(db: Db, orgId: string): NodeServices {
+export type AgentServices = Pick<NodeServices, 'agent' | 'modelCall'>;
+
+/**
+ * What the host lends a running node (DESIGN.md §4: everything outside the process comes in through
+ * here). Built for full runs, retries and step sessions alike by the composition root (ServiceHost.nodeServices),
+ * which adds the agents' part; connectors, secrets and language models join it here. `fetch` is the outbound one:
+ * internal addresses are refused unless OUTBOUND_ALLOW allows them (checked after DNS and after every redirect), with
+ * a time limit and a size cap on every call. `orgKey` gives the running pipeline's organization its key for a
+ * purpose; `connector` one of its connectors, credentials decrypted for that call only.
+ */
+export function nodeServices(db: Db, orgId: string, agents: AgentServices): NodeServices {
   return {
     tenant: orgId,
     fetch: outboundFetch,
@@ -28,29 +33,10 @@ export function nodeServices(db: Db, orgId: string): NodeServices {
     connector: (ref, type) => connectorHandle(db, orgId, ref, type),
     connect: outboundConnect,
     languageModel,
-    agent: (id, input, options) => runAgent(db, orgId, id, input, options.testMode),
+    agent: agents.agent,
     slot: (name, limit, options) => acquireOrgSlot(db, orgId, name, limit, options),
-    modelCall: (u) => {
-      // not awaited: a node does not wait on bookkeeping (recordModelCall never throws)
-      void recordModelCall(
-        { db, principal: { kind: 'api-key', orgId, scopes: [] } },
-        { source: 'pipeline', model: u.model, usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens }, latencyMs: u.latency_ms },
-      );
-    },
+    modelCall: agents.modelCall,
   };
-}
-
-/** An agent turn for a pipeline, as the pipeline's organization; refusals and failures as the node's errors. */
-async function runAgent(db: Db, orgId: string, id: string, input: Record<string, unknown>, testMode: boolean) {
-  const { invokeAgent } = await import('@/server/services/agents/chat');
-  const ctx = { db, channel: 'api' as const, principal: { kind: 'api-key' as const, orgId, scopes: ['execute'] } };
-  try {
-    const r = await invokeAgent(ctx, id, { input_data: input }, { source: 'pipeline', testMode });
-    return { output: r.output, reasoning_steps: r.reasoning_steps, conversation_id: r.conversation_id, usage: r.usage };
-  } catch (e) {
-    if (e instanceof AppError) throw new NodeError(e.code, e.message);
-    throw e;
-  }
 }
 
 /** A language model from env (src/server/ai); a refusal becomes the node's MODEL_UNAVAILABLE error. */

@@ -96,7 +96,7 @@ describe('node records store each value once', () => {
       inputs: { message: adt },
       status: 'queued',
     });
-    const result = await runExecution(rt.db, id);
+    const result = await runExecution(rt, id);
     expect(result?.status).toBe('completed');
     const detail = await a.executions.get({ id });
     expectValuesInPlace(detail);

@@ -58,7 +58,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
     retryOf: original.id,
     status: 'running',
   });
-  const result = await runExecution(ctx.db, started.id, {
+  const result = await runExecution(ctx, started.id, {
     carried,
     inputOverrides: !isTrigger && given ? { [input.node_id]: given } : undefined,
     inline: {

@@ -9,8 +9,8 @@ import { preparedPerDb } from '@/server/db/prepared';
 import { executions, organizations, pipelines } from '@/server/db/schema';
 import { DEFAULT_DATA_SETTINGS, type DataPolicy } from '@/shared/data-settings';
 import type { PipelineDefinition } from '@/shared/pipeline';
+import type { RunHost } from '../context';
 import { loadDefinition } from './runnable-pipeline';
-import { nodeServices } from './node-services';
 import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
 import { appliedPolicy, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
@@ -139,12 +139,13 @@ async function finishedNodes(db: Db, executionId: string, keeping: Keeping): Pro
  * Runs an execution whose row exists, on the pipeline version it was started on, and stores the result
  * (every node's record and the final status in one statement). A worker's run writes node progress as it
  * goes; a run picked up again after a crash keeps the nodes that had finished. Resolves to null when
- * there was nothing to run (the execution had finished, was cancelled, or is gone).
+ * there was nothing to run (the execution had finished, was cancelled, or is gone). Its nodes call what `rt.host` lends.
  */
-export async function runExecution(db: Db, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
-  if (!opts.lastDelivery) return run(db, executionId, opts);
+export async function runExecution(rt: RunHost, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
+  if (!opts.lastDelivery) return run(rt, executionId, opts);
+  const { db } = rt;
   try {
-    return await run(db, executionId, opts);
+    return await run(rt, executionId, opts);
   } catch (e) {
     logger.error('execution given up after its last attempt', { executionId, error: errorForLog(e) });
     await failExecution(db, executionId, {
@@ -156,7 +157,8 @@ export async function runExecution(db: Db, executionId: string, opts: RunExecuti
   }
 }
 
-async function run(db: Db, executionId: string, opts: RunExecutionOptions): Promise<RunResult | null> {
+async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions): Promise<RunResult | null> {
+  const { db } = rt;
   let job = opts.inline;
   let carried = opts.carried;
   /** Node records this execution has stored already (an interrupted attempt's finished nodes). */
@@ -190,7 +192,7 @@ async function run(db: Db, executionId: string, opts: RunExecutionOptions): Prom
       inputs: job.inputs,
       testMode: job.testMode,
       registry: getNodeType,
-      services: nodeServices(db, job.orgId),
+      services: rt.host.nodeServices(db, job.orgId),
       signal: opts.signal,
       carried,
       inputOverrides: opts.inputOverrides,

@@ -63,17 +63,17 @@ describe('schedules run the deployed version', () => {
     expect(calls.splice(0)).toEqual([]); // nothing that runs was touched
 
     const target = { pipelineId: p.id, orgId: 'org-sched' };
-    await runScheduled(rt.db, host, target);
+    await runScheduled(rt, host, target);
     expect(await lastRun(p.id)).toMatchObject({ pipelineVersion: 1, trigger: 'schedule', status: 'completed', outputs: { event: { source: 'first' } } });
 
     expect(await setDeployed(ctx, p.id, true)).toMatchObject({ version: 2, deployed_version: 2 });
     expect(calls.splice(0)).toContain('schedule */15 * * * *');
-    await runScheduled(rt.db, host, target);
+    await runScheduled(rt, host, target);
     expect(await lastRun(p.id)).toMatchObject({ pipelineVersion: 2, outputs: { event: { source: 'second' } } });
 
     await setDeployed(ctx, p.id, false);
     expect(calls.splice(0)).toContain('unschedule');
-    await runScheduled(rt.db, host, target); // a due schedule of a pipeline undeployed meanwhile removes itself
+    await runScheduled(rt, host, target); // a due schedule of a pipeline undeployed meanwhile removes itself
     expect(calls.splice(0)).toEqual(['unschedule']);
     expect(await lastRun(p.id)).toMatchObject({ pipelineVersion: 2 });
   });

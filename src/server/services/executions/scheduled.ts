@@ -3,10 +3,10 @@ import { triggerInputs } from '@/engine/graph';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import type { TriggerHost, TriggerTarget } from '@/engine/node-type';
-import type { Db } from '@/server/db/client';
 import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { logger } from '@/server/logger';
+import type { RunHost } from '../context';
 import { loadDefinition } from './runnable-pipeline';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
@@ -16,7 +16,8 @@ import { startExecution } from './start-execution';
  * inputs its trigger makes of the event. A pipeline undeployed or deleted in between (or whose deployed
  * trigger no longer listens for schedules) has its schedule removed instead.
  */
-export async function runScheduled(db: Db, host: TriggerHost, target: TriggerTarget): Promise<void> {
+export async function runScheduled(rt: RunHost, host: TriggerHost, target: TriggerTarget): Promise<void> {
+  const { db } = rt;
   const { pipelineId, orgId } = target;
   const [pipeline] = await db
     .select({ status: pipelines.status, deployedVersion: pipelines.deployedVersion })
@@ -39,7 +40,7 @@ export async function runScheduled(db: Db, host: TriggerHost, target: TriggerTar
       inputs,
       status: 'running',
     });
-    await runExecution(db, started.id);
+    await runExecution(rt, started.id);
   } catch (e) {
     if (e instanceof AppError && e.code === 'CONCURRENCY_LIMIT') logger.warn(`schedule of ${pipelineId} skipped: ${e.message}`);
     else throw e;

@@ -8,11 +8,10 @@ import type { Db } from '@/server/db/client';
 import { executions, stepSessions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { PipelineDefinition } from '@/shared/pipeline';
-import { isUuid, type ServiceContext } from '../context';
+import { isUuid, type RunHost, type ServiceContext } from '../context';
 import { nodeResults, toNodeRun } from './execution-views';
 import { nodeRecord, readNodeRecords, saveNodeRecords, saveResult } from './node-records';
 import { appliedPolicy } from './data-policy';
-import { nodeServices } from './node-services';
 import { currentPipeline, loadDefinition, refuseInvalid } from './runnable-pipeline';
 import { startExecution } from './start-execution';
 
@@ -72,7 +71,7 @@ export async function expireIdleSessions(db: Db, now = new Date(), sessionId?: s
 
 /** The step session's run, rebuilt from the execution's stored node records. */
 function stepRun(
-  db: Db,
+  rt: RunHost,
   execution: { id: string; orgId: string; inputs: Record<string, unknown>; testMode: boolean },
   def: PipelineDefinition,
   carried: Record<string, NodeRun>,
@@ -82,7 +81,7 @@ function stepRun(
     inputs: execution.inputs,
     testMode: execution.testMode,
     registry: getNodeType,
-    services: nodeServices(db, execution.orgId),
+    services: rt.host.nodeServices(rt.db, execution.orgId),
     carried,
   });
 }
@@ -104,7 +103,7 @@ export async function startStep(ctx: ServiceContext, input: { pipeline_id: strin
     inputs: input.inputs,
     status: 'running',
   });
-  const run = stepRun(ctx.db, { id: started.id, orgId: ctx.principal.orgId, inputs: input.inputs, testMode: input.test_mode }, pipeline.definition, {});
+  const run = stepRun(ctx, { id: started.id, orgId: ctx.principal.orgId, inputs: input.inputs, testMode: input.test_mode }, pipeline.definition, {});
   const first = run.current();
   // nodes no path from the trigger reaches are settled (skipped) before the first step
   await saveNodeRecords(ctx.db, started.id, records(pipeline.graph, run.takeChanged()));
@@ -150,7 +149,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
   if (nodeOutputs) refuseUnknownOutputs(graph, nodeId, nodeOutputs);
   const rows = await readNodeRecords(ctx.db, execution!.id);
   const carried: Record<string, NodeRun> = Object.fromEntries(rows.map((r) => [r.nodeId, toNodeRun(r)]));
-  const run = stepRun(ctx.db, execution!, def, carried);
+  const run = stepRun(ctx, execution!, def, carried);
   if (run.current() !== nodeId) throw new AppError('INTERNAL', `Step session ${sessionId} is out of step with its execution.`);
   const outcome = await run.advance(nodeOutputs);
 

@@ -1,5 +1,4 @@
 import { connectorHeaders, connectorUrl } from '@/engine/lib/http-connector';
-import { execute } from '../executions/execute';
 import { AppError } from '@/server/errors';
 import { type ToolRunContext, ToolError } from './tool-types';
 
@@ -46,10 +45,13 @@ async function runHttp(t: ToolRunContext, impl: Extract<ToolImplementation, { ty
   return { status: res.status, body };
 }
 
-/** Runs a deployed pipeline of the caller's organization synchronously (the run_pipeline tool and pipeline tools). */
+/**
+ * Runs a deployed pipeline of the caller's organization synchronously (the run_pipeline tool and pipeline tools), through
+ * the host in the caller's context (tools do not import executions: services/compose.ts joins them).
+ */
 export async function runPipelineForTool(t: Pick<ToolRunContext, 'ctx' | 'testMode'>, pipelineId: string, inputs: Record<string, unknown>) {
   try {
-    const r = await execute(t.ctx, { pipeline_id: pipelineId, inputs, async: false, test_mode: t.testMode });
+    const r = await t.ctx.host.runPipeline(t.ctx, pipelineId, inputs, t.testMode);
     if (r.status === 'running') return { execution_id: r.execution_id, status: r.status };
     return { execution_id: r.execution_id, status: r.status, outputs: r.outputs, ...(r.error ? { error: r.error } : {}) };
   } catch (e) {

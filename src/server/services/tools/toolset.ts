@@ -6,7 +6,6 @@ import { compileSchema, toIssue } from '@/engine/lib/json-schema';
 import type { AssignedTool } from '@/server/db/schema';
 import { tools } from '@/server/db/schema';
 import { OutboundError } from '@/shared/outbound-error';
-import { nodeServices } from '../executions/node-services';
 import type { ServiceContext } from '../context';
 import { builtinTool } from './builtin';
 import { runCustomTool, type ToolImplementation } from './custom-run';
@@ -24,7 +23,7 @@ function failure(e: unknown) {
 
 /**
  * The AI SDK tools of an agent's assignments, built for this request: every tool runs with the caller's
- * organization (its connectors, pipelines and outbound policy) and nothing else. Inputs are checked against the
+ * organization (its connectors, pipelines and outbound policy, from the host in `ctx`) and nothing else. Inputs are checked against the
  * tool's schema before it runs; failures become results the model sees.
  */
 export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[], signal: AbortSignal, testMode = false): Promise<ToolSet> {
@@ -35,7 +34,7 @@ export async function buildToolSet(ctx: ServiceContext, assigned: AssignedTool[]
         .from(tools)
         .where(and(eq(tools.orgId, ctx.principal.orgId), inArray(tools.id, customIds)))
     : [];
-  const services = nodeServices(ctx.db, ctx.principal.orgId);
+  const services = ctx.host.nodeServices(ctx.db, ctx.principal.orgId);
   const set: ToolSet = {};
   for (const a of assigned) {
     const builtin = builtinTool(a.id);
