@@ -156,6 +156,35 @@ describe('agents', () => {
     ).toBe('VALIDATION_FAILED');
   });
 
+  it('runs the pipeline the run_pipeline tool is given, and says so when it is given none', async () => {
+    const a = await orgCaller(rt, 'org-agents-run-pipeline');
+    const definition = {
+      nodes: [
+        { id: 'in', type: 'manual-trigger', config: {}, position: { x: 0, y: 0 } },
+        { id: 'answer', type: 'jsonata-transform', config: { expression: '{"answer": 42}' }, position: { x: 1, y: 0 } },
+        { id: 'out', type: 'pipeline-output', config: {}, position: { x: 2, y: 0 } },
+      ],
+      connections: [
+        { source: 'in', source_port: 'event', target: 'answer', target_port: 'input' },
+        { source: 'answer', source_port: 'output', target: 'out', target_port: 'value' },
+      ],
+    };
+    const p = await a.pipelines.create({ name: 'the answer', description: '', definition });
+    await a.pipelines.deploy({ id: p.id });
+    const agent = await a.agents.create({ name: 'Runner', tools: ['run_pipeline'] });
+    const toolResult = async () => {
+      const r = await a.agents.chat({ id: agent.id, message: 'Please run_pipeline now', stream: false });
+      return r.reasoning_steps.find((s) => s.type === 'tool_call');
+    };
+    expect(await toolResult()).toMatchObject({ tool: 'run_pipeline', result: { error: { code: 'PIPELINE_REQUIRED' } } });
+
+    await a.agents.assign({ id: agent.id, tool_id: 'run_pipeline', config: { pipeline_id: p.id } });
+    const call = await toolResult();
+    expect(call).toMatchObject({ tool: 'run_pipeline', result: { status: 'completed', outputs: { out: { answer: 42 } } } });
+    const ran = await a.executions.get({ id: (call as { result: { execution_id: string } }).result.execution_id });
+    expect(ran).toMatchObject({ pipeline_id: p.id, status: 'completed', test_mode: false });
+  });
+
   it('saves a turn whose tool answered with characters Postgres cannot store (NUL), as U+FFFD', async () => {
     const a = await orgCaller(rt, 'org-agents-nul');
     const definition = {
