@@ -37,6 +37,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<http.Se
     if (own) void serveOwn(own, req, res, method);
     else void nextHandle(req, res);
   });
+  // Node closes an idle kept-alive connection after 5 s; a client (or a load balancer, commonly 60 s) that sends on
+  // it just as it closes gets "other side closed". Idle connections stay open longer than clients keep them.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { remoteAddress?: string }) => void unreadable(rt, err, socket));
   return server;
 }
