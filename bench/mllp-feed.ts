@@ -7,7 +7,8 @@
 // (BENCH_SKIP_BUILD=1 reuses it). Run it with `npx node bench/bundled.mjs mllp-feed`. BENCH_MESSAGES, BENCH_CONNECTIONS;
 // BENCH_POLICY=full|errors|metadata (or several, comma-separated: each in turn) sets the pipeline's data policy, and on
 // Postgres the database bytes written per message are reported (executions and their node records, and the whole database).
-// BENCH_POSTGRES_ONLY=1 skips PGlite; BENCH_PROCESSES=1 runs Postgres with one process only.
+// BENCH_POSTGRES_ONLY=1 skips PGlite; BENCH_PROCESSES=1 runs Postgres with one process only. BENCH_FEED=path runs only the
+// trigger and hl7v2-parse: what the feed's own path costs (receive, store, queue, run, end, ACK) without the clinical nodes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ const { api, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+/** BENCH_FEED=path: the pipeline is the MLLP trigger and hl7v2-parse only, so the CPU per message is the path's (issue 27 §4). */
+const PATH_ONLY = process.env.BENCH_FEED === 'path';
 /** Messages sent first and not measured (each sample twice). */
 const WARM_UP = 56;
 /** The server's HTTP port; the listener takes the next one. */
@@ -106,6 +109,11 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
         edge('deid', 'resource', 'write', 'resource'),
       ],
     };
+    if (PATH_ONLY) {
+      // the feed's own path: receive, store, queue, run, end, ACK — with one light node (the parse) instead of five
+      definition.nodes = definition.nodes.slice(0, 2);
+      definition.connections = definition.connections.slice(0, 1);
+    }
     const p = await api(server.url, 'POST', '/api/pipelines', { name: 'ADT feed', definition, data_settings: { policy } });
     await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
     await new Promise((r) => setTimeout(r, 1000)); // every process of a cluster has opened the port

@@ -17,7 +17,8 @@ export interface DispatcherOptions {
   completeDelayMs: number;
 }
 
-type Run<T> = (job: Job<T>) => Promise<unknown>;
+/** Runs a job; `completedInline` says the run completed the job itself, in its own last write (then it is not completed again). */
+type Run<T> = (job: Job<T>, completedInline: () => void) => Promise<unknown>;
 type Claim = { id: string; retryCount: number };
 
 /**
@@ -205,10 +206,12 @@ export class Dispatcher<T extends object> {
   private begin(job: Job<T>, adopted = false): void {
     const claim: Claim = { id: job.id, retryCount: job.retryCount };
     this.running.set(job.id, claim);
-    const done: Promise<void> = this.run(job)
+    let inline = false;
+    const done: Promise<void> = this.run(job, () => (inline = true))
       .then(
         () => {
           this.running.delete(job.id);
+          if (inline) return;
           this.finished.push(claim);
           this.completeSoon();
         },

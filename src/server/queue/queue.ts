@@ -33,6 +33,16 @@ export interface ExecuteJob {
   executionId: string;
 }
 
+/**
+ * What pg-boss's `complete` does to one claimed job (fenced to the attempt that was fetched, as it does), as a statement
+ * to run inside the run's own last write: the run's end and its job's completion commit together, with no statement of
+ * their own (see Dispatcher: the job is then not completed again).
+ */
+export function jobCompletion(job: { id: string; retryCount: number }) {
+  return sql`update pgboss.job set completed_on = pgboss.job_now(), state = 'completed'
+    where name = ${EXECUTE_QUEUE} and id = ${job.id}::uuid and retry_count = ${job.retryCount} and state = 'active'`;
+}
+
 export interface QueueOptions {
   /** Seconds without a heartbeat before a job of a dead worker is handed to another (>= 10). */
   heartbeatSeconds: number;
@@ -63,11 +73,14 @@ export interface Queue {
    */
   wake(): void;
   /**
-   * Queues one execution with `admit` (whose transaction calls `enqueue`), the wake-up addressed: when this process
-   * works the queue and has a slot free for the job (Dispatcher.reserve), it takes the job — `admit` is told not to
-   * notify the others (NewExecution.notify) and this process fetches the job after the commit; otherwise every
-   * process working the queue is woken at commit, as for any job.
+   * For one execution about to be queued (its admission's transaction calls `enqueue`), the wake-up addressed: when
+   * this process works the queue and has a slot free for the job (Dispatcher.reserve), it takes the job — the
+   * admission is to tell the others nothing (`notify` false: NewExecution.notify) and this process fetches the job
+   * after the commit; otherwise every process working the queue is woken at commit, as for any job. `settle` once
+   * the admission is over: whether the job was committed.
    */
+  takeOne(): { notify: boolean; settle(queued: boolean): void };
+  /** The same around `admit`, settled with its outcome. */
   enqueueOne<T>(admit: (notify: boolean) => Promise<T>): Promise<T>;
   /**
    * Jobs this process queues and runs itself (the MLLP feed: see MessageStore): `reserveLocal` takes up to `n` free
@@ -131,6 +144,16 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   let unlisten: (() => Promise<void>) | undefined;
   let inbound: InboundListeners | undefined;
   let peers: { announce(pipelineId: string): Promise<void>; end(): Promise<void> } | undefined;
+  const takeOne: Queue['takeOne'] = () => {
+    const own = dispatcher?.reserve() ?? false;
+    return {
+      notify: !own,
+      settle(queued) {
+        if (own) dispatcher!.settle(queued);
+        else if (queued && !postgres) dispatcher?.wake();
+      },
+    };
+  };
   return {
     boss,
     heartbeatSeconds: opts.heartbeatSeconds,
@@ -199,16 +222,16 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
         reserved,
       );
     },
+    takeOne,
     async enqueueOne(admit) {
-      const own = dispatcher?.reserve() ?? false;
+      const taken = takeOne();
       let queued = false;
       try {
-        const admitted = await admit(!own);
+        const admitted = await admit(taken.notify);
         queued = true;
         return admitted;
       } finally {
-        if (own) dispatcher!.settle(queued);
-        else if (queued && !postgres) dispatcher?.wake();
+        taken.settle(queued);
       }
     },
     async work(d) {

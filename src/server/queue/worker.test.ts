@@ -26,6 +26,8 @@ async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30)
   const deliveries: { id: string; firstDelivery: boolean }[] = [];
   /** Executions whose first delivery throws. */
   const failOnce = new Set<string>();
+  /** Executions whose run completes its job in its own write, as runExecution does with the result. */
+  const inline = new Set<string>();
   let gate = Promise.resolve();
   return {
     database,
@@ -39,14 +41,19 @@ async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30)
     },
     deliveries,
     failOnce,
+    inline,
     start: (pollSeconds = NO_POLL_SECONDS) =>
       startWorkers(
         queue,
         LOOPS,
-        async (id, { firstDelivery }) => {
+        async (id, { firstDelivery, completion }) => {
           deliveries.push({ id, firstDelivery });
           await gate;
           if (firstDelivery && failOnce.has(id)) throw new Error('the run failed');
+          if (inline.has(id)) {
+            await database.db.execute(completion.statement);
+            completion.done();
+          }
           ran.push(id);
         },
         pollSeconds,
@@ -130,6 +137,17 @@ describe.each(['postgres', 'pglite'] as const)('the execution queue worked on %s
     release();
     await allRun(env.ran, ids);
     await allCompleted(env, ids);
+  });
+
+  it('complete a job in its run’s own write, as the result’s write does, and the others as before', async () => {
+    env = await setUp(kind);
+    await env.start();
+    const ids = [await env.queued(undefined, false), await env.queued(undefined, false), await env.queued(undefined, false)];
+    env.inline.add(ids[0]!).add(ids[2]!);
+    env.queue.wake();
+    await allRun(env.ran, ids);
+    await allCompleted(env, ids);
+    expect(env.deliveries).toHaveLength(3);
   });
 
   it('deliver again a job whose run threw, and only that one', async () => {

@@ -1,6 +1,13 @@
 import { logger } from '@/server/logger';
 import { Dispatcher } from './dispatcher';
-import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, type ExecuteJob, type Queue } from './queue';
+import type { SQL } from 'drizzle-orm';
+import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, jobCompletion, type ExecuteJob, type Queue } from './queue';
+
+/** How a job's run may complete its job in its own last write: `statement` in that write, `done` once it committed. */
+export interface InlineCompletion {
+  statement: SQL;
+  done(): void;
+}
 
 /** How often an idle process looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
 const IDLE_POLL_SECONDS = 2;
@@ -11,7 +18,7 @@ const COMPLETE_DELAY_MS = 50;
 /**
  * Works the execution queue in this process, handing each job to `run` (see server/jobs.ts), `concurrency` at a
  * time (see Dispatcher). Jobs are fetched when one is queued — by this process after its own enqueue (`queue.wake()`,
- * or a job it took on in `queue.enqueueOne`), or on a NOTIFY on Postgres — when a slot frees, and at the idle poll.
+ * or a job it took on in `queue.takeOne`), or on a NOTIFY on Postgres — when a slot frees, and at the idle poll.
  *
  * A job whose execution already finished (a redelivery after a crash between finishing and acknowledging)
  * runs nothing again; one that was interrupted resumes, keeping the nodes that had finished.
@@ -19,13 +26,18 @@ const COMPLETE_DELAY_MS = 50;
 export async function startWorkers(
   queue: Queue,
   concurrency: number,
-  run: (executionId: string, opts: { firstDelivery: boolean; lastDelivery: boolean }) => Promise<unknown>,
+  run: (executionId: string, opts: { firstDelivery: boolean; lastDelivery: boolean; completion: InlineCompletion }) => Promise<unknown>,
   idlePollSeconds = IDLE_POLL_SECONDS,
 ): Promise<void> {
   const dispatcher = new Dispatcher<ExecuteJob>(
     queue.boss,
     EXECUTE_QUEUE,
-    (job) => run(job.data.executionId, { firstDelivery: job.retryCount === 0, lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT }),
+    (job, done) =>
+      run(job.data.executionId, {
+        firstDelivery: job.retryCount === 0,
+        lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT,
+        completion: { statement: jobCompletion(job), done },
+      }),
     { slots: concurrency, idlePollSeconds, heartbeatSeconds: queue.heartbeatSeconds, fetchGapMs: FETCH_GAP_MS, completeDelayMs: COMPLETE_DELAY_MS },
   );
   await queue.work(dispatcher);

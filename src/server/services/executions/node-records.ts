@@ -96,6 +96,8 @@ export interface ResultData {
   inputs: Record<string, unknown>;
   /** JSON bytes of the node records stored earlier and not written again by this write. */
   heldBytes?: number;
+  /** A statement committed with the end, in the same statement (the run's queue job completed: queue/worker.ts). */
+  completion?: SQL;
 }
 
 /**
@@ -131,7 +133,8 @@ export async function saveResult(
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
     stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`} where id = ${executionId}::uuid returning id`;
   // the ends of runs finishing together share a commit (result-writer.ts)
-  await writeResult(db, sql`with e as (${update}) ${upsert.statement}`);
+  const settle = data.completion ? sql`, j as (${data.completion})` : sql``;
+  await writeResult(db, sql`with e as (${update})${settle} ${upsert.statement}`);
   upsert.commit();
 }
 

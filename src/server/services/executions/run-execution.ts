@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { emptyRun, type NodeRun } from '@/engine/execute-node';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
@@ -43,6 +43,11 @@ export interface RunExecutionOptions {
   firstDelivery?: boolean;
   /** A queue job's last delivery: if this attempt fails too, the execution ends failed instead of staying open. */
   lastDelivery?: boolean;
+  /**
+   * A queue job's completion, written by the result's own statement (one write ends the run and settles its job);
+   * `done` is called once that write committed. Without it (or when the result is not stored) the queue completes it.
+   */
+  completion?: { statement: SQL; done(): void };
 }
 
 const readQueued = preparedPerDb((db) =>
@@ -225,7 +230,13 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));
   const heldBytes = progress.heldBytes(new Set(records.map((r) => r.node_id)));
   try {
-    await saveResult(db, executionId, records, result, job.startedAt, rewrite ? undefined : progress.slots, { policy, inputs: job.inputs, heldBytes });
+    await saveResult(db, executionId, records, result, job.startedAt, rewrite ? undefined : progress.slots, {
+      policy,
+      inputs: job.inputs,
+      heldBytes,
+      completion: opts.completion?.statement,
+    });
+    opts.completion?.done();
   } catch (e) {
     // the result could not be stored whole: the run still ends (failed, its slot freed) rather than stay running
     logger.error('execution result not stored', { executionId, error: errorForLog(e) });

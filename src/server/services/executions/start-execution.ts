@@ -18,7 +18,7 @@ export interface NewExecution {
   status: 'queued' | 'running';
   /**
    * For a queued execution: wake every process working the queue at commit (NOTIFY; the default), or none, when
-   * the caller's own process takes the job (see Queue.enqueueOne).
+   * the caller's own process takes the job (see Queue.takeOne).
    */
   notify?: boolean;
 }
@@ -49,6 +49,33 @@ export function startIfCurrent<T = void>(
   return start(db, e, before, { requireDeployed });
 }
 
+/**
+ * Admits several queued executions in one statement (the MLLP feed's batch, inside its transaction): `start_execution`
+ * once per execution, in order, each taking a free slot of its organization as one call does. Each one's id, or the
+ * CONCURRENCY_LIMIT refusal of one that found no slot free (the others start).
+ */
+export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<(string | AppError)[]> {
+  if (list.length === 0) return [];
+  const rows = list.map((e) => ({
+    id: randomUUID(),
+    org: e.orgId,
+    pipeline: e.pipelineId,
+    version: e.pipelineVersion,
+    trigger: e.trigger,
+    inputs: e.inputs,
+    notify: e.notify !== false,
+  }));
+  const result = await db.execute(sql`select s.id from jsonb_to_recordset(${jsonText(rows)}::jsonb)
+    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, notify boolean)
+    cross join lateral start_execution(m.id, m.org, m.pipeline, m.version, 'queued'::text, m.trigger, false, null::uuid, m.inputs,
+      null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify) s`);
+  const started = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+  return rows.map((r) => (started.has(r.id) ? r.id : concurrencyLimit()));
+}
+
+const concurrencyLimit = () =>
+  new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);
+
 export interface Started<T = void> {
   id: string;
   startedAt: Date | null;
@@ -75,9 +102,7 @@ async function start<T>(
       : await q.execute(sql`select 'started' as outcome from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${args})`);
     const outcome = rowsOf<{ outcome: string }>(result)[0]?.outcome ?? 'full';
     if (outcome === 'changed') throw new PipelineChanged();
-    if (outcome !== 'started') {
-      throw new AppError('CONCURRENCY_LIMIT', `At most ${MAX_CONCURRENT_EXECUTIONS} executions may run at once per organization; wait for some to finish.`);
-    }
+    if (outcome !== 'started') throw concurrencyLimit();
   };
   try {
     if (!before) {

@@ -9,7 +9,7 @@ import type { Queue } from '@/server/queue/queue';
 import { noteAdmitted, type AdmittedRun } from '../executions/admitted';
 import { pipelinePolicy } from '../executions/data-policy';
 import { loadDefinition } from '../executions/runnable-pipeline';
-import { startExecution } from '../executions/start-execution';
+import { startQueuedExecutions } from '../executions/start-execution';
 
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
 const MAX_BATCH = 100;
@@ -103,15 +103,16 @@ export class MessageStore {
     local.clear();
     return this.db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      const ids = [...new Set(batch.map((w) => w.target.pipelineId))];
+      const pipelineIds = [...new Set(batch.map((w) => w.target.pipelineId))];
       // the deployed version runs: a version saved since is not live until it is deployed
       const rows = await tx
         .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status, policy: pipelinePolicy })
         .from(pipelines)
         .leftJoin(organizations, eq(organizations.id, pipelines.orgId))
-        .where(inArray(pipelines.id, ids));
+        .where(inArray(pipelines.id, pipelineIds));
       const state = new Map(rows.map((r) => [r.id, r]));
-      const outcomes: (string | AppError)[] = [];
+      // each message's admission, or why it is refused before one; admitted together, in the order received
+      const outcomes: (string | AppError | AdmittedRun)[] = [];
       for (const { target, m } of batch) {
         const { pipelineId, orgId } = target;
         const row = state.get(pipelineId);
@@ -129,24 +130,28 @@ export class MessageStore {
           outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`));
           continue;
         }
-        const mine = local.size < reserved;
-        const admission = { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs };
-        try {
-          const started = await startExecution(tx, { ...admission, testMode: false, status: 'queued', notify: !mine });
-          outcomes.push(started.id);
-          if (mine) local.set(started.id, { ...admission, policy: row.policy });
-        } catch (e) {
-          // no free execution slot: this message is refused, the others are stored
-          if (!(e instanceof AppError)) throw e;
-          outcomes.push(e);
-        }
+        outcomes.push({ orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: row.policy });
+      }
+      const admissions = outcomes.filter((o): o is AdmittedRun => !(o instanceof AppError));
+      // the first `reserved` are this process's to run if admitted (see below): the others are not woken for them (one
+      // refused among them leaves a later one, run here, to wake them for nothing: harmless)
+      const started = await startQueuedExecutions(
+        tx,
+        admissions.map((a, i) => ({ ...a, testMode: false, status: 'queued', notify: i >= reserved })),
+      );
+      // no free execution slot refuses a message alone, the others are stored
+      let next = 0;
+      const ids = outcomes.map((o) => (o instanceof AppError ? o : started[next++]!));
+      const admittedIds = ids.filter((o): o is string => typeof o === 'string');
+      for (const [i, o] of ids.entries()) {
+        if (typeof o === 'string' && local.size < reserved) local.set(o, outcomes[i] as AdmittedRun);
       }
       await this.queue.enqueueAll(
         tx,
-        outcomes.filter((o): o is string => typeof o === 'string' && !local.has(o)),
+        admittedIds.filter((id) => !local.has(id)),
       );
       await this.queue.enqueueClaimed(tx, [...local.keys()]);
-      return outcomes;
+      return ids;
     });
   }
 
