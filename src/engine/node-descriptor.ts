@@ -37,7 +37,7 @@ export interface FieldHint {
   widget?: Widget;
   placeholder?: string;
   /** With the `connector` widget: the connector type to pick from. */
-  connectorType?: 'fhir' | 'hl7-mllp' | 'http' | 'postgres';
+  connectorType?: 'fhir' | 'hl7-mllp' | 'http' | 'postgres' | 'smtp';
 }
 
 /** Host services a node may ask for (`NodeServices` in node-type.ts); the catalog lists them. */
@@ -48,7 +48,9 @@ export type TriggerEvent =
   | { kind: 'manual'; inputs: Record<string, unknown> }
   | { kind: 'schedule'; at: string }
   | { kind: 'webhook'; body: unknown; headers: Record<string, string>; query: Record<string, string> }
-  | { kind: 'mllp'; message: string; remoteAddress: string; receivedAt: string };
+  | { kind: 'mllp'; message: string; remoteAddress: string; receivedAt: string }
+  /** A production run of another pipeline failed, and this pipeline is its error pipeline (services/alerts). */
+  | { kind: 'error'; event: Record<string, unknown> };
 
 export type TriggerEventKind = TriggerEvent['kind'];
 

@@ -76,14 +76,14 @@ export interface TcpConnectOptions {
   timeoutMs?: number;
 }
 
-export type ConnectorType = 'fhir' | 'hl7-mllp' | 'http' | 'postgres';
+export type ConnectorType = 'fhir' | 'hl7-mllp' | 'http' | 'postgres' | 'smtp';
 
 /** A connector as a running node sees it (see `NodeServices.connector`). */
 export interface ConnectorHandle {
   id: string;
   name: string;
   type: ConnectorType;
-  /** The external system's address: a base URL (fhir, http), `host:port` (hl7-mllp), a connection string without its password (postgres) */
+  /** The external system's address: a base URL (fhir, http), `host:port` (hl7-mllp, smtp), a connection string without its password (postgres) */
   endpoint: string;
   /** The type's settings (JSON Schema in `GET /api/connectors/types`), secrets excluded */
   config: Record<string, unknown>;

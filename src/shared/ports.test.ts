@@ -13,6 +13,7 @@ const FITS: Record<PortType, PortType[]> = {
   'fhir-resource': ['fhir-resource', 'json', 'any'],
   'fhir-bundle': ['fhir-bundle', 'json', 'any'],
   'x12-interchange': ['x12-interchange', 'json', 'any'],
+  'error-event': ['error-event', 'json', 'any'],
   any: [...PORT_TYPES],
 };
 
@@ -23,7 +24,7 @@ describe('portsFit', () => {
     expect(portsFit(source, target)).toBe(fits);
   });
 
-  it('covers all 64 pairs', () => {
+  it('covers all 81 pairs', () => {
     expect(pairs).toHaveLength(PORT_TYPES.length ** 2);
   });
 });

@@ -35,6 +35,8 @@ import { summarizeNode } from './summarize.execute';
 import { switchNode } from './switch.execute';
 import { terminologyLookupNode } from './terminology-lookup.execute';
 import { webhookTriggerNode } from './webhook-trigger.execute';
+import { errorTriggerNode } from './error-trigger.execute';
+import { sendEmailNode } from './send-email.execute';
 import { x12835ToFhirNode } from './x12-835-to-fhir.execute';
 import { x12837ToFhirNode } from './x12-837-to-fhir.execute';
 import { x12ParseNode } from './x12-parse.execute';
@@ -49,6 +51,8 @@ export const IMPLEMENTATIONS: { readonly [Id in NodeTypeId]: NodeType & { id: Id
   'manual-trigger': manualTriggerNode,
   'schedule-trigger': scheduleTriggerNode,
   'webhook-trigger': webhookTriggerNode,
+  'error-trigger': errorTriggerNode,
+  'send-email': sendEmailNode,
   'mllp-listener-trigger': mllpListenerTriggerNode,
   condition: conditionNode,
   switch: switchNode,

@@ -34,6 +34,8 @@ import { summarize } from './summarize';
 import { switchDescriptor } from './switch';
 import { terminologyLookup } from './terminology-lookup';
 import { webhookTrigger } from './webhook-trigger';
+import { errorTrigger } from './error-trigger';
+import { sendEmail } from './send-email';
 import { x12835ToFhir } from './x12-835-to-fhir';
 import { x12837ToFhir } from './x12-837-to-fhir';
 import { x12Parse } from './x12-parse';
@@ -49,6 +51,7 @@ export const NODE_REGISTRY = [
   scheduleTrigger,
   webhookTrigger,
   mllpListenerTrigger,
+  errorTrigger,
   condition,
   switchDescriptor,
   merge,
@@ -59,6 +62,7 @@ export const NODE_REGISTRY = [
   csvParse,
   code,
   httpRequest,
+  sendEmail,
   postgresQuery,
   postgresWrite,
   hl7v2Parse,

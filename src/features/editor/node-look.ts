@@ -36,6 +36,7 @@ export const PORT_COLOR: Record<PortType, string> = {
   'fhir-resource': '#db2777',
   'fhir-bundle': '#9333ea',
   'x12-interchange': '#4f46e5',
+  'error-event': '#dc2626',
   any: '#94a3b8',
 };
 

@@ -32,6 +32,7 @@ const WORDS: Record<string, string> = {
   'fhir-resource': 'a FHIR resource',
   'fhir-bundle': 'a FHIR Bundle',
   'x12-interchange': 'a parsed X12 interchange',
+  'error-event': 'a failed production run (error pipelines)',
   any: 'any value',
 };
 

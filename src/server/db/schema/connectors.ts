@@ -17,7 +17,7 @@ export const connectors = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    type: text('type', { enum: ['fhir', 'hl7-mllp', 'http', 'postgres'] }).notNull(),
+    type: text('type', { enum: ['fhir', 'hl7-mllp', 'http', 'postgres', 'smtp'] }).notNull(),
     endpoint: text('endpoint').notNull(),
     config: jsonb('config').$type<Record<string, unknown>>().notNull().default({}),
     secrets: text('secrets'),

@@ -9,3 +9,4 @@ export * from './copilot';
 export * from './slots';
 export * from './retention';
 export * from './audit';
+export * from './alerts';

@@ -7,6 +7,7 @@ import { NodeError } from '@/engine/node-error';
 import type { ConnectorHandle } from '@/engine/node-type';
 import { connectorHeaders } from '@/engine/lib/http-connector';
 import { poolOf } from '@/engine/lib/postgres';
+import { smtpError, smtpTransport } from '@/engine/lib/smtp';
 import { logger } from '@/server/logger';
 import { describeTls } from '@/server/outbound/connect';
 import { mllpExchange } from '@/clinical/hl7v2/mllp';
@@ -165,6 +166,27 @@ function httpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
   ];
 }
 
+/** Connects and signs in (nodemailer's verify: greeting, STARTTLS or TLS, AUTH) without sending a mail. */
+function smtpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
+  return [
+    [
+      'sign in',
+      async () => {
+        const transport = smtpTransport(c, nodeServices(ctx.db, ctx.principal.orgId), 10_000);
+        try {
+          await transport.verify();
+        } catch (e) {
+          throw smtpError(e, `${String(c.config.host)}:${String(c.config.port)}`);
+        } finally {
+          transport.close();
+        }
+        const signedIn = c.credentials.username ? `, signed in as ${String(c.credentials.username)}` : '';
+        return `the mail server at ${c.endpoint} answered (${String(c.config.security ?? 'starttls')})${signedIn}`;
+      },
+    ],
+  ];
+}
+
 function postgresChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Promise<string>][] {
   const sql = poolOf(c, ctx.host.nodeServices(ctx.db, ctx.principal.orgId));
   return [
@@ -202,7 +224,9 @@ export async function testConnector(ctx: ServiceContext, id: string) {
         ? mllpChecks(handle, ctx)
         : view.type === 'http'
           ? httpChecks(handle, ctx)
-          : postgresChecks(handle, ctx);
+          : view.type === 'smtp'
+            ? smtpChecks(handle, ctx)
+            : postgresChecks(handle, ctx);
   const result = await steps(
     plan.map(([name, run]) => [
       name,

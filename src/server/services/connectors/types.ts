@@ -75,6 +75,23 @@ const Postgres = {
   needs: {} as Record<string, string[]>,
 };
 
+const Smtp = {
+  config: z.object({
+    security: z
+      .enum(['starttls', 'tls', 'none'])
+      .default('starttls')
+      .describe(
+        'starttls: upgrade to TLS after connecting (ports 587, 25; refused if the server cannot); tls: TLS from the start (465); none: a local relay only',
+      ),
+    from: z.string().max(320).optional().describe('Default sender address, e.g. "Clinflow <alerts@hospital.org>"'),
+  }),
+  credentials: z.object({
+    username: secret('The user name to sign in with (leave out for a relay that needs none)').optional(),
+    password: secret('The password').optional(),
+  }),
+  needs: {} as Record<string, string[]>,
+};
+
 export const CONNECTOR_TYPES = {
   fhir: {
     name: 'FHIR server',
@@ -99,6 +116,12 @@ export const CONNECTOR_TYPES = {
     description: 'A PostgreSQL database (a warehouse) to read from and write rows to.',
     endpoint: 'A connection string, e.g. postgres://etl@warehouse.local:5432/clinical',
     ...Postgres,
+  },
+  smtp: {
+    name: 'SMTP mail server',
+    description: 'A mail server to send email through (alerts from an error pipeline, reports).',
+    endpoint: 'host:port, e.g. smtp.hospital.org:587',
+    ...Smtp,
   },
 } satisfies Record<ConnectorType, unknown>;
 
@@ -129,10 +152,11 @@ export function normalizeEndpoint(
   endpoint: string,
 ): { endpoint: string; config?: Record<string, unknown>; credentials?: Record<string, string> } {
   const raw = endpoint.trim();
-  if (type === 'hl7-mllp') {
-    const m = /^(?:mllp:\/\/)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})\/?$/.exec(raw);
+  if (type === 'hl7-mllp' || type === 'smtp') {
+    const m = /^(?:(?:mllp|smtp):\/\/)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})\/?$/.exec(raw);
     const port = m ? Number(m[2]) : 0;
-    if (!m || port < 1 || port > 65535) throw new Error('Give the endpoint as host:port, e.g. ie.hospital.local:2575');
+    if (!m || port < 1 || port > 65535)
+      throw new Error(`Give the endpoint as host:port, e.g. ${type === 'smtp' ? 'smtp.hospital.org:587' : 'ie.hospital.local:2575'}`);
     return { endpoint: `${m[1]}:${port}`, config: { host: m[1]!.replace(/^\[|\]$/g, ''), port } };
   }
   let url: URL;

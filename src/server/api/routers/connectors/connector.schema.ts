@@ -3,7 +3,7 @@ import { TYPE_IDS } from '@/server/services/connectors/types';
 
 export const TAGS = ['Connectors'];
 
-const Type = z.enum(TYPE_IDS as [string, ...string[]]).describe('fhir, hl7-mllp, http or postgres (GET /api/connectors/types)');
+const Type = z.enum(TYPE_IDS as [string, ...string[]]).describe('fhir, hl7-mllp, http, postgres or smtp (GET /api/connectors/types)');
 const NoNul = (s: string) => !s.includes('\u0000');
 
 export const ConnectorId = z.object({ id: z.string().describe('Connector UUID') });
