@@ -10,6 +10,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { api } from '@/trpc/react';
 import { RunsChart } from './runs-chart';
 import { StorageCard } from './storage-card';
+import { FailingNowCard } from './failing-now-card';
 
 const RANGES = [7, 14, 30, 90] as const;
 
@@ -82,6 +83,7 @@ export function DashboardPage() {
           const slowest = Math.max(1, ...d.slowest_nodes.map((n) => n.p95_ms));
           return (
             <div className="space-y-6">
+              <FailingNowCard pipelines={d.failing_now} />
               <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
                 <Figure icon={<Activity className="size-3.5" aria-hidden />} label="Runs" value={runs.toLocaleString()} hint={`in the last ${days} days`} />
                 <Figure

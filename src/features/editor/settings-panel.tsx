@@ -6,6 +6,7 @@ import { RunDataForm } from '@/features/data-settings/run-data-form';
 import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { useEditorActions } from './actions-context';
+import { AlertSettings } from './alert-settings';
 
 /**
  * The pipeline's settings that are not its definition: "Run data" (what its runs keep and for how long). Saved at
@@ -41,6 +42,11 @@ export function SettingsPanel() {
         error={update.error ? errorMessage(update.error) : null}
         onSave={(change) => update.mutate({ id: pipelineId, data_settings: change })}
       />
+      <div className="border-t border-slate-200 pt-3">
+        <h2 className="text-sm font-semibold text-slate-900">Alerts</h2>
+        <p className="mb-2 text-xs text-slate-500">Who hears about it when a production run of this pipeline fails.</p>
+        <AlertSettings pipelineId={pipelineId} />
+      </div>
     </section>
   );
 }

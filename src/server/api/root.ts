@@ -1,4 +1,5 @@
 import { agentsRouter } from './routers/agents/router';
+import { alertsRouter } from './routers/alerts/router';
 import { auditRouter } from './routers/audit/router';
 import { accountRouter } from './routers/account/router';
 import { catalogRouter } from './routers/catalog/router';
@@ -31,6 +32,7 @@ export const appRouter = router({
   copilot: copilotRouter,
   storage: storageRouter,
   audit: auditRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

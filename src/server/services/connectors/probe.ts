@@ -172,7 +172,7 @@ function smtpChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () => Pro
     [
       'sign in',
       async () => {
-        const transport = smtpTransport(c, nodeServices(ctx.db, ctx.principal.orgId), 10_000);
+        const transport = smtpTransport(c, ctx.host.nodeServices(ctx.db, ctx.principal.orgId), 10_000);
         try {
           await transport.verify();
         } catch (e) {

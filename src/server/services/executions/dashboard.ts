@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '@/server/db/rows';
 import type { ServiceContext } from '../context';
+import { failingNow } from '../alerts/failing-now';
 
 export interface DashboardInput {
   /** Days back from today, today included */
@@ -27,7 +28,7 @@ export async function dashboard(ctx: ServiceContext, input: DashboardInput) {
   // the window starts at midnight, in the viewer's zone, `days - 1` days ago
   const window = sql`e.org_id = ${orgId} and e.trigger <> 'step'
     and e.created_at >= (date_trunc('day', now() at time zone ${tz}) - make_interval(days => ${input.days - 1})) at time zone ${tz}`;
-  const [days, pipelines, nodes] = await Promise.all([
+  const [days, pipelines, nodes, failing] = await Promise.all([
     ctx.db.execute(sql`select to_char(date_trunc('day', e.created_at at time zone ${tz}), 'YYYY-MM-DD') as day,
         count(*) filter (where e.status = 'completed')::int as completed,
         count(*) filter (where e.status = 'failed')::int as failed,
@@ -44,6 +45,7 @@ export async function dashboard(ctx: ServiceContext, input: DashboardInput) {
       from execution_nodes n join executions e on e.id = n.execution_id join pipelines p on p.id = e.pipeline_id
       where ${window} and n.status = 'completed' and n.duration_ms is not null
       group by e.pipeline_id, p.name, n.node_id, n.node_type order by p95_ms desc limit 8`),
+    failingNow(ctx),
   ]);
   const byDay = new Map(rowsOf<DayRow>(days).map((d) => [d.day, d]));
   return {
@@ -52,6 +54,7 @@ export async function dashboard(ctx: ServiceContext, input: DashboardInput) {
       ...p,
       failure_rate: p.runs ? p.failed / p.runs : 0,
     })),
+    failing_now: failing,
     slowest_nodes: rowsOf<{ pipeline_id: string; pipeline_name: string; node_id: string; node_type: string; runs: number; avg_ms: number; p95_ms: number }>(
       nodes,
     ),

@@ -15,6 +15,7 @@ import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } 
 import { appliedPolicy, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
 import { takeAdmitted } from './admitted';
+import { alertOnFailure } from '../alerts/on-run-failed';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
 const PROGRESS_INTERVAL_MS = 250;
@@ -147,10 +148,10 @@ async function finishedNodes(db: Db, executionId: string, keeping: Keeping): Pro
  * there was nothing to run (the execution had finished, was cancelled, or is gone). Its nodes call what `rt.host` lends.
  */
 export async function runExecution(rt: RunHost, executionId: string, opts: RunExecutionOptions = {}): Promise<RunResult | null> {
-  if (!opts.lastDelivery) return run(rt, executionId, opts);
+  if (!opts.lastDelivery) return ended(rt, executionId, await run(rt, executionId, opts));
   const { db } = rt;
   try {
-    return await run(rt, executionId, opts);
+    return ended(rt, executionId, await run(rt, executionId, opts));
   } catch (e) {
     logger.error('execution given up after its last attempt', { executionId, error: errorForLog(e) });
     await failExecution(db, executionId, {
@@ -158,8 +159,20 @@ export async function runExecution(rt: RunHost, executionId: string, opts: RunEx
       code: 'RUN_ABANDONED',
       message: 'The run failed on every attempt (the service could not run or store it) and was given up.',
     });
+    alertOnFailure(db, executionId, alertRunner(rt));
     throw e;
   }
+}
+
+/** A run that ended failed may alert (issue 30 §1: its pipeline's error pipeline; see services/alerts). */
+function ended(rt: RunHost, executionId: string, result: RunResult | null): RunResult | null {
+  if (result?.status === 'failed') alertOnFailure(rt.db, executionId, alertRunner(rt));
+  return result;
+}
+
+/** How an alert runs the error pipeline it started: on this run's host. */
+function alertRunner(rt: RunHost) {
+  return (db: RunHost['db'], id: string) => runExecution({ ...rt, db }, id);
 }
 
 async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions): Promise<RunResult | null> {
