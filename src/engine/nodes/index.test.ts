@@ -23,6 +23,7 @@ const EXAMPLES: Record<string, unknown> = {
   'json-schema-validate': { schema: { type: 'object' } },
   code: { source: 'return input;' },
   'http-request': { url: 'https://example.org/hook' },
+  'send-email': { connector: 'Hospital mail', to: 'oncall@hospital.org', subject: 'Failed', body: '{{ error.message }}' },
   'schedule-trigger': { cron: '0 2 * * *' },
 };
 
