@@ -57,6 +57,7 @@ function AlertForm({ initial, options, saving, error, windows, alertedBy, onSave
   const valid = Number(minutes) > 0;
   return (
     <form
+      aria-label="Alerts"
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
