@@ -49,11 +49,10 @@ test('an error pipeline set in the editor settings runs on a production failure;
 
   await page.goto(`/pipelines/${feed}`);
   await page.getByRole('tab', { name: 'Settings' }).click();
-  const form = page.getByRole('form', { name: 'Alerts' });
-  await expect(form.getByLabel('Error pipeline')).toHaveValue('');
-  await form.getByLabel('Error pipeline').selectOption({ label: 'On-call alerts' });
-  await form.getByLabel('Alert window (minutes)').fill('5');
-  await form.getByRole('button', { name: 'Save alerts' }).click();
+  await expect(page.getByLabel('Error pipeline')).toHaveValue('');
+  await page.getByLabel('Error pipeline').selectOption({ label: 'On-call alerts' });
+  await page.getByLabel('Alert window (minutes)').fill('5');
+  await page.getByRole('button', { name: 'Save alerts' }).click();
   await expect(page.getByText('Alert settings saved')).toBeVisible();
   await shot(page, 'editor-settings');
   const saved = (await (await request.get(`/api/pipelines/${feed}/alerts`)).json()) as { error_pipeline_id: string; window_seconds: number };

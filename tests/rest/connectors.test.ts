@@ -97,7 +97,7 @@ describe.each(inject('targets'))('connectors over REST on $name', (target) => {
   it('describes each type with the JSON Schema of its settings and credentials', async () => {
     const r = await api.get('/api/connectors/types');
     expect(r.status).toBe(200);
-    expect(r.body.types.map((t: { type: string }) => t.type)).toEqual(['fhir', 'hl7-mllp', 'http', 'postgres']);
+    expect(r.body.types.map((t: { type: string }) => t.type)).toEqual(['fhir', 'hl7-mllp', 'http', 'postgres', 'smtp']);
     expect(r.body.types[1].config_schema.properties).toMatchObject({ tls: { type: 'boolean' }, ack_timeout_ms: { type: 'integer' } });
   });
 

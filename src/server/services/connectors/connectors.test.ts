@@ -110,7 +110,7 @@ describe('connectors', () => {
   it('lists the types with the JSON Schema of their settings and credentials', async () => {
     const a = await orgCaller(rt, 'org-conn-e');
     const { types } = await a.connectors.types({});
-    expect(types.map((t) => t.type)).toEqual(['fhir', 'hl7-mllp', 'http', 'postgres']);
+    expect(types.map((t) => t.type)).toEqual(['fhir', 'hl7-mllp', 'http', 'postgres', 'smtp']);
     const fhir = types.find((t) => t.type === 'fhir')!;
     expect(fhir.config_schema).toMatchObject({ type: 'object', properties: { auth: { enum: ['none', 'basic', 'bearer', 'oauth2'] } } });
     expect(fhir.credentials_schema).toMatchObject({ properties: { client_secret: { type: 'string' } } });
