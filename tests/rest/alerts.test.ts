@@ -54,7 +54,7 @@ describe.each(inject('targets'))('alerts on $name', (target) => {
   let api: Client;
   let cookie: string;
   let smtp: LocalSmtp;
-  const ids: Record<string, string> = {};
+  const ids = { alerts: '', feed: '', broken: '', other: '' };
 
   const create = async (name: string, definition: unknown) => {
     const r = await api.post('/api/pipelines', { name, definition });

@@ -14,7 +14,7 @@ describe('error-trigger', () => {
     expect(errorTrigger.trigger?.events).toEqual(['error']);
     expect(errorTrigger.trigger?.toInputs({ kind: 'error', event: { ...SAMPLE_ERROR_EVENT } }, config)).toEqual(SAMPLE_ERROR_EVENT);
     expect(errorTrigger.ports(config).outputs.map((p) => [p.name, p.type])).toEqual([['event', 'error-event']]);
-    const graph = buildGraph({ nodes: [{ id: 'on_error', type: 'error-trigger', config: {} }], connections: [] }, getNodeType);
+    const graph = buildGraph({ nodes: [{ id: 'on_error', type: 'error-trigger', config: {}, position: { x: 0, y: 0 } }], connections: [] }, getNodeType);
     expect(triggerInputs(graph, { kind: 'webhook', body: {}, headers: {}, query: {} })).toBeNull();
     expect(triggerInputs(graph, { kind: 'error', event: { ...SAMPLE_ERROR_EVENT } })).toEqual(SAMPLE_ERROR_EVENT);
   });
