@@ -3,6 +3,7 @@ import { readSchedule, type Schedule } from './cron';
 import type { TriggerEventKind } from '@/engine/node-descriptor';
 import { BEHAVIORS, connectorTypeOf, plannedWhere, triggerTypeOf } from './behaviors';
 import { anyOf, inRow } from '@/engine/node-plan';
+import { NODE_DESCRIPTORS, connectorTypeOf as connectorOf } from '@/engine/nodes/descriptors';
 
 /** What the planner reads out of a request, before it looks at the catalog's ports. */
 export interface Request {
@@ -213,6 +214,9 @@ const FIELD_WORDS = [
 /** The sink that calls an HTTP API (its connector field's type), named where the request asks for a channel no node has. */
 const API_CALL = plannedWhere((p) => p.role === 'sink').find((t) => connectorTypeOf(t) === 'http');
 
+/** The node that sends email (the one whose connector is a mail server), by its catalog name. */
+const EMAIL = NODE_DESCRIPTORS.find((d) => connectorOf(d.id) === 'smtp')?.name;
+
 export function readRequest(text: string): Request {
   const lower = text.toLowerCase();
   const { data, x12 } = dataOf(text, lower);
@@ -249,7 +253,8 @@ export function readRequest(text: string): Request {
     elseAt,
     keepsRejects: /\b(invalid|reject\w*|error\w*|quarantin\w*|malformed|fail\w*|bad|dead[- ]letter|review queue|work queue)\b/.test(lower),
     missing: [
-      ...(/\be-?mail\w*/.test(lower) ? [`email: no node sends email; add an ${API_CALL} to your mail service's API`] : []),
+      // send-email exists (issue 30) but has no plan block yet: the planner leaves it to the person, and says so
+      ...(/\be-?mail\w*/.test(lower) ? [`email: the copilot does not place ${EMAIL ?? 'an email'} node yet; add it from the palette with an SMTP connector`] : []),
       ...(/\bfax\w*/.test(lower) ? [`fax: no node sends faxes; add an ${API_CALL} to your fax service's API`] : []),
       ...(/\bsms\b|\btext message/.test(lower) ? [`SMS: no node sends text messages; add an ${API_CALL} to your SMS provider's API`] : []),
       ...(/\bsftp\b|\bftp\b|\bs3\b|\bfile share\b|\bfolder\b/.test(lower)
