@@ -26,6 +26,8 @@ export interface NodeRun {
 
 export interface NodeRunOptions {
   executionId: string;
+  /** See RunOptions.idempotencyId. */
+  idempotencyId?: string;
   executionInputs: Record<string, unknown>;
   testMode: boolean;
   services: NodeServices;
@@ -189,7 +191,7 @@ class Attempt implements NodeContext {
   }
 
   get idempotencyKey(): string {
-    return `${this.executionId}:${this.nodeId}`;
+    return `${this.opts.idempotencyId ?? this.executionId}:${this.nodeId}`;
   }
 
   get signal(): AbortSignal {

@@ -101,7 +101,7 @@ export interface NodeContext {
   testMode: boolean;
   /** The execution's `inputs` (what the trigger emits). */
   executionInputs: Record<string, unknown>;
-  /** `${executionId}:${nodeId}` — send it with every write so a re-run never writes twice. */
+  /** `${executionId}:${nodeId}` (a retry's: its first original's id) — send it with every write so a re-run never writes twice. */
   idempotencyKey: string;
   signal: AbortSignal;
   log(level: LogEntry['level'], message: string): void;

@@ -9,6 +9,8 @@ import type { NodeServices } from './node-type';
 
 export interface RunOptions {
   executionId: string;
+  /** What idempotency keys are made of, when not `executionId`: a retry's is its original's, so a write retried is sent with the same key. */
+  idempotencyId?: string;
   inputs: Record<string, unknown>;
   testMode: boolean;
   registry: Registry;
@@ -88,6 +90,7 @@ abstract class Kernel {
     this.waiting = schedule.indegree.slice();
     this.nodeOptions = {
       executionId: opts.executionId,
+      idempotencyId: opts.idempotencyId,
       executionInputs: opts.inputs,
       testMode: opts.testMode,
       services: opts.services,

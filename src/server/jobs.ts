@@ -1,11 +1,13 @@
 import type { Db } from '@/server/db/client';
 import { startMaintenance } from '@/server/queue/maintenance';
 import { startPruner } from '@/server/queue/pruner';
+import { startReprocessWorker } from '@/server/queue/reprocess';
 import { startScheduleWorker } from '@/server/queue/schedule-worker';
 import { startWorkers } from '@/server/queue/worker';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import { serviceHost } from '@/server/services/compose';
 import { runExecution } from '@/server/services/executions/run-execution';
+import { runReprocessBatch } from '@/server/services/executions/reprocess-batch';
 import { runScheduled } from '@/server/services/executions/scheduled';
 import { sweep } from '@/server/services/executions/sweep';
 import { prune } from '@/server/services/retention/prune';
@@ -26,6 +28,7 @@ export async function startJobs(queue: Queue, db: Db, opts: JobOptions): Promise
   const rt = { db, host: serviceHost };
   if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(rt, id, run));
   await startScheduleWorker(queue, (job) => runScheduled(rt, queue.triggers, job));
+  await startReprocessWorker(queue, (job) => runReprocessBatch(db, job));
   await startMaintenance(queue, () => sweep(db, new Date(), EXECUTE_QUEUE));
   await startPruner(queue, { cron: opts.prune.cron, heartbeatSeconds: 30 }, (job) =>
     prune(db, { jobId: job.id, signal: job.signal, vacuum: opts.prune.vacuum }),

@@ -10,3 +10,4 @@ export * from './slots';
 export * from './retention';
 export * from './audit';
 export * from './alerts';
+export * from './reprocess';

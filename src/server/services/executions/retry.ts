@@ -14,6 +14,7 @@ import { readNodeRecords } from './node-records';
 import { runExecution } from './run-execution';
 import { toNodeRun } from './execution-views';
 import { startExecution } from './start-execution';
+import { retryRoot } from './retry-root';
 
 export interface RetryInput {
   execution_id: string;
@@ -60,6 +61,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
   });
   const result = await runExecution(ctx, started.id, {
     carried,
+    idempotencyId: await retryRoot(ctx.db, original),
     inputOverrides: !isTrigger && given ? { [input.node_id]: given } : undefined,
     inline: {
       orgId: ctx.principal.orgId,

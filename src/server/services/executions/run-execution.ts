@@ -24,6 +24,8 @@ export interface RunExecutionOptions {
   /** Node runs taken over unchanged (retry). Without it, finished nodes of an interrupted run are kept. */
   carried?: Record<string, NodeRun>;
   inputOverrides?: Record<string, Record<string, unknown>>;
+  /** A retry's idempotency keys: those of the run it retried (see retry-root.ts). */
+  idempotencyId?: string;
   /** "Run to here": only this node and its upstream run (test runs inside their request). */
   runTo?: string;
   signal?: AbortSignal;
@@ -207,6 +209,7 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
   try {
     result = await runPipeline(job.definition, {
       executionId,
+      idempotencyId: opts.idempotencyId,
       inputs: job.inputs,
       testMode: job.testMode,
       registry: getNodeType,
