@@ -11,6 +11,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pagination } from '@/components/ui/pagination';
 import { api } from '@/trpc/react';
+import { ReprocessBar } from './reprocess-bar';
 import { RunsFilters, type RunsFilterValues } from './runs-filters';
 import { RunsTable } from './runs-table';
 import { StatsStrip } from './stats-strip';
@@ -34,13 +35,15 @@ export function RunsPage() {
   const offset = (page - 1) * PAGE_SIZE;
   const { names, pipelines } = usePipelineNames();
 
+  // whole days in the user's time zone
+  const since = from ? new Date(`${from}T00:00:00`).toISOString() : undefined;
+  const until = to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined;
   const list = api.executions.list.useQuery(
     {
       status: status ?? undefined,
       pipeline_id: pipelineId ?? undefined,
-      // whole days in the user's time zone
-      since: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
-      until: to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
+      since,
+      until,
       q: q ?? undefined,
       limit: PAGE_SIZE,
       offset,
@@ -86,6 +89,9 @@ export function RunsPage() {
         {list.isSuccess && total === 0 && !filtered ? null : (
           <RunsFilters values={filters} pipelines={pipelines} onChange={(f) => navigate({ ...f, page: 1 })} />
         )}
+        {status === 'failed' || status === 'cancelled' ? (
+          <ReprocessBar status={status} pipelineId={pipelineId ?? undefined} since={since} until={until} />
+        ) : null}
         <QueryState
           query={list}
           what="executions"

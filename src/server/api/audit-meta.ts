@@ -17,6 +17,8 @@ export interface AuditMeta {
   /** Where the object's id is, when not in the default places (a retry names the run it retried). */
   id?: (input: Loose, output: Loose) => unknown;
   detail?: (input: Loose, output: Loose) => AuditDetail;
+  /** A call that changed nothing and is not recorded (a bulk reprocess's dry run only counts). */
+  skip?: (input: Loose, output: Loose) => boolean;
 }
 
 const ID_FIELDS = ['id', 'execution_id', 'user_id', 'email'] as const;
@@ -43,6 +45,7 @@ export async function auditCall(
   if (!ctx.principal) return;
   const input = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>) : undefined;
   const out = output && typeof output === 'object' ? (output as Record<string, unknown>) : undefined;
+  if (meta.skip?.(input, out)) return;
   await recordAudit(
     { db: ctx.db, principal: ctx.principal, channel: ctx.channel },
     {

@@ -11,9 +11,9 @@ export const reprocess = executeProcedure
       action: 'execution.reprocess',
       objectType: 'reprocess',
       id: (_i, o) => o?.job_id,
+      skip: (_i, o) => o?.dry_run === true,
       detail: (i, o) => ({
         matched: Number(o?.matched ?? 0),
-        dry_run: Boolean(o?.dry_run),
         pipeline_id: typeof i?.pipeline_id === 'string' ? i.pipeline_id : null,
         status: String(i?.status ?? 'failed'),
         error_code: Array.isArray(i?.error_code) ? i.error_code.join(',') : null,
