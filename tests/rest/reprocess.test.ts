@@ -47,7 +47,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
   let proxy: Awaited<ReturnType<typeof startFlakyProxy>>;
   let pipelineId: string;
   let keptNot: string;
-  let failed: { execution_id: string }[];
+  let failed: { execution_id: string; error: { code: string } }[];
   const stamp = Date.now();
 
   beforeAll(async () => {
@@ -87,7 +87,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
     expect(all.body).toEqual({ job_id: null, matched: target.runs + 2, not_kept: 2, dry_run: true });
     const one = await api.post('/api/executions/reprocess', { pipeline_id: pipelineId, dry_run: true });
     expect(one.body).toMatchObject({ matched: target.runs, not_kept: 0 });
-    const codes = [...new Set(failed.map((f) => (f as { error: { code: string } }).error.code))];
+    const codes = [...new Set(failed.map((f) => f.error.code))];
     expect((await api.post('/api/executions/reprocess', { error_code: codes, pipeline_id: pipelineId, dry_run: true })).body.matched).toBe(target.runs);
     expect((await api.post('/api/executions/reprocess', { error_code: ['TIMEOUT'], dry_run: true })).body.matched).toBe(0);
     expect((await api.post('/api/executions/reprocess', { since: new Date(Date.now() + 60_000).toISOString(), dry_run: true })).body.matched).toBe(0);

@@ -55,6 +55,10 @@ export const executions = pgTable(
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),
     index('executions_pipeline_idx').on(t.pipelineId, t.createdAt),
+    /** A run's retries: what a bulk reprocess looks up to leave out (or adopt) a run retried already. */
+    index('executions_retry_of_idx')
+      .on(t.retryOf)
+      .where(sql`retry_of is not null`),
     index('executions_active_idx')
       .on(t.orgId)
       .where(sql`status in ('queued', 'running')`),
