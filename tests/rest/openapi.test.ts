@@ -51,6 +51,12 @@ describe('OpenAPI document', () => {
     expect(codesOf(retry['404']).sort()).toEqual(['EXECUTION_NOT_FOUND', 'NODE_NOT_FOUND', 'PIPELINE_NOT_FOUND']);
     // a retry needing data its run's data policy did not keep (issue 27)
     expect(codesOf(retry['409'])).toEqual(['PIPELINE_NOT_DEPLOYED', 'PAYLOADS_NOT_KEPT']);
+    // bulk reprocess (issue 30 §2): accepted, followed by its own resource
+    const reprocess = paths['/executions/reprocess']!.post;
+    expect(Object.keys(reprocess.responses)).toContain('202');
+    expect(reprocess.description).toContain('idempotency keys');
+    expect(codesOf(reprocess.responses['404'])).toEqual(['PIPELINE_NOT_FOUND']);
+    expect(codesOf(paths['/executions/reprocess/{id}']!.get.responses['404'])).toEqual(['NOT_FOUND']);
     expect(Object.keys(paths['/organization/data-settings']!).sort()).toEqual(['get', 'put']);
     expect(paths['/pipelines/{id}']!.put.requestBody.content['application/json'].schema.properties).toHaveProperty('data_settings');
     expect(codesOf(paths['/execute/step']!.post.responses['429'])).toEqual(['RATE_LIMITED']);
