@@ -6,13 +6,13 @@ import { startFlakyProxy } from '../support/flaky-proxy';
 
 /*
  * Bulk reprocess after an outage (issue 30 §2):
- *   in (manual-trigger, field patient: json) ──patient──▶ write (fhir-write, create, connector "Outage FHIR")
+ *   in (manual-trigger, field patient: fhir-resource) ──patient──▶ write (fhir-write, create, connector "Outage FHIR")
  * The FHIR server is behind a proxy that, while down, refuses half the writes and loses the answer of the other half
  * (the server stored them): the runs fail at `write`. Once it is back, one bulk request retries them all.
  */
 const definition = {
   nodes: [
-    { id: 'in', type: 'manual-trigger', config: { fields: { patient: 'json' } } },
+    { id: 'in', type: 'manual-trigger', config: { fields: { patient: 'fhir-resource' } } },
     { id: 'write', type: 'fhir-write', config: { connector: 'Outage FHIR', operation: 'create' } },
   ],
   connections: [{ source: 'in', source_port: 'patient', target: 'write', target_port: 'resource' }],
