@@ -20,12 +20,26 @@ interface Plan {
   body: Resource;
 }
 
-/** A key for one resource of one node of one execution: the same on every retry, different per resource. */
+/**
+ * A key for one resource of one node of one execution: the same on every retry, different per resource. The resource
+ * is read with its keys sorted: a retried run gets it back from the database (jsonb), which keeps no key order.
+ */
 function keyOf(idempotencyKey: string, part: string, resource: Resource): string {
   return createHash('sha256')
-    .update(`${idempotencyKey}\n${part}\n${JSON.stringify(withoutKeyTag(resource))}`)
+    .update(`${idempotencyKey}\n${part}\n${JSON.stringify(withoutKeyTag(resource), sortedKeys)}`)
     .digest('hex')
     .slice(0, 32);
+}
+
+/** JSON.stringify's replacer that writes every object's keys in order (arrays keep theirs). */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 function withoutKeyTag(resource: Resource): Resource {

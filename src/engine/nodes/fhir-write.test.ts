@@ -116,6 +116,17 @@ describe('fhir-write', () => {
     expect(await stored('Observation?TxnHeartRate')).toBe(1);
   });
 
+  it('a retry given the resource back from the database (keys in another order) writes nothing new', async () => {
+    const run = execution('exec-reordered');
+    const resource = patient('Reordered');
+    await runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource }, run);
+    const reordered = Object.fromEntries(Object.entries(resource).reverse()) as Patient;
+    reordered.name = [Object.fromEntries(Object.entries(resource.name![0]!).reverse())];
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(resource));
+    await runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: reordered }, run);
+    expect(await stored('Patient?Reordered')).toBe(1);
+  });
+
   it('in test mode makes no connection and returns the validated payload it would send', async () => {
     const before = peer.requests;
     const r = await runNode(fhirWrite, { connector: 'hospital-fhir' }, { resource: patient('TestMode') }, execution('exec-test', true));
