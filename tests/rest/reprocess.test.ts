@@ -49,6 +49,11 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
   let keptNot: string;
   let failed: { execution_id: string; error: { code: string } }[];
   const stamp = Date.now();
+  let writtenOnce = 0;
+  const storedMrns = async () =>
+    (await fhir.repo.searchResources({ resourceType: 'Patient', count: 1000 } as never))
+      .map((p) => (p as { identifier: { value: string }[] }).identifier[0]!.value)
+      .sort();
 
   beforeAll(async () => {
     api = client(target.url, await orgWithKey(target.url, `reprocess-${target.name}-${stamp}@example.org`));
@@ -68,7 +73,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
       expect((await api.post('/api/execute', { pipeline_id: pipelineId, inputs: { patient: patient(mrn) } })).body.status).toBe('completed');
     }
     proxy.down = true;
-    failed = await inParallel(target.runs, 6, async (i) => {
+    failed = await inParallel(target.runs, 2, async (i) => {
       const res = await api.post('/api/execute', { pipeline_id: pipelineId, inputs: { patient: patient(`mrn-${i}`) } });
       expect(res.body).toMatchObject({ status: 'failed', error: { node_id: 'write' } });
       return res.body;
@@ -137,10 +142,13 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
       expect(retry.body).toMatchObject({ status: 'completed', trigger: 'retry', retry_of: original.execution_id });
     }
 
-    const stored = await fhir.repo.searchResources({ resourceType: 'Patient', count: 1000 } as never);
-    const mrns = stored.map((p) => (p as { identifier: { value: string }[] }).identifier[0]!.value).sort();
+    // every patient once: those written before the outage, and each failed run's (some stored during the outage,
+    // their answer lost, found again by the retry's key); the metadata-only pipeline's lost answers stay as they were
+    const mrns = await storedMrns();
+    expect(new Set(mrns).size).toBe(mrns.length);
     const expected = ['ok-1', 'ok-2', ...failed.map((_, i) => `mrn-${i}`)].sort();
-    expect(mrns).toEqual(expected); // each written exactly once
+    expect(mrns.filter((m) => !m.startsWith('meta-'))).toEqual(expected);
+    writtenOnce = mrns.length;
 
     const audit = await api.get(`/api/audit-events?action=execution.reprocess&object_id=${started.body.job_id}`);
     expect(audit.body.events).toHaveLength(1);
@@ -153,6 +161,6 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
     expect(again.body.matched).toBe(0);
     const job = await settled(api, again.body.job_id, 30_000);
     expect(job).toMatchObject({ status: 'completed', total: 0, done: 0 });
-    expect(await fhir.repo.searchResources({ resourceType: 'Patient', count: 1000 } as never)).toHaveLength(target.runs + 2);
+    expect(await storedMrns()).toHaveLength(writtenOnce);
   });
 });
