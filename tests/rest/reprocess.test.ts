@@ -19,6 +19,9 @@ const definition = {
 };
 const patient = (mrn: string) => ({ resourceType: 'Patient', identifier: [{ system: 'urn:mrn', value: mrn }], name: [{ family: `Outage${mrn}` }] });
 
+/** Production runs that fail in the outage. */
+const RUNS = 200;
+
 /** `n` calls of `f`, `width` at a time. */
 async function inParallel<T>(n: number, width: number, f: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
@@ -40,7 +43,7 @@ async function settled(api: Client, jobId: string, timeoutMs: number) {
   return job;
 }
 
-describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 })))('bulk reprocess after a FHIR outage on $name ($runs runs)', (target) => {
+describe.each(inject('targets'))('bulk reprocess of 200 failed runs after a FHIR outage on $name', (target) => {
   let api: Client;
   let other: Client;
   let fhir: FhirPeer;
@@ -73,7 +76,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
       expect((await api.post('/api/execute', { pipeline_id: pipelineId, inputs: { patient: patient(mrn) } })).body.status).toBe('completed');
     }
     proxy.down = true;
-    failed = await inParallel(target.runs, 2, async (i) => {
+    failed = await inParallel(RUNS, 2, async (i) => {
       const res = await api.post('/api/execute', { pipeline_id: pipelineId, inputs: { patient: patient(`mrn-${i}`) } });
       expect(res.body).toMatchObject({ status: 'failed', error: { node_id: 'write' } });
       return res.body;
@@ -89,11 +92,11 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
 
   it('counts what a filter selects without starting anything, and refuses a bad filter changing nothing', async () => {
     const all = await api.post('/api/executions/reprocess', { dry_run: true });
-    expect(all.body).toEqual({ job_id: null, matched: target.runs + 2, not_kept: 2, dry_run: true });
+    expect(all.body).toEqual({ job_id: null, matched: RUNS + 2, not_kept: 2, dry_run: true });
     const one = await api.post('/api/executions/reprocess', { pipeline_id: pipelineId, dry_run: true });
-    expect(one.body).toMatchObject({ matched: target.runs, not_kept: 0 });
+    expect(one.body).toMatchObject({ matched: RUNS, not_kept: 0 });
     const codes = [...new Set(failed.map((f) => f.error.code))];
-    expect((await api.post('/api/executions/reprocess', { error_code: codes, pipeline_id: pipelineId, dry_run: true })).body.matched).toBe(target.runs);
+    expect((await api.post('/api/executions/reprocess', { error_code: codes, pipeline_id: pipelineId, dry_run: true })).body.matched).toBe(RUNS);
     expect((await api.post('/api/executions/reprocess', { error_code: ['TIMEOUT'], dry_run: true })).body.matched).toBe(0);
     expect((await api.post('/api/executions/reprocess', { since: new Date(Date.now() + 60_000).toISOString(), dry_run: true })).body.matched).toBe(0);
     expect((await api.post('/api/executions/reprocess', { status: 'cancelled', dry_run: true })).body.matched).toBe(0);
@@ -109,7 +112,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
     }
     expect((await api.get(`/api/executions?limit=1`)).body.total_count).toBe(before);
-    expect((await api.post('/api/executions/reprocess', { dry_run: true })).body.matched).toBe(target.runs + 2);
+    expect((await api.post('/api/executions/reprocess', { dry_run: true })).body.matched).toBe(RUNS + 2);
   });
 
   it('is impossible across organizations', async () => {
@@ -119,7 +122,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
     const everything = await other.post('/api/executions/reprocess', {});
     expect(everything.status).toBe(202);
     expect(everything.body.matched).toBe(0);
-    expect((await api.post('/api/executions/reprocess', { dry_run: true })).body.matched).toBe(target.runs + 2);
+    expect((await api.post('/api/executions/reprocess', { dry_run: true })).body.matched).toBe(RUNS + 2);
     expect((await api.get(`/api/executions/reprocess/${everything.body.job_id}`)).status).toBe(404);
   });
 
@@ -129,9 +132,9 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
     proxy.down = false;
     const started = await api.post('/api/executions/reprocess', {});
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ matched: target.runs + 2, not_kept: 2, dry_run: false });
+    expect(started.body).toMatchObject({ matched: RUNS + 2, not_kept: 2, dry_run: false });
     const job = await settled(api, started.body.job_id, 480_000);
-    expect(job).toMatchObject({ status: 'completed', total: target.runs + 2, queued: 0, done: target.runs, failed: 0, skipped: 2 });
+    expect(job).toMatchObject({ status: 'completed', total: RUNS + 2, queued: 0, done: RUNS, failed: 0, skipped: 2 });
     const skipped = job.runs.filter((r: { state: string }) => r.state === 'skipped');
     expect(skipped.map((r: { error_code: string }) => r.error_code)).toEqual(['PAYLOADS_NOT_KEPT', 'PAYLOADS_NOT_KEPT']);
 
@@ -152,7 +155,7 @@ describe.each(inject('targets').map((t, i) => ({ ...t, runs: i === 0 ? 200 : 60 
 
     const audit = await api.get(`/api/audit-events?action=execution.reprocess&object_id=${started.body.job_id}`);
     expect(audit.body.events).toHaveLength(1);
-    expect(audit.body.events[0].detail).toMatchObject({ matched: target.runs + 2, pipeline_id: null, status: 'failed' });
+    expect(audit.body.events[0].detail).toMatchObject({ matched: RUNS + 2, pipeline_id: null, status: 'failed' });
   }, 600_000);
 
   it('a second bulk request reprocesses nothing already reprocessed', async () => {
