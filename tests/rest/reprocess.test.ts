@@ -53,6 +53,7 @@ describe.each(inject('targets'))('bulk reprocess of 200 failed runs after a FHIR
   let failed: { execution_id: string; error: { code: string } }[];
   const stamp = Date.now();
   let writtenOnce = 0;
+  // medplum's search request type wants a full SearchRequest (filters, sort …); resourceType and count are all it needs here
   const storedMrns = async () =>
     (await fhir.repo.searchResources({ resourceType: 'Patient', count: 1000 } as never))
       .map((p) => (p as { identifier: { value: string }[] }).identifier[0]!.value)
