@@ -28,7 +28,7 @@ export async function startJobs(queue: Queue, db: Db, opts: JobOptions): Promise
   const rt = { db, host: serviceHost };
   if (opts.executions) await startWorkers(queue, opts.concurrency, (id, run) => runExecution(rt, id, run));
   await startScheduleWorker(queue, (job) => runScheduled(rt, queue.triggers, job));
-  await startReprocessWorker(queue, (job) => runReprocessBatch(db, job));
+  await startReprocessWorker(queue, (job) => runReprocessBatch(rt, job));
   await startMaintenance(queue, () => sweep(db, new Date(), EXECUTE_QUEUE));
   await startPruner(queue, { cron: opts.prune.cron, heartbeatSeconds: 30 }, (job) =>
     prune(db, { jobId: job.id, signal: job.signal, vacuum: opts.prune.vacuum }),

@@ -254,7 +254,9 @@ export function readRequest(text: string): Request {
     keepsRejects: /\b(invalid|reject\w*|error\w*|quarantin\w*|malformed|fail\w*|bad|dead[- ]letter|review queue|work queue)\b/.test(lower),
     missing: [
       // send-email exists (issue 30) but has no plan block yet: the planner leaves it to the person, and says so
-      ...(/\be-?mail\w*/.test(lower) ? [`email: the copilot does not place ${EMAIL ?? 'an email'} node yet; add it from the palette with an SMTP connector`] : []),
+      ...(/\be-?mail\w*/.test(lower)
+        ? [`email: the copilot does not place ${EMAIL ?? 'an email'} node yet; add it from the palette with an SMTP connector`]
+        : []),
       ...(/\bfax\w*/.test(lower) ? [`fax: no node sends faxes; add an ${API_CALL} to your fax service's API`] : []),
       ...(/\bsms\b|\btext message/.test(lower) ? [`SMS: no node sends text messages; add an ${API_CALL} to your SMS provider's API`] : []),
       ...(/\bsftp\b|\bftp\b|\bs3\b|\bfile share\b|\bfolder\b/.test(lower)

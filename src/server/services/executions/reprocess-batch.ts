@@ -5,7 +5,7 @@ import type { Db } from '@/server/db/client';
 import { executions, reprocessItems, reprocessJobs } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { errorForLog, logger } from '@/server/logger';
-import type { ServiceContext } from '../context';
+import type { ServiceContext, ServiceHost } from '../context';
 import { acquireOrgSlot } from './org-slots';
 import { retryExecution } from './retry';
 import { loadDefinition } from './runnable-pipeline';
@@ -24,7 +24,7 @@ type Item = { executionId: string };
  * inputs, as the caller who asked (retry.ts: the new run is linked by retry_of and sends its original's idempotency
  * keys). A run that cannot be retried (payloads not kept, pipeline undeployed …) is skipped with the code saying why.
  */
-export async function runReprocessBatch(db: Db, job: { jobId: string; batch: number }): Promise<void> {
+export async function runReprocessBatch({ db, host }: { db: Db; host: ServiceHost }, job: { jobId: string; batch: number }): Promise<void> {
   const [owner] = await db.select().from(reprocessJobs).where(eq(reprocessJobs.id, job.jobId));
   if (!owner) return; // the organization was deleted meanwhile
   const items = await db
@@ -33,6 +33,7 @@ export async function runReprocessBatch(db: Db, job: { jobId: string; batch: num
     .where(and(eq(reprocessItems.jobId, job.jobId), eq(reprocessItems.batch, job.batch), eq(reprocessItems.state, 'pending')));
   const ctx: ServiceContext = {
     db,
+    host,
     channel: 'api',
     principal: {
       kind: owner.actorKind,
