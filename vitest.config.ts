@@ -4,8 +4,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
 const UNIT = ['src/**/*.test.ts', 'scripts/**/*.test.ts'];
-/** Unit files that replace modules (vi.mock) or re-import them under another environment (vi.resetModules, vi.stubEnv). */
-const NEEDS_ISOLATION = ['src/server/services/catalog/registry.test.ts', 'src/server/services/connectors/secrets.test.ts'];
+/**
+ * Unit files that replace modules (vi.mock) or re-import them under another environment (vi.resetModules, vi.stubEnv),
+ * and the queue worker's, which opens and drops many PGlite instances: late in a worker that had run seventy files
+ * before it, V8 once aborted the process freeing their WebAssembly code (SIGTRAP, "Check failed:
+ * jit_page_->allocations_.erase(addr) == 1" in ThreadIsolation::UnregisterWasmAllocation, Node 24). In a process of
+ * its own it starts with none of the others' WebAssembly behind it.
+ */
+const NEEDS_ISOLATION = ['src/server/services/catalog/registry.test.ts', 'src/server/services/connectors/secrets.test.ts', 'src/server/queue/worker.test.ts'];
 const unit = {
   environment: 'node' as const,
   globalSetup: ['tests/support/pglite-snapshot.ts'],
