@@ -102,7 +102,7 @@ export function DashboardPage() {
                   icon={<Timer className="size-3.5" aria-hidden />}
                   label="Slowest node (p95)"
                   value={d.slowest_nodes[0] ? ms(d.slowest_nodes[0].p95_ms) : '—'}
-                  hint={d.slowest_nodes[0] ? `${d.slowest_nodes[0].node_id} in ${d.slowest_nodes[0].pipeline_name}` : 'no node has run'}
+                  hint={d.slowest_nodes[0] ? `node “${d.slowest_nodes[0].node_id}” of ${d.slowest_nodes[0].pipeline_name}` : 'no node has run'}
                 />
               </div>
               <Card className="p-5">
