@@ -1,14 +1,6 @@
 import { AlertOctagon } from 'lucide-react';
 import Link from 'next/link';
-
-interface Failing {
-  pipeline_id: string;
-  name: string;
-  last_error_code: string | null;
-  last_failed_at: string;
-  failed_last_hour: number;
-  held_back: number;
-}
+import type { FailingPipeline as Failing } from '@/server/services/alerts/failing-now';
 
 /** The pipelines failing now (their latest production run failed): shown above everything else, only when there are some. */
 export function FailingNowCard({ pipelines }: { pipelines: Failing[] }) {
