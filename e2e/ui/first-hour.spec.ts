@@ -246,8 +246,11 @@ test('map by dragging: PID-5 and PID-7 of a pasted ADT into {name, birthDate}, p
     [pid5, 0],
     [pid7, 1],
   ] as const) {
+    // the field in the middle of the panel, not at the window's bottom edge, where a drag once never started
+    await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const box = (await lines.nth(line).boundingBox())!;
     await field.dragTo(lines.nth(line), { targetPosition: { x: box.width - 4, y: box.height / 2 } });
+    await expect(lines.nth(line)).toContainText('$hl7($, "PID-');
   }
   await expect(panel.getByRole('textbox', { name: 'Expression' })).toContainText('{"name": $hl7($, "PID-5"), "birthDate": $hl7($, "PID-7")}');
   const result = panel.getByLabel('Expression result');
