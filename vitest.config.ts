@@ -14,6 +14,11 @@ const UNIT = ['src/**/*.test.ts', 'scripts/**/*.test.ts'];
 const NEEDS_ISOLATION = ['src/server/services/catalog/registry.test.ts', 'src/server/services/connectors/secrets.test.ts', 'src/server/queue/worker.test.ts'];
 const unit = {
   environment: 'node' as const,
+  // The same V8 check has since aborted a unit worker in CI in other files (nodejs/node#64500 describes it: PGlite
+  // churn in one process desyncs V8's registry of JIT pages). It fires when wasm code is freed, and wasm code is freed
+  // by the code GC (Liftoff code replaced on tier-up) or with its module; PGlite keeps one compiled module per process,
+  // so without the code GC a worker frees no wasm code until it exits. The cost is the dead Liftoff code, a few MB.
+  execArgv: ['--no-wasm-code-gc'],
   globalSetup: ['tests/support/pglite-snapshot.ts'],
   // vitest's default on a 2-core machine is one worker (cores - 1): the unit files, each on its own in-memory
   // database, ran one after the other. Two at a time; the REST files stay one at a time, after them (each

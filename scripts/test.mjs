@@ -28,6 +28,19 @@ const seconds = (ms) => Math.round(ms / 1000);
 /** Every step that ran: its name, when it started (from the start of the run), how long it took, how it ended. */
 const timings = [];
 const children = new Set();
+/**
+ * The last lines of each step's output, without the app's JSON log lines: a step that fails is told again at the very
+ * end, so a log that keeps only its tail (a CI summary) still shows why (a worker that crashed, an unhandled error).
+ */
+const tails = new Map();
+const TAIL = 80;
+const keepTail = (label, line) => {
+  if (line.startsWith('{"time"')) return;
+  const tail = tails.get(label) ?? [];
+  tail.push(line);
+  if (tail.length > TAIL) tail.shift();
+  tails.set(label, tail);
+};
 
 /** Runs one command; with `prefix`, its output lines carry the step's name (for steps sharing the terminal). */
 function run(label, cmd, args, { extraEnv = {}, prefix = false } = {}) {
@@ -41,7 +54,10 @@ function run(label, cmd, args, { extraEnv = {}, prefix = false } = {}) {
         [child.stdout, process.stdout],
         [child.stderr, process.stderr],
       ]) {
-        readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${label}] ${line}\n`));
+        readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+          out.write(`[${label}] ${line}\n`);
+          keepTail(label, line);
+        });
       }
     }
     const finish = (status) => {
@@ -135,6 +151,7 @@ const failures = [];
 const statuses = { unit: await unit, rest: await rest, playwright: await playwright };
 await typecheck;
 for (const [step, status] of Object.entries(statuses)) if (status !== 0) failures.push(step);
+for (const step of failures) console.error(`\n=== the last lines of ${step}, which failed:\n${(tails.get(step) ?? []).join('\n')}`);
 printTimings();
 
 const v = [readJson('vitest-unit.json'), readJson('vitest-rest.json')];
