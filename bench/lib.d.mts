@@ -30,3 +30,9 @@ export interface DbBytes {
 export function dbBytes(url: string): Promise<DbBytes>;
 /** Bytes per execution between two readings; null when no execution was made. */
 export function bytesPerRun(before: DbBytes, after: DbBytes): { runs: number; database: number; executions: number } | null;
+/** A horizontal bar chart as an SVG document: a bar per row; `reference` draws a dashed baseline. */
+export function barChart(
+  title: string,
+  rows: { label: string; value: number; note?: string; color?: string }[],
+  options?: { unit?: string; reference?: { value: number; label: string } },
+): string;

@@ -163,3 +163,36 @@ export function postgresCpuSince(before) {
   for (const [pid, now] of postgresCpu()) ms += now - (before.get(pid) ?? 0);
   return ms;
 }
+
+/**
+ * A horizontal bar chart (plain SVG, no library): one bar per row, its value printed after it, an optional `note`
+ * (e.g. a ratio) after the value; `reference` draws a dashed line at that value with its label (a baseline).
+ */
+export function barChart(title, rows, { unit = '/s', reference } = {}) {
+  const w = 760,
+    bar = 24,
+    gap = 10,
+    left = 260,
+    top = 44;
+  const max = Math.max(...rows.map((r) => r.value), reference?.value ?? 0, 1);
+  const scale = (v) => ((w - left - 150) * v) / max;
+  const h = top + rows.length * (bar + gap) + 24;
+  const bars = rows.map((r, i) => {
+    const y = top + i * (bar + gap);
+    const len = scale(r.value);
+    const text = `${Math.round(r.value)}${unit}${r.note ? ` (${r.note})` : ''}`;
+    return (
+      `<text x="${left - 8}" y="${y + bar * 0.68}" text-anchor="end" font-size="13">${r.label}</text>` +
+      `<rect x="${left}" y="${y}" width="${len.toFixed(1)}" height="${bar}" fill="${r.color ?? '#2563eb'}"/>` +
+      `<text x="${left + len + 6}" y="${y + bar * 0.68}" font-size="13">${text}</text>`
+    );
+  });
+  const line = reference
+    ? `<line x1="${left + scale(reference.value)}" y1="${top - 8}" x2="${left + scale(reference.value)}" y2="${h - 14}" stroke="#888" stroke-dasharray="4 3"/>` +
+      `<text x="${left + scale(reference.value)}" y="${h - 2}" text-anchor="middle" font-size="12" fill="#555">${reference.label}</text>`
+    : '';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif">` +
+    `<text x="10" y="24" font-size="15" font-weight="bold">${title}</text>${bars.join('')}${line}</svg>\n`
+  );
+}

@@ -19,7 +19,7 @@ import { startFhirServer } from '../tests/support/fhir-server';
 // bench/lib.mjs is loaded from the checkout at run time (bundled, it would look for the app beside the bundle)
 const root = path.resolve(process.env.BENCH_ROOT ?? process.cwd());
 const lib = (await import(path.join(root, 'bench/lib.mjs'))) as typeof import('./lib.mjs');
-const { api, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
+const { api, barChart, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -180,3 +180,18 @@ for (const r of runs) {
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 const result = { at: new Date().toISOString(), messages: N, connections: CONNECTIONS, policies: POLICIES, baseline, runs };
 fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.json'), JSON.stringify(result, null, 2));
+// the feed's messages/s against the data policy (issue 27): a bar per setup and policy, processed through to the FHIR
+// server (ACKed in the note), the echo's rate drawn as the baseline it is measured against
+const COLORS: Record<string, string> = { full: '#2563eb', errors: '#16a34a', metadata: '#9333ea' };
+const svg = barChart(
+  `MLLP feed: messages/s processed by data policy (${N} ADT messages, ${CONNECTIONS} connections)`,
+  runs.map((r) => ({
+    label: r.label,
+    value: r.processedPerSecond,
+    note: `${(r.processedPerSecond / baseline.perSecond).toFixed(3)} of the echo; ACKed ${Math.round(r.ours.perSecond)}/s`,
+    color: COLORS[r.policy],
+  })),
+  { reference: { value: baseline.perSecond, label: `@medplum/hl7 echo ${Math.round(baseline.perSecond)}/s` } },
+);
+fs.writeFileSync(path.join(root, 'bench/results/mllp-feed.svg'), svg);
+console.log('written: bench/results/mllp-feed.{json,svg}');

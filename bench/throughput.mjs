@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, api, build, bytesPerRun, dbBytes, load, POLICIES, root, startServer, withDatabase } from './lib.mjs';
+import { AUTH, api, barChart, build, bytesPerRun, dbBytes, load, POLICIES, root, startServer, withDatabase } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const out = path.join(root, 'bench/results');
@@ -168,22 +168,11 @@ console.log('\n' + lines.join('\n'));
 fs.mkdirSync(out, { recursive: true });
 fs.writeFileSync(path.join(out, 'throughput.json'), JSON.stringify({ at: new Date().toISOString(), bareRoute, results, growth: grown }, null, 2));
 fs.writeFileSync(path.join(out, 'throughput.md'), lines.join('\n') + '\n');
-fs.writeFileSync(path.join(out, 'throughput.svg'), chart(grown));
+fs.writeFileSync(
+  path.join(out, 'throughput.svg'),
+  barChart(
+    'Sync executions/s as the work grows (Postgres, 2 processes)',
+    grown.map((g) => ({ label: g.what, value: g.rps })),
+  ),
+);
 console.log(`\nwritten: bench/results/throughput.{json,md,svg}`);
-
-/** A horizontal bar chart of executions/s as the work grows (plain SVG, no library). */
-function chart(rows) {
-  const w = 640,
-    bar = 26,
-    gap = 10,
-    left = 200,
-    top = 40;
-  const max = Math.max(...rows.map((r) => r.rps), 1);
-  const h = top + rows.length * (bar + gap) + 20;
-  const bars = rows.map((r, i) => {
-    const y = top + i * (bar + gap);
-    const len = ((w - left - 80) * r.rps) / max;
-    return `<text x="${left - 8}" y="${y + bar * 0.68}" text-anchor="end" font-size="13">${r.what}</text><rect x="${left}" y="${y}" width="${len.toFixed(1)}" height="${bar}" fill="#2563eb"/><text x="${left + len + 6}" y="${y + bar * 0.68}" font-size="13">${Math.round(r.rps)}/s</text>`;
-  });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif"><text x="10" y="22" font-size="15" font-weight="bold">Sync executions/s as the work grows (Postgres, 2 processes)</text>${bars.join('')}</svg>\n`;
-}
