@@ -47,7 +47,7 @@ export function skippedRun(reason: SkipReason, inputs: Record<string, unknown> =
 /** Shared placeholders until a node gives outputs or logs something (most never log). */
 const NONE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 // frozen, so a push onto the shared empty list fails loudly instead of leaking logs between runs
-const NO_LOGS: LogEntry[] = Object.freeze([]) as unknown as LogEntry[];
+const NO_LOGS = Object.freeze([] as LogEntry[]) as LogEntry[];
 
 function addLog(run: NodeRun, entry: LogEntry): void {
   if (run.logs === NO_LOGS) run.logs = [];

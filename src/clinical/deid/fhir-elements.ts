@@ -1,4 +1,4 @@
-import r4 from 'fhirpath/fhir-context/r4';
+import model from 'fhirpath/fhir-context/r4';
 
 /**
  * A resource's elements as fhirpath.js (5.2) sees them in `descendants()`, each with the R4 type it gives it:
@@ -6,15 +6,6 @@ import r4 from 'fhirpath/fhir-context/r4';
  * per resource answers every `descendants().ofType(T)` and `descendants().where(url = '…')` of the preset, where
  * fhirpath.js walked the whole resource again for each (most of de-identification's time).
  */
-
-// fhirpath's R4 model is JSON without type declarations
-const model = r4 as unknown as {
-  path2Type: Record<string, string>;
-  type2Parent: Record<string, string>;
-  pathsDefinedElsewhere: Record<string, string>;
-  choiceTypePaths: Record<string, string[]>;
-  path2TypeWithoutElements: Record<string, string>;
-};
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import r4 from 'fhirpath/fhir-context/r4';
+import model from 'fhirpath/fhir-context/r4';
 import { fhirPath } from '@/clinical/fhir/fhirpath';
 import { type Element, type ElementIndex, typesOf } from './fhir-elements';
 
@@ -162,8 +162,6 @@ interface PathInfo {
   index?: number | null;
 }
 
-// fhirpath's R4 model is JSON without type declarations
-const model = r4 as unknown as { path2Type: Record<string, string>; type2Parent: Record<string, string> };
 const fieldsOfType = new Map<string, Set<string> | null>();
 
 function isA(type: string, target: string): boolean {

@@ -72,7 +72,7 @@ export class Ctx {
     if (found) return found as T;
     // the resource takes its place before those its making adds (a Patient before its general practitioner)
     const at = this.resources.length;
-    this.resources.push(undefined as never);
+    this.resources.push(undefined as never); // a placeholder, replaced by the resource two lines below
     const r = make(uuidOf(shared ? `${this.senderKey}|${k}` : `${this.messageKey}|${k}`));
     this.byKey.set(k, r);
     this.resources[at] = r;

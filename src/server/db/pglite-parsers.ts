@@ -81,6 +81,7 @@ export function shareParsers(client: PGlite): { forDrizzle: PGlite; forOthers: P
     query: withoutParsers(preparing(client, own.query.bind(own) as Query) as Querying['query']),
     transaction: (fn: (tx: Transaction) => unknown, ...rest: unknown[]) =>
       transaction(
+        // a transaction's query() has the instance's overloads: seen through the same signature (Querying)
         (tx) => fn(overriding(tx, { query: withoutParsers((text, params, options) => (tx as unknown as Querying).query(text, params, options)) })),
         ...rest,
       ),

@@ -76,6 +76,7 @@ export function createOutboundFetch(options: OutboundFetchOptions | Transport): 
         const stages = decoder ? [res, decoder, limiter] : [res, limiter];
         // an IncomingMessage, a zlib stream and a Transform: @types/node's pipeline overloads take no such mixed list
         pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], () => guard.signal.removeEventListener('abort', onAbort));
+        // Node's web ReadableStream (stream/web) is declared apart from the DOM lib's one that Response takes
         body = Readable.toWeb(limiter) as unknown as ReadableStream<Uint8Array>;
       }
     } catch (e) {

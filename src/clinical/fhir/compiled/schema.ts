@@ -65,6 +65,7 @@ export function planOf(type: string): Plan | undefined {
 
 /** Like `planOf`, but throws as @medplum/core's getDataType does (`Unknown data type: X`, an OperationOutcomeError). */
 export function planOrThrow(type: string): Plan {
+  // getDataType throws for a type @medplum/core does not know; its declared return type does not say so
   return planOf(type) ?? (getDataType(type) as never);
 }
 

@@ -1,6 +1,5 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { executions, reprocessJobs, type ReprocessFilter } from '@/server/db/schema';
-import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { AppError } from '@/server/errors';
 import type { ServiceContext } from '../context';
@@ -64,9 +63,7 @@ export async function startReprocess(ctx: ServiceContext, input: ReprocessInput)
   const queue = ctx.queue;
   if (!queue) throw new AppError('SERVICE_UNAVAILABLE', 'This process has no queue to reprocess runs through.');
   const p = ctx.principal;
-  const { jobId, total, batches } = await ctx.db.transaction(async (txn) => {
-    // a transaction has the query surface of the database; drizzle types them apart (PgTransaction, PgDatabase)
-    const tx = txn as unknown as Db;
+  const { jobId, total, batches } = await ctx.db.transaction(async (tx) => {
     const [job] = await tx
       .insert(reprocessJobs)
       .values({ orgId: p.orgId, filter, actorKind: p.kind, actorId: (p.kind === 'api-key' ? p.keyId : p.userId) ?? null, total: 0 })

@@ -46,7 +46,7 @@ class ResultWriter {
   private async together(batch: Pending[]): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
-        const done = await Promise.allSettled(batch.map((p) => (tx as unknown as Db).execute(p.statement)));
+        const done = await Promise.allSettled(batch.map((p) => tx.execute(p.statement)));
         const failed = done.find((d) => d.status === 'rejected');
         if (failed) throw failed.reason;
       });

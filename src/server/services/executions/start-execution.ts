@@ -110,9 +110,8 @@ async function start<T>(
       return { id, startedAt, extra: undefined };
     }
     return await db.transaction(async (tx) => {
-      // a transaction has the query surface of the database; drizzle types them apart (PgTransaction, PgDatabase)
-      const extra = await before(tx as unknown as Db, id);
-      await admit(tx as unknown as Db);
+      const extra = await before(tx, id);
+      await admit(tx);
       return { id, startedAt, extra };
     });
   } catch (err) {

@@ -170,14 +170,13 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
     await ctx.db.transaction(async (tx) => {
       // a step session keeps everything whatever the pipeline's data policy (data-policy.ts)
       const data = { policy: appliedPolicy('full', execution!), inputs: execution!.inputs };
-      await saveResult(tx as unknown as Db, execution!.id, records(graph, outcome.changed), result, execution!.startedAt ?? now, undefined, data);
+      await saveResult(tx, execution!.id, records(graph, outcome.changed), result, execution!.startedAt ?? now, undefined, data);
       await tx.update(stepSessions).set({ status: result.status, currentNode: null, updatedAt: now }).where(eq(stepSessions.id, session.id));
     });
     return { ...base, current_node: null, status: result.status, ...(result.error ? { error: result.error } : {}) };
   }
   await ctx.db.transaction(async (tx) => {
-    // a transaction has the query surface of the database; drizzle types them apart (PgTransaction, PgDatabase)
-    await saveNodeRecords(tx as unknown as Db, execution!.id, records(graph, outcome.changed));
+    await saveNodeRecords(tx, execution!.id, records(graph, outcome.changed));
     await tx
       .update(stepSessions)
       .set({ currentNode: outcome.next, expiresAt: new Date(now.getTime() + STEP_SESSION_IDLE_MS), updatedAt: now })

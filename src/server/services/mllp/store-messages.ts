@@ -101,8 +101,7 @@ export class MessageStore {
    */
   private commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>): Promise<(string | AppError)[]> {
     local.clear();
-    return this.db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    return this.db.transaction(async (tx) => {
       const pipelineIds = [...new Set(batch.map((w) => w.target.pipelineId))];
       // the deployed version runs: a version saved since is not live until it is deployed
       const rows = await tx

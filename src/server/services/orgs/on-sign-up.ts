@@ -19,8 +19,7 @@ export async function onSignUp(
   const invited = tokens.invite ? await readInvitation(db, tokens.invite) : undefined;
   const invitation = invited && !('problem' in invited) && invited.email === user.email.toLowerCase() ? invited : undefined;
   return db.transaction(async (tx) => {
-    // a transaction has the query surface of the database; drizzle types them apart (PgTransaction, PgDatabase)
-    const claimed = await takeSetupClaim(tx as unknown as Db, tokens.setup);
+    const claimed = await takeSetupClaim(tx, tokens.setup);
     if (claimed) {
       await tx.insert(members).values({ orgId: claimed, userId: user.id, role: 'admin' });
       return claimed;
