@@ -128,7 +128,10 @@ export function ContextMenu({ x, y, label, items, onClose }: { x: number; y: num
               item.onSelect();
             }}
             className={cn(
-              'flex w-full items-center gap-2.5 px-3 py-1.5 text-left text-slate-700 outline-none hover:bg-slate-100 focus:bg-slate-100 disabled:cursor-default disabled:text-slate-400 disabled:hover:bg-transparent',
+              [
+                'flex w-full items-center gap-2.5 px-3 py-1.5 text-left text-slate-700 outline-none hover:bg-slate-100',
+                'focus:bg-slate-100 disabled:cursor-default disabled:text-slate-400 disabled:hover:bg-transparent',
+              ].join(' '),
               item.danger && 'text-red-700 hover:bg-red-50 focus:bg-red-50',
             )}
           >

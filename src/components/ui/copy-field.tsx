@@ -34,13 +34,19 @@ export function CopyField({ label, value, className }: { label: string; value: s
           readOnly
           value={value}
           onFocus={(e) => e.currentTarget.select()}
-          className="block w-full min-w-0 rounded-l-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 focus:border-teal-600 focus:outline-none"
+          className={cn(
+            'block w-full min-w-0 rounded-l-md border border-slate-300 bg-slate-50 px-3',
+            'py-2 font-mono text-sm text-slate-900 focus:border-teal-600 focus:outline-none',
+          )}
         />
         <button
           type="button"
           onClick={copy}
           aria-label={`Copy ${label}`}
-          className="inline-flex items-center gap-1.5 rounded-r-md border border-l-0 border-slate-300 bg-white px-3 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          className={cn(
+            'inline-flex items-center gap-1.5 rounded-r-md border border-l-0 border-slate-300',
+            'bg-white px-3 text-sm font-medium text-slate-700 hover:bg-slate-50',
+          )}
         >
           {copied ? <Check className="size-4 text-emerald-600" aria-hidden /> : <Copy className="size-4" aria-hidden />}
           {copied ? 'Copied' : 'Copy'}

@@ -40,7 +40,10 @@ export function AgentsPage() {
     <>
       <PageHeader
         title="Agents"
-        description="Agents answer with a language model, the instructions you give them and tools that read FHIR servers, parse HL7, look up codes or run your pipelines. Try one in its playground, then deploy it to call it from other systems and pipelines."
+        description={[
+          'Agents answer with a language model, the instructions you give them and tools that read FHIR servers, parse HL7, look',
+          'up codes or run your pipelines. Try one in its playground, then deploy it to call it from other systems and pipelines.',
+        ].join(' ')}
         actions={newButton}
       />
       <div className="space-y-8">

@@ -3,8 +3,10 @@
 import { useId } from 'react';
 import { api } from '@/trpc/react';
 
-const SELECT =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
+const SELECT = [
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900',
+  'shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+].join(' ');
 const KEY: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** Why a model cannot be picked: its provider is not configured on this server. */

@@ -5,8 +5,10 @@ import { Button } from '@/components/ui/button';
 import { api } from '@/trpc/react';
 import type { AssignedTool } from './types';
 
-const CONTROL =
-  'h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm focus:border-teal-600 focus:outline-none aria-invalid:border-amber-500';
+const CONTROL = [
+  'h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 text-sm',
+  'shadow-sm focus:border-teal-600 focus:outline-none aria-invalid:border-amber-500',
+].join(' ');
 
 /** The settings a built-in tool's config_schema requires (fhir_search: a connector; run_pipeline: a pipeline). */
 function requiredFields(tool: AssignedTool): { key: string; description: string }[] {

@@ -12,6 +12,7 @@ import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import type { Agent, AgentVersion } from './types';
 import { VersionDiffDialog } from './version-diff-dialog';
+import { cn } from '@/components/ui/cn';
 
 /** Snapshots of the agent's configuration: save one with a note, compare one with the configuration now. */
 export function VersionsPanel({ agent }: { agent: Agent }) {
@@ -47,7 +48,10 @@ export function VersionsPanel({ agent }: { agent: Agent }) {
             onChange={(e) => setNote(e.target.value)}
             maxLength={500}
             placeholder="What changed (optional)"
-            className="h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2.5 text-sm shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:outline-none"
+            className={cn(
+              'h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2.5 text-sm',
+              'shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:outline-none',
+            )}
           />
           <Button type="submit" size="sm" variant="secondary" loading={snapshot.isPending}>
             Save version

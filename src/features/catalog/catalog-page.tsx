@@ -35,7 +35,10 @@ export function CatalogPage() {
     <>
       <PageHeader
         title="Node catalog"
-        description="Every node you can place on a pipeline: what it does, its ports and their types, its configuration, the errors it can fail with, and an example. The same catalog is at GET /api/node-catalog."
+        description={[
+          'Every node you can place on a pipeline: what it does, its ports and their types, its configuration,',
+          'the errors it can fail with, and an example. The same catalog is at GET /api/node-catalog.',
+        ].join(' ')}
       />
       <QueryState query={catalog} what="the node catalog">
         {() => (
@@ -53,7 +56,10 @@ export function CatalogPage() {
                     value={query}
                     onChange={(e) => setQuery(e.target.value)}
                     placeholder="Search: hl7, fhir, de-identify, claim…"
-                    className="h-9 w-full rounded-md border border-slate-300 bg-white pr-3 pl-8 text-sm shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+                    className={cn(
+                      'h-9 w-full rounded-md border border-slate-300 bg-white pr-3 pl-8 text-sm shadow-sm',
+                      'focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+                    )}
                   />
                 </div>
                 <p className="mt-2 text-xs text-slate-500" aria-live="polite">

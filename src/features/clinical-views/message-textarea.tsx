@@ -5,6 +5,7 @@ import { parseHl7v2, isBatch, batchMessages } from '@/clinical/hl7v2/parse';
 import { parseX12 } from '@/clinical/x12/parse';
 import { textKind } from './detect';
 import { forTextarea, lineEndOf, LINE_END_LABEL, pasteInto, withLineEnds, type LineEnd } from './line-ends';
+import { cn } from '@/components/ui/cn';
 
 /** What the pasted text reads as: `HL7 v2 ADT^A01 · 27 segments`, an X12 837P, or why it does not parse. */
 function reading(text: string): { ok: boolean; text: string } | null {
@@ -89,7 +90,10 @@ export function MessageTextarea({ name, value, onChange, disabled }: { name: str
         spellCheck={false}
         autoComplete="off"
         placeholder={'Paste the text: an HL7 v2 message (MSH|^~\\&|…), an X12 interchange (ISA*00*…), CSV…'}
-        className="block w-full resize-y rounded-md border border-slate-300 bg-white px-2.5 py-2 font-mono text-[11px] leading-relaxed text-slate-800 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none disabled:bg-slate-50"
+        className={cn(
+          'block w-full resize-y rounded-md border border-slate-300 bg-white px-2.5 py-2 font-mono text-[11px] leading-relaxed',
+          'text-slate-800 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none disabled:bg-slate-50',
+        )}
       />
       <p className="flex flex-wrap gap-x-3 text-xs text-slate-500" data-testid={`reading-${name}`}>
         <span>

@@ -1,6 +1,7 @@
 'use client';
 
 import { Search } from 'lucide-react';
+import { cn } from '@/components/ui/cn';
 
 /** Filter box, "show empty" switch and a count, above a message view. */
 export function ViewToolbar({
@@ -28,7 +29,10 @@ export function ViewToolbar({
           value={filter}
           onChange={(e) => onFilter(e.target.value)}
           placeholder={placeholder}
-          className="h-7 w-full rounded-md border border-slate-300 bg-white pr-2 pl-7 text-xs focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+          className={cn(
+            'h-7 w-full rounded-md border border-slate-300 bg-white pr-2 pl-7 text-xs',
+            'focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+          )}
         />
       </label>
       {onShowEmpty ? (

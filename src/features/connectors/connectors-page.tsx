@@ -56,7 +56,10 @@ export function ConnectorsPage() {
     <>
       <PageHeader
         title="Connectors"
-        description="The systems your pipelines reach: FHIR servers, HL7 v2 feeds over MLLP, HTTP APIs and Postgres databases. Credentials are encrypted at rest and never shown again; Test connects for real and says what worked."
+        description={[
+          'The systems your pipelines reach: FHIR servers, HL7 v2 feeds over MLLP, HTTP APIs and Postgres databases.',
+          'Credentials are encrypted at rest and never shown again; Test connects for real and says what worked.',
+        ].join(' ')}
         actions={newButton}
       />
       <Card>

@@ -51,7 +51,10 @@ export function DashboardPage() {
     <>
       <PageHeader
         title="Dashboard"
-        description="How your pipelines have run: runs per day, the pipelines that fail most, and the nodes that take longest. Step-through sessions are left out."
+        description={[
+          'How your pipelines have run: runs per day, the pipelines that fail most,',
+          'and the nodes that take longest. Step-through sessions are left out.',
+        ].join(' ')}
         actions={
           <label className="flex items-center gap-2 text-sm text-slate-600">
             Last

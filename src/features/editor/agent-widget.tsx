@@ -3,6 +3,7 @@
 import type { WidgetProps } from '@rjsf/utils';
 import Link from 'next/link';
 import { api } from '@/trpc/react';
+import { cn } from '@/components/ui/cn';
 
 /**
  * A node config field naming an agent (descriptor hint `widget: 'agent'`): a select of the organization's
@@ -20,7 +21,10 @@ export function AgentWidget({ id, value, onChange, disabled, readonly }: WidgetP
         value={current}
         disabled={disabled || readonly}
         onChange={(e) => onChange(e.target.value || undefined)}
-        className="block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-[13px] shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+        className={cn(
+          'block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-[13px]',
+          'shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+        )}
       >
         <option value="">{list.isPending ? 'Loading agents…' : 'Choose an agent'}</option>
         {current && !chosen && !list.isPending ? <option value={current}>{current} (not found)</option> : null}

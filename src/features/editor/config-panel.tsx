@@ -119,7 +119,10 @@ function NodeConfig({ node }: { node: FlowNode }) {
             placeholder={entry?.name}
             maxLength={200}
             onChange={(e) => updateNode(node.id, { name: e.target.value || undefined }, 'name')}
-            className="block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+            className={cn(
+              'block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] shadow-sm',
+              'placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+            )}
           />
         </div>
         <Section title="Configuration">

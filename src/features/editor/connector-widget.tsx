@@ -3,6 +3,7 @@
 import type { WidgetProps } from '@rjsf/utils';
 import Link from 'next/link';
 import { api } from '@/trpc/react';
+import { cn } from '@/components/ui/cn';
 
 /**
  * A node config field naming a connector (descriptor hint `widget: 'connector'`): a select of the
@@ -22,7 +23,10 @@ export function ConnectorWidget({ id, value, onChange, options, disabled, readon
         value={current}
         disabled={disabled || readonly}
         onChange={(e) => onChange(e.target.value || undefined)}
-        className="block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-[13px] shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+        className={cn(
+          'block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-[13px]',
+          'shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+        )}
       >
         <option value="">{list.isPending ? 'Loading connectors…' : `Choose a ${type ?? ''} connector`}</option>
         {current && !known && !list.isPending ? <option value={current}>{current} (not found)</option> : null}

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { CopilotModelPicker } from './copilot-model';
 import { useEditor } from './store-provider';
 import { useCopilot } from './use-copilot';
+import { cn } from '@/components/ui/cn';
 
 const EXAMPLES = [
   'Receive ADT messages over MLLP, convert them to FHIR, validate and write them to our FHIR server',
@@ -64,7 +65,10 @@ export function CopilotBox({ empty }: { empty: boolean }) {
         rows={3}
         maxLength={5000}
         placeholder="e.g. Parse HL7 ADT messages, convert them to FHIR R4 and validate the bundles"
-        className="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+        className={cn(
+          'block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm',
+          'placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+        )}
       />
       <div className="flex flex-wrap gap-1.5" aria-label="Examples">
         {EXAMPLES.map((ex) => (
@@ -72,7 +76,10 @@ export function CopilotBox({ empty }: { empty: boolean }) {
             key={ex}
             type="button"
             onClick={() => setText(ex)}
-            className="max-w-full truncate rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left text-xs text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800"
+            className={cn(
+              'max-w-full truncate rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left',
+              'text-xs text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800',
+            )}
             title={ex}
           >
             {ex}

@@ -154,7 +154,10 @@ export function CopilotChat({ onClose }: { onClose: () => void }) {
             <p>
               {empty
                 ? 'Describe the pipeline you want: the copilot designs it and draws it on the canvas for you to accept.'
-                : 'Ask for a change to this pipeline, or why it fails. The copilot works on the canvas as it is, unsaved edits included; a change is drawn on the canvas for you to accept.'}
+                : [
+                    'Ask for a change to this pipeline, or why it fails. The copilot works on the canvas',
+                    'as it is, unsaved edits included; a change is drawn on the canvas for you to accept.',
+                  ].join(' ')}
             </p>
             {empty ? null : (
               <div className="flex flex-col items-start gap-1.5" aria-label="Examples">
@@ -163,7 +166,10 @@ export function CopilotChat({ onClose }: { onClose: () => void }) {
                     key={ex}
                     type="button"
                     onClick={() => setText(ex)}
-                    className="rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800"
+                    className={cn(
+                      'rounded-full border border-slate-200 bg-slate-50 px-2.5 py-1 text-left',
+                      'text-slate-600 hover:border-violet-300 hover:bg-violet-50 hover:text-violet-800',
+                    )}
                   >
                     {ex}
                   </button>
@@ -194,7 +200,10 @@ export function CopilotChat({ onClose }: { onClose: () => void }) {
           rows={2}
           maxLength={5000}
           placeholder={empty ? 'Describe a pipeline…' : 'e.g. Add a de-identification step before the FHIR write'}
-          className="block w-full resize-none rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+          className={cn(
+            'block w-full resize-none rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] text-slate-900 shadow-sm',
+            'placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+          )}
         />
         {empty ? (
           <div className="mt-1.5">

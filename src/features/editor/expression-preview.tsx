@@ -82,7 +82,10 @@ export function ExpressionPreview({ node, field, sample }: { node: FlowNode; fie
         <p className="mb-1 text-xs font-medium text-slate-600">Result on {sample.source === 'pinned' ? 'the pinned input' : 'the last input'}</p>
         <pre
           aria-label="Expression result"
-          className={`max-h-56 overflow-auto rounded-md px-2.5 py-2 font-mono text-[11px] ${outcome && !outcome.ok ? 'bg-red-50 text-red-700' : 'bg-slate-900 text-slate-100'}`}
+          className={[
+            `max-h-56 overflow-auto rounded-md px-2.5 py-2 font-mono text-[11px]`,
+            `${outcome && !outcome.ok ? 'bg-red-50 text-red-700' : 'bg-slate-900 text-slate-100'}`,
+          ].join(' ')}
         >
           {outcome?.text ?? '…'}
         </pre>

@@ -7,6 +7,7 @@ import { useDeployActions } from '@/features/pipelines/use-pipeline-actions';
 import { api } from '@/trpc/react';
 import { VersionDiffDialog } from './version-dialogs';
 import type { Pipeline } from './types';
+import { cn } from '@/components/ui/cn';
 
 /** The version production runs while a later one is saved: `deployed_version` behind `version`. */
 export function liveBehind(pipeline: Pick<Pipeline, 'status' | 'deployed_version' | 'version'>): number | null {
@@ -61,7 +62,10 @@ export function LiveVersion({ pipeline, dirty }: { pipeline: Pipeline; dirty: bo
         data-testid="live-version"
         onClick={() => setOpen(true)}
         title={`Production runs v${live} until you publish v${pipeline.version}: show the changes`}
-        className="inline-flex items-center gap-1.5 rounded-md border border-amber-200 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium whitespace-nowrap text-amber-800 hover:bg-amber-100"
+        className={cn(
+          'inline-flex items-center gap-1.5 rounded-md border border-amber-200 bg-amber-50 px-1.5',
+          'py-0.5 text-[11px] font-medium whitespace-nowrap text-amber-800 hover:bg-amber-100',
+        )}
       >
         <span className="size-1.5 rounded-full bg-emerald-500" aria-hidden />v{live} live · v{pipeline.version} saved
       </button>

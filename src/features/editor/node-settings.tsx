@@ -2,6 +2,7 @@
 
 import { useId } from 'react';
 import type { PipelineNodeData } from './types';
+import { cn } from '@/components/ui/cn';
 
 type Settings = NonNullable<PipelineNodeData['settings']>;
 
@@ -35,7 +36,10 @@ function NumberInput(props: {
           const n = Math.round(Number(raw));
           if (Number.isFinite(n)) onChange(n);
         }}
-        className="block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] tabular-nums shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+        className={cn(
+          'block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-[13px] tabular-nums shadow-sm',
+          'placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+        )}
       />
       <p className="text-[11px] text-slate-500">{hint}</p>
     </div>

@@ -252,7 +252,10 @@ function PipelineNodeView({ id, data, selected }: NodeProps<FlowNode>) {
           </p>
           <div
             role="tooltip"
-            className="pointer-events-none absolute top-full left-0 z-10 mt-1 hidden w-72 space-y-1 rounded-md bg-slate-900 px-3 py-2 text-[11px] text-white shadow-lg group-hover:block"
+            className={cn(
+              'pointer-events-none absolute top-full left-0 z-10 mt-1 hidden w-72 space-y-1',
+              'rounded-md bg-slate-900 px-3 py-2 text-[11px] text-white shadow-lg group-hover:block',
+            )}
           >
             {problems.map((p, i) => (
               <p key={i}>{p.message}</p>

@@ -42,7 +42,10 @@ function NoteEditor({ id, text }: { id: string; text: string }) {
           setEditingNote(null);
         }
       }}
-      className="nodrag nowheel nopan h-full w-full resize-none bg-transparent p-3 font-mono text-[12px] leading-relaxed text-slate-800 placeholder:text-slate-500 focus:outline-none"
+      className={cn(
+        'nodrag nowheel nopan h-full w-full resize-none bg-transparent p-3 font-mono text-[12px]',
+        'leading-relaxed text-slate-800 placeholder:text-slate-500 focus:outline-none',
+      )}
     />
   );
 }

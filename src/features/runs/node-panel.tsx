@@ -123,7 +123,10 @@ function RetryConfirm({ execution, node, open, onClose }: { execution: Execution
       }}
       onConfirm={() => retry.mutate({ execution_id: execution.id, node_id: node.node_id })}
       title={`Retry from “${node.node_id}”`}
-      description={`A new ${execution.test_mode ? 'test ' : ''}execution re-runs this node and everything downstream with the inputs they had; nodes upstream keep their outputs.`}
+      description={[
+        `A new ${execution.test_mode ? 'test ' : ''}execution re-runs this node and`,
+        `everything downstream with the inputs they had; nodes upstream keep their outputs.`,
+      ].join(' ')}
       confirmLabel="Retry"
       pending={retry.isPending}
       error={retry.error ? errorMessage(retry.error) : null}

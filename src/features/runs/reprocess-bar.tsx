@@ -7,8 +7,10 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { api } from '@/trpc/react';
 
-const INPUT =
-  'h-9 w-64 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-800 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
+const INPUT = [
+  'h-9 w-64 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-800',
+  'shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+].join(' ');
 
 interface Props {
   status: 'failed' | 'cancelled';
@@ -116,7 +118,10 @@ export function ReprocessBar({ status, pipelineId, since, until }: Props) {
         onClose={() => setConfirming(false)}
         onConfirm={() => start.mutate({ ...filter, dry_run: false })}
         title={`Reprocess ${matched ?? 0} ${status} runs?`}
-        description="Each run is retried from the node it failed at, on its recorded inputs, as a new execution linked to it. Writes reuse the run's idempotency keys, so nothing already written is written twice."
+        description={[
+          'Each run is retried from the node it failed at, on its recorded inputs, as a new execution linked',
+          "to it. Writes reuse the run's idempotency keys, so nothing already written is written twice.",
+        ].join(' ')}
         confirmLabel="Reprocess"
         pending={start.isPending}
         error={start.error?.message ?? null}

@@ -8,6 +8,7 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { formatDuration } from '@/components/format';
 import { ExecutionStatusBadge, triggerLabel } from './execution-look';
 import { shortId, type ExecutionDetail } from './types';
+import { cn } from '@/components/ui/cn';
 
 const LINK = 'font-medium text-teal-700 hover:underline';
 
@@ -48,7 +49,10 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
             <ExecutionStatusBadge status={run.status} />
             {run.test_mode ? (
               <span
-                className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset"
+                className={cn(
+                  'inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5',
+                  'text-xs font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset',
+                )}
                 title="Test mode: nothing was written to external systems"
               >
                 <FlaskConical className="size-3" aria-hidden />

@@ -6,8 +6,10 @@ import { Button } from '@/components/ui/button';
 import { executionStatusLabel } from './execution-look';
 import { EXECUTION_STATUSES, type ExecutionStatus } from './types';
 
-const SELECT =
-  'h-9 rounded-md border border-slate-300 bg-white pr-8 pl-3 text-sm text-slate-800 shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none';
+const SELECT = [
+  'h-9 rounded-md border border-slate-300 bg-white pr-8 pl-3 text-sm text-slate-800',
+  'shadow-sm focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+].join(' ');
 
 export interface RunsFilterValues {
   status: ExecutionStatus | null;

@@ -73,7 +73,10 @@ export function RunsPage() {
     <>
       <PageHeader
         title="Executions"
-        description="Every run of your pipelines: from the editor, the API, webhooks, schedules and retries. Open a run to see each node's timing, inputs, outputs and logs."
+        description={[
+          'Every run of your pipelines: from the editor, the API, webhooks, schedules',
+          "and retries. Open a run to see each node's timing, inputs, outputs and logs.",
+        ].join(' ')}
         actions={
           <Button
             variant="secondary"

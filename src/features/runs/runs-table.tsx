@@ -8,6 +8,7 @@ import { formatDuration } from '@/components/format';
 import { ExecutionStatusBadge, triggerLabel } from './execution-look';
 import { shortId, type ExecutionSummary } from './types';
 import { DataTable } from '@/components/ui/data-table';
+import { cn } from '@/components/ui/cn';
 
 /** Runs, newest first; a row opens the run's detail page. */
 export function RunsTable({ runs, names }: { runs: ExecutionSummary[]; names: Map<string, string> }) {
@@ -62,7 +63,10 @@ function RunRow({ run: r, name }: { run: ExecutionSummary; name: string | undefi
           {triggerLabel(r.trigger)}
           {r.test_mode ? (
             <span
-              className="inline-flex items-center gap-1 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset"
+              className={cn(
+                'inline-flex items-center gap-1 rounded bg-amber-50 px-1.5 py-0.5',
+                'text-[11px] font-medium text-amber-800 ring-1 ring-amber-600/20 ring-inset',
+              )}
               title="Test mode: nothing was written to external systems"
             >
               <FlaskConical className="size-3" aria-hidden />

@@ -121,7 +121,10 @@ function Row({ row, domain, ticks, live, selected, hovered, onSelect, onHover }:
   // the duration sits after the bar, else before it, else (a bar across the whole axis) inside its end
   const place = left + width <= 82 ? 'after' : left >= 18 ? 'before' : 'inside';
   const tip = hasBar
-    ? `${node.node_id} · ${look.label} · starts at +${Math.round(start)} ms · ${formatDuration(duration) || '0 ms'}${node.attempts > 1 ? ` · ${node.attempts} attempts` : ''}`
+    ? [
+        `${node.node_id} · ${look.label} · starts at +${Math.round(start)} ms ·`,
+        `${formatDuration(duration) || '0 ms'}${node.attempts > 1 ? ` · ${node.attempts} attempts` : ''}`,
+      ].join(' ')
     : row.carried
       ? `${node.node_id} · ${look.label} in the original run; its outputs were reused`
       : `${node.node_id} · ${look.label}: did not run`;

@@ -28,6 +28,7 @@ import { NavLink, WHEN_EXPANDED } from './nav-link';
 import { OrgSwitcher } from './org-switcher';
 import { SignOutButton } from './sign-out-button';
 import { useNavCollapsed } from './use-nav-collapsed';
+import { cn } from '@/components/ui/cn';
 
 const GROUP_LABEL = 'hidden px-2.5 pb-1 text-xs font-semibold tracking-wider text-slate-500 uppercase md:block md:group-data-[nav=collapsed]/shell:hidden';
 
@@ -52,7 +53,12 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <div className="group/shell min-h-screen md:flex" data-nav={collapsed ? 'collapsed' : 'expanded'}>
       <aside className="bg-slate-900 md:fixed md:inset-y-0 md:flex md:w-64 md:flex-col md:group-data-[nav=collapsed]/shell:w-14">
-        <div className="flex h-14 items-center justify-between gap-3 px-4 md:h-16 md:px-5 md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0">
+        <div
+          className={cn(
+            'flex h-14 items-center justify-between gap-3 px-4 md:h-16 md:px-5',
+            'md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0',
+          )}
+        >
           <Logo inverted compact={collapsed} />
           <div className="flex min-w-0 items-center gap-2 md:hidden">
             <span className="truncate text-xs text-slate-400">{me.data?.user?.email}</span>
@@ -110,7 +116,10 @@ export function AppShell({ children }: { children: ReactNode }) {
             aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
             title={collapsed ? 'Expand navigation' : 'Collapse navigation'}
             aria-expanded={!collapsed}
-            className="mb-1 flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium text-slate-400 transition-colors hover:bg-white/5 hover:text-white md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0"
+            className={cn(
+              'mb-1 flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium text-slate-400 transition-colors',
+              'hover:bg-white/5 hover:text-white md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0',
+            )}
           >
             <Toggle className="size-4 shrink-0" aria-hidden />
             <span className={WHEN_EXPANDED}>Collapse</span>

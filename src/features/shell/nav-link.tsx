@@ -5,8 +5,10 @@ import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
 
-const BASE =
-  'flex items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium transition-colors md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0';
+const BASE = [
+  'flex items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
+  'md:group-data-[nav=collapsed]/shell:justify-center md:group-data-[nav=collapsed]/shell:px-0',
+].join(' ');
 /** The label hides when the navigation is collapsed to icons (the link keeps it as its name and tooltip). */
 const LABEL = 'md:group-data-[nav=collapsed]/shell:sr-only';
 /** Shown only while the navigation is expanded (on wide screens). */

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { errorMessage } from '@/trpc/errors';
 import { api } from '@/trpc/react';
 import { WHEN_EXPANDED } from './nav-link';
+import { cn } from '@/components/ui/cn';
 
 /** A page of one organization's item (a pipeline, a run, an agent): after a switch, its list instead. */
 const ITEM_PAGE = /^\/(pipelines|executions|agents)\/[^/]+/;
@@ -49,7 +50,10 @@ export function OrgSwitcher({ onExpand }: { onExpand: () => void }) {
           onClick={unfold}
           aria-label={`Organization: ${active?.name ?? ''}. Unfold the navigation to switch`}
           title={`${active?.name ?? ''} — unfold the navigation to switch organization`}
-          className="flex size-9 items-center justify-center rounded-md border border-white/10 bg-white/5 text-slate-300 transition-colors hover:bg-white/10 hover:text-white"
+          className={cn(
+            'flex size-9 items-center justify-center rounded-md border border-white/10',
+            'bg-white/5 text-slate-300 transition-colors hover:bg-white/10 hover:text-white',
+          )}
         >
           <Building2 className="size-4" aria-hidden />
         </button>
@@ -66,7 +70,11 @@ export function OrgSwitcher({ onExpand }: { onExpand: () => void }) {
             value={active?.id ?? ''}
             disabled={switchOrg.isPending}
             onChange={(e) => switchOrg.mutate({ org_id: e.target.value })}
-            className="h-9 w-full appearance-none truncate rounded-md border border-white/10 bg-white/5 pr-8 pl-8 text-sm font-medium text-white transition-colors hover:bg-white/10 focus:border-teal-400 focus:ring-2 focus:ring-teal-400/40 focus:outline-none disabled:opacity-60"
+            className={cn(
+              'h-9 w-full appearance-none truncate rounded-md border border-white/10 bg-white/5 pr-8',
+              'pl-8 text-sm font-medium text-white transition-colors hover:bg-white/10 focus:border-teal-400',
+              'focus:ring-2 focus:ring-teal-400/40 focus:outline-none disabled:opacity-60',
+            )}
           >
             {list.map((o) => (
               <option key={o.id} value={o.id} className="bg-slate-900 text-white">

@@ -8,6 +8,7 @@ import { Card } from '@/components/ui/card';
 import { ChatMessage } from './chat-message';
 import { ConversationHistory } from './conversation-history';
 import { useChat } from './use-chat';
+import { cn } from '@/components/ui/cn';
 
 /** Chat with the agent as it is configured now: answers stream in with their thoughts and tool calls. */
 export function Playground({ agentId, disabledReason }: { agentId: string; disabledReason?: string | null }) {
@@ -107,7 +108,10 @@ export function Playground({ agentId, disabledReason }: { agentId: string; disab
             onKeyDown={onKeyDown}
             rows={2}
             placeholder="Message the agent (Enter sends, Shift+Enter for a new line)"
-            className="block max-h-40 min-h-[2.5rem] w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none"
+            className={cn(
+              'block max-h-40 min-h-[2.5rem] w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm',
+              'shadow-sm placeholder:text-slate-400 focus:border-teal-600 focus:ring-2 focus:ring-teal-600/20 focus:outline-none',
+            )}
           />
           <Button type="submit" icon={<Send className="size-4" aria-hidden />} loading={chat.sending} disabled={!text.trim() || Boolean(disabledReason)}>
             Send
