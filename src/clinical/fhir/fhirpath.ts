@@ -57,7 +57,10 @@ export function fhirPathProblem(expression: string): string | undefined {
     if (unknown) return `FHIRPath "${expression}" cannot run: there is no function ${unknown[1]}()`;
     const remote = /asynchronous function "([^"]+)"/.exec(reason);
     if (remote)
-      return `FHIRPath "${expression}" cannot run: ${remote[1]}() needs a server (asynchronous functions such as resolve() and memberOf() are not available here)`;
+      return [
+        `FHIRPath "${expression}" cannot run: ${remote[1]}() needs a server (asynchronous`,
+        `functions such as resolve() and memberOf() are not available here)`,
+      ].join(' ');
   }
   return undefined;
 }

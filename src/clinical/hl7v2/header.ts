@@ -31,7 +31,10 @@ export function delimitersOf(line: string): Hl7v2Delimiters | string {
   const chars = [...enc];
   const ok = (chars.length === 4 || chars.length === 5) && chars.every(usable) && new Set([field, ...chars]).size === chars.length + 1;
   if (!ok) {
-    return `${id}-2 must hold the encoding characters (component, repetition, escape, sub-component and, from v2.7, truncation, as in "^~\\&"), each once and none the field separator, found ${JSON.stringify(enc)}`;
+    return [
+      `${id}-2 must hold the encoding characters (component, repetition, escape, sub-component and, from`,
+      `v2.7, truncation, as in "^~\\&"), each once and none the field separator, found ${JSON.stringify(enc)}`,
+    ].join(' ');
   }
   return { field: field!, component: chars[0]!, repetition: chars[1]!, escape: chars[2]!, subcomponent: chars[3]!, truncation: chars[4] ?? '' };
 }

@@ -163,7 +163,10 @@ function checkClaim(claim: X12Loop, tx: X12Transaction, seps: X12Separators, dat
         report(
           'error',
           'COMPOSITE_SEPARATOR',
-          `${elementName(segment.id, n)} ${JSON.stringify(value)} is written with "${stray}" but ISA16 makes "${seps.component}" the component separator, so it reads as one value`,
+          [
+            `${elementName(segment.id, n)} ${JSON.stringify(value)} is written with "${stray}" but`,
+            `ISA16 makes "${seps.component}" the component separator, so it reads as one value`,
+          ].join(' '),
           {
             ...at(segment.id === 'CLM' || segment.id === 'HI' ? '2300' : '2400', segment.id, elementName(segment.id, n)),
             value: value as string,

@@ -14,7 +14,10 @@ export const agentNode = implementNode(agent, {
     const r = await ctx.services.agent(id, data, { testMode: ctx.testMode });
     ctx.log(
       'info',
-      `${r.usage.model}: ${r.usage.input_tokens} input + ${r.usage.output_tokens} output tokens in ${r.usage.latency_ms} ms (conversation ${r.conversation_id})`,
+      [
+        `${r.usage.model}: ${r.usage.input_tokens} input + ${r.usage.output_tokens}`,
+        `output tokens in ${r.usage.latency_ms} ms (conversation ${r.conversation_id})`,
+      ].join(' '),
     );
     return { outputs: { output: r.output, steps: r.reasoning_steps, usage: { ...r.usage, conversation_id: r.conversation_id } } };
   },

@@ -21,8 +21,10 @@ export const claimValidate = describeNode({
   name: 'Claim validate',
   idBase: 'claim_edits',
   category: 'claims',
-  description:
-    'Runs claim edits on an 837 (NPIs, impossible dates, line totals, diagnosis pointers) and routes it to valid or invalid, each issue naming its loop, segment and element.',
+  description: [
+    'Runs claim edits on an 837 (NPIs, impossible dates, line totals, diagnosis pointers)',
+    'and routes it to valid or invalid, each issue naming its loop, segment and element.',
+  ].join(' '),
   version: '1.0.0',
   keywords: ['claim', 'edit', 'scrubber', 'validate', '837', 'npi', 'luhn', 'dates', 'totals', 'diagnosis pointer', 'x12', 'quality', 'quarantine'],
   side_effect: 'none',

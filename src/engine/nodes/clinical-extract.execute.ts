@@ -19,8 +19,10 @@ const FoundSchema = z.object({
   observations: z.array(z.object({ name: z.string(), value: z.string(), unit: z.string() })).describe('Measured values: vital signs and lab results'),
 }) satisfies z.ZodType<Found>;
 
-const INSTRUCTIONS =
-  'Extract the conditions (leave out negated ones), medications and observations from the clinical text. Copy names, doses, routes, frequencies, values and units as written; use an empty string when one is not given. Do not add anything the text does not say.';
+const INSTRUCTIONS = [
+  'Extract the conditions (leave out negated ones), medications and observations from the clinical text. Copy names, doses, routes,',
+  'frequencies, values and units as written; use an empty string when one is not given. Do not add anything the text does not say.',
+].join(' ');
 
 function subjectOf(input: unknown, configured?: string): { reference: string } | undefined {
   if (configured) return { reference: configured };

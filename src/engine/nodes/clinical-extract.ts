@@ -25,8 +25,10 @@ export const clinicalExtract = describeNode({
   name: 'Clinical extract',
   idBase: 'extract',
   category: 'ai',
-  description:
-    'Extracts conditions, medications and observations from clinical free text with a language model into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
+  description: [
+    'Extracts conditions, medications and observations from clinical free text with a language model',
+    'into FHIR R4 Condition, MedicationStatement and Observation resources in a collection Bundle.',
+  ].join(' '),
   version: '1.0.0',
   keywords: [
     'nlp',

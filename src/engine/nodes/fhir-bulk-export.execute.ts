@@ -46,7 +46,10 @@ export const fhirBulkExportNode = implementNode(fhirBulkExport, {
       const tooMany = () =>
         new NodeError(
           'BULK_EXPORT_TOO_LARGE',
-          `The export holds more than max_resources (${config.max_resources}) resources: narrow it with types or since, raise max_resources, or set output to "counts"`,
+          [
+            `The export holds more than max_resources (${config.max_resources}) resources:`,
+            `narrow it with types or since, raise max_resources, or set output to "counts"`,
+          ].join(' '),
         );
       if (keep && announced > config.max_resources) throw tooMany();
       const counts: Record<string, number> = {};

@@ -50,8 +50,10 @@ export const fhirBulkExport = describeNode({
   name: 'FHIR bulk export',
   idBase: 'export',
   category: 'healthcare',
-  description:
-    'Runs a FHIR Bulk Data $export (system, group or patient level) on a fhir connector and outputs the exported resources as they stream in, or counts per type.',
+  description: [
+    'Runs a FHIR Bulk Data $export (system, group or patient level) on a fhir connector',
+    'and outputs the exported resources as they stream in, or counts per type.',
+  ].join(' '),
   version: '1.0.0',
   keywords: ['fhir', 'bulk', 'bulk data', 'export', '$export', 'ndjson', 'flat fhir', 'population', 'group', 'extract', 'warehouse', 'analytics', 'connector'],
   side_effect: 'none',

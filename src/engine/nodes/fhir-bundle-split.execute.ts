@@ -10,7 +10,10 @@ export const fhirBundleSplitNode = implementNode(fhirBundleSplit, {
       const type = value && typeof value === 'object' ? (value as { resourceType?: unknown }).resourceType : undefined;
       throw new NodeError(
         'FHIR_NOT_BUNDLE',
-        `"bundle" must be a FHIR Bundle, got ${typeof type === 'string' ? `a ${type}` : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`,
+        [
+          `"bundle" must be a FHIR Bundle, got`,
+          `${typeof type === 'string' ? `a ${type}` : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`,
+        ].join(' '),
       );
     }
     const resources = splitBundle(value, { types: config.types, relativeReferences: config.relative_references });

@@ -17,7 +17,10 @@ const Rule = z.object({
   action: z
     .enum(ACTIONS)
     .describe(
-      'redact, hash (keyed pseudonym; on a whole resource, each string of its own), date-shift, birth-date, zip3, region (a state or country kept when it reads as one), scrub (free text), keep',
+      [
+        'redact, hash (keyed pseudonym; on a whole resource, each string of its own), date-shift,',
+        'birth-date, zip3, region (a state or country kept when it reads as one), scrub (free text), keep',
+      ].join(' '),
     ),
 });
 
@@ -49,7 +52,10 @@ const Config = z.object({
     .enum(['mrn', 'id'])
     .default('mrn')
     .describe(
-      "What a patient's date shift derives from: mrn, the Patient's MR identifier when the Patient is in the input (links with HL7 v2 PID-3), else the referenced id; id, always the Patient's logical id",
+      [
+        "What a patient's date shift derives from: mrn, the Patient's MR identifier when the Patient is in",
+        "the input (links with HL7 v2 PID-3), else the referenced id; id, always the Patient's logical id",
+      ].join(' '),
     ),
   expect: z
     .enum(['any', 'resource', 'bundle'])
@@ -75,8 +81,10 @@ export const fhirDeidentify = describeNode({
   name: 'FHIR de-identify',
   idBase: 'deidentify',
   category: 'healthcare',
-  description:
-    "De-identifies FHIR R4 resources and bundles by HIPAA Safe Harbor: names and contacts removed, identifiers hashed with the organization's key, dates shifted per patient, ZIP to 3 digits, free text scrubbed.",
+  description: [
+    'De-identifies FHIR R4 resources and bundles by HIPAA Safe Harbor: names and contacts removed, identifiers',
+    "hashed with the organization's key, dates shifted per patient, ZIP to 3 digits, free text scrubbed.",
+  ].join(' '),
   version: '1.0.0',
   keywords: [
     'fhir',

@@ -53,7 +53,10 @@ export const fhirQueryNode = implementNode(fhirQuery, {
       if (bundle.link?.some((l) => l.relation === 'next') || (bundle.total !== undefined && found < bundle.total)) {
         ctx.log(
           'warn',
-          `the search was cut short at ${found} entries (max_pages ${config.max_pages}, max_resources ${config.max_resources}); the bundle's next link, when there is one, says where it stopped`,
+          [
+            `the search was cut short at ${found} entries (max_pages ${config.max_pages}, max_resources`,
+            `${config.max_resources}); the bundle's next link, when there is one, says where it stopped`,
+          ].join(' '),
         );
       }
       return { outputs: { bundle } };

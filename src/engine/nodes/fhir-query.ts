@@ -30,7 +30,10 @@ const Config = z.object({
     .max(2000)
     .default('Patient?_count=50')
     .describe(
-      'Relative to the base URL. search: `Type?param=value…` (e.g. `Patient?identifier={{mrn}}`); read: `Type/id` (e.g. `Patient/{{patient_id}}`). `{{field}}` takes a field of the input params, URL-encoded',
+      [
+        'Relative to the base URL. search: `Type?param=value…` (e.g. `Patient?identifier={{mrn}}`); read:',
+        '`Type/id` (e.g. `Patient/{{patient_id}}`). `{{field}}` takes a field of the input params, URL-encoded',
+      ].join(' '),
     ),
   max_pages: z.number().int().min(1).max(1000).default(10).describe('search: follow `next` links up to this many pages in all'),
   max_resources: z.number().int().min(1).max(100_000).default(1000).describe('search: stop once this many entries are gathered'),

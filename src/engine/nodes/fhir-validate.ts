@@ -25,7 +25,10 @@ const Config = z
       .boolean()
       .default(false)
       .describe(
-        'Also check each resource against the profiles it declares in meta.profile, where they are among the US Core profiles above (others are logged as not checked)',
+        [
+          'Also check each resource against the profiles it declares in meta.profile, where',
+          'they are among the US Core profiles above (others are logged as not checked)',
+        ].join(' '),
       ),
     bindings: z
       .boolean()
@@ -49,8 +52,10 @@ export const fhirValidate = describeNode({
   name: 'FHIR validate',
   idBase: 'validate',
   category: 'healthcare',
-  description:
-    'Validates a FHIR R4 resource or bundle (structure, cardinality, types, invariants, required codes, optionally a profile such as US Core) and routes it to valid or invalid.',
+  description: [
+    'Validates a FHIR R4 resource or bundle (structure, cardinality, types, invariants,',
+    'required codes, optionally a profile such as US Core) and routes it to valid or invalid.',
+  ].join(' '),
   version: '1.0.0',
   keywords: [
     'fhir',

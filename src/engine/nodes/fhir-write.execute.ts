@@ -85,7 +85,10 @@ function asResource(value: unknown, config: Config): Resource {
     if (resource.resourceType !== 'Bundle' || (type !== 'transaction' && type !== 'batch')) {
       throw new NodeError(
         'FHIR_INVALID',
-        `A transaction needs a Bundle of type transaction or batch, not ${resource.resourceType === 'Bundle' ? `a ${type ?? 'typeless'} Bundle` : `a ${resource.resourceType}`}`,
+        [
+          `A transaction needs a Bundle of type transaction or batch, not`,
+          `${resource.resourceType === 'Bundle' ? `a ${type ?? 'typeless'} Bundle` : `a ${resource.resourceType}`}`,
+        ].join(' '),
       );
     }
     const noRequest = ((resource as Bundle).entry ?? []).findIndex((e) => !e.request?.method || !e.request?.url);

@@ -20,14 +20,20 @@ const Config = z
       .enum(['create', 'update', 'conditional-create', 'transaction'])
       .default('create')
       .describe(
-        'create: POST a new resource; update: PUT it by its id; conditional-create: POST unless `if_none_exist` finds one; transaction: POST a transaction (or batch) Bundle',
+        [
+          'create: POST a new resource; update: PUT it by its id; conditional-create: POST',
+          'unless `if_none_exist` finds one; transaction: POST a transaction (or batch) Bundle',
+        ].join(' '),
       ),
     if_none_exist: z
       .string()
       .max(1000)
       .optional()
       .describe(
-        'conditional-create: the search that finds an existing resource, e.g. `identifier=urn:mrn|{{identifier[0].value}}`; `{{…}}` is FHIRPath on the resource',
+        [
+          'conditional-create: the search that finds an existing resource, e.g.',
+          '`identifier=urn:mrn|{{identifier[0].value}}`; `{{…}}` is FHIRPath on the resource',
+        ].join(' '),
       ),
     validate: z
       .boolean()
@@ -166,8 +172,10 @@ export const fhirWrite = describeNode({
   services: ['fetch'],
   errors: {
     ...FHIR_CONNECTION_ERRORS,
-    FHIR_INVALID:
-      'the resource does not conform to FHIR R4 (with `validate`), or does not fit the operation (an update without id, a transaction that is not a transaction or batch Bundle)',
+    FHIR_INVALID: [
+      'the resource does not conform to FHIR R4 (with `validate`), or does not fit the operation',
+      '(an update without id, a transaction that is not a transaction or batch Bundle)',
+    ].join(' '),
     FHIR_QUERY_INVALID: 'a `{{…}}` of `if_none_exist` does not parse as FHIRPath or finds no value in the resource',
   },
 });

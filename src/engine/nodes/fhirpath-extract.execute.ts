@@ -10,7 +10,10 @@ export const fhirpathExtractNode = implementNode(fhirpathExtract, {
     if (!isResource(value)) {
       throw new NodeError(
         'FHIR_INVALID',
-        `"resource" must be a FHIR resource (an object with a resourceType), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`,
+        [
+          `"resource" must be a FHIR resource (an object with a resourceType), got`,
+          `${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.`,
+        ].join(' '),
       );
     }
     const run = (input: unknown) => {

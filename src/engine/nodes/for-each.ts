@@ -4,7 +4,10 @@ import { describeNode } from '../node-descriptor';
 
 const Config = z.object({
   body: PipelineDefinition.describe(
-    'The pipeline run once per item (same shape as a pipeline’s definition): its own manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
+    [
+      'The pipeline run once per item (same shape as a pipeline’s definition): its own',
+      'manual-trigger receives {item, index}; its pipeline-output values form that item’s result',
+    ].join(' '),
   ),
   concurrency: z.number().int().min(1).max(10).default(1).describe('How many items run at the same time (results keep item order whatever the concurrency)'),
 });

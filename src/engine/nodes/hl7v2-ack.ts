@@ -9,7 +9,10 @@ const Config = z
       .enum(['original', 'enhanced'])
       .default('original')
       .describe(
-        'original: an application acknowledgment (AA/AE/AR); enhanced: an accept (commit) acknowledgment (CA/CE/CR), itself marked not to be acknowledged (MSH-15/16 NE)',
+        [
+          'original: an application acknowledgment (AA/AE/AR); enhanced: an accept (commit)',
+          'acknowledgment (CA/CE/CR), itself marked not to be acknowledged (MSH-15/16 NE)',
+        ].join(' '),
       ),
     code: z
       .enum(['AA', 'AE', 'AR', 'CA', 'CE', 'CR'])

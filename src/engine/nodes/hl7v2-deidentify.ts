@@ -11,7 +11,10 @@ const Config = z.object({
     .max(3650)
     .default(365)
     .describe(
-      "Dates move by up to this many days, forwards or backwards (never 0): the same number for all of one patient's messages, derived from the organization's key and the patient's MRN",
+      [
+        'Dates move by up to this many days, forwards or backwards (never 0): the same number for',
+        "all of one patient's messages, derived from the organization's key and the patient's MRN",
+      ].join(' '),
     ),
   keep_birth_year: z.boolean().default(true).describe('PID-7 (and NK1-16, GT1-8, IN1-18) become the year alone; off: they are shifted like other dates'),
   over_89: z
@@ -29,8 +32,10 @@ export const hl7v2Deidentify = describeNode({
   name: 'HL7 v2 de-identify',
   idBase: 'deidentify',
   category: 'healthcare',
-  description:
-    "De-identifies an HL7 v2 message by HIPAA Safe Harbor, field by data type in every segment (PID, NK1, GT1, IN1-IN3, PV1, orders, results…): names and phones emptied, identifiers hashed with the organization's key, addresses cut, dates shifted; free-text OBX and NTE scrubbed.",
+  description: [
+    'De-identifies an HL7 v2 message by HIPAA Safe Harbor, field by data type in every segment (PID, NK1, GT1, IN1-IN3, PV1, orders, results…):',
+    "names and phones emptied, identifiers hashed with the organization's key, addresses cut, dates shifted; free-text OBX and NTE scrubbed.",
+  ].join(' '),
   version: '1.0.0',
   keywords: ['hl7', 'hl7v2', 'deidentify', 'de-identification', 'anonymize', 'pseudonymize', 'hipaa', 'safe harbor', 'phi', 'pid', 'obx', 'nte', 'privacy'],
   side_effect: 'none',

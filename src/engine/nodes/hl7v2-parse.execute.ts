@@ -32,7 +32,10 @@ export const hl7v2ParseNode = implementNode(hl7v2Parse, {
     const type = [value.message_type, value.trigger_event].filter(Boolean).join('^');
     ctx.log(
       'info',
-      `parsed ${type || 'a message'}${value.structure ? ` (${value.structure})` : ''} v${value.version}, ${value.segments.length} segment(s), control id ${value.control_id}`,
+      [
+        `parsed ${type || 'a message'}${value.structure ? ` (${value.structure})` : ''}`,
+        `v${value.version}, ${value.segments.length} segment(s), control id ${value.control_id}`,
+      ].join(' '),
     );
     return { outputs: { message: value } };
   },

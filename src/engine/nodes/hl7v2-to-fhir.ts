@@ -6,14 +6,20 @@ const Config = z.object({
     .enum(['transaction', 'batch', 'collection'])
     .default('transaction')
     .describe(
-      'transaction: all-or-nothing on a FHIR server (each entry a PUT to its id); batch: the same entries, each applied on its own; collection: the resources only, no requests',
+      [
+        'transaction: all-or-nothing on a FHIR server (each entry a PUT to its id); batch: the',
+        'same entries, each applied on its own; collection: the resources only, no requests',
+      ].join(' '),
     ),
   include_message_header: z.boolean().default(true).describe('Add a MessageHeader made from MSH (event, source and destination applications)'),
   include_provenance: z
     .boolean()
     .default(true)
     .describe(
-      'Add Provenance: the conversion (recorded at MSH-7, by the sending application as a Device) and, when the message has an EVN, the event (EVN-2, EVN-4 reason, EVN-5 operator)',
+      [
+        'Add Provenance: the conversion (recorded at MSH-7, by the sending application as a',
+        'Device) and, when the message has an EVN, the event (EVN-2, EVN-4 reason, EVN-5 operator)',
+      ].join(' '),
     ),
   timezone: z
     .string()

@@ -45,7 +45,10 @@ async function throughConnector(ctx: NodeContext, config: Config) {
   if (!url)
     throw new NodeError(
       'CONNECTOR_URL_REFUSED',
-      `${shown(config.url)} is not on the host of connector "${connector.name}" (${new URL(connector.endpoint).origin}): its credentials are only sent there. Use a path such as /claims.`,
+      [
+        `${shown(config.url)} is not on the host of connector "${connector.name}"`,
+        `(${new URL(connector.endpoint).origin}): its credentials are only sent there. Use a path such as /claims.`,
+      ].join(' '),
     );
   return { url, ...connectorHeaders(connector) };
 }

@@ -14,7 +14,10 @@ const Config = z.object({
       }
     })
     .describe(
-      'The JSON Schema values must satisfy (draft-07 unless $schema names 2019-09 or 2020-12; checked when the pipeline is saved; unknown keywords are ignored)',
+      [
+        'The JSON Schema values must satisfy (draft-07 unless $schema names 2019-09 or',
+        '2020-12; checked when the pipeline is saved; unknown keywords are ignored)',
+      ].join(' '),
     ),
   on_invalid: z
     .enum(['route', 'fail'])

@@ -36,7 +36,10 @@ const Config = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .describe(
-      'When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly',
+      [
+        'When to run: standard cron, minute hour day-of-month month day-of-week (no seconds: schedules fire at most once',
+        'a minute); ranges 1-5, lists 1,15, steps */15, names MON/JAN, and @hourly, @daily, @weekly, @monthly, @yearly',
+      ].join(' '),
     ),
   timezone: z
     .string()

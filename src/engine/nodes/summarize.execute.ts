@@ -16,7 +16,10 @@ export const summarizeNode = implementNode(summarize, {
     const text = inputText(inputs.text);
     const model = ctx.services.languageModel(config.model);
     const limits = `in at most ${config.max_sentences} sentences${config.max_words ? ` and ${config.max_words} words` : ''}`;
-    const instructions = `Summarize the clinical text ${limits}${config.focus ? `, keeping ${config.focus}` : ''}. Answer with the summary only; do not add facts that are not in the text.`;
+    const instructions = [
+      `Summarize the clinical text ${limits}${config.focus ? `, keeping ${config.focus}` : ''}.`,
+      `Answer with the summary only; do not add facts that are not in the text.`,
+    ].join(' ');
     const started = performance.now();
     try {
       const r = await generateText({ model, instructions, prompt: text, abortSignal: ctx.signal, maxRetries: 1, temperature: 0 });

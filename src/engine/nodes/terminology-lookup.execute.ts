@@ -9,7 +9,10 @@ export const terminologyLookupNode = implementNode(terminologyLookup, {
     if (!input || typeof input !== 'object' || Array.isArray(input)) {
       throw new NodeError(
         'VALUE_INVALID',
-        `"value" must be a FHIR resource, a CodeableConcept, a Coding or {system, code}, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`,
+        [
+          `"value" must be a FHIR resource, a CodeableConcept, a Coding or {system, code},`,
+          `got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`,
+        ].join(' '),
       );
     }
     const { value, filled, kept, unknown } = fillDisplays(input, { overwrite: config.overwrite });

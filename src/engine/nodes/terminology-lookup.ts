@@ -15,8 +15,10 @@ export const terminologyLookup = describeNode({
   name: 'Terminology lookup',
   idBase: 'terminology',
   category: 'healthcare',
-  description:
-    'Fills in the missing displays of codes (HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX… codes of the samples) and reports codes it does not know.',
+  description: [
+    'Fills in the missing displays of codes (HL7 v2 tables, FHIR and HL7 v3 code systems, and the',
+    'LOINC, SNOMED CT, RxNorm, CVX… codes of the samples) and reports codes it does not know.',
+  ].join(' '),
   version: '1.0.0',
   keywords: [
     'terminology',

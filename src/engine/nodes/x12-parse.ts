@@ -6,7 +6,10 @@ const Config = z.object({
     .boolean()
     .default(false)
     .describe(
-      'Control counts and numbers must match (SE01 segment count, SE02 = ST02, GE01, GE02 = GS06, IEA01, IEA02 = ISA13, every trailer present, a 106-character ISA); when false they are listed in the value\'s "warnings" instead',
+      [
+        'Control counts and numbers must match (SE01 segment count, SE02 = ST02, GE01, GE02 = GS06, IEA01, IEA02 = ISA13,',
+        'every trailer present, a 106-character ISA); when false they are listed in the value\'s "warnings" instead',
+      ].join(' '),
     ),
   on_invalid: z
     .enum(['route', 'fail'])

@@ -76,6 +76,9 @@ export function getLanguageModel(id: string, e: AiEnv = processEnv): LanguageMod
   }
   throw new AppError(
     'MODEL_NOT_FOUND',
-    `Unknown language model "${id}": use clinflow/offline, openai/… (OPENAI_API_KEY), anthropic/… (ANTHROPIC_API_KEY), or list it in OPENAI_COMPATIBLE_MODELS with OPENAI_COMPATIBLE_BASE_URL. GET /api/llm-models lists them.`,
+    [
+      `Unknown language model "${id}": use clinflow/offline, openai/… (OPENAI_API_KEY), anthropic/… (ANTHROPIC_API_KEY),`,
+      `or list it in OPENAI_COMPATIBLE_MODELS with OPENAI_COMPATIBLE_BASE_URL. GET /api/llm-models lists them.`,
+    ].join(' '),
   );
 }

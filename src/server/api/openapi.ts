@@ -138,18 +138,34 @@ export function openApiDocument(): Json {
 
 /** `stream: true` answers text/event-stream (spec part 6): documented beside the JSON answer. */
 const AGENT_STREAM = {
-  description:
-    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}, tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error {error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.',
-  example:
-    'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\nevent: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\nevent: tool_result\ndata: {"result":{"valid":true}}\n\nevent: message\ndata: {"content":"The"}\n\nevent: done\ndata: {}\n\n',
+  description: [
+    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content},',
+    'tool_call {tool, params}, tool_result {result}, message {content} (a part of the answer), done {} — or error',
+    '{error: {code, message, status}} before the stream closes. The conversation id is in X-Conversation-ID.',
+  ].join(' '),
+  example: [
+    'event: thinking\ndata: {"content":"The message names the tool hl7v2_parse: calling it."}\n\n',
+    'event: tool_call\ndata: {"tool":"hl7v2_parse","params":{"message":"MSH|…"}}\n\n',
+    'event: tool_result\ndata: {"result":{"valid":true}}\n\n',
+    'event: message\ndata: {"content":"The"}\n\n',
+    'event: done\ndata: {}\n\n',
+  ].join(''),
   conversation: true,
 };
 
 const COPILOT_STREAM = {
-  description:
-    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content} for each step, pipeline {name?, nodes, connections}, validation {valid, errors, warnings}, dry_run (when a sample ran), message {content}, done {} — or error {error: {code, message, status}} before the stream closes.',
-  example:
-    'event: thinking\ndata: {"content":"Designing a new pipeline from the description, over the node catalog."}\n\nevent: pipeline\ndata: {"name":"…","nodes":[…],"connections":[…]}\n\nevent: validation\ndata: {"valid":true,"errors":[],"warnings":[]}\n\nevent: message\ndata: {"content":"It is valid."}\n\nevent: done\ndata: {}\n\n',
+  description: [
+    'The answer (stream false), or with stream true a text/event-stream of events, in order: thinking {content}',
+    'for each step, pipeline {name?, nodes, connections}, validation {valid, errors, warnings}, dry_run (when a',
+    'sample ran), message {content}, done {} — or error {error: {code, message, status}} before the stream closes.',
+  ].join(' '),
+  example: [
+    'event: thinking\ndata: {"content":"Designing a new pipeline from the description, over the node catalog."}\n\n',
+    'event: pipeline\ndata: {"name":"…","nodes":[…],"connections":[…]}\n\n',
+    'event: validation\ndata: {"valid":true,"errors":[],"warnings":[]}\n\n',
+    'event: message\ndata: {"content":"It is valid."}\n\n',
+    'event: done\ndata: {}\n\n',
+  ].join(''),
   conversation: false,
 };
 

@@ -192,7 +192,10 @@ export class OutboundPolicy {
     if (kind === null || this.allow.kinds.has(kind) || this.allow.addresses.check(ip, family(ip))) return null;
     const shown = host && host !== ip ? `${host} resolves to ${ip}` : ip;
     const hint = host && host !== ip ? `${host} or ${ip}` : ip;
-    return `${shown}, ${KIND_WORDS[kind]}: outbound calls to it are refused. An administrator can allow it with OUTBOUND_ALLOW (e.g. ${hint}, a CIDR range, or "${kind}").`;
+    return [
+      `${shown}, ${KIND_WORDS[kind]}: outbound calls to it are refused. An administrator`,
+      `can allow it with OUTBOUND_ALLOW (e.g. ${hint}, a CIDR range, or "${kind}").`,
+    ].join(' ');
   }
 
   /** Throws OUTBOUND_REFUSED when `address` may not be reached. */

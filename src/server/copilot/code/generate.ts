@@ -73,7 +73,10 @@ function readFilters(intents: Intents, res: Resolver, steps: string[]): string[]
     res.use(...field.helpers);
     const says = f.date ? ({ '<': 'is before', '<=': 'is on or before', '>': 'is after', '>=': 'is on or after' } as Record<string, string>)[f.cmp] : undefined;
     steps.push(
-      `${intents.negate ? 'Drops' : 'Keeps'} records whose ${field.path ?? field.label} ${says ?? CMP_TEXT[f.cmp]}${f.value === null ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : f.value}`}.`,
+      [
+        `${intents.negate ? 'Drops' : 'Keeps'} records whose ${field.path ?? field.label}`,
+        `${says ?? CMP_TEXT[f.cmp]}${f.value === null ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : f.value}`}.`,
+      ].join(' '),
     );
   }
   return out;
@@ -197,14 +200,21 @@ function readTransform(intents: Intents, res: Resolver, steps: string[]): Transf
     else {
       res.use(...c.field.helpers);
       steps.push(
-        `Converts ${c.field.path ?? c.field.label} from ${c.conversion.from.label} to ${c.conversion.to.label} (${c.conversion.js.replace(/\bv\b/g, 'x')}, ${c.conversion.digits} decimal${c.conversion.digits === 1 ? '' : 's'})${c.quantity ? `, where its unit is ${c.conversion.from.label}` : ''}.`,
+        [
+          `Converts ${c.field.path ?? c.field.label} from ${c.conversion.from.label} to ${c.conversion.to.label}`,
+          `(${c.conversion.js.replace(/\bv\b/g, 'x')}, ${c.conversion.digits}`,
+          `decimal${c.conversion.digits === 1 ? '' : 's'})${c.quantity ? `, where its unit is ${c.conversion.from.label}` : ''}.`,
+        ].join(' '),
       );
       if (project) {
         const q = c.quantity;
         const unitPath = q ? pathText([...q.parent, 'unit']) : null;
         const test = (r: string) =>
           q
-            ? `${q.test}.test(String(${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.unit ?? ${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.code ?? ''))`
+            ? [
+                `${q.test}.test(String(${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.unit`,
+                `?? ${c.field.expr(r).replace(/\?\.value$|\.value$/, '')}?.code ?? ''))`,
+              ].join(' ')
             : 'true';
         wraps.set(c.field.path!, () => (r) => (q ? `(${test(r)} ? ${c.value(r)} : ${c.field.expr(r)})` : c.value(r)));
         if (unitPath) wraps.set(unitPath, (inner) => (r) => `(${test(r)} ? ${JSON.stringify(q!.unit)} : ${inner(r)})`);

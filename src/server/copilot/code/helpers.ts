@@ -46,7 +46,10 @@ export const HELPERS = {
     '  if (!d) return value == null ? null : value;',
     "  if (pattern === 'ISO') return d.toISOString();",
     "  const pad = (n) => String(n).padStart(2, '0');",
-    '  const parts = { YYYY: String(d.getUTCFullYear()), MM: pad(d.getUTCMonth() + 1), DD: pad(d.getUTCDate()), HH: pad(d.getUTCHours()), mm: pad(d.getUTCMinutes()), ss: pad(d.getUTCSeconds()) };',
+    [
+      '  const parts = { YYYY: String(d.getUTCFullYear()), MM: pad(d.getUTCMonth() + 1), DD:',
+      'pad(d.getUTCDate()), HH: pad(d.getUTCHours()), mm: pad(d.getUTCMinutes()), ss: pad(d.getUTCSeconds()) };',
+    ].join(' '),
     '  return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (t) => parts[t]);',
     '}',
   ],

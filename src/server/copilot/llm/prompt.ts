@@ -43,10 +43,16 @@ export function requestPrompt(description: string, connectors: Connector[]): str
   const own = connectors.length
     ? connectors.map((c) => `- "${c.name}" (${c.type})`).join('\n')
     : 'None yet: leave connector fields out; the user will add one.';
-  return `Design a pipeline for this request:\n\n${description}\n\nThe organization's connectors:\n${own}\n\nAnswer with the whole pipeline: a short name, the reasoning in a few short steps, the nodes and the connections.`;
+  return [
+    `Design a pipeline for this request:\n\n${description}\n\nThe organization's connectors:\n${own}\n\nAnswer`,
+    `with the whole pipeline: a short name, the reasoning in a few short steps, the nodes and the connections.`,
+  ].join(' ');
 }
 
 /** What goes back to the model when its answer did not pass: the problems, each with its node. */
 export function repairPrompt(problems: string[]): string {
-  return `The pipeline you proposed is not valid. Clinflow's validator found:\n${problems.map((p) => `- ${p}`).join('\n')}\n\nAnswer again with the whole corrected pipeline.`;
+  return [
+    `The pipeline you proposed is not valid. Clinflow's validator`,
+    `found:\n${problems.map((p) => `- ${p}`).join('\n')}\n\nAnswer again with the whole corrected pipeline.`,
+  ].join(' ');
 }

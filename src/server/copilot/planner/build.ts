@@ -158,7 +158,10 @@ export class Builder {
       const out = BEHAVIORS[v.conv.type]!.output!;
       const flow = outFlow(v.conv.type, out, v.flow, config, v.conv.gives);
       this.reasoning.push(
-        `Inserted ${id} (${v.conv.type}) before ${type}: it takes ${flowText(v.flow)} and gives ${flowText(flow)}; ${v.conv.why}${filled.length ? ` (${filled.join(', ')})` : ''}.`,
+        [
+          `Inserted ${id} (${v.conv.type}) before ${type}: it takes ${flowText(v.flow)} and gives`,
+          `${flowText(flow)}; ${v.conv.why}${filled.length ? ` (${filled.join(', ')})` : ''}.`,
+        ].join(' '),
       );
       at = { node: id, port: out, flow, col, row: this.position(id).row };
       const aside = BEHAVIORS[v.conv.type]!.aside;

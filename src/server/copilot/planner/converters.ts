@@ -23,8 +23,10 @@ export interface Converter {
   why: string;
 }
 
-const BUNDLE_TO_TRANSACTION =
-  '{"resourceType": "Bundle", "type": "transaction", "entry": [entry[$exists(resource)].{"fullUrl": fullUrl, "resource": resource, "request": {"method": "POST", "url": resource.resourceType}}]}';
+const BUNDLE_TO_TRANSACTION = [
+  '{"resourceType": "Bundle", "type": "transaction", "entry": [entry[$exists(resource)].{"fullUrl":',
+  'fullUrl, "resource": resource, "request": {"method": "POST", "url": resource.resourceType}}]}',
+].join(' ');
 const LIST_TO_TRANSACTION =
   '{"resourceType": "Bundle", "type": "transaction", "entry": [$.{"resource": $, "request": {"method": "POST", "url": resourceType}}]}';
 const FOR_MODELS = (type: string) => doesJob(type, 'ai');
@@ -45,15 +47,23 @@ const NOTES_TO_TEXT = '($notes := $join(**.attachment.data.$base64decode($), "\\
 function rowsToFhir(req: Request): string {
   const type = req.resourceTypes.find((t) => ['Patient', 'Observation', 'Condition', 'Encounter', 'Immunization'].includes(t)) ?? 'Patient';
   const resource: Record<string, string> = {
-    Patient:
-      '{"resourceType": "Patient", "identifier": [{"system": "urn:mrn", "value": $string(mrn)}], "name": [{"family": family, "given": [given]}], "birthDate": birth_date, "gender": $lowercase(gender)}',
-    Observation:
-      '{"resourceType": "Observation", "status": "final", "code": {"coding": [{"system": "http://loinc.org", "code": $string(loinc), "display": test}], "text": test}, "subject": {"reference": "Patient/" & patient_id}, "valueQuantity": {"value": $number(value), "unit": unit}}',
+    Patient: [
+      '{"resourceType": "Patient", "identifier": [{"system": "urn:mrn", "value": $string(mrn)}], "name":',
+      '[{"family": family, "given": [given]}], "birthDate": birth_date, "gender": $lowercase(gender)}',
+    ].join(' '),
+    Observation: [
+      '{"resourceType": "Observation", "status": "final", "code": {"coding": [{"system": "http://loinc.org", "code": $string(loinc), "display":',
+      'test}], "text": test}, "subject": {"reference": "Patient/" & patient_id}, "valueQuantity": {"value": $number(value), "unit": unit}}',
+    ].join(' '),
     Condition: '{"resourceType": "Condition", "code": {"text": condition}, "subject": {"reference": "Patient/" & patient_id}}',
-    Encounter:
-      '{"resourceType": "Encounter", "status": "finished", "class": {"system": "http://terminology.hl7.org/CodeSystem/v3-ActCode", "code": "AMB"}, "subject": {"reference": "Patient/" & patient_id}}',
-    Immunization:
-      '{"resourceType": "Immunization", "status": "completed", "vaccineCode": {"text": vaccine}, "patient": {"reference": "Patient/" & patient_id}, "occurrenceDateTime": date}',
+    Encounter: [
+      '{"resourceType": "Encounter", "status": "finished", "class": {"system":',
+      '"http://terminology.hl7.org/CodeSystem/v3-ActCode", "code": "AMB"}, "subject": {"reference": "Patient/" & patient_id}}',
+    ].join(' '),
+    Immunization: [
+      '{"resourceType": "Immunization", "status": "completed", "vaccineCode": {"text":',
+      'vaccine}, "patient": {"reference": "Patient/" & patient_id}, "occurrenceDateTime": date}',
+    ].join(' '),
   };
   return `{"resourceType": "Bundle", "type": "transaction", "entry": [$.{"resource": ${resource[type]}, "request": {"method": "POST", "url": "${type}"}}]}`;
 }

@@ -73,7 +73,10 @@ export function readSchedule(request: string): Schedule | null {
     const fit = minutes < 60 ? `*/${minutes} * * * *` : hours === 1 ? '0 * * * *' : `0 */${hours} * * *`;
     return {
       ...at(fit, every[0]),
-      note: `cron cannot repeat ${every[0]} exactly; ${fit} is the nearest (${minutes < 60 ? 'the count restarts each hour' : `every ${hours} hour${hours > 1 ? 's' : ''}`})`,
+      note: [
+        `cron cannot repeat ${every[0]} exactly; ${fit} is the nearest`,
+        `(${minutes < 60 ? 'the count restarts each hour' : `every ${hours} hour${hours > 1 ? 's' : ''}`})`,
+      ].join(' '),
     };
   }
   if (/\bevery\s+minute\b/.test(text)) return at('* * * * *', 'every minute');

@@ -20,7 +20,10 @@ export function predicate(req: Request, flow: Flow, perItem: boolean): { express
   if (flow.kind === 'hl7') {
     if (t) {
       // OBX-3 names the test, OBX-5 holds its value (fields are indexed by HL7 field number)
-      const expression = `$count(segments[id = "OBX" and $contains($lowercase(fields[3]), "${t.field}") and $contains(fields[5], /^-?[0-9.]+$/) and $number(fields[5]) ${t.op} ${t.value}]) > 0`;
+      const expression = [
+        `$count(segments[id = "OBX" and $contains($lowercase(fields[3]), "${t.field}") and`,
+        `$contains(fields[5], /^-?[0-9.]+$/) and $number(fields[5]) ${t.op} ${t.value}]) > 0`,
+      ].join(' ');
       return { expression, said: `an OBX of ${t.field} (OBX-3) with a value (OBX-5) ${t.op} ${t.value}`, guessed: false };
     }
     return { expression: `$count($hl7all($, "OBX-8")[$ in ${ABNORMAL}]) > 0`, said: 'an OBX abnormal flag (OBX-8) is set', guessed: false };

@@ -31,7 +31,10 @@ export function repair(def: Definition, reasoning: string[], unresolved: string[
         const d = descriptor(node.type);
         node.config = d.config.safeParse({}).success ? {} : { ...(d.example as Record<string, unknown>) };
         unresolved.push(
-          `${node.id} (${node.type}): ${e.message}; its config went back to ${Object.keys(node.config).length ? 'the catalog example' : 'the defaults'}: set it by hand`,
+          [
+            `${node.id} (${node.type}): ${e.message}; its config went back to`,
+            `${Object.keys(node.config).length ? 'the catalog example' : 'the defaults'}: set it by hand`,
+          ].join(' '),
         );
         reasoning.push(`Repair: ${node.id} had an invalid config (${e.message}); reset it.`);
       } else if (!descriptor(node.type).trigger) {

@@ -16,8 +16,10 @@ export const AGENT_TEMPLATES: readonly AgentTemplate[] = [
     agent_type: 'summarizer',
     description: 'Summarizes clinical notes, discharge letters and reports into a few sentences a clinician can scan.',
     model_config: model(512),
-    instructions:
-      'You summarize clinical text for clinicians. Answer in 3 sentences or fewer. Keep diagnoses, medications with doses, abnormal results and follow-up plans; never invent facts.',
+    instructions: [
+      'You summarize clinical text for clinicians. Answer in 3 sentences or fewer. Keep diagnoses,',
+      'medications with doses, abnormal results and follow-up plans; never invent facts.',
+    ].join(' '),
     prompt_template: 'Summarize this clinical text:\n\n{{input}}',
     tools: [{ id: 'deidentify_text', config: {} }],
   },
@@ -27,8 +29,10 @@ export const AGENT_TEMPLATES: readonly AgentTemplate[] = [
     agent_type: 'clinical',
     description: 'Extracts medications (dose, route, frequency), conditions (with negation), observations, dates and codes from free text.',
     model_config: model(1024, 0),
-    instructions:
-      'You extract structured facts from clinical text: list each medication with dose, route and frequency, each condition (say when it is negated), observations with values and units, dates and codes. Only what the text says.',
+    instructions: [
+      'You extract structured facts from clinical text: list each medication with dose, route and frequency, each',
+      'condition (say when it is negated), observations with values and units, dates and codes. Only what the text says.',
+    ].join(' '),
     prompt_template: 'Extract the medications, conditions, observations, dates and codes from:\n\n{{input}}',
     tools: [{ id: 'terminology_lookup', config: {} }],
   },
@@ -52,8 +56,10 @@ export const AGENT_TEMPLATES: readonly AgentTemplate[] = [
     agent_type: 'claims',
     description: 'Reviews claim and remittance text (X12 837/835 summaries, denial notes) and explains codes, adjustments and what to fix.',
     model_config: model(1024),
-    instructions:
-      'You review healthcare claims. Explain adjustment reason codes and denial reasons, point out missing or inconsistent data, and suggest what to correct before resubmission.',
+    instructions: [
+      'You review healthcare claims. Explain adjustment reason codes and denial reasons, point',
+      'out missing or inconsistent data, and suggest what to correct before resubmission.',
+    ].join(' '),
     prompt_template: 'Review this claim information:\n\n{{input}}',
     tools: [{ id: 'terminology_lookup', config: {} }],
   },

@@ -82,7 +82,10 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
     const done = m.changes.map((c) => `- ${c}`);
     const left = m.unresolved.map((u) => `- not done: ${u}`);
     const head = m.changes.length
-      ? `${m.changes.length} change${m.changes.length === 1 ? '' : 's'} proposed (not saved). ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}`
+      ? [
+          `${m.changes.length} change${m.changes.length === 1 ? '' : 's'} proposed (not`,
+          `saved). ${summary(m.validation.valid, m.validation.errors, m.validation.warnings)}`,
+        ].join(' ')
       : 'No change made.';
     yield { event: 'message', data: { content: [head, ...done, ...left].join('\n') } };
     return;

@@ -74,7 +74,10 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
       out.push({
         node_id: id,
         code: 'CREDENTIAL_IN_NODE',
-        message: `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline (shown masked). Put the credentials in an http connector and name it in \`connector\`.`,
+        message: [
+          `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline`,
+          `(shown masked). Put the credentials in an http connector and name it in \`connector\`.`,
+        ].join(' '),
       });
     }
     const check = d.plan?.precededBy;
@@ -86,7 +89,10 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
       out.push({
         node_id: id,
         code: 'WRITE_WITHOUT_RETRY',
-        message: `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts (e.g. 3); writes carry an idempotency key, so a retry does not write twice.`,
+        message: [
+          `${d.name} writes to an outside system and is not retried when it fails: set settings.retry.max_attempts`,
+          `(e.g. 3); writes carry an idempotency key, so a retry does not write twice.`,
+        ].join(' '),
       });
     }
   }

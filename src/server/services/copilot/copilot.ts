@@ -119,7 +119,10 @@ export function copilotHealth() {
         id: 'llm',
         available: models.length > 0,
         detail: models.length
-          ? `Structured output constrained to the catalog, checked by the validator and sent back with its errors: pipelines are designed with ${env.COPILOT_MODEL === OFFLINE_ENTRY.id ? 'a model named in the request (model)' : env.COPILOT_MODEL}.`
+          ? [
+              `Structured output constrained to the catalog, checked by the validator and sent back with its errors: pipelines are`,
+              `designed with ${env.COPILOT_MODEL === OFFLINE_ENTRY.id ? 'a model named in the request (model)' : env.COPILOT_MODEL}.`,
+            ].join(' ')
           : 'No language model is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_*): the offline planner answers.',
       },
     ],

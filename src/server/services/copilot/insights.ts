@@ -89,15 +89,20 @@ export async function agentInsights(ctx: ServiceContext, agentId: string) {
   if (agent.modelConfig.model === 'clinflow/offline' && agent.status === 'deployed') {
     recommendations.push({
       kind: 'offline-model',
-      message:
-        'This deployed agent runs on clinflow/offline, a rule-based model without an LLM: configure a language model (GET /api/llm-models) for answers beyond extraction and summaries.',
+      message: [
+        'This deployed agent runs on clinflow/offline, a rule-based model without an LLM: configure',
+        'a language model (GET /api/llm-models) for answers beyond extraction and summaries.',
+      ].join(' '),
     });
   }
   if (t.turns >= 5 && pct(t.failed, t.turns) >= 10) {
     const top = failures[0];
     recommendations.push({
       kind: 'failures',
-      message: `${pct(t.failed, t.turns)}% of turns failed${top?.code ? `, most often ${top.code}` : ''}: check the model's provider settings and the failing tools below.`,
+      message: [
+        `${pct(t.failed, t.turns)}% of turns failed${top?.code ? `, most often ${top.code}` : ''}:`,
+        `check the model's provider settings and the failing tools below.`,
+      ].join(' '),
     });
   }
   for (const [name, s] of tools) {
@@ -119,7 +124,10 @@ export async function agentInsights(ctx: ServiceContext, agentId: string) {
   if ((t.p95 ?? 0) > 15_000)
     recommendations.push({
       kind: 'latency',
-      message: `Turns take up to ${Math.round((t.p95 ?? 0) / 1000)} s (p95): a smaller model, a lower max_tokens or fewer tool round trips would answer faster.`,
+      message: [
+        `Turns take up to ${Math.round((t.p95 ?? 0) / 1000)} s (p95): a smaller`,
+        `model, a lower max_tokens or fewer tool round trips would answer faster.`,
+      ].join(' '),
     });
   return {
     agent_id: agent.id,

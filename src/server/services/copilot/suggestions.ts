@@ -68,7 +68,10 @@ export async function applySuggestion(ctx: ServiceContext, id: string) {
   if (!validation.valid || !m.changes.length) {
     throw new AppError(
       'SUGGESTION_NOT_APPLICABLE',
-      `The change "${s.change}" does not give a valid pipeline: ${[...validation.errors.map((e) => e.message), ...m.unresolved].join('; ') || 'nothing changed'}.`,
+      [
+        `The change "${s.change}" does not give a valid pipeline:`,
+        `${[...validation.errors.map((e) => e.message), ...m.unresolved].join('; ') || 'nothing changed'}.`,
+      ].join(' '),
       { errors: validation.errors, unresolved: m.unresolved },
     );
   }

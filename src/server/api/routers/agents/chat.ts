@@ -10,8 +10,11 @@ export const chatWith = chatLimited
       path: '/agents/{id}/chat',
       tags: S.TAGS,
       summary: 'Chat with an agent; stream: true answers with Server-Sent Events (thinking, tool_call, tool_result, message, done)',
-      description:
-        'Limited to 60 requests per minute per user or API key. With stream: true the response is text/event-stream: each event is "event: NAME" and "data: JSON"; a failure during the stream is an "error" event carrying the error object, then the stream closes. The turn is saved even if the client goes away.',
+      description: [
+        'Limited to 60 requests per minute per user or API key. With stream: true the response is text/event-stream:',
+        'each event is "event: NAME" and "data: JSON"; a failure during the stream is an "error" event',
+        'carrying the error object, then the stream closes. The turn is saved even if the client goes away.',
+      ].join(' '),
       protect: true,
     },
     errors: [...NOT_FOUND, ...RUN],

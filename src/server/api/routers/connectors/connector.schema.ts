@@ -23,7 +23,10 @@ const Name = z.string().trim().min(1, 'name must not be empty').max(200).refine(
 const Credentials = z
   .record(z.string(), z.string().max(10_000).refine(NoNul, 'must not contain the NUL character').nullable())
   .describe(
-    'Secrets by name (client_id, client_secret, username, password, token, api_key…), stored encrypted. A masked value sent back, or a field left out, keeps the stored one; null removes it',
+    [
+      'Secrets by name (client_id, client_secret, username, password, token, api_key…), stored',
+      'encrypted. A masked value sent back, or a field left out, keeps the stored one; null removes it',
+    ].join(' '),
   );
 const Config = z.record(z.string(), z.unknown()).describe("The type's settings (its config_schema in GET /api/connectors/types)");
 

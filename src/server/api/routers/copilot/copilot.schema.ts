@@ -91,7 +91,10 @@ export const PlannerModel = z
   .max(200)
   .optional()
   .describe(
-    "A language model id from GET /api/llm-models to design with (the LLM planner); default: the server's COPILOT_MODEL, clinflow/offline unless set — the rule-based planner",
+    [
+      'A language model id from GET /api/llm-models to design with (the LLM planner); default:',
+      "the server's COPILOT_MODEL, clinflow/offline unless set — the rule-based planner",
+    ].join(' '),
   );
 
 export const Diff = z.object({

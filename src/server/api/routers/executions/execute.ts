@@ -3,7 +3,10 @@ import { execute as runExecute } from '@/server/services/executions/execute';
 import * as S from './execution.schema';
 
 const RUN_TO_NODE =
-  'run_to_node ("run to here") runs a test run only up to one node: that node and the nodes upstream of it run, nothing downstream of it or on other branches; ' +
+  [
+    'run_to_node ("run to here") runs a test run only up to one node: that node and',
+    'the nodes upstream of it run, nothing downstream of it or on other branches; ',
+  ].join(' ') +
   'those are listed in node_results as skipped with reason not_requested. It needs test_mode: true and async: false (400 VALIDATION_FAILED otherwise); ' +
   'a node id the pipeline does not have is 404 NODE_NOT_FOUND. Disabled nodes do not run in any run: they pass their input through (skipped, reason disabled).';
 

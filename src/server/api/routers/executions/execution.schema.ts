@@ -21,7 +21,10 @@ export const ExecuteInput = z.object({
     .max(100)
     .optional()
     .describe(
-      'Test runs only (test_mode: true, async: false): run this node and the nodes upstream of it, nothing downstream; the others are skipped with reason not_requested',
+      [
+        'Test runs only (test_mode: true, async: false): run this node and the nodes upstream',
+        'of it, nothing downstream; the others are skipped with reason not_requested',
+      ].join(' '),
     ),
 });
 
@@ -38,7 +41,10 @@ export const RetryInput = z.object({
   execution_id: z.string(),
   node_id: z.string().min(1),
   inputs: Json.optional().describe(
-    'Inputs of node_id to replace, by port name; the other ports keep what the stored upstream runs give. Absent or {}: run node_id on its recorded inputs. When node_id is the trigger: keys of the execution inputs to replace',
+    [
+      'Inputs of node_id to replace, by port name; the other ports keep what the stored upstream runs give. Absent or',
+      '{}: run node_id on its recorded inputs. When node_id is the trigger: keys of the execution inputs to replace',
+    ].join(' '),
   ),
 });
 

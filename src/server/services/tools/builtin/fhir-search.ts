@@ -10,8 +10,10 @@ const MAX = 20;
 export const fhirSearch: BuiltinTool = {
   id: 'fhir_search',
   name: 'FHIR search',
-  description:
-    'Search or read resources on a FHIR R4 server, e.g. "Patient?family=smith&birthdate=ge1980-01-01", "Observation?patient=123&code=http://loinc.org|718-7" or "Patient/123". Returns up to 20 resources.',
+  description: [
+    'Search or read resources on a FHIR R4 server, e.g. "Patient?family=smith&birthdate=ge1980-01-01",',
+    '"Observation?patient=123&code=http://loinc.org|718-7" or "Patient/123". Returns up to 20 resources.',
+  ].join(' '),
   input_schema: {
     type: 'object',
     properties: { query: { type: 'string', description: 'A FHIR search (Type?param=value&…) or read (Type/id)' } },

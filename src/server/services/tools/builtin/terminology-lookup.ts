@@ -5,8 +5,10 @@ import type { BuiltinTool } from '../tool-types';
 export const terminologyLookup: BuiltinTool = {
   id: 'terminology_lookup',
   name: 'Terminology lookup',
-  description:
-    'Look up the display name of a code: HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC, SNOMED CT, RxNorm, CVX and ICD-10 codes Clinflow carries offline. Say "unknown" rather than guess.',
+  description: [
+    'Look up the display name of a code: HL7 v2 tables, FHIR and HL7 v3 code systems, and the LOINC,',
+    'SNOMED CT, RxNorm, CVX and ICD-10 codes Clinflow carries offline. Say "unknown" rather than guess.',
+  ].join(' '),
   input_schema: {
     type: 'object',
     properties: {
