@@ -83,19 +83,26 @@ export function hl7FieldActions(segment: string): Readonly<Record<number, Hl7Fie
 export const HL7_FIELDS: Readonly<Record<string, Readonly<Record<number, Hl7FieldAction>>>> = {
   MSH: { 7: 'date' },
   EVN: { 2: 'date', 3: 'date', 5: 'person', 6: 'date' },
-  PID: { 2: 'id', 3: 'id', 4: 'id', 5: 'name', 6: 'name', 7: 'birth', 9: 'name', 11: 'address', 12: 'redact', 13: 'phone', 14: 'phone', 18: 'id', 19: 'id', 20: 'id', 21: 'id', 23: 'redact', 29: 'date', 33: 'date', 40: 'phone' },
+  PID: { 2: 'id', 3: 'id', 4: 'id', 5: 'name', 6: 'name', 7: 'birth', 9: 'name', 11: 'address', 12: 'redact', 13: 'phone', 14: 'phone', 18: 'id',
+         19: 'id', 20: 'id', 21: 'id', 23: 'redact', 29: 'date', 33: 'date', 40: 'phone' },
   PD1: { 3: 'redact', 4: 'person' },
-  NK1: { 2: 'name', 4: 'address', 5: 'phone', 6: 'phone', 8: 'date', 9: 'date', 12: 'id', 13: 'redact', 16: 'birth', 30: 'name', 31: 'phone', 32: 'address', 33: 'id', 37: 'id', 40: 'phone', 41: 'phone' },
-  PV1: { 3: 'location', 5: 'id', 6: 'location', 7: 'person', 8: 'person', 9: 'person', 11: 'location', 17: 'person', 19: 'id', 42: 'location', 43: 'location', 44: 'date', 45: 'date', 50: 'id', 52: 'person' },
+  NK1: { 2: 'name', 4: 'address', 5: 'phone', 6: 'phone', 8: 'date', 9: 'date', 12: 'id', 13: 'redact', 16: 'birth', 30: 'name', 31: 'phone',
+         32: 'address', 33: 'id', 37: 'id', 40: 'phone', 41: 'phone' },
+  PV1: { 3: 'location', 5: 'id', 6: 'location', 7: 'person', 8: 'person', 9: 'person', 11: 'location', 17: 'person', 19: 'id', 42: 'location',
+         43: 'location', 44: 'date', 45: 'date', 50: 'id', 52: 'person' },
   PV2: { 8: 'date', 9: 'date', 26: 'date', 33: 'date' },
-  GT1: { 2: 'id', 3: 'name', 4: 'name', 5: 'address', 6: 'phone', 7: 'phone', 8: 'birth', 12: 'id', 13: 'date', 14: 'date', 16: 'redact', 17: 'address', 18: 'phone', 19: 'id', 21: 'redact', 45: 'name', 46: 'phone', 47: 'redact', 48: 'id' },
-  IN1: { 3: 'id', 6: 'name', 7: 'phone', 8: 'id', 10: 'id', 11: 'redact', 12: 'date', 13: 'date', 16: 'name', 18: 'birth', 19: 'address', 26: 'date', 29: 'date', 36: 'id', 44: 'address', 49: 'id' },
+  GT1: { 2: 'id', 3: 'name', 4: 'name', 5: 'address', 6: 'phone', 7: 'phone', 8: 'birth', 12: 'id', 13: 'date', 14: 'date', 16: 'redact',
+         17: 'address', 18: 'phone', 19: 'id', 21: 'redact', 45: 'name', 46: 'phone', 47: 'redact', 48: 'id' },
+  IN1: { 3: 'id', 6: 'name', 7: 'phone', 8: 'id', 10: 'id', 11: 'redact', 12: 'date', 13: 'date', 16: 'name', 18: 'birth', 19: 'address', 26: 'date',
+         29: 'date', 36: 'id', 44: 'address', 49: 'id' },
   IN2: { 1: 'id', 2: 'id', 6: 'id', 8: 'id', 25: 'id', 26: 'id', 49: 'name', 50: 'phone', 52: 'name', 63: 'phone', 64: 'phone' },
   ORC: { 2: 'id', 3: 'id', 4: 'id', 9: 'date', 10: 'person', 11: 'person', 12: 'person', 15: 'date', 19: 'person', 22: 'address', 23: 'phone', 24: 'address' },
-  OBR: { 2: 'id', 3: 'id', 6: 'date', 7: 'date', 8: 'date', 14: 'date', 16: 'person', 17: 'phone', 22: 'date', 28: 'person', 32: 'person', 33: 'person', 34: 'person', 35: 'person', 36: 'date' },
+  OBR: { 2: 'id', 3: 'id', 6: 'date', 7: 'date', 8: 'date', 14: 'date', 16: 'person', 17: 'phone', 22: 'date', 28: 'person', 32: 'person',
+         33: 'person', 34: 'person', 35: 'person', 36: 'date' },
   OBX: { 14: 'date', 16: 'person', 19: 'date', 24: 'address', 25: 'person' },
   NTE: { 3: 'text', 5: 'person' },
-  TXA: { 4: 'date', 5: 'person', 6: 'date', 7: 'date', 8: 'date', 9: 'person', 10: 'person', 11: 'person', 12: 'id', 14: 'id', 16: 'id', 22: 'person', 23: 'id' },
+  TXA: { 4: 'date', 5: 'person', 6: 'date', 7: 'date', 8: 'date', 9: 'person', 10: 'person', 11: 'person', 12: 'id', 14: 'id', 16: 'id', 22: 'person',
+         23: 'id' },
   SCH: { 1: 'id', 2: 'id', 12: 'person', 13: 'phone', 14: 'address', 16: 'person', 17: 'phone', 18: 'address', 20: 'person', 21: 'phone', 23: 'address' },
   AIP: { 3: 'person', 6: 'date' },
   AIL: { 6: 'date' },
@@ -110,7 +117,9 @@ export const HL7_FIELDS: Readonly<Record<string, Readonly<Record<number, Hl7Fiel
   // the accident: its location and address go, its description is clinical text, scrubbed
   ACC: { 3: 'redact', 8: 'text', 11: 'address' },
   // certification (v2.5.1 IN3): numbers, the people who certified, reviewed or were contacted, their phones, dates
-  IN3: { 2: 'id', 3: 'person', 4: 'redact', 5: 'person', 6: 'date', 7: 'date', 8: 'person', 9: 'date', 10: 'date', 11: 'person', 12: 'name', 13: 'phone', 15: 'date', 16: 'date', 17: 'redact', 18: 'date', 19: 'person', 21: 'date', 22: 'redact', 23: 'organization', 24: 'phone', 25: 'date', 26: 'person', 27: 'redact', 28: 'organization' },
+  IN3: { 2: 'id', 3: 'person', 4: 'redact', 5: 'person', 6: 'date', 7: 'date', 8: 'person', 9: 'date', 10: 'date', 11: 'person', 12: 'name',
+         13: 'phone', 15: 'date', 16: 'date', 17: 'redact', 18: 'date', 19: 'person', 21: 'date', 22: 'redact', 23: 'organization', 24: 'phone',
+         25: 'date', 26: 'person', 27: 'redact', 28: 'organization' },
 };
 
 /** Free-text OBX value types: their OBX-5 is scrubbed; encapsulated data (ED) cannot be and is removed. */
@@ -280,7 +289,12 @@ function scrubKept(raw: string, action: Hl7FieldAction, c: FieldCtx): string {
 const DTM = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d{2,6}(?:\.\d+)?)?(?:[+-]\d{4})?$/;
 
 // prettier-ignore
-const STATES = new Set(['alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia', 'wisconsin', 'wyoming', 'district of columbia', 'puerto rico']);
+const STATES = new Set(['alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia',
+                        'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts',
+                        'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey',
+                        'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island',
+                        'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia',
+                        'wisconsin', 'wyoming', 'district of columbia', 'puerto rico']);
 
 /** A state as XAD-4 should hold it (a code, or a US state's name); a city misplaced there is not kept. */
 function isState(v: string): boolean {

@@ -55,8 +55,9 @@ const HANDLED = new Set([
  * templates: PID (+ PD1, and GT1/IN1/IN2/DB1 when they speak of the patient) → Patient, a merge's PID and MRG → Linkage,
  * PV1/PV2 → Encounter (its PL locations → Locations, locations.ts; visit.ts),
  * NK1 → Patient.contact, NK1/GT1/IN1/IN2 → RelatedPerson, IN1 → Coverage, AL1/IAM → AllergyIntolerance, DG1/PRB/PDA → Condition, PR1 (and
- * its parent PR1-25), PDA's death certification and autopsy, FT1-25 within an order → Procedure, ORC/OBR/RF1/AIS → ServiceRequest (and DiagnosticReport for results), OBX → Observation (an ED/RP
- * document → DiagnosticReport), PDA/ACC → Observation, SPM → Specimen, RXA → Immunization, RXO/RXE (+ RXR) →
+ * its parent PR1-25), PDA's death certification and autopsy, FT1-25 within an order → Procedure, ORC/OBR/RF1/AIS → ServiceRequest
+ * (and DiagnosticReport for results), OBX → Observation (an ED/RP document → DiagnosticReport), PDA/ACC → Observation,
+ * SPM → Specimen, RXA → Immunization, RXO/RXE (+ RXR) →
  * MedicationRequest, RXD (and FT1-29 of an order) → MedicationDispense, NTE → a note of what it follows,
  * FT1 → ChargeItem, CON → Consent, TXA → DocumentReference, SCH/AIx → Appointment, MSH →
  * MessageHeader, MSH/EVN → Provenance. Ids are derived from the

@@ -84,7 +84,10 @@ export function patient(pid: Seg, ctx: Ctx, pd1?: Seg): Patient {
   return p;
 }
 
-/** NK1-7 contact roles (HL7 table 0131) and NK1-3 relationships that make an NK1 a contact of the patient (an employer, an agency…) rather than a related person. */
+/**
+ * NK1-7 contact roles (HL7 table 0131) and NK1-3 relationships that make an NK1 a contact of the patient (an employer, an
+ * agency…) rather than a related person.
+ */
 const CONTACT_ROLES = new Set(['E', 'F', 'I', 'S']);
 const CONTACT_RELATIONSHIPS = new Set(['EMR', 'CGV']);
 

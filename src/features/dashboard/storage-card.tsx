@@ -11,6 +11,9 @@ import { api, type RouterOutputs } from '@/trpc/react';
 
 type Retention = NonNullable<RouterOutputs['storage']['report']['pipelines'][number]['retention']>;
 
+/** 1234567 as "1,234,567" (the reader's locale). */
+const grouped = (n: number): string => n.toLocaleString();
+
 /** 1,234,567 bytes as "1.2 MB". */
 export function formatBytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -69,9 +72,9 @@ export function StorageCard() {
               {d.pruner.last_run ? (
                 <>
                   Pruner last ran <RelativeTime iso={d.pruner.last_run.started_at} /> ({d.pruner.last_run.status}): it removed{' '}
-                  {d.pruner.last_run.executions_deleted.toLocaleString()} runs and the payloads of {d.pruner.last_run.payloads_pruned.toLocaleString()} here,{' '}
-                  {formatBytes(d.pruner.last_run.bytes_freed)}. Last 7 days: {d.pruner.last_7_days.executions_deleted.toLocaleString()} runs,{' '}
-                  {d.pruner.last_7_days.payloads_pruned.toLocaleString()} payloads, {formatBytes(d.pruner.last_7_days.bytes_freed)}.
+                  {grouped(d.pruner.last_run.executions_deleted)} runs and the payloads of {grouped(d.pruner.last_run.payloads_pruned)} here,{' '}
+                  {formatBytes(d.pruner.last_run.bytes_freed)}. Last 7 days: {grouped(d.pruner.last_7_days.executions_deleted)} runs,{' '}
+                  {grouped(d.pruner.last_7_days.payloads_pruned)} payloads, {formatBytes(d.pruner.last_7_days.bytes_freed)}.
                 </>
               ) : (
                 'The pruner has not run yet: it runs every few minutes and removes what each pipeline’s retention no longer keeps.'

@@ -51,7 +51,10 @@ export function FixButton({ onFix, label }: { onFix: () => void; label: string }
       onClick={onFix}
       aria-label={label}
       title="Ask the copilot for the change that fixes it: previewed on the canvas for you to accept"
-      className="mt-1 mr-1 inline-flex shrink-0 items-center gap-1 rounded-md border border-violet-200 bg-violet-50 px-1.5 py-0.5 text-[11px] font-medium text-violet-800 hover:border-violet-300 hover:bg-violet-100"
+      className={cn(
+        'mt-1 mr-1 inline-flex shrink-0 items-center gap-1 rounded-md border border-violet-200 bg-violet-50 px-1.5 py-0.5',
+        'text-[11px] font-medium text-violet-800 hover:border-violet-300 hover:bg-violet-100',
+      )}
     >
       <Wand2 className="size-3" aria-hidden />
       Fix
@@ -74,6 +77,7 @@ export function CopilotPreview() {
   const { result, change } = preview;
   const { validation, unresolved, reasoning, dry_run } = result;
   const valid = validation.valid;
+  const warnings = validation.warnings.length;
   const changedIds = change ? Object.keys(change.changed) : [];
 
   function accept() {
@@ -96,7 +100,8 @@ export function CopilotPreview() {
           </h2>
           <p className="text-xs text-slate-500">
             {change
-              ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed, ${change.rewired.length} rewired · drawn on the canvas, not made yet`
+              ? `${preview.nodes.length} added, ${changedIds.length} changed, ${change.removedNodes.length} removed, ` +
+                `${change.rewired.length} rewired · drawn on the canvas, not made yet`
               : `${result.pipeline.nodes.length} nodes, ${result.pipeline.connections.length} connections · drawn dashed on the canvas, not added yet`}
           </p>
           {result.planner === 'llm' && result.model ? (
@@ -123,7 +128,7 @@ export function CopilotPreview() {
           <p className="flex items-center gap-1.5 font-medium">
             {valid ? <CheckCircle2 className="size-4" aria-hidden /> : <AlertCircle className="size-4" aria-hidden />}
             {valid
-              ? `The validator found it valid${validation.warnings.length ? `, with ${validation.warnings.length} warning${validation.warnings.length === 1 ? '' : 's'}` : ''}`
+              ? `The validator found it valid${warnings ? `, with ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`
               : `Not valid: ${validation.errors.length} error${validation.errors.length === 1 ? '' : 's'} the copilot could not repair`}
           </p>
           {!valid ? <p className="mt-0.5 text-xs">It would not run as it is. Fix these after accepting, or describe it differently.</p> : null}

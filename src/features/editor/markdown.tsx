@@ -1,4 +1,5 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
+import { cn } from '@/components/ui/cn';
 
 /** How each markdown element looks in the side panel (react-markdown renders no raw HTML). */
 const COMPONENTS: Components = {
@@ -15,7 +16,12 @@ const COMPONENTS: Components = {
     </a>
   ),
   pre: ({ children }) => (
-    <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-slate-100">
+    <pre
+      className={cn(
+        'overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100',
+        '[&_code]:bg-transparent [&_code]:p-0 [&_code]:text-slate-100',
+      )}
+    >
       {children}
     </pre>
   ),

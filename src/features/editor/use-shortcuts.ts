@@ -11,8 +11,9 @@ function typingIn(target: EventTarget | null): boolean {
 
 /**
  * Canvas shortcuts (listed for users in shortcuts-sheet.tsx): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo,
- * Ctrl/⌘+C/V copy/paste the selected nodes and notes, Ctrl/⌘+D duplicate, Ctrl/⌘+A selects every node and note, D disables/enables the selected nodes, Shift+R test-runs up
- * to the selected node, Ctrl/⌘+S save, "/" focuses the palette search, "?" opens the shortcut sheet.
+ * Ctrl/⌘+C/V copy/paste the selected nodes and notes, Ctrl/⌘+D duplicate, Ctrl/⌘+A selects every node and note,
+ * D disables/enables the selected nodes, Shift+R test-runs up to the selected node, Ctrl/⌘+S save, "/" focuses the palette
+ * search, "?" opens the shortcut sheet.
  * Delete/Backspace is React Flow's own.
  */
 export function useShortcuts(onSave: () => void, onHelp: () => void, onRunTo: (nodeId: string) => void) {

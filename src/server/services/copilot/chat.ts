@@ -109,7 +109,10 @@ async function* turn(ctx: ServiceContext, input: CopilotChatInput): AsyncGenerat
   };
 }
 
-/** POST /api/copilot/chat with stream: true — the events of one turn, each sent as it is made. What can be checked first (the pipeline in context) answers as an ordinary error. */
+/**
+ * POST /api/copilot/chat with stream: true — the events of one turn, each sent as it is made. What can be checked first
+ * (the pipeline in context) answers as an ordinary error.
+ */
 export async function copilotChatEvents(ctx: ServiceContext, input: CopilotChatInput): Promise<AsyncIterable<CopilotEvent>> {
   if (input.context?.pipeline_id) await findPipelineRow(ctx, input.context.pipeline_id);
   if (input.model) getLanguageModel(input.model); // an unavailable model is a 400 before the stream opens
