@@ -21,7 +21,8 @@ function fullUrlOf(r: Resource): string | undefined {
   if (!r.id) return undefined;
   if (UUID.test(r.id)) return `urn:uuid:${r.id.toLowerCase()}`;
   const h = createHash('sha256').update(`${r.resourceType}/${r.id}`).digest('hex');
-  return `urn:uuid:${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `urn:uuid:${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Finds what `reference` points to in the bundle: an entry's fullUrl, `Type/id`, or an absolute URL ending in `Type/id`. */

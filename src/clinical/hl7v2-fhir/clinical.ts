@@ -262,6 +262,9 @@ export function observation(obx: Seg, ctx: Ctx, basedOn?: Ref, specimen?: Ref): 
   }));
 }
 
+/** HL7 v2 ED/RP type of data (its major type) → the MIME type's top-level name. */
+const MEDIA_TYPES: Record<string, string> = { IM: 'image', AP: 'application', TX: 'text', AU: 'audio', VI: 'video', MU: 'multipart' };
+
 /** An OBX whose value is a document (ED encapsulated data, RP a reference to it) → DiagnosticReport with a presented form. */
 export function documentResult(obx: Seg, ctx: Ctx, basedOn?: Ref): DiagnosticReport | undefined {
   const code = codeableConcept(obx.f(3));
@@ -270,10 +273,7 @@ export function documentResult(obx: Seg, ctx: Ctx, basedOn?: Ref): DiagnosticRep
   const v = obx.f(5);
   const ed = obx.v(2).toUpperCase() === 'ED';
   const [major, minor] = ed ? [v.c(2), v.c(3)] : [v.c(3), v.c(4)];
-  const contentType =
-    major && minor
-      ? `${({ IM: 'image', AP: 'application', TX: 'text', AU: 'audio', VI: 'video', MU: 'multipart' } as Record<string, string>)[major.toUpperCase()] ?? major.toLowerCase()}/${minor.toLowerCase()}`
-      : undefined;
+  const contentType = major && minor ? `${MEDIA_TYPES[major.toUpperCase()] ?? major.toLowerCase()}/${minor.toLowerCase()}` : undefined;
   const data = ed && /^base64$/i.test(v.c(4)) && v.c(5) ? v.c(5) : undefined;
   return ctx.once<DiagnosticReport>('DiagnosticReport', `OBX|${obx.index}`, (id) => ({
     resourceType: 'DiagnosticReport',

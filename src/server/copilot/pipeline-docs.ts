@@ -53,9 +53,8 @@ export function pipelineDocs(
     if (node.type?.trigger) continue;
     const t = node.type;
     const next = (g.outgoing.get(id) ?? []).map((c) => `\`${c.source_port}\` → ${c.target}`).join(', ');
-    lines.push(
-      `${++n}. **${id}** — ${t ? `${t.name} (\`${node.def.type}\`)` : `unknown type \`${node.def.type}\``}${node.def.disabled ? ' — *disabled: passes its input through*' : ''}`,
-    );
+    const what = t ? `${t.name} (\`${node.def.type}\`)` : `unknown type \`${node.def.type}\``;
+    lines.push(`${++n}. **${id}** — ${what}${node.def.disabled ? ' — *disabled: passes its input through*' : ''}`);
     if (t) lines.push(`   ${t.description}`);
     lines.push(`   Settings: ${settings(node.def.config)}.${next ? ` Output: ${next}.` : ''}`);
   }
@@ -64,7 +63,8 @@ export function pipelineDocs(
   if (!writes.length) lines.push('None: it reads and transforms only.');
   for (const w of writes)
     lines.push(
-      `- **${w.def.id}** (${w.type!.name})${typeof w.def.config.connector === 'string' ? ` through the connector "${w.def.config.connector}"` : ''}; ${w.settings.retry.max_attempts > 1 ? `up to ${w.settings.retry.max_attempts} attempts` : 'no retry'}. Test runs do not write.`,
+      `- **${w.def.id}** (${w.type!.name})${typeof w.def.config.connector === 'string' ? ` through the connector "${w.def.config.connector}"` : ''}; ` +
+        `${w.settings.retry.max_attempts > 1 ? `up to ${w.settings.retry.max_attempts} attempts` : 'no retry'}. Test runs do not write.`,
     );
   lines.push('', '## Checks', '');
   if (!findings.errors.length && !findings.warnings.length) lines.push('The validator and the copilot found nothing to fix.');

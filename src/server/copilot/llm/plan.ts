@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NODE_DESCRIPTORS } from '@/engine/nodes/descriptors';
 import type { PipelineConnection, PipelineNode } from '@/shared/pipeline';
 import { planPipeline, type Plan, type PlanOptions } from '../planner';
-import { validate } from '../planner/repair';
+import { validate, validText } from '../planner/repair';
 import { layered } from './layout';
 import { relevantNodeTypes, repairPrompt, requestPrompt, systemPrompt } from './prompt';
 
@@ -82,7 +82,8 @@ export async function planWithModel(
   const system = systemPrompt(types);
   const messages: ModelMessage[] = [{ role: 'user', content: requestPrompt(description, connectors) }];
   const reasoning = [
-    `Asked ${modelId}, with ${types.length} catalog entries relevant to the request in the prompt and the answer constrained to the catalog's ${NODE_TYPES.length} node types.`,
+    `Asked ${modelId}, with ${types.length} catalog entries relevant to the request in the prompt ` +
+      `and the answer constrained to the catalog's ${NODE_TYPES.length} node types.`,
   ];
   const usage = { input_tokens: 0, output_tokens: 0 };
   let last: { name: string; nodes: PipelineNode[]; connections: PipelineConnection[] } = { name: offline.pipeline.name, nodes: [], connections: [] };
@@ -119,13 +120,12 @@ export async function planWithModel(
     problems = [...def.problems, ...report.errors.map(problemText)];
     if (attempt === 1) reasoning.push(...answer.reasoning.map((s) => `${modelId}: ${s}`));
     if (problems.length === 0) {
-      reasoning.push(
-        `Answer ${attempt}: checked with the engine's validator: valid${report.warnings.length ? ` (${report.warnings.length} warning${report.warnings.length > 1 ? 's' : ''}: ${report.warnings.map((w) => w.code).join(', ')})` : ''}.`,
-      );
+      reasoning.push(`Answer ${attempt}: checked with the engine's validator: ${validText(report.warnings)}.`);
       return { pipeline: last, reasoning, unresolved: [], attempts: attempt, usage, valid: true };
     }
     reasoning.push(
-      `Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`,
+      `Answer ${attempt}: the validator found ${problems.length} problem${problems.length > 1 ? 's' : ''} (${problems.join('; ')})` +
+        `${attempt < MAX_ATTEMPTS ? '; asked the model to correct them' : ''}.`,
     );
     messages.push({ role: 'assistant', content: JSON.stringify(answer) }, { role: 'user', content: repairPrompt(problems) });
   }

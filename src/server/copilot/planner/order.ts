@@ -33,9 +33,8 @@ export function orderSteps(steps: Step[], req: Request, reasoning: string[]): { 
   const main = steps.filter((s) => !s.aside && BEHAVIORS[s.type]!.role !== 'sink').sort(byOrder);
   const sinks = steps.filter((s) => !s.aside && BEHAVIORS[s.type]!.role === 'sink').sort((x, y) => x.at - y.at);
   const asideSteps = steps.filter((s) => s.aside).sort(byOrder);
-  reasoning.push(
-    `Order: ${[...main, ...sinks].map((s) => s.type).join(' → ') || '(no steps)'}${asideSteps.length ? `; otherwise: ${asideSteps.map((s) => s.type).join(' → ')}` : ''}.`,
-  );
+  const chain = (list: Step[]) => list.map((s) => s.type).join(' → ');
+  reasoning.push(`Order: ${chain([...main, ...sinks]) || '(no steps)'}${asideSteps.length ? `; otherwise: ${chain(asideSteps)}` : ''}.`);
 
   return { main, sinks, asideSteps, router };
 }

@@ -4,7 +4,7 @@ import { Builder, type Placed, type Point } from './build';
 import { configure, type Connector } from './configure';
 import { flowText, type Flow } from './flow';
 import { readRequest, type Request } from './read';
-import { repair, type Definition } from './repair';
+import { repair, validText, type Definition } from './repair';
 import { isRouter, orderSteps } from './order';
 import { chooseSteps, type Step } from './select';
 
@@ -96,7 +96,8 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
   const req = readRequest(description);
   reasoning.push(
     `Read the request: the data is ${flowText({ type: req.data === 'json' || req.data === 'fhir' ? 'json' : 'text', kind: req.data, x12: req.x12 })}` +
-      `${req.resourceTypes.length ? `; FHIR types ${req.resourceTypes.join(', ')}` : ''}${req.threshold ? `; a threshold ${req.threshold.field} ${req.threshold.op} ${req.threshold.value}` : ''}.`,
+      `${req.resourceTypes.length ? `; FHIR types ${req.resourceTypes.join(', ')}` : ''}` +
+      `${req.threshold ? `; a threshold ${req.threshold.field} ${req.threshold.op} ${req.threshold.value}` : ''}.`,
   );
   const { steps } = chooseSteps(req, reasoning);
   const b = new Builder({ req, connectors: options.connectors ?? [], used: new Set() }, reasoning, unresolved);
@@ -162,7 +163,8 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
     if (placed) sinkResults.push(placed);
     if (placed && from.flow.kind === 'event' && req.trigger.event === 'schedule') {
       unresolved.push(
-        `${placed.id} (${sink.type}) gets only the schedule's event: the request names nothing the catalog can read the data from; add the node that reads it before ${placed.id}`,
+        `${placed.id} (${sink.type}) gets only the schedule's event: the request names nothing the catalog can read the data from; ` +
+          `add the node that reads it before ${placed.id}`,
       );
     }
   }
@@ -219,7 +221,7 @@ export function planPipeline(description: string, options: PlanOptions = {}): Pl
   const { def, report } = repair({ nodes: b.nodes, connections: b.connections }, reasoning, unresolved);
   reasoning.push(
     report.valid
-      ? `Checked with the engine's validator: valid${report.warnings.length ? ` (${report.warnings.length} warning${report.warnings.length > 1 ? 's' : ''}: ${report.warnings.map((w) => w.code).join(', ')})` : ''}.`
+      ? `Checked with the engine's validator: ${validText(report.warnings)}.`
       : `The validator still finds errors: ${report.errors.map((e) => `${e.node_id ?? 'pipeline'}: ${e.message}`).join('; ')}.`,
   );
   if (!report.valid) unresolved.push(...report.errors.map((e) => `${e.node_id ?? 'pipeline'}: ${e.message}`));

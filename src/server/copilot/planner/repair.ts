@@ -12,6 +12,11 @@ export function validate(def: Definition): ValidationReport {
   return validateDefinition(def, getNodeType);
 }
 
+/** "valid", with the count and codes of the report's warnings when it has any. */
+export function validText(warnings: ValidationReport['warnings']): string {
+  return `valid${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? 's' : ''}: ${warnings.map((w) => w.code).join(', ')})` : ''}`;
+}
+
 /**
  * Checks the plan with the engine's validator and repairs what it can, saying so: a config that does not
  * parse goes back to the node's defaults (or its example); a node that still cannot stand (unknown, or an
