@@ -32,9 +32,8 @@ export async function listExecutions(ctx: ServiceContext, input: ListExecutionsI
     const pattern = `%${JSON.stringify(input.q)
       .slice(1, -1)
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      sql`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or coalesce(${executions.error}::text, '') ilike ${pattern})`,
-    );
+    const errorText = sql`coalesce(${executions.error}::text, '')`;
+    where.push(sql`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or ${errorText} ilike ${pattern})`);
   }
   const [rows, totals] = await Promise.all([
     ctx.db

@@ -93,13 +93,14 @@ async function start<T>(
 ): Promise<Started<T> | null> {
   const id = randomUUID();
   const startedAt = e.status === 'running' ? new Date() : null;
-  const args = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
+  // the arguments of start_execution(_if_current), as fragments of one statement
+  const target = sql`${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}`;
+  const run = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb`;
+  const args = sql`${run}, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
   const admit = async (q: Db) => {
     const result = guard
-      ? await q.execute(
-          sql`select outcome from start_execution_if_current(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${guard.requireDeployed}, ${args})`,
-        )
-      : await q.execute(sql`select 'started' as outcome from start_execution(${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}, ${args})`);
+      ? await q.execute(sql`select outcome from start_execution_if_current(${target}, ${guard.requireDeployed}, ${args})`)
+      : await q.execute(sql`select 'started' as outcome from start_execution(${target}, ${args})`);
     const outcome = rowsOf<{ outcome: string }>(result)[0]?.outcome ?? 'full';
     if (outcome === 'changed') throw new PipelineChanged();
     if (outcome !== 'started') throw concurrencyLimit();

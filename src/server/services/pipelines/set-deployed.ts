@@ -34,13 +34,14 @@ export async function setDeployed(ctx: ServiceContext, id: string, deployed: boo
     );
   }
   const previous = current.status === 'deployed' ? { deployedVersion: current.deployedVersion, deployedAt: current.deployedAt } : null;
+  const republished = sql`${pipelines.status} = 'deployed' and ${pipelines.deployedVersion} = ${pipelines.version}`;
   const [row] = await ctx.db
     .update(pipelines)
     // deployed_at: when the live version was published (deploying it again changes nothing)
     .set({
       status: 'deployed',
       deployedVersion: current.version,
-      deployedAt: sql`case when ${pipelines.status} = 'deployed' and ${pipelines.deployedVersion} = ${pipelines.version} then coalesce(${pipelines.deployedAt}, now()) else now() end`,
+      deployedAt: sql`case when ${republished} then coalesce(${pipelines.deployedAt}, now()) else now() end`,
     })
     .where(and(ownPipeline(ctx, id), eq(pipelines.version, current.version)))
     .returning();

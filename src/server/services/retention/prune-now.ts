@@ -31,10 +31,11 @@ export async function pruneNow(ctx: ServiceContext) {
     if ((run && run.status !== 'running') || Date.now() >= deadline) break;
     await sleep(250);
   }
+  const ofRun = run && sql`run_id = ${run.id}::uuid and org_id = ${ctx.principal.orgId}`;
   const [mine] = run
     ? rowsOf<{ executions_deleted: number; payloads_pruned: number; bytes_freed: number | string }>(
         await ctx.db.execute(sql`select coalesce(sum(executions_deleted), 0)::int as executions_deleted,
-          coalesce(sum(payloads_pruned), 0)::int as payloads_pruned, coalesce(sum(bytes_freed), 0) as bytes_freed from prune_counts where run_id = ${run.id}::uuid and org_id = ${ctx.principal.orgId}`),
+          coalesce(sum(payloads_pruned), 0)::int as payloads_pruned, coalesce(sum(bytes_freed), 0) as bytes_freed from prune_counts where ${ofRun}`),
       )
     : [];
   const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOString());
