@@ -32,11 +32,16 @@ export interface Extraction {
 }
 
 const DOSE = String.raw`(\d+(?:\.\d+)?\s?(?:mg|mcg|g|ml|mL|units?|IU|meq|mEq|%)(?:\/\w+)?)`;
-const ROUTE = String.raw`(?:\b(po|p\.o\.|by mouth|orally|oral|iv|intravenous(?:ly)?|im|intramuscular(?:ly)?|sc|subcut(?:aneous(?:ly)?)?|sq|topical(?:ly)?|inhaled|sublingual|sl|pr|rectal(?:ly)?)\b)`;
-const FREQ = String.raw`(?:\b(once daily|twice daily|three times daily|four times daily|daily|nightly|at bedtime|every\s+\d+\s*(?:hours?|hrs?|h)|q\d+h|qd|bid|tid|qid|qhs|prn|as needed|weekly|monthly)\b)`;
+const ROUTE =
+  String.raw`(?:\b(po|p\.o\.|by mouth|orally|oral|iv|intravenous(?:ly)?|im|intramuscular(?:ly)?|sc|` +
+  String.raw`subcut(?:aneous(?:ly)?)?|sq|topical(?:ly)?|inhaled|sublingual|sl|pr|rectal(?:ly)?)\b)`;
+const FREQ =
+  String.raw`(?:\b(once daily|twice daily|three times daily|four times daily|daily|nightly|at bedtime|` +
+  String.raw`every\s+\d+\s*(?:hours?|hrs?|h)|q\d+h|qd|bid|tid|qid|qhs|prn|as needed|weekly|monthly)\b)`;
 /** A drug name followed by a dose: "metformin 500 mg po bid", "Lisinopril 10mg daily". */
 const MED = new RegExp(
-  String.raw`\b([A-Za-z][A-Za-z-]{2,}(?:\s+(?:hydrochloride|hcl|sodium|potassium|er|xr|sr))?)\s+${DOSE}(?:\s*(?:tablets?|tabs?|capsules?|caps?))?(?:\s+${ROUTE})?(?:\s+${FREQ})?(?:\s+${FREQ})?`,
+  String.raw`\b([A-Za-z][A-Za-z-]{2,}(?:\s+(?:hydrochloride|hcl|sodium|potassium|er|xr|sr))?)\s+${DOSE}` +
+    String.raw`(?:\s*(?:tablets?|tabs?|capsules?|caps?))?(?:\s+${ROUTE})?(?:\s+${FREQ})?(?:\s+${FREQ})?`,
   'gi',
 );
 const NOT_DRUG = /^(take|takes|taking|given|give|dose|total|about|of|and|with|was|is|at|on|to|for|level|value|result|weight|glucose|sodium|potassium)$/i;
@@ -119,8 +124,13 @@ const CODES: Array<{ system: Code['system']; re: RegExp }> = [
   { system: 'ICD-10', re: /\bICD-?10(?:-CM)?[:\s#]*([A-TV-Z]\d{2}(?:\.\d{1,4}[A-Z]?)?)\b|\b([A-TV-Z]\d{2}\.\d{1,4})\b/g },
 ];
 /** "BP 140/90 mmHg", "glucose 180 mg/dL", "temperature: 38.5 C", "HbA1c 7.2 %". */
-const OBS =
-  /\b(blood pressure|bp|heart rate|hr|pulse|temperature|temp|respiratory rate|rr|spo2|oxygen saturation|o2 sat|weight|height|bmi|glucose|hba1c|a1c|hemoglobin|hgb|creatinine|potassium|sodium|cholesterol|ldl|hdl|triglycerides|wbc|platelets)\b[:\s]*(?:of|was|is|=)?\s*(\d+(?:\.\d+)?(?:\/\d+)?)\s*(mmhg|bpm|\/min|°?\s?[cf]\b|%|kg|lb|lbs|cm|in|mg\/dl|mmol\/l|g\/dl|meq\/l|k\/ul|kg\/m2)?/gi;
+const OBS = new RegExp(
+  String.raw`\b(blood pressure|bp|heart rate|hr|pulse|temperature|temp|respiratory rate|rr|spo2|oxygen saturation|o2 sat|` +
+    String.raw`weight|height|bmi|glucose|hba1c|a1c|hemoglobin|hgb|creatinine|potassium|sodium|cholesterol|ldl|hdl|` +
+    String.raw`triglycerides|wbc|platelets)\b[:\s]*(?:of|was|is|=)?\s*(\d+(?:\.\d+)?(?:\/\d+)?)\s*(mmhg|bpm|\/min|` +
+    String.raw`°?\s?[cf]\b|%|kg|lb|lbs|cm|in|mg\/dl|mmol\/l|g\/dl|meq\/l|k\/ul|kg\/m2)?`,
+  'gi',
+);
 
 const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
 

@@ -1,8 +1,12 @@
 import { sentences, words } from './text';
 
 /** Words that mark a sentence as clinically meaningful (a finding, a plan, a diagnosis). */
-const CLINICAL =
-  /\b(diagnos\w*|impression|assessment|plan|history|presents?|complain\w*|pain|fever|admit\w*|discharg\w*|prescrib\w*|started|mg|dose|allerg\w*|abnormal|elevated|decreased|positive|negative|recommend\w*|follow[- ]?up|symptom\w*|treat\w*|result\w*|chronic|acute)\b/gi;
+const CLINICAL = new RegExp(
+  String.raw`\b(diagnos\w*|impression|assessment|plan|history|presents?|complain\w*|pain|fever|admit\w*|discharg\w*|` +
+    String.raw`prescrib\w*|started|mg|dose|allerg\w*|abnormal|elevated|decreased|positive|negative|recommend\w*|` +
+    String.raw`follow[- ]?up|symptom\w*|treat\w*|result\w*|chronic|acute)\b`,
+  'gi',
+);
 const STOP = new Set('the a an and or of to in on for with at by from is was were be been are as that this it its his her their patient'.split(' '));
 
 export interface SummaryOptions {

@@ -102,7 +102,8 @@ const CMP_RE = new RegExp(
 );
 /** Words that end a field phrase looking backwards from a comparison. */
 // prettier-ignore
-const CONNECTORS = new Set(['with', 'where', 'whose', 'when', 'if', 'having', 'and', 'or', 'that', 'which', 'has', 'have', 'keep', 'only', 'filter', 'remove', 'drop', 'exclude', 'select', 'find']);
+const CONNECTORS = new Set(['with', 'where', 'whose', 'when', 'if', 'having', 'and', 'or', 'that', 'which', 'has', 'have', 'keep', 'only', 'filter',
+                            'remove', 'drop', 'exclude', 'select', 'find']);
 const FILLER = new Set(['is', 'are', 'was', 'were', 'a', 'an', 'the', 'its', 'their', 'of', 'be']);
 
 export const DATE_VALUE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
@@ -138,7 +139,11 @@ function readFilters(request: string): FilterIntent[] {
   const out: FilterIntent[] = [];
   // "is below 50" is "below 50", not "is" "below"
   const text = request.replace(
-    /\b(?:is|are|was|were)\s+(?=(?:greater|less|more|higher|lower|larger|smaller|bigger|above|below|over|under|exceeding|at least|at most|no less|no more|equal to)\b)/gi,
+    new RegExp(
+      String.raw`\b(?:is|are|was|were)\s+(?=(?:greater|less|more|higher|lower|larger|smaller|bigger|above|below|over|under|` +
+        String.raw`exceeding|at least|at most|no less|no more|equal to)\b)`,
+      'gi',
+    ),
     '',
   );
   const age = /\b(older|younger)\s+than\s+(\d+)/gi;
@@ -191,7 +196,11 @@ function readFilters(request: string): FilterIntent[] {
 }
 
 const PHRASE_END =
-  '(?=$|[,.;:]|\\s+(?:and then|then|where|whose|who|with|without|missing|having|that|which|if|when|sorted|sort|order|ordered|grouped|group|by|per|from|for each|in (?:mmol|mg|kg|lb|cm|in)|as|into|converted|convert|converting|formatted|format|renamed|rename|rounded|flattened|flatten|descending|ascending|desc|asc|newest|oldest|latest|highest|lowest|largest|smallest|earliest|most recent|born|before|after|since|older|younger|above|below|over|under|greater|less|more|at least|at most|is|are|was|were)\\b)';
+  '(?=$|[,.;:]|\\s+(?:and then|then|where|whose|who|with|without|missing|having|that|which|if|when|sorted|sort|order|' +
+  'ordered|grouped|group|by|per|from|for each|in (?:mmol|mg|kg|lb|cm|in)|as|into|converted|convert|converting|formatted|' +
+  'format|renamed|rename|rounded|flattened|flatten|descending|ascending|desc|asc|newest|oldest|latest|highest|lowest|' +
+  'largest|smallest|earliest|most recent|born|before|after|since|older|younger|above|below|over|under|greater|less|more|' +
+  'at least|at most|is|are|was|were)\\b)';
 
 /** The end of a single field's phrase ("sort by gender and …"). */
 const FIELD_END = PHRASE_END.replace('(?:and then|', '(?:and|or|');
@@ -228,8 +237,11 @@ function readGroup(text: string): Intents['group'] {
   return { phrase: m[2]!.trim(), count: /^(count|tally)$/i.test(m[1]!) || /\b(how many|count|number of)\b/i.test(text) };
 }
 
-const PROJECT_VERBS =
-  /\b(?:pick|select|extract|keep only|keep|return|returns|list|show|output|get|take|include|give me|map (?:each|every|the)?\s*\w*\s*to|with just|with only|with (?:their|its)|along with|only)\b/gi;
+const PROJECT_VERBS = new RegExp(
+  String.raw`\b(?:pick|select|extract|keep only|keep|return|returns|list|show|output|get|take|include|give me|map (?:each|` +
+    String.raw`every|the)?\s*\w*\s*to|with just|with only|with (?:their|its)|along with|only)\b`,
+  'gi',
+);
 const ADD_VERBS = /\b(?:compute|calculate|add|derive|work out|append)\b/gi;
 
 function readPhrases(text: string, verbs: RegExp): string[] {

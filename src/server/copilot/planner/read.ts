@@ -85,15 +85,25 @@ const SYNONYMS: [RegExp, string][] = [
 const CUES: [RegExp, string][] = [
   [/\b(to|into|as|in)\s+fhir\b|\bfhir (bundles?|resources?|r4)\b|\bconvert\w*|\bmap\w* [^.]{0,20}fhir|\bfhir[^.]{0,30}\b(server|store|ehr)/, 'to-fhir'],
   [
-    /\bcheck\w* [^.]{0,30}\bfor (errors|problems|issues|mistakes)\b|\bis (this|it|the|my|our) [^.?]{0,30}\bvalid\b|\bwhat('s| is) wrong\b|\bvalidat\w*|\bverif\w*|\bcheck\w* (them |it |each \w+ |the \w+ )?(against|for conformance)\b|\bconformance\b|\bscrub\w*|\bclaim edits?\b|\bus core\b/,
+    new RegExp(
+      String.raw`\bcheck\w* [^.]{0,30}\bfor (errors|problems|issues|mistakes)\b|\bis (this|it|the|my|our) [^.?]{0,30}\bvalid\b|` +
+        String.raw`\bwhat('s| is) wrong\b|\bvalidat\w*|\bverif\w*|\bcheck\w* (them |it |each \w+ |the \w+ )?(against|` +
+        String.raw`for conformance)\b|\bconformance\b|\bscrub\w*|\bclaim edits?\b|\bus core\b`,
+    ),
     'validate',
   ],
   [
-    /\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove)\w* (out )?(the )?(phi|identifiers|patient identifiers|names)|\bsafe harbor\b|\bresearch\b|\bhipaa\b/,
+    new RegExp(
+      String.raw`\bde-?identif\w*|\banonymi[sz]\w*|\bpseudonymi[sz]\w*|\bredact\w*|\b(strip|remove)\w* (out )?(the )?(phi|` +
+        String.raw`identifiers|patient identifiers|names)|\bsafe harbor\b|\bresearch\b|\bhipaa\b`,
+    ),
     'deidentify',
   ],
   [
-    /\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|gender|fields?|values?|obx|results?|identifiers?)\b/,
+    new RegExp(
+      String.raw`\b(extract|pull|pulls|pulling|get|grab|select|take)\w*( out)? (the )?(patient'?s? )?(mrn|name|birth ?date|dob|` +
+        String.raw`gender|fields?|values?|obx|results?|identifiers?)\b`,
+    ),
     'extract-fields',
   ],
   [/\b(extract|identify|pull out|find|capture)\w* (the )?(conditions|medications|problems|diagnoses|problem list)\b/, 'extract-clinical'],
@@ -122,8 +132,11 @@ const CUES: [RegExp, string][] = [
 /** The words that ask for each node type, from its descriptor. */
 const NODE_CUES: [RegExp, string][] = plannedWhere((p) => p.cue).map((type) => [BEHAVIORS[type]!.cue!, type]);
 
-const LISTEN =
-  /\bfrom port \d+\b|\b(listen|receiv|incoming|inbound|arriv|coming in|comes? in|accept|feed)\w*[^.]{0,50}\bmllp\b|\bmllp\b[^.]{0,30}\b(listener|feed|inbound|port\s*\d+)|\bmllp (in|listener)\b|\blisten\w* on port\b/;
+const LISTEN = new RegExp(
+  String.raw`\bfrom port \d+\b|\b(listen|receiv|incoming|inbound|arriv|coming in|comes? in|accept|` +
+    String.raw`feed)\w*[^.]{0,50}\bmllp\b|\bmllp\b[^.]{0,30}\b(listener|feed|inbound|port\s*\d+)|\bmllp (in|listener)\b|` +
+    String.raw`\blisten\w* on port\b`,
+);
 const WEBHOOK = /\bwebhooks?\b|\bcallbacks?\b|\b(receive|accept)s?\b[^.]{0,40}\bhttps? (post|request)s?\b|\bposted to (us|our)\b/;
 
 function dataOf(text: string, lower: string): { data: Kind; x12?: '837' | '835' } {
@@ -144,14 +157,15 @@ function dataOf(text: string, lower: string): { data: Kind; x12?: '837' | '835' 
   )
     return { data: 'x12', x12 };
   if (/\bcsv\b|\btsv\b|\bspreadsheet\b|\bflat files?\b|\bdelimited\b/.test(lower)) return { data: 'csv' };
-  const fhirSource =
-    /\bfrom (the |our |a )?(fhir|ehr)\b|(?<!\b(?:into|to|as)\s(?:\w+\s)?)\bfhir (bundles?|resources?|documentreference|server for)\b|\b(pull|fetch|query|search|poll|read|get)\w* [^.]{0,40}\b(fhir|ehr)\b|\bbulk\b/.test(
-      lower,
-    );
+  const fhirSource = new RegExp(
+    String.raw`\bfrom (the |our |a )?(fhir|ehr)\b|(?<!\b(?:into|to|as)\s(?:\w+\s)?)\bfhir (bundles?|resources?|` +
+      String.raw`documentreference|server for)\b|\b(pull|fetch|query|search|poll|read|get)\w* [^.]{0,40}\b(fhir|ehr)\b|\bbulk\b`,
+  ).test(lower);
   if (
-    /\bnotes?\b|\bfree[- ]text\b|\bnarratives?\b|\bdictations?\b|\btranscripts?\b|\bdischarge summar\w*|\bclinical text\b|\breports? text\b|\breferrals?\b|\bmessages?\b/.test(
-      lower,
-    ) &&
+    new RegExp(
+      String.raw`\bnotes?\b|\bfree[- ]text\b|\bnarratives?\b|\bdictations?\b|\btranscripts?\b|\bdischarge summar\w*|` +
+        String.raw`\bclinical text\b|\breports? text\b|\breferrals?\b|\bmessages?\b`,
+    ).test(lower) &&
     !fhirSource
   )
     return { data: 'note' };
@@ -178,7 +192,10 @@ function triggerEvent(text: string, lower: string): Omit<Request['trigger'], 'ty
 
 function thresholdOf(lower: string): Request['threshold'] {
   const m = lower.match(
-    /\b([a-z][a-z0-9]*(?: [a-z][a-z0-9]*)?)\s+(?:is\s+|are\s+|values?\s+)?(above|over|greater than|higher than|exceeds?|exceeding|>=|>|below|under|less than|lower than|<=|<)\s*(-?\d+(?:\.\d+)?)/,
+    new RegExp(
+      String.raw`\b([a-z][a-z0-9]*(?: [a-z][a-z0-9]*)?)\s+(?:is\s+|are\s+|values?\s+)?(above|over|greater than|higher than|` +
+        String.raw`exceeds?|exceeding|>=|>|below|under|less than|lower than|<=|<)\s*(-?\d+(?:\.\d+)?)`,
+    ),
   );
   if (!m || /^\s*(words?|sentences?|characters?|tokens?|minutes?|hours?|days?)\b/.test(lower.slice((m.index ?? 0) + m[0].length))) return undefined;
   const op = /above|over|greater|higher|exceed|>/.test(m[2]!) ? (m[2] === '>=' ? '>=' : '>') : m[2] === '<=' ? '<=' : '<';
