@@ -37,6 +37,7 @@ function wrap(a: DBAdapter): DBAdapter {
       const token = data.token;
       // better-auth's adapter methods are generic in the model's row type, which a wrapper over every model cannot name
       const row = await a.create({ ...q, data: { ...data, token: hashToken(token) } as never });
+      // the same: the row given back is of that generic type
       return (row && typeof row === 'object' ? { ...(row as object), token } : row) as never;
     },
     async findOne(q) {
