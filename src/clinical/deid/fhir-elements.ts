@@ -35,7 +35,7 @@ function element(data: unknown, parent: Element, path: string | null, extra: unk
 }
 
 /** Where a field of an element at `path` leads in the model, before a choice type is picked (see childElements). */
-interface Step {
+export interface Step {
   path: string;
   choices?: string[];
   type: string | null;
@@ -52,7 +52,8 @@ function typedStep(path: string): Step {
   return s;
 }
 
-function step(parentPath: string, prop: string): Step {
+/** Where field `prop` of an element at model path `parentPath` leads (cached per path and field). */
+export function step(parentPath: string, prop: string): Step {
   if (kept > 100_000) ([steps, typed].forEach((m) => m.clear()), (kept = 0));
   let byProp = steps.get(parentPath);
   if (!byProp) steps.set(parentPath, (byProp = new Map()));

@@ -5,6 +5,8 @@ import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { syntheaRecords, syntheaResources } from '../../../tests/support/clinical/deid';
 import { deidentifyFhir as reference } from '../../../tests/support/clinical/deid-reference/fhir';
 import { deidentifyFhir, type FhirDeidOptions } from './fhir';
+import { deidentifyByPreset } from './fhir-preset';
+import { jsonCopy } from './json-copy';
 
 /**
  * The de-identification a message gets today is the one it got before the preset was compiled: byte for byte
@@ -85,12 +87,36 @@ function differences(inputs: [string, Json][], options: Omit<FhirDeidOptions, 'k
   return out;
 }
 
+/** Inputs the compiled form leaves to the interpreted rules (or that both refuse): the same output, or the same error. */
+const QUIRKS: [string, Json][] = [
+  [
+    'a primitive extension',
+    { resourceType: 'Patient', id: 'p1', birthDate: '1960-02-03', _birthDate: { extension: [{ url: 'http://x/y', valueString: 'Jane Roe' }] } },
+  ],
+  ['a null in an array', { resourceType: 'Patient', id: 'p2', name: [{ family: 'Roe', given: ['Jane', null] }], telecom: [null] }],
+  ['a string for a HumanName', { resourceType: 'Patient', id: 'p3', name: ['Jane Roe'] }],
+  ['a choice field by its bare name', { resourceType: 'Observation', id: 'o1', subject: { reference: 'Patient/p1' }, value: '2020-01-02 Jane' }],
+  [
+    'an Organization by its name alone',
+    { resourceType: 'Organization', name: 'Newman Regional Health', alias: ['NRH'], telecom: [{ system: 'email', value: 'a@b.org' }] },
+  ],
+  ['no resourceType', { id: 'x', name: [{ family: 'Roe' }] }],
+  ['a nested array', { resourceType: 'Patient', id: 'p4', address: [[{ line: ['1 Main St'] }]] }],
+];
+
+/** A Bundle's resources (nested Bundles' entries), or the resource itself, as deidentifyFhir finds them. */
+const resourcesOf = (r: Json): Json[] => (r.resourceType === 'Bundle' ? (r.entry as Json[]).flatMap((e) => resourcesOf(e.resource as Json)) : [r]);
+
 describe('the compiled preset gives what the interpreted rules gave', () => {
   const hl7 = hl7Inputs();
   const synthea: [string, Json][] = [
     ...syntheaRecords().map((r, i): [string, Json] => [`synthea record #${i}`, r]),
     ...syntheaResources().map((r, i): [string, Json] => [`synthea resource #${i} ${r.resourceType as string}`, r]),
   ];
+
+  it.each(OPTIONS)('on inputs the compiled form does not take: %s', (_, options) => {
+    expect(differences(QUIRKS, options)).toEqual([]);
+  });
 
   it.each(OPTIONS)('on every HL7 v2 sample converted to FHIR: %s', (_, options) => {
     expect(hl7.length).toBeGreaterThan(500);
@@ -105,4 +131,9 @@ describe('the compiled preset gives what the interpreted rules gave', () => {
     },
     120_000,
   );
+
+  it('is what every one of these inputs gets with the preset alone (none falls back to the interpreted rules)', () => {
+    const interpreted = [...hl7, ...synthea].filter(([, input]) => !deidentifyByPreset(resourcesOf(jsonCopy(input)), { key }, key)).map(([name]) => name);
+    expect(interpreted).toEqual([]);
+  });
 });

@@ -35,7 +35,8 @@ export function medicalRecordNumber(p: Json): string | undefined {
   return ((mr ?? ids[0])?.value as string | undefined)?.trim() || undefined;
 }
 
-const PATIENT_FIELDS = ['subject', 'patient', 'beneficiary', 'individual', 'who'];
+/** The fields that name the Patient a resource is about, first to last */
+export const PATIENT_FIELDS = ['subject', 'patient', 'beneficiary', 'individual', 'who'];
 
 /** The id of the Patient a resource refers to (subject, patient, beneficiary…, else any reference to a Patient). */
 export function patientReference(r: Json, index: ElementIndex | undefined): string | undefined {
@@ -52,7 +53,8 @@ export function patientReference(r: Json, index: ElementIndex | undefined): stri
   return undefined;
 }
 
-function patientId(ref: string): string | undefined {
+/** The Patient id a reference names (`Patient/123`, or a `urn:uuid:`), if any. */
+export function patientId(ref: string): string | undefined {
   const m = /(?:^|\/)Patient\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/.*)?$/.exec(ref) ?? /^urn:uuid:(.+)$/.exec(ref);
   return m?.[1];
 }
@@ -80,12 +82,7 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
   for (const v of objects('ContactPoint')) known.add(v.system === 'email' ? 'EMAIL' : 'PHONE', v.value);
   for (const v of select('Address', ['line', 'city', 'district', 'text'], 'descendants().ofType(Address).select(line | city | district | text)'))
     known.add('ADDRESS', v);
-  for (const ref of objects('Reference')) {
-    if (typeof ref.display !== 'string') continue;
-    // a person's display also counts word by word; a place's ("Newman Regional Health") only as a whole
-    if (typeof ref.reference === 'string' && PERSON_REFERENCE.test(ref.reference)) known.add('NAME', ref.display);
-    else if (typeof ref.reference !== 'string' || PLACE_REFERENCE.test(ref.reference)) known.add('NAME', ref.display, false);
-  }
+  for (const ref of objects('Reference')) addReferenceDisplay(known, ref);
   const maiden = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName';
   const maidenExpr = `descendants().where(url = '${maiden}').value`;
   const maidenNames = !reach(maidenExpr) ? [] : index ? ElementIndex.values(index.withUrl(maiden), ['value']) : fhirPath(maidenExpr)(r);
@@ -101,5 +98,12 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
   if (typeof r.id === 'string') known.add('ID', r.id);
 }
 
+/** A reference's display: a person's also counts word by word, a place's ("Newman Regional Health") only as a whole. */
+export function addReferenceDisplay(known: KnownIdentifiers, ref: Json): void {
+  if (typeof ref.display !== 'string') return;
+  if (typeof ref.reference === 'string' && PERSON_REFERENCE.test(ref.reference)) known.add('NAME', ref.display);
+  else if (typeof ref.reference !== 'string' || PLACE_REFERENCE.test(ref.reference)) known.add('NAME', ref.display, false);
+}
+
 /** The resources that describe a person: the preset hashes every string of their own (see SAFE_HARBOR_RULES). */
-const PERSON_RESOURCES = new Set(['Patient', 'RelatedPerson', 'Person', 'Coverage', 'Account']);
+export const PERSON_RESOURCES: ReadonlySet<string> = new Set(['Patient', 'RelatedPerson', 'Person', 'Coverage', 'Account']);

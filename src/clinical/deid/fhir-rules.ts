@@ -192,7 +192,8 @@ export function fieldNames(value: unknown, into = new Set<string>()): Set<string
   return into;
 }
 
-const RESOURCE_TYPES = new Set(
+/** The R4 resource types (names that start a rule's path at the resource) */
+export const RESOURCE_TYPES: ReadonlySet<string> = new Set(
   Object.keys(model.path2Type)
     .filter((p) => !p.includes('.') || /^[A-Z]\w+\.id$/.test(p))
     .map((p) => p.split('.')[0]!),

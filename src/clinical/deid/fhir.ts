@@ -1,10 +1,13 @@
 import { ElementIndex } from './fhir-elements';
 import { type FhirRule, fieldNames, SAFE_HARBOR_RULES, type Target, targets } from './fhir-rules';
-import { type BirthDatePolicy, birthDateOutcome, checkKey, pseudonym, shiftDays, shiftFhirDate } from './keyed';
+import { type BirthDatePolicy, checkKey, shiftDays, shiftFhirDate } from './keyed';
 import { KnownIdentifiers, Scrubber } from './scrub';
 import { collectKnown, medicalRecordNumber, ownStrings, patientReference } from './fhir-people';
 import { jsonCopy } from './json-copy';
-import { zip3 } from './zip3';
+import { bundleShell, changeValue, DATE_LIKE, emptyExtension, type Identities, keepOrganizationValid, NOT_TEXT, REMOVED } from './fhir-actions';
+import { deidentifyByPreset } from './fhir-preset';
+
+export { hashReference } from './fhir-actions';
 
 export interface FhirDeidOptions {
   /** The organization's secret (32 bytes) */
@@ -27,7 +30,6 @@ export interface FhirDeidOptions {
 }
 
 type Json = Record<string, unknown>;
-const REMOVED = Symbol('removed');
 
 export interface FhirDeidResult<T> {
   value: T;
@@ -42,10 +44,18 @@ export function deidentifyFhir<T>(input: T, options: FhirDeidOptions): FhirDeidR
   // as two resources' subject) must become two, or de-identifying one would change, or hash twice, the other
   const copy = jsonCopy(input) as Json;
   const all = resourcesOf(copy);
+  // the preset alone (a feed's configuration) takes its compiled form when the input is plain, well-typed FHIR
+  const compiled = (options.rules?.length ?? 0) === 0 && (options.preset ?? 'safe-harbor') === 'safe-harbor';
+  const identities = (compiled && deidentifyByPreset(all, options, key)) || interpret(all, options, key);
+  if (copy.resourceType === 'Bundle') bundleShell(copy, key, new Set([...identities.values()].map((p) => p.identity)), options.maxShiftDays ?? 365);
+  return { value: copy as T, resources: all.filter((r) => r.resourceType !== 'Bundle').length };
+}
+
+/** The rules run one after the other on each resource (user rules in FHIRPath, or an input the compiled preset does not cover). */
+function interpret(all: Json[], options: FhirDeidOptions, key: Uint8Array): Identities {
   const run = new Run(options, key, all);
   for (const r of all) run.resource(r);
-  if (copy.resourceType === 'Bundle') run.bundleShell(copy);
-  return { value: copy as T, resources: all.filter((r) => r.resourceType !== 'Bundle').length };
+  return run.identities;
 }
 
 /** Every resource of the input: itself, or a Bundle's entries (and nested Bundles' entries). */
@@ -59,40 +69,13 @@ function resourcesOf(input: Json): Json[] {
   return out;
 }
 
-/** A state or a country as people write them: letters (any script), spaces, dots, hyphens, apostrophes */
-const REGION = /^[\p{L}][\p{L} .'-]*$/u;
-const DATE_LIKE = /^\d{4}-\d{2}(?:-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?)?$/;
-/** Coded and structural strings the free-text net leaves alone */
-const NOT_TEXT = new Set([
-  'system',
-  'code',
-  'url',
-  'reference',
-  'id',
-  'resourceType',
-  'status',
-  'use',
-  'gender',
-  'unit',
-  'contentType',
-  'language',
-  'profile',
-  'version',
-  'versionId',
-  'fullUrl',
-  'intent',
-  'type',
-  'mode',
-  'data',
-]);
-
 class Run {
   private readonly rules: readonly FhirRule[];
   /** Each resource as it was before any rule ran: its field names, its elements (none when fhirpath.js must be asked) */
   private readonly before = new Map<Json, { fields: Set<string>; index: ElementIndex | undefined }>();
   /** Fields a rule reached already, per object: a whole field (`true`) or some of its array items (their indices) */
   private readonly handled = new WeakMap<object, Map<string, true | Set<number>>>();
-  private readonly identities = new Map<string, { identity: string; deceased?: string }>();
+  readonly identities: Identities = new Map();
   private readonly known = new KnownIdentifiers();
   private readonly scrubbers = new Map<number, Scrubber>();
   private readonly policy: BirthDatePolicy;
@@ -143,26 +126,6 @@ class Run {
     this.before.delete(r);
     compact(r);
     if (named) keepOrganizationValid(r);
-  }
-
-  /** The Bundle's own fields: id, identifier, fullUrls, request and response urls, timestamp; links dropped. */
-  bundleShell(b: Json): void {
-    if (typeof b.id === 'string') b.id = pseudonym(this.key, b.id);
-    const identifier = b.identifier as Json | undefined;
-    if (identifier && typeof identifier.value === 'string') identifier.value = pseudonym(this.key, identifier.value);
-    const patients = new Set([...this.identities.values()].map((p) => p.identity));
-    const days = shiftDays(this.key, patients.size === 1 ? [...patients][0]! : '', this.maxDays);
-    if (typeof b.timestamp === 'string') b.timestamp = shiftFhirDate(b.timestamp, days);
-    delete b.link;
-    for (const e of (b.entry as Json[] | undefined) ?? []) {
-      if (typeof e.fullUrl === 'string') e.fullUrl = hashReference(this.key, e.fullUrl);
-      const request = e.request as Json | undefined;
-      if (request && typeof request.url === 'string') request.url = hashReference(this.key, request.url);
-      const response = e.response as Json | undefined;
-      if (response && typeof response.location === 'string') response.location = hashReference(this.key, response.location);
-      if ((e.resource as Json | undefined)?.resourceType === 'Bundle') this.bundleShell(e.resource as Json);
-      delete e.link;
-    }
   }
 
   private scrubber(days: number): Scrubber {
@@ -240,31 +203,7 @@ class Run {
   }
 
   private change(rule: FhirRule, t: Target, value: string, ctx: Ctx): unknown {
-    switch (rule.action) {
-      case 'keep':
-        return value;
-      case 'hash':
-        return t.key === 'reference' || t.key === 'fullUrl' ? hashReference(this.key, value) : pseudonym(this.key, value);
-      case 'date-shift':
-        return shiftFhirDate(value, ctx.days);
-      case 'birth-date': {
-        const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(value);
-        if (!m) return REMOVED;
-        const outcome = birthDateOutcome({ y: Number(m[1]), m: Number(m[2] ?? 1), d: Number(m[3] ?? 1) }, ctx.birthAt, this.policy);
-        if (!outcome) return REMOVED;
-        return 'year' in outcome ? String(outcome.year).padStart(4, '0') : shiftFhirDate(value, ctx.days);
-      }
-      case 'zip3':
-        return zip3(value) ?? REMOVED;
-      case 'region':
-        return REGION.test(value.trim()) ? ctx.scrubber.scrubKnown(value) : REMOVED;
-      case 'scrub':
-        if (t.key === 'data') return scrubBase64(value, t.obj.contentType, ctx.scrubber);
-        if (t.key === 'div') return scrubXhtml(value, ctx.scrubber);
-        return ctx.scrubber.scrub(value);
-      default:
-        return REMOVED;
-    }
+    return changeValue(rule.action, t.obj, t.key, value, { ...ctx, key: this.key, policy: this.policy });
   }
 }
 
@@ -283,22 +222,6 @@ function set(t: Target, next: unknown): void {
   } else (t.obj[t.key] as unknown[])[t.index] = next;
 }
 
-/** FHIR's code for a value withheld for privacy (data-absent-reason `masked`). */
-const MASKED = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'masked' }] };
-
-/**
- * An Organization needs a name or an identifier (R4's org-1). One known by its name alone, which Safe Harbor
- * removes, keeps a name marked as withheld instead of becoming invalid FHIR that a FHIR server refuses.
- */
-function keepOrganizationValid(org: Json): void {
-  if (org.name === undefined && org._name === undefined && !Array.isArray(org.identifier)) org._name = MASKED;
-}
-
-/** An extension left with its url alone (its value removed): FHIR's ext-1 wants a value or extensions. */
-function emptyExtension(k: string, x: unknown): boolean {
-  return (k === 'extension' || k === 'modifierExtension') && !!x && typeof x === 'object' && Object.keys(x).every((key) => key === 'url');
-}
-
 /** Drops removed array elements, then empty arrays, objects and extensions (FHIR allows none), bottom up. */
 function compact(obj: Json): void {
   for (const [k, v] of Object.entries(obj)) {
@@ -313,54 +236,4 @@ function compact(obj: Json): void {
       if (Object.keys(v).length === 0) delete obj[k];
     }
   }
-}
-
-/**
- * A narrative's XHTML scrubbed where people write: the text between tags and the `href`, `src`, `title` and `alt`
- * attributes (the `xmlns` FHIR requires, and the markup, stay as they are).
- */
-function scrubXhtml(div: string, scrubber: Scrubber): string {
-  return div.replace(/(<[^>]*>)|([^<]+)/g, (m, tag: string | undefined) =>
-    tag
-      ? tag.replace(/\b(href|src|title|alt)="([^"]*)"/g, (_, name: string, v: string) => `${name}="${scrubber.scrub(v).replace(/"/g, '&quot;')}"`)
-      : scrubber.scrub(m),
-  );
-}
-
-/** Base64 text (a note) decoded, scrubbed and encoded again; binary data (or a text type that is not UTF-8) removed. */
-function scrubBase64(data: string, contentType: unknown, scrubber: Scrubber): string | typeof REMOVED {
-  const type = typeof contentType === 'string' ? contentType.toLowerCase() : '';
-  const textual = /^text\/|^application\/(?:json|xml|fhir\+json|fhir\+xml|xhtml\+xml|rtf)|^application\/hl7-v2/.test(type);
-  if (!textual) return REMOVED;
-  const bytes = Buffer.from(data, 'base64');
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  if (text.includes('\uFFFD')) return REMOVED;
-  return Buffer.from(scrubber.scrub(text), 'utf8').toString('base64');
-}
-
-/**
- * A reference with its ids pseudonymized and its shape kept: `Patient/123` → `Patient/<pseudonym of 123>`,
- * `urn:uuid:…`, conditional `Type?identifier=system|value` (the value hashed as identifier values are, so it still
- * matches the referenced resource's hashed identifier), absolute URLs (base kept). `#contained` stays.
- */
-export function hashReference(key: Uint8Array, ref: string): string {
-  if (ref.startsWith('#')) return ref;
-  const urn = /^urn:(?:uuid|oid):(.+)$/i.exec(ref);
-  if (urn) return `urn:uuid:${pseudonym(key, urn[1]!)}`;
-  const conditional = /^([A-Z][A-Za-z]+)\?(.*)$/.exec(ref);
-  if (conditional) {
-    const params = conditional[2]!.split('&').map((p) => {
-      const eq = p.indexOf('=');
-      if (eq < 0) return p;
-      const value = decodeURIComponent(p.slice(eq + 1));
-      const bar = value.lastIndexOf('|');
-      const hashed = bar >= 0 ? `${value.slice(0, bar + 1)}${pseudonym(key, value.slice(bar + 1))}` : pseudonym(key, value);
-      return `${p.slice(0, eq)}=${hashed}`;
-    });
-    return `${conditional[1]}?${params.join('&')}`;
-  }
-  const literal = /^(.*?)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(\/_history\/[A-Za-z0-9\-.]{1,64})?$/.exec(ref);
-  if (literal) return `${literal[1]}${literal[2]}/${pseudonym(key, literal[3]!)}`;
-  if (/^[A-Z][A-Za-z]+$/.test(ref)) return ref; // a request url naming only the type
-  return pseudonym(key, ref);
 }

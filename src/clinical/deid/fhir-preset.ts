@@ -1,0 +1,262 @@
+import { childElements, type Element, step } from './fhir-elements';
+import { type ActionContext, changeValue, DATE_LIKE, emptyExtension, type Identities, keepOrganizationValid, NOT_TEXT, REMOVED } from './fhir-actions';
+import { addReferenceDisplay, medicalRecordNumber, ownStrings, PATIENT_FIELDS, PERSON_RESOURCES, patientId } from './fhir-people';
+import { SAFE_HARBOR_RULES } from './fhir-rules';
+import { type FieldRule, type FieldRules, fieldRule, first, type PresetTable, presetTable, type Trie } from './fhir-preset-table';
+import { type BirthDatePolicy, shiftDays, shiftFhirDate } from './keyed';
+import { KnownIdentifiers, Scrubber } from './scrub';
+import type { FhirDeidOptions } from './fhir';
+
+/**
+ * The Safe Harbor preset without user rules (a feed's configuration), compiled: per resource, one walk that
+ * collects what identifies (for free text) and checks the input is plain, well-typed FHIR, then one walk that
+ * gives each value what the first rule reaching it does (fhir-preset-table.ts) and drops what is left empty —
+ * what the rules interpreted one after the other give (fhir.ts), without an element index or FHIRPath per
+ * message. Anything the compiled form does not cover (a `_field`, a null, a value of another kind than its type,
+ * a choice field by its bare name…) answers undefined before any change: the rules are interpreted then.
+ */
+
+type Json = Record<string, unknown>;
+const BAIL = Symbol('interpret');
+
+/** De-identifies `resources` (copies: changed in place) by the compiled preset; their patients, or undefined to interpret. */
+export function deidentifyByPreset(resources: Json[], options: FhirDeidOptions, key: Uint8Array): Identities | undefined {
+  const table = presetTable(SAFE_HARBOR_RULES);
+  if (!table) return undefined;
+  const known = new KnownIdentifiers();
+  const identities: Identities = new Map();
+  const patientRefs: (string | undefined)[] = [];
+  try {
+    for (const r of resources) {
+      if (typeof r.resourceType !== 'string' || !r.resourceType) return undefined;
+      patientRefs.push(collect(r, table, known));
+      if (r.resourceType === 'Patient' && typeof r.id === 'string') {
+        const mrn = options.patientIdentity === 'id' ? undefined : medicalRecordNumber(r);
+        identities.set(r.id, { identity: mrn ?? r.id, ...(typeof r.deceasedDateTime === 'string' ? { deceased: r.deceasedDateTime } : {}) });
+      }
+    }
+  } catch (e) {
+    if (e === BAIL) return undefined;
+    throw e;
+  }
+  const policy: BirthDatePolicy = { keepYear: options.birthDate?.keepYear ?? true, over89: options.birthDate?.over89 ?? 'boundary' };
+  const maxDays = options.maxShiftDays ?? 365;
+  const scrubbers = new Map<number, Scrubber>();
+  resources.forEach((r, i) => {
+    const id = r.resourceType === 'Patient' && typeof r.id === 'string' ? r.id : patientRefs[i];
+    const patient = id === undefined ? { identity: '' } : (identities.get(id) ?? { identity: id });
+    const days = shiftDays(key, patient.identity, maxDays);
+    let scrubber = scrubbers.get(days);
+    if (!scrubber) scrubbers.set(days, (scrubber = new Scrubber(known, { shiftIso: (iso) => shiftFhirDate(iso, days) })));
+    const birthAt = patient.deceased ? new Date(patient.deceased) : (options.now ?? new Date());
+    const named = r.resourceType === 'Organization' && r.name !== undefined;
+    const rt = r.resourceType as string;
+    new Apply(table, { key, policy, days, scrubber, birthAt }, table.ownStrings.get(rt)).object(r, rt, rootTries(table, rt), undefined, true);
+    if (named) keepOrganizationValid(r);
+  });
+  return identities;
+}
+
+/** The rules for fields of a resource of type `rt` and of elements along paths from it. */
+function rootTries(table: PresetTable, rt: string): Trie[] {
+  return [table.roots.get('*'), table.roots.get(rt)].filter((t): t is Trie => t !== undefined);
+}
+
+/** Lowercase (or System.) types hold primitives; null (outside the model) holds anything. */
+const complex = (type: string | null) => type !== null && type.charCodeAt(0) >= 65 && type.charCodeAt(0) <= 90 && !type.startsWith('System.');
+const primitive = (type: string | null) => type !== null && !complex(type);
+const MAIDEN = 'http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName';
+
+/** What one resource says that identifies (added to `known` in the interpreted order of kinds); the Patient it is about. */
+function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string | undefined {
+  const found = {
+    names: [] as unknown[],
+    ids: [] as unknown[],
+    contacts: [] as Json[],
+    addresses: [] as unknown[],
+    refs: [] as Json[],
+    maiden: [] as unknown[],
+  };
+  const values = (o: Json, path: string, type: string, fields: string[], into: unknown[]) => {
+    const e: Element = { data: o, extra: null, path, type, parent: null, prop: null, index: null };
+    for (const f of fields) for (const c of childElements(e, f)) if (c.data != null) into.push(c.data);
+  };
+  const visit = (o: Json, path: string, type: string | null, byType: FieldRules | undefined, tries: Trie[], root: boolean) => {
+    if (!root) {
+      if (type === 'HumanName') values(o, path, type, ['family', 'given', 'text'], found.names);
+      else if (type === 'Identifier') values(o, path, type, ['value'], found.ids);
+      else if (type === 'ContactPoint') found.contacts.push(o);
+      else if (type === 'Address') values(o, path, type, ['line', 'city', 'district', 'text'], found.addresses);
+      else if (type === 'Reference') found.refs.push(o);
+      if ('url' in o && typeof o.url !== 'string') throw BAIL;
+      if (o.url === MAIDEN) values(o, path, type ?? '', ['value'], found.maiden);
+    }
+    for (const k in o) {
+      if (k === 'resourceType') continue;
+      if (k.charCodeAt(0) === 95) throw BAIL; // `_field`: a primitive's extensions
+      const s = step(path, k);
+      if (s.choices) throw BAIL;
+      const v = o[k];
+      let rule = byType && fieldRule(byType, o, k);
+      for (const t of tries) rule = first(rule, fieldRule(t.fields, o, k));
+      const childTries = tries.length === 0 ? tries : tries.map((t) => t.children.get(k)).filter((t): t is Trie => t !== undefined);
+      for (const x of Array.isArray(v) ? v : [v]) {
+        if (x === null || x === undefined || Array.isArray(x)) throw BAIL;
+        if (typeof x === 'object') {
+          if (primitive(s.type) || (rule && rule.action !== 'redact')) throw BAIL;
+          const rt = (x as Json).resourceType;
+          if (rt && typeof rt !== 'string') throw BAIL;
+          const childType = rt ? (rt as string) : s.type;
+          visit(x as Json, rt ? (rt as string) : s.typedPath, childType, childType === null ? undefined : table.byType.get(childType), childTries, false);
+        } else if (complex(s.type)) throw BAIL;
+      }
+    }
+  };
+  visit(r, r.resourceType as string, r.resourceType as string, undefined, rootTries(table, r.resourceType as string), true);
+  checkContacts(found.contacts);
+  for (const v of found.names) known.add('NAME', v);
+  for (const v of found.ids) known.add('ID', v);
+  for (const v of found.contacts) known.add(v.system === 'email' ? 'EMAIL' : 'PHONE', v.value);
+  for (const v of found.addresses) known.add('ADDRESS', v);
+  for (const ref of found.refs) addReferenceDisplay(known, ref);
+  for (const v of found.maiden) known.add('NAME', v);
+  if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
+    known.add('NAME', r.name, false);
+    for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);
+  }
+  if (PERSON_RESOURCES.has(r.resourceType as string))
+    for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
+  if (typeof r.id === 'string') known.add('ID', r.id);
+  return patientOf(r, found.refs.length > 0);
+}
+
+/**
+ * The interpreted rules add a resource's phones and emails in the order of its elements level by level, this walk
+ * in another: the same terms unless one value is both a phone and an email (the first added names it). Then interpret.
+ */
+function checkContacts(contacts: Json[]): void {
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  for (const c of contacts) {
+    if (typeof c.value !== 'string') continue;
+    const v = c.value.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (c.system === 'email') emails.add(v);
+    else phones.add(v).add(v.replace(/\D/g, ''));
+  }
+  for (const e of emails) if (phones.has(e)) throw BAIL;
+}
+
+/** The Patient id a resource names: in its subject (patient, beneficiary…), else its first reference (level by level) to one. */
+function patientOf(r: Json, hasReferences: boolean): string | undefined {
+  for (const f of PATIENT_FIELDS) {
+    const ref = (r[f] as Json | undefined)?.reference;
+    const id = typeof ref === 'string' ? patientId(ref) : undefined;
+    if (id) return id;
+  }
+  if (!hasReferences) return undefined;
+  // the elements in descendants() order: checked as they are queued, the first found is the first in that order
+  const queue: [Json, string][] = [[r, r.resourceType as string]];
+  for (let i = 0; i < queue.length; i++) {
+    const [o, path] = queue[i]!;
+    for (const k in o) {
+      if (k === 'resourceType') continue;
+      const s = step(path, k);
+      const v = o[k];
+      for (const x of Array.isArray(v) ? v : [v]) {
+        if (typeof x !== 'object') continue;
+        const rt = (x as Json).resourceType as string | undefined;
+        const type = rt || s.type;
+        if (type === 'Reference') {
+          const ref = (x as Json).reference;
+          for (const one of Array.isArray(ref) ? ref : [ref]) {
+            const id = typeof one === 'string' ? patientId(one) : undefined;
+            if (id) return id;
+          }
+        }
+        queue.push([x as Json, rt || s.typedPath]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The second walk: each value gets what the first rule reaching it does; removed values and emptied elements go. */
+class Apply {
+  constructor(
+    private readonly table: PresetTable,
+    private readonly ctx: ActionContext,
+    private readonly ownRule: number | undefined,
+  ) {}
+
+  /** `holders`: the rules for fields of this object (its data type's, the resource's along a path); `own`: its strings are the resource's own. */
+  object(o: Json, path: string, tries: Trie[], byType: FieldRules | undefined, own: boolean): void {
+    for (const k of Object.keys(o)) {
+      if (k === 'resourceType') continue;
+      const s = step(path, k);
+      let rule = byType && fieldRule(byType, o, k);
+      for (const t of tries) rule = first(rule, fieldRule(t.fields, o, k));
+      const childTries = tries.length === 0 ? tries : tries.map((t) => t.children.get(k)).filter((t): t is Trie => t !== undefined);
+      const ownString = own && this.ownRule !== undefined && (s.type === 'string' || s.type === 'markdown');
+      const v = o[k];
+      if (Array.isArray(v)) {
+        let changed = false;
+        const out: unknown[] = [];
+        for (const x of v) {
+          const next = this.value(o, k, x, s.type, s.typedPath, rule, childTries, ownString, own);
+          if (next === REMOVED || (next !== null && typeof next === 'object' && isEmpty(next as Json)) || emptyExtension(k, next)) changed = true;
+          else out.push(next);
+        }
+        if (out.length === 0) delete o[k];
+        else if (changed) o[k] = out;
+      } else {
+        const next = this.value(o, k, v, s.type, s.typedPath, rule, childTries, ownString, own);
+        if (next === REMOVED || (next !== null && typeof next === 'object' && isEmpty(next as Json))) {
+          delete o[k];
+          delete o[`_${k}`];
+        } else if (next !== v) o[k] = next;
+      }
+    }
+  }
+
+  private value(
+    o: Json,
+    k: string,
+    x: unknown,
+    type: string | null,
+    path: string,
+    rule: FieldRule | undefined,
+    tries: Trie[],
+    ownString: boolean,
+    own: boolean,
+  ): unknown {
+    const { table } = this;
+    if (typeof x === 'object') {
+      const c = x as Json;
+      const rt = c.resourceType as string | undefined;
+      const childType = rt || type;
+      if (rule?.action === 'redact' || (childType !== null && table.removedTypes.has(childType))) return REMOVED;
+      if (typeof c.url === 'string' && table.removedUrls.has(c.url)) return REMOVED;
+      const byType = childType === null ? undefined : table.byType.get(childType);
+      this.object(c, rt || path, tries, byType, own && !rt && childType === 'BackboneElement');
+      return c;
+    }
+    let best = rule;
+    if (ownString && typeof x === 'string' && (!best || this.ownRule! < best.rule)) best = { rule: this.ownRule!, action: 'hash' };
+    if (typeof x === 'string')
+      for (const w of table.walks) {
+        if (best && best.rule < w.rule) break;
+        if (w.action === 'date-shift' ? DATE_LIKE.test(x) : !NOT_TEXT.has(k)) {
+          best = w;
+          break;
+        }
+      }
+    if (!best) return x;
+    if (best.action === 'redact') return REMOVED;
+    return typeof x === 'string' ? changeValue(best.action, o, k, x, this.ctx) : x;
+  }
+}
+
+function isEmpty(o: Json): boolean {
+  for (const _ in o) return false;
+  return true;
+}
