@@ -87,12 +87,25 @@ function compile(rules: readonly FhirRule[]): PresetTable | undefined {
  */
 export function fieldRule(rules: FieldRules | undefined, obj: Record<string, unknown>, key: string): FieldRule | undefined {
   if (rules === undefined) return undefined;
-  let found = rules.get(key);
-  for (const [field, rule] of rules) {
-    if (key.length > field.length && key.startsWith(field) && isUpper(key.charCodeAt(field.length)) && !(field in obj))
-      if (!found || rule.rule < found.rule) found = rule;
-  }
+  const { exact, choices } = byKey(rules, key);
+  let found = exact;
+  for (const [field, rule] of choices) if (!(field in obj) && (!found || rule.rule < found.rule)) found = rule;
   return found;
+}
+
+/** Per rule map and field name: its own rule, and the rules of fields it is a choice of (kept: the same names recur). */
+const keyed = new WeakMap<FieldRules, Map<string, { exact: FieldRule | undefined; choices: [string, FieldRule][] }>>();
+
+function byKey(rules: FieldRules, key: string): { exact: FieldRule | undefined; choices: [string, FieldRule][] } {
+  let known = keyed.get(rules);
+  if (!known) keyed.set(rules, (known = new Map()));
+  let k = known.get(key);
+  if (!k) {
+    const choices = [...rules].filter(([field]) => key.length > field.length && key.startsWith(field) && isUpper(key.charCodeAt(field.length)));
+    if (known.size > 10_000) known.clear();
+    known.set(key, (k = { exact: rules.get(key), choices }));
+  }
+  return k;
 }
 
 const isUpper = (c: number) => c >= 65 && c <= 90;

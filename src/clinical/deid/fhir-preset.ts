@@ -100,7 +100,9 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
       let rule = byType && fieldRule(byType, o, k);
       for (const t of tries) rule = first(rule, fieldRule(t.fields, o, k));
       const childTries = tries.length === 0 ? tries : tries.map((t) => t.children.get(k)).filter((t): t is Trie => t !== undefined);
-      for (const x of Array.isArray(v) ? v : [v]) {
+      const many = Array.isArray(v);
+      for (let i = 0, n = many ? v.length : 1; i < n; i++) {
+        const x: unknown = many ? v[i] : v;
         if (x === null || x === undefined || Array.isArray(x)) throw BAIL;
         if (typeof x === 'object') {
           if (primitive(s.type) || (rule && rule.action !== 'redact')) throw BAIL;
@@ -162,7 +164,9 @@ function patientOf(r: Json, hasReferences: boolean): string | undefined {
       if (k === 'resourceType') continue;
       const s = step(path, k);
       const v = o[k];
-      for (const x of Array.isArray(v) ? v : [v]) {
+      const many = Array.isArray(v);
+      for (let i = 0, n = many ? v.length : 1; i < n; i++) {
+        const x: unknown = many ? v[i] : v;
         if (typeof x !== 'object') continue;
         const rt = (x as Json).resourceType as string | undefined;
         const type = rt || s.type;
@@ -186,7 +190,11 @@ class Apply {
     private readonly table: PresetTable,
     private readonly ctx: ActionContext,
     private readonly ownRule: number | undefined,
-  ) {}
+  ) {
+    this.own = ownRule === undefined ? undefined : { rule: ownRule, action: 'hash' };
+  }
+
+  private readonly own: FieldRule | undefined;
 
   /** `holders`: the rules for fields of this object (its data type's, the resource's along a path); `own`: its strings are the resource's own. */
   object(o: Json, path: string, tries: Trie[], byType: FieldRules | undefined, own: boolean): void {
@@ -241,7 +249,7 @@ class Apply {
       return c;
     }
     let best = rule;
-    if (ownString && typeof x === 'string' && (!best || this.ownRule! < best.rule)) best = { rule: this.ownRule!, action: 'hash' };
+    if (ownString && typeof x === 'string' && (!best || this.own!.rule < best.rule)) best = this.own;
     if (typeof x === 'string')
       for (const w of table.walks) {
         if (best && best.rule < w.rule) break;
