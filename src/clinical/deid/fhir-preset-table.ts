@@ -89,7 +89,8 @@ export function fieldRule(rules: FieldRules | undefined, obj: Record<string, unk
   if (rules === undefined) return undefined;
   const { exact, choices } = byKey(rules, key);
   let found = exact;
-  for (const [field, rule] of choices) if (!(field in obj) && (!found || rule.rule < found.rule)) found = rule;
+  // a field left undefined is not there (a JSON copy leaves it out)
+  for (const [field, rule] of choices) if (obj[field] === undefined && (!found || rule.rule < found.rule)) found = rule;
   return found;
 }
 

@@ -40,13 +40,15 @@ export interface FhirDeidResult<T> {
 /** De-identifies a FHIR R4 resource or Bundle (a copy; the input is left as it was). */
 export function deidentifyFhir<T>(input: T, options: FhirDeidOptions): FhirDeidResult<T> {
   const key = checkKey(options.key);
+  // the preset alone (a feed's configuration) takes its compiled form when the input is plain, well-typed FHIR
+  const compiled = (options.rules?.length ?? 0) === 0 && (options.preset ?? 'safe-harbor') === 'safe-harbor';
+  const fast = compiled ? deidentifyByPreset(input, options, key) : undefined;
+  if (fast) return fast as FhirDeidResult<T>;
   // a JSON copy, not structuredClone: an object the input shares between resources (one reference object used
   // as two resources' subject) must become two, or de-identifying one would change, or hash twice, the other
   const copy = jsonCopy(input) as Json;
   const all = resourcesOf(copy);
-  // the preset alone (a feed's configuration) takes its compiled form when the input is plain, well-typed FHIR
-  const compiled = (options.rules?.length ?? 0) === 0 && (options.preset ?? 'safe-harbor') === 'safe-harbor';
-  const identities = (compiled && deidentifyByPreset(all, options, key)) || interpret(all, options, key);
+  const identities = interpret(all, options, key);
   if (copy.resourceType === 'Bundle') bundleShell(copy, key, new Set([...identities.values()].map((p) => p.identity)), options.maxShiftDays ?? 365);
   return { value: copy as T, resources: all.filter((r) => r.resourceType !== 'Bundle').length };
 }
