@@ -104,19 +104,22 @@ function resourcesOf(input: Json, out: Json[]): void {
 /** What a JSON copy keeps of a property (it leaves out undefined, functions and symbols) */
 const kept = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 
+/** A JSON copy of a value (a string or boolean is its own) */
+const copy = (v: unknown) => (typeof v === 'string' || typeof v === 'boolean' ? v : jsonCopy(v));
+
 /** A JSON copy of a Bundle whose resources are `outputs`, in order (nested Bundles' shells copied alike). */
 function bundleCopy(b: Json, outputs: Iterator<Json>): Json {
   const out: Json = {};
   for (const k of Object.keys(b)) {
     if (k !== 'entry') {
-      if (kept(b[k])) out[k] = jsonCopy(b[k]);
+      if (kept(b[k])) out[k] = copy(b[k]);
       continue;
     }
     out.entry = (b.entry as Json[]).map((e) => {
       const entry: Json = {};
       for (const f of Object.keys(e))
         if (f !== 'resource') {
-          if (kept(e[f])) entry[f] = jsonCopy(e[f]);
+          if (kept(e[f])) entry[f] = copy(e[f]);
         } else if (e.resource !== undefined) {
           const r = e.resource as Json;
           entry.resource = r.resourceType === 'Bundle' ? bundleCopy(r, outputs) : outputs.next().value;
