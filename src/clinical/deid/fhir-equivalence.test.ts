@@ -3,6 +3,7 @@ import { parseMessage } from '@/clinical/hl7v2';
 import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { syntheaRecords, syntheaResources } from '../../../tests/support/clinical/deid';
+import { rareResources } from '../../../tests/support/clinical/deid-rare';
 import { deidentifyFhir as reference } from '../../../tests/support/clinical/deid-reference/fhir';
 import { deidentifyFhir, type FhirDeidOptions } from './fhir';
 import { deidentifyByPreset } from './fhir-preset';
@@ -138,6 +139,18 @@ describe('the compiled preset gives what the interpreted rules gave', () => {
     ...syntheaResources().map((r, i): [string, Json] => [`synthea resource #${i} ${r.resourceType as string}`, r]),
   ];
 
+  const rare: [string, Json][] = [
+    [
+      'rare resources in one Bundle',
+      { resourceType: 'Bundle', type: 'collection', entry: rareResources().map((resource) => ({ fullUrl: `urn:uuid:${resource.id as string}`, resource })) },
+    ],
+    ...rareResources().map((r): [string, Json] => [`rare ${r.resourceType as string} ${r.id as string}`, r]),
+  ];
+
+  it.each(OPTIONS)('on resources reaching the rules the samples do not: %s', (_, options) => {
+    expect(differences(rare, options)).toEqual([]);
+  });
+
   it.each(OPTIONS)('on odd inputs: %s', (_, options) => {
     expect(differences(QUIRKS, options)).toEqual([]);
   });
@@ -157,7 +170,7 @@ describe('the compiled preset gives what the interpreted rules gave', () => {
   );
 
   it('is what every one of these inputs gets with the preset alone (none falls back to the interpreted rules)', () => {
-    const interpreted = [...hl7, ...synthea].filter(([, input]) => !deidentifyByPreset(input, { key }, key)).map(([name]) => name);
+    const interpreted = [...hl7, ...synthea, ...rare].filter(([, input]) => !deidentifyByPreset(input, { key }, key)).map(([name]) => name);
     expect(interpreted).toEqual([]);
   });
 });
