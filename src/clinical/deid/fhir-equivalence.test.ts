@@ -4,13 +4,12 @@ import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { syntheaRecords, syntheaResources } from '../../../tests/support/clinical/deid';
 import { rareResources } from '../../../tests/support/clinical/deid-rare';
-import { deidentifyFhir as reference } from '../../../tests/support/clinical/deid-reference/fhir';
-import { deidentifyFhir, type FhirDeidOptions } from './fhir';
+import { deidentifyFhir, deidentifyFhirInterpreted as reference, type FhirDeidOptions } from './fhir';
 import { deidentifyByPreset } from './fhir-preset';
 
 /**
  * The de-identification a message gets today is the one it got before the preset was compiled: byte for byte
- * (JSON.stringify equal) with the interpreted implementation kept as the reference, on every HL7 v2 sample as the
+ * (JSON.stringify equal) with the interpreted path (deidentifyFhirInterpreted) as the reference, on every HL7 v2 sample as the
  * converter makes it (transaction and collection Bundles, every resource alone), every Synthea record and resource,
  * with the preset alone (the feed's configuration), with other options, and with the user rules the tests use.
  */

@@ -44,6 +44,19 @@ export function deidentifyFhir<T>(input: T, options: FhirDeidOptions): FhirDeidR
   const compiled = (options.rules?.length ?? 0) === 0 && (options.preset ?? 'safe-harbor') === 'safe-harbor';
   const fast = compiled ? deidentifyByPreset(input, options, key) : undefined;
   if (fast) return fast as FhirDeidResult<T>;
+  return interpreted(input, options, key);
+}
+
+/**
+ * The same de-identification by the rules run one after the other on each resource, whatever the options and input:
+ * what user rules and inputs the compiled preset does not cover get, and the reference the compiled preset is held to
+ * byte for byte (fhir-equivalence.test.ts), as validateFhirReference is for the compiled validator.
+ */
+export function deidentifyFhirInterpreted<T>(input: T, options: FhirDeidOptions): FhirDeidResult<T> {
+  return interpreted(input, options, checkKey(options.key));
+}
+
+function interpreted<T>(input: T, options: FhirDeidOptions, key: Uint8Array): FhirDeidResult<T> {
   // a JSON copy, not structuredClone: an object the input shares between resources (one reference object used
   // as two resources' subject) must become two, or de-identifying one would change, or hash twice, the other
   const copy = jsonCopy(input) as Json;
