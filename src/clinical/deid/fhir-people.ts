@@ -87,12 +87,19 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
   const maidenExpr = `descendants().where(url = '${maiden}').value`;
   const maidenNames = !reach(maidenExpr) ? [] : index ? ElementIndex.values(index.withUrl(maiden), ['value']) : fhirPath(maidenExpr)(r);
   for (const v of maidenNames) known.add('NAME', v);
+  addOwnNames(known, r);
+}
+
+/**
+ * What a resource says of itself that text elsewhere may repeat, after the values its elements hold: an organization's
+ * or location's name and aliases, the numbers and names a person's resource holds as plain strings
+ * (Coverage.subscriberId…, which its rule hashes), and its id. Both ways of collecting (interpreted and compiled) end so.
+ */
+export function addOwnNames(known: KnownIdentifiers, r: Json): void {
   if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
     known.add('NAME', r.name, false);
     for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);
   }
-  // the numbers and names a person's resource holds as plain strings (Coverage.subscriberId…), which its rule
-  // hashes: copies of them in text anywhere in the bundle are scrubbed
   if (PERSON_RESOURCES.has(r.resourceType as string))
     for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
   if (typeof r.id === 'string') known.add('ID', r.id);

@@ -10,7 +10,7 @@ import {
   NOT_TEXT,
   REMOVED,
 } from './fhir-actions';
-import { addReferenceDisplay, medicalRecordNumber, ownStrings, PATIENT_FIELDS, PERSON_RESOURCES, patientId } from './fhir-people';
+import { addOwnNames, addReferenceDisplay, medicalRecordNumber, PATIENT_FIELDS, patientId } from './fhir-people';
 import { SAFE_HARBOR_RULES } from './fhir-rules';
 import { type FieldRule, type FieldRules, fieldRule, first, type PresetTable, presetTable, type Trie } from './fhir-preset-table';
 import { type BirthDatePolicy, shiftDays, shiftFhirDate } from './keyed';
@@ -201,13 +201,7 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
   for (const v of found.addresses) known.add('ADDRESS', v);
   for (const ref of found.refs) addReferenceDisplay(known, ref);
   for (const v of found.maiden) known.add('NAME', v);
-  if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
-    known.add('NAME', r.name, false);
-    for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);
-  }
-  if (PERSON_RESOURCES.has(r.resourceType as string))
-    for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
-  if (typeof r.id === 'string') known.add('ID', r.id);
+  addOwnNames(known, r);
   return patientOf(r, found.refs.length > 0);
 }
 
