@@ -1,12 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import { triggerInputs } from '@/engine/graph';
-import { getNodeType } from '@/engine/nodes';
-import { planOf } from '@/engine/plan';
 import type { Db } from '@/server/db/client';
-import { pipelines } from '@/server/db/schema';
 import { errorForLog, logger } from '@/server/logger';
 import type { ErrorEvent } from '@/shared/error-event';
-import { loadDefinition } from '../executions/runnable-pipeline';
+import { deployedInputs } from '../executions/runnable-pipeline';
 import { startExecution } from '../executions/start-execution';
 
 /** runExecution, passed in by the run path that calls this (importing it here would close an import cycle). */
@@ -19,13 +14,7 @@ export type RunExecution = (db: Db, executionId: string) => Promise<unknown>;
  * error pipeline is not deployed or not started by an error trigger.
  */
 export async function startErrorPipeline(db: Db, orgId: string, errorPipelineId: string, event: ErrorEvent, run: RunExecution): Promise<string | null> {
-  const [pipeline] = await db
-    .select({ status: pipelines.status, deployedVersion: pipelines.deployedVersion })
-    .from(pipelines)
-    .where(and(eq(pipelines.id, errorPipelineId), eq(pipelines.orgId, orgId)));
-  const version = pipeline?.status === 'deployed' ? pipeline.deployedVersion : null;
-  const graph = version === null ? undefined : planOf(await loadDefinition(db, errorPipelineId, version), getNodeType).graph;
-  const inputs = graph ? triggerInputs(graph, { kind: 'error', event }) : null;
+  const { version, inputs } = await deployedInputs(db, orgId, errorPipelineId, { kind: 'error', event });
   if (version === null || !inputs) {
     const why = version === null ? 'is not deployed' : 'is not started by an error trigger';
     logger.warn(`error pipeline ${errorPipelineId} ${why}: no alert for the failed run ${event.execution.id}`, { orgId });

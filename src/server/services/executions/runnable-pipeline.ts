@@ -1,10 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import { triggerInputs } from '@/engine/graph';
+import type { TriggerEvent } from '@/engine/node-descriptor';
 import { getNodeType } from '@/engine/nodes';
 import { planOf } from '@/engine/plan';
 import type { ValidationReport } from '@/engine/validate';
 import type { Db } from '@/server/db/client';
-import { pipelineVersions } from '@/server/db/schema';
+import { pipelines, pipelineVersions } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { PipelineDefinition } from '@/shared/pipeline';
 import type { ServiceContext } from '../context';
@@ -79,4 +81,24 @@ export function refuseInvalid(pipeline: { id: string; report: ValidationReport }
   if (!report.valid) {
     throw new AppError('PIPELINE_INVALID', `Pipeline ${pipeline.id} is not valid: ${report.errors.length} problem(s).`, report.errors);
   }
+}
+
+/**
+ * What a production event starts in a pipeline (a schedule's tick, a failed run for an error pipeline): its deployed
+ * version — null when it is not deployed (or not in the organization) — and the inputs its deployed trigger makes of
+ * the event — null when that trigger does not take such events.
+ */
+export async function deployedInputs(
+  db: Db,
+  orgId: string,
+  pipelineId: string,
+  event: TriggerEvent,
+): Promise<{ version: number | null; inputs: Record<string, unknown> | null }> {
+  const [pipeline] = await db
+    .select({ status: pipelines.status, deployedVersion: pipelines.deployedVersion })
+    .from(pipelines)
+    .where(and(eq(pipelines.id, pipelineId), eq(pipelines.orgId, orgId)));
+  const version = pipeline?.status === 'deployed' ? pipeline.deployedVersion : null;
+  if (version === null) return { version, inputs: null };
+  return { version, inputs: triggerInputs(planOf(await loadDefinition(db, pipelineId, version), getNodeType).graph, event) };
 }

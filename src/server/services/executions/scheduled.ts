@@ -1,13 +1,8 @@
-import { and, eq } from 'drizzle-orm';
-import { triggerInputs } from '@/engine/graph';
-import { getNodeType } from '@/engine/nodes';
-import { planOf } from '@/engine/plan';
 import type { TriggerHost, TriggerTarget } from '@/engine/node-type';
-import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { logger } from '@/server/logger';
 import type { RunHost } from '../context';
-import { loadDefinition } from './runnable-pipeline';
+import { deployedInputs } from './runnable-pipeline';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
 
@@ -19,13 +14,7 @@ import { startExecution } from './start-execution';
 export async function runScheduled(rt: RunHost, host: TriggerHost, target: TriggerTarget): Promise<void> {
   const { db } = rt;
   const { pipelineId, orgId } = target;
-  const [pipeline] = await db
-    .select({ status: pipelines.status, deployedVersion: pipelines.deployedVersion })
-    .from(pipelines)
-    .where(and(eq(pipelines.id, pipelineId), eq(pipelines.orgId, orgId)));
-  const version = pipeline?.status === 'deployed' ? pipeline.deployedVersion : null;
-  const live = version === null ? undefined : planOf(await loadDefinition(db, pipelineId, version), getNodeType).graph;
-  const inputs = live ? triggerInputs(live, { kind: 'schedule', at: new Date().toISOString() }) : null;
+  const { version, inputs } = await deployedInputs(db, orgId, pipelineId, { kind: 'schedule', at: new Date().toISOString() });
   if (version === null || !inputs) {
     await host.unschedule(target);
     return;
