@@ -42,7 +42,7 @@ async function sync(name, extraEnv, port) {
     const full = await load({ ...request, connections: 10 });
     return { name, ...full, baseline_rps: baseline.rps, ratio: full.rps / baseline.rps };
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -116,8 +116,7 @@ async function asyncOnPostgres(deployment) {
       };
     } finally {
       await db.end();
-      workers.forEach((w) => w.stop());
-      server.stop();
+      await Promise.all([...workers.map((w) => w.stop()), server.stop()]);
     }
   });
 }

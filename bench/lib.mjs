@@ -31,6 +31,18 @@ export function build() {
 /** The bundled server or worker of the bench's build (scripts/build-server.mjs). */
 export const program = (which) => path.join(root, env.CLINFLOW_DIST_DIR, 'clinflow', `${which}.cjs`);
 
+/**
+ * Stops a server or worker and resolves once it has exited: the next bench may start a server on the same port, and a
+ * server still shutting down would answer its start-up check and then refuse every request (ECONNREFUSED).
+ */
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 export async function startServer(extraEnv, port) {
   const child = spawn(process.execPath, [program('server')], {
     cwd: root,
@@ -50,7 +62,7 @@ export async function startServer(extraEnv, port) {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 400; i++) {
     try {
-      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
+      if ((await fetch(`${url}/api/openapi.json`)).ok) return { url, pid: child.pid, stop: () => stopChild(child) };
     } catch {}
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -61,7 +73,7 @@ export async function startServer(extraEnv, port) {
 export async function startWorker(extraEnv) {
   const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...profiled, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
-  return { pid: child.pid, stop: () => child.kill('SIGTERM') };
+  return { pid: child.pid, stop: () => stopChild(child) };
 }
 
 export function load(opts) {
