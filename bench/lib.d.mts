@@ -25,11 +25,20 @@ export interface DbBytes {
   runs: number;
   database: number;
   executions: number;
+  tables: Record<string, { heap: number; toast: number; indexes: number }>;
+}
+export interface TableBytes {
+  name: string;
+  heap: number;
+  toast: number;
+  indexes: number;
 }
 /** Bytes of the executions tables and of the database, and the executions' count (Postgres). */
 export function dbBytes(url: string): Promise<DbBytes>;
 /** Bytes per execution between two readings; null when no execution was made. */
-export function bytesPerRun(before: DbBytes, after: DbBytes): { runs: number; database: number; executions: number } | null;
+export function bytesPerRun(before: DbBytes, after: DbBytes): { runs: number; database: number; executions: number; tables: TableBytes[] } | null;
+/** The per-table lines of a bytesPerRun, for a bench's report. */
+export function bytesByTable(b: { tables: TableBytes[] }): string;
 /** A horizontal bar chart as an SVG document: a bar per row; `reference` draws a dashed baseline. */
 export function barChart(
   title: string,

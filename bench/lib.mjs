@@ -44,6 +44,13 @@ function stopChild(child) {
 }
 
 export async function startServer(extraEnv, port) {
+  // another bench (another checkout) on the same port would answer the start-up check below, and the bench would then
+  // measure, or hang on, a server that is not its own
+  const taken = await fetch(`http://127.0.0.1:${port}/api/openapi.json`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is already in use: stop what listens there, or give the bench other ports (BENCH_PORT)`);
   const child = spawn(process.execPath, [program('server')], {
     cwd: root,
     env: {
@@ -101,7 +108,13 @@ export async function dbBytes(url) {
   try {
     const [r] = await sql`select pg_total_relation_size('executions') + pg_total_relation_size('execution_nodes') as runs,
       pg_database_size(current_database()) as database, (select count(*) from executions) as executions`;
-    return { runs: Number(r.runs), database: Number(r.database), executions: Number(r.executions) };
+    // each table's heap, TOAST and indexes apart (every schema, pg-boss's included): where a message's bytes go
+    const parts = await sql`select n.nspname || '.' || c.relname as name, pg_relation_size(c.oid) as heap,
+        coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast, pg_indexes_size(c.oid) as indexes
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')`;
+    const tables = Object.fromEntries(parts.map((t) => [t.name, { heap: Number(t.heap), toast: Number(t.toast), indexes: Number(t.indexes) }]));
+    return { runs: Number(r.runs), database: Number(r.database), executions: Number(r.executions), tables };
   } finally {
     await sql.end();
   }
@@ -110,8 +123,20 @@ export async function dbBytes(url) {
 /** Bytes per execution between two dbBytes readings. */
 export function bytesPerRun(before, after) {
   const n = after.executions - before.executions;
-  return n > 0 ? { runs: Math.round((after.runs - before.runs) / n), database: Math.round((after.database - before.database) / n), executions: n } : null;
+  if (n <= 0) return null;
+  /** Per table, per run: the heap, TOAST and index bytes that grew, the largest first (what grew by under 50 bytes a run left out). */
+  const tables = Object.entries(after.tables ?? {})
+    .map(([name, a]) => {
+      const b = before.tables?.[name] ?? { heap: 0, toast: 0, indexes: 0 };
+      return { name, heap: Math.round((a.heap - b.heap) / n), toast: Math.round((a.toast - b.toast) / n), indexes: Math.round((a.indexes - b.indexes) / n) };
+    })
+    .filter((t) => t.heap + t.toast + t.indexes >= 50)
+    .sort((x, y) => y.heap + y.toast + y.indexes - (x.heap + x.toast + x.indexes));
+  return { runs: Math.round((after.runs - before.runs) / n), database: Math.round((after.database - before.database) / n), executions: n, tables };
 }
+
+/** The per-table lines of a bytesPerRun, for a bench's report. */
+export const bytesByTable = (b) => b.tables.map((t) => `    ${t.name.padEnd(32)} heap ${t.heap}, TOAST ${t.toast}, indexes ${t.indexes}`).join('\n');
 
 export async function withDatabase(label, f) {
   const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => {} });

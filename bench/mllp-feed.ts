@@ -175,7 +175,10 @@ for (const r of runs) {
   if (r.failed) console.log(`  ${r.failed} executions failed`);
   console.log(`  ACK codes: ${JSON.stringify(r.ours.acks)}`);
   const b = r.bytes;
-  if (b) console.log(`  database bytes per message: ${b.runs} in executions + execution_nodes, ${b.database} in the whole database (${b.executions} runs)`);
+  if (b) {
+    console.log(`  database bytes per message: ${b.runs} in executions + execution_nodes, ${b.database} in the whole database (${b.executions} runs)`);
+    console.log(lib.bytesByTable(b));
+  }
 }
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 const result = { at: new Date().toISOString(), messages: N, connections: CONNECTIONS, policies: POLICIES, baseline, runs };
