@@ -145,6 +145,20 @@ export function scrubBase64(data: string, contentType: unknown, scrubber: Scrubb
  */
 export function hashReference(key: Uint8Array, ref: string): string {
   if (ref.startsWith('#')) return ref;
+  // one message names the same resources again and again (fullUrl, request url, every subject): kept per key
+  let known = references.get(key);
+  if (!known) references.set(key, (known = new Map()));
+  let hashed = known.get(ref);
+  if (hashed === undefined) {
+    if (known.size >= 100_000) known.clear();
+    known.set(ref, (hashed = hashReferenceOnce(key, ref)));
+  }
+  return hashed;
+}
+
+const references = new WeakMap<Uint8Array, Map<string, string>>();
+
+function hashReferenceOnce(key: Uint8Array, ref: string): string {
   const urn = /^urn:(?:uuid|oid):(.+)$/i.exec(ref);
   if (urn) return `urn:uuid:${pseudonym(key, urn[1]!)}`;
   const conditional = /^([A-Z][A-Za-z]+)\?(.*)$/.exec(ref);

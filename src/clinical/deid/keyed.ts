@@ -24,10 +24,13 @@ const pseudonyms = new WeakMap<Uint8Array, Map<string, string>>();
 // and the date shifts (by limit and identity): every resource of a message asks for its patient's
 const shifts = new WeakMap<Uint8Array, Map<string, number>>();
 
-function hmac(key: Uint8Array, purpose: string, value: string): Buffer {
+function hmac(key: Uint8Array, purpose: string, value: string): Buffer;
+function hmac(key: Uint8Array, purpose: string, value: string, hex: 'hex'): string;
+function hmac(key: Uint8Array, purpose: string, value: string, hex?: 'hex'): Buffer | string {
   let k = keyObjects.get(key);
   if (!k) keyObjects.set(key, (k = createSecretKey(key)));
-  return createHmac('sha256', k).update(`${purpose}\u0000${value}`).digest();
+  const h = createHmac('sha256', k).update(`${purpose}\u0000${value}`);
+  return hex ? h.digest(hex) : h.digest();
 }
 
 /**
@@ -40,7 +43,7 @@ export function pseudonym(key: Uint8Array, value: string): string {
   if (!known) pseudonyms.set(key, (known = new Map()));
   const cached = known.get(value);
   if (cached) return cached;
-  const h = hmac(key, 'id', value.trim()).toString('hex');
+  const h = hmac(key, 'id', value.trim(), 'hex');
   const p = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   if (known.size >= 100_000) known.clear();
   known.set(value, p);
