@@ -99,6 +99,16 @@ describe('OUTBOUND_ALLOW', () => {
     );
   });
 
+  it('answers the same again for an address it was asked about, each host name in its own words', () => {
+    const policy = new OutboundPolicy();
+    for (let i = 0; i < 3; i++) {
+      expect(policy.refusal('10.0.0.5', 'ehr.internal')).toMatch(/^ehr\.internal resolves to 10\.0\.0\.5, a private network address/);
+      expect(policy.refusal('10.0.0.5', 'lab.internal')).toMatch(/^lab\.internal resolves to 10\.0\.0\.5/);
+      expect(policy.refusal('10.0.0.5')).toMatch(/^10\.0\.0\.5, a private network address/);
+      expect(policy.refusal('8.8.8.8')).toBeNull();
+    }
+  });
+
   it.each(['foo bar', '10.0.0.0/33', '2130706433', 'fhir..local', '*'])('refuses the entry %s with its reason', (entry) => {
     expect(() => parseAllowList([entry])).toThrow(/OUTBOUND_ALLOW: /);
   });

@@ -184,8 +184,25 @@ export class OutboundPolicy {
     return this.allow.names.has(name) || this.allow.suffixes.some((s) => name.endsWith(s));
   }
 
+  /**
+   * Answers of `refusal` by address and host: every call to a connector's server asks about the same address, and
+   * the answer depends on nothing else (the allow list is fixed when the policy is made). Only the verdict on an
+   * address is kept: which address a name resolves to is still looked up and checked on every new connection.
+   */
+  private readonly verdicts = new Map<string, string | null>();
+
   /** Why `address` may not be reached, or null when it may. */
   refusal(address: string, host?: string): string | null {
+    const key = host === undefined ? address : `${address}\u0000${host}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict === undefined) {
+      if (this.verdicts.size >= 1_000) this.verdicts.clear();
+      this.verdicts.set(key, (verdict = this.decide(address, host)));
+    }
+    return verdict;
+  }
+
+  private decide(address: string, host: string | undefined): string | null {
     const ip = ipOf(address);
     if (!ip) return `${address} is not an IP address`;
     const kind = classifyAddress(ip);
