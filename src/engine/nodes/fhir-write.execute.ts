@@ -8,6 +8,7 @@ import { passedUnchanged } from '@/clinical/fhir/validated';
 import { NodeError } from '../node-error';
 import { implementNode, type NodeContext } from '../node-type';
 import { asNodeError, fhirClientOf } from '../lib/fhir-connector';
+import { sortedJson } from '../lib/sorted-json';
 import { fhirWrite, IDEMPOTENCY_TAG } from './fhir-write';
 
 type Config = z.infer<typeof fhirWrite.config>;
@@ -26,20 +27,9 @@ interface Plan {
  */
 function keyOf(idempotencyKey: string, part: string, resource: Resource): string {
   return createHash('sha256')
-    .update(`${idempotencyKey}\n${part}\n${JSON.stringify(withoutKeyTag(resource), sortedKeys)}`)
+    .update(`${idempotencyKey}\n${part}\n${sortedJson(withoutKeyTag(resource))}`)
     .digest('hex')
     .slice(0, 32);
-}
-
-/** JSON.stringify's replacer that writes every object's keys in order (arrays keep theirs). */
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const o = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, o[k]]),
-  );
 }
 
 function withoutKeyTag(resource: Resource): Resource {
