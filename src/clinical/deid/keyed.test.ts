@@ -29,6 +29,13 @@ describe('keyed pseudonyms and date shifts', () => {
     expect(shiftHl7Date('20240105', -5)).toBe('20231231');
   });
 
+  it('keeps a shifted date a valid FHIR date at the ends of the years FHIR allows (the "no end" 9999-12-31, years before 100)', () => {
+    expect(shiftFhirDate('9999-12-31', 3)).toBe('9999-12-28');
+    expect(shiftFhirDate('9999-12-31T00:00:00Z', 1)).toBe('9999-12-30T00:00:00Z');
+    expect(shiftFhirDate('0001-01-02', -5)).toBe('0001-01-07');
+    expect(shiftFhirDate('0050-03-01', -1)).toBe('0050-02-28');
+  });
+
   it('keeps the birth year, caps people over 89 at the 90-year boundary or removes them', () => {
     const at = new Date('2026-01-01T00:00:00Z');
     expect(birthDateOutcome({ y: 1960, m: 4, d: 13 }, at, { keepYear: true, over89: 'boundary' })).toEqual({ year: 1960 });

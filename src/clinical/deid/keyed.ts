@@ -72,8 +72,19 @@ export function shiftDays(key: Uint8Array, identity: string, maxDays: number): n
 
 const DAY = 86_400_000;
 
+/**
+ * A date moved by `days`. The year is set with setUTCFullYear (Date.UTC reads years 0–99 as 1900–1999), and a date the
+ * shift would take out of FHIR's years 0001–9999 (9999-12-31, the usual "no end") moves the other way instead: still a
+ * valid date, still moved by the same amount.
+ */
 function ymd(y: number, m: number, d: number, days: number): [string, string, string] {
-  const t = new Date(Date.UTC(y, m - 1, d) + days * DAY);
+  const at = (n: number) => {
+    const t = new Date(0);
+    t.setUTCFullYear(y, m - 1, d);
+    return new Date(t.getTime() + n * DAY);
+  };
+  let t = at(days);
+  if (t.getUTCFullYear() < 1 || t.getUTCFullYear() > 9999) t = at(-days);
   return [String(t.getUTCFullYear()).padStart(4, '0'), String(t.getUTCMonth() + 1).padStart(2, '0'), String(t.getUTCDate()).padStart(2, '0')];
 }
 
