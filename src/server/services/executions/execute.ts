@@ -63,6 +63,7 @@ export async function execute(ctx: ServiceContext, input: ExecuteInput) {
       inputs: input.inputs,
       testMode: input.test_mode,
       startedAt: started.startedAt!,
+      policy: started.policy,
     },
     runTo: input.run_to_node,
   });

@@ -71,6 +71,7 @@ export async function retryExecution(ctx: ServiceContext, input: RetryInput) {
       inputs,
       testMode: original.testMode,
       startedAt: started.startedAt!,
+      policy: started.policy,
     },
   });
   return { ...toSyncResult(started.id, result!), retry_of: original.id };

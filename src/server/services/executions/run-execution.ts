@@ -41,6 +41,8 @@ export interface RunExecutionOptions {
     inputs: Record<string, unknown>;
     testMode: boolean;
     startedAt: Date;
+    /** The pipeline's data policy as its admission read it (Started.policy); read here when absent. */
+    policy?: DataPolicy | null;
   };
   /** A queue job's first delivery: nobody has run this execution yet (see `take`). */
   firstDelivery?: boolean;
@@ -195,7 +197,7 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
     if (!carried) carried = stored = row.previousStart ? await finishedNodes(db, executionId, payloadKeeping(policy, 'running')) : {};
     if (row.markRunning) runningSince = row.startedAt;
   } else {
-    policy = job.testMode ? 'full' : await policyOf(db, job.pipelineId, { testMode: false, trigger: job.trigger });
+    policy = job.testMode ? 'full' : await policyOf(db, job.pipelineId, { testMode: false, trigger: job.trigger }, job.policy);
   }
   const { graph } = planOf(job.definition, getNodeType);
   const typeOf = (id: string) => graph.nodes.get(id)?.def.type ?? 'unknown';

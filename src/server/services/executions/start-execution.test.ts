@@ -74,6 +74,22 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
     expect(row).toMatchObject({ pipelineVersion: 2, status: 'running', inputs: { n: 1 } });
   });
 
+  it("reads the pipeline's data policy in the admission (the organization's, unless the pipeline sets its own)", async () => {
+    expect((await startIfCurrent(database.db, run(2), true))?.policy).toBe('full');
+    await database.db
+      .update(organizations)
+      .set({ dataSettings: { policy: 'errors' } })
+      .where(eq(organizations.id, orgId));
+    expect((await startExecution(database.db, run(2))).policy).toBe('errors');
+    await database.db
+      .update(pipelines)
+      .set({ dataSettings: { policy: 'metadata' } })
+      .where(eq(pipelines.id, pipelineId));
+    expect((await startIfCurrent(database.db, run(2), true))?.policy).toBe('metadata');
+    await database.db.update(pipelines).set({ dataSettings: {} }).where(eq(pipelines.id, pipelineId));
+    await database.db.update(organizations).set({ dataSettings: {} }).where(eq(organizations.id, orgId));
+  });
+
   it('writes nothing once the pipeline has a newer version, or is no longer deployed for a real run', async () => {
     const before = await count();
     expect(await startIfCurrent(database.db, run(1), true)).toBeNull();

@@ -4,6 +4,9 @@ import type { Db } from '@/server/db/client';
 import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
 import { AppError } from '@/server/errors';
+import { organizations, pipelines } from '@/server/db/schema';
+import type { DataPolicy } from '@/shared/data-settings';
+import { pipelinePolicy } from './data-policy';
 
 export const MAX_CONCURRENT_EXECUTIONS = 100;
 
@@ -80,6 +83,8 @@ export interface Started<T = void> {
   id: string;
   startedAt: Date | null;
   extra: T | undefined;
+  /** A running start's pipeline data policy, read by its admission (a run inside the request need not read it again); null when queued. */
+  policy: DataPolicy | null;
 }
 
 /** Thrown inside the transaction of an admission guarded by the pipeline's version, to roll back what `before` wrote. */
@@ -97,23 +102,28 @@ async function start<T>(
   const target = sql`${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}`;
   const run = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb`;
   const args = sql`${run}, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
-  const admit = async (q: Db) => {
+  // a run started running (inside its request) applies its pipeline's data policy next: read by the same statement,
+  // not by one of its own; a queued one's worker reads it with the row (null here)
+  const policy =
+    e.status === 'running'
+      ? sql`(select ${pipelinePolicy} from ${pipelines} join ${organizations} on ${organizations.id} = ${pipelines.orgId}
+    where ${pipelines.id} = ${e.pipelineId}) as policy`
+      : sql`null as policy`;
+  const admit = async (q: Db): Promise<DataPolicy | null> => {
     const result = guard
-      ? await q.execute(sql`select outcome from start_execution_if_current(${target}, ${guard.requireDeployed}, ${args})`)
-      : await q.execute(sql`select 'started' as outcome from start_execution(${target}, ${args})`);
-    const outcome = rowsOf<{ outcome: string }>(result)[0]?.outcome ?? 'full';
+      ? await q.execute(sql`select outcome, ${policy} from start_execution_if_current(${target}, ${guard.requireDeployed}, ${args})`)
+      : await q.execute(sql`select 'started' as outcome, ${policy} from start_execution(${target}, ${args})`);
+    const row = rowsOf<{ outcome: string; policy: DataPolicy | null }>(result)[0];
+    const outcome = row?.outcome ?? 'full';
     if (outcome === 'changed') throw new PipelineChanged();
     if (outcome !== 'started') throw concurrencyLimit();
+    return row!.policy;
   };
   try {
-    if (!before) {
-      await admit(db);
-      return { id, startedAt, extra: undefined };
-    }
+    if (!before) return { id, startedAt, extra: undefined, policy: await admit(db) };
     return await db.transaction(async (tx) => {
       const extra = await before(tx, id);
-      await admit(tx);
-      return { id, startedAt, extra };
+      return { id, startedAt, extra, policy: await admit(tx) };
     });
   } catch (err) {
     if (err instanceof PipelineChanged) return null;

@@ -1,0 +1,42 @@
+// Counts the statements one sync execution sends to Postgres: log_statement=all in a database of its own, then the
+// log lines of that database's backends during N sequential executions.
+import fs from 'node:fs';
+import postgres from 'postgres';
+import { AUTH, api, startServer } from './lib.mjs';
+const N = Number(process.env.N ?? 50);
+const LOG = '/var/log/postgresql/postgresql-15-main.log';
+const admin = postgres('postgres://postgres@127.0.0.1:5432/test', { max: 1, onnotice: () => {} });
+const name = `path_stmt_${process.pid}`;
+await admin.unsafe(`create database ${name}`);
+await admin.unsafe(`alter database ${name} set log_statement = 'all'`);
+const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+const server = await startServer({ DATABASE_URL: url }, 3491);
+const definition = JSON.parse(process.env.DEF);
+try {
+  const p = await api(server.url, 'POST', '/api/pipelines', { name: 'count', definition });
+  await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
+  const body = { pipeline_id: p.id, inputs: { patient: 'p1' }, async: process.env.ASYNC === '1' };
+  for (let i = 0; i < 20; i++) await api(server.url, 'POST', '/api/execute', body);
+  await new Promise((r) => setTimeout(r, 1500));
+  const from = fs.statSync(LOG).size;
+  for (let i = 0; i < N; i++) await api(server.url, 'POST', '/api/execute', body);
+  await new Promise((r) => setTimeout(r, 1500));
+  const text = fs.readFileSync(LOG).subarray(from).toString();
+  // the log's entries of this database (an entry's statement text runs on over the lines that follow it)
+  const entries = text.split(/\n(?=\d{4}-\d\d-\d\d )/).filter((e) => new RegExp(`@${name} LOG:  (statement|execute)`).test(e));
+  const lines = entries.map((e) => e.replace(/^.*?LOG:\s+/, '').replace(/\s+/g, ' '));
+  const kinds = {};
+  for (const l of lines) {
+    const k = l.replace(/^execute [^:]*: /, '').slice(0, 120);
+    kinds[k] = (kinds[k] ?? 0) + 1;
+  }
+  const own = lines.filter((l) => !/pgboss/.test(l)).length;
+  console.log(
+    `statements per execution: ${(own / N).toFixed(2)}, and pg-boss's own (timers) ${((lines.length - own) / N).toFixed(2)} (${lines.length} in all for ${N})`,
+  );
+  for (const [k, n] of Object.entries(kinds).sort((a, b) => b[1] - a[1])) console.log((n / N).toFixed(2), k);
+} finally {
+  await server.stop();
+  await admin.unsafe(`drop database ${name} with (force)`);
+  await admin.end();
+}
