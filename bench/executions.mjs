@@ -39,8 +39,11 @@ async function sync(name, extraEnv, port) {
     await load({ ...request, duration: 3, connections: 10 });
     await load({ ...health, duration: 3 });
     const baseline = await load(health);
+    const before = { web: cpuMs(server.pid), postgres: postgresCpu() };
     const full = await load({ ...request, connections: 10 });
-    return { name, ...full, baseline_rps: baseline.rps, ratio: full.rps / baseline.rps };
+    // CPU per execution: the server's own (what load moves least), and every Postgres process's (shared: others' work counts too)
+    const cpu = { web: (cpuMs(server.pid) - before.web) / full.total, postgres: postgresCpuSince(before.postgres) / full.total };
+    return { name, ...full, baseline_rps: baseline.rps, ratio: full.rps / baseline.rps, cpu };
   } finally {
     await server.stop();
   }
@@ -139,7 +142,8 @@ console.log('\nSync POST /api/execute, 5-node pipeline, 10 connections, 10 s (ta
 for (const r of syncResults) {
   const errors = r.non2xx ? `  (${r.non2xx} non-2xx)` : '';
   console.log(
-    `${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}`,
+    `${r.name.padEnd(9)} ${Math.round(r.rps)} executions/s  p50 ${r.p50} ms  p99 ${r.p99} ms${errors}  | bare route ${Math.round(r.baseline_rps)} req/s, ratio ${r.ratio.toFixed(2)}  | CPU/exec server ${r.cpu.web.toFixed(2)} ms` +
+      (r.name === 'postgres' ? `, Postgres ${r.cpu.postgres.toFixed(2)} ms` : ''),
   );
 }
 if (asyncResults.length) console.log('\nAsync on Postgres, 2 workers (targets: >= 500 completed/s, enqueue-to-start p50 <= 50 ms)');

@@ -1,5 +1,5 @@
-// Counts the statements one sync execution sends to Postgres: log_statement=all in a database of its own, then the
-// log lines of that database's backends during N sequential executions.
+// bench (not a test): counts the statements one execution sends to Postgres (ASYNC=1: an async one) — log_statement =
+// all in a database of its own, then that database's entries in Postgres's log during N sequential executions.
 import fs from 'node:fs';
 import postgres from 'postgres';
 import { AUTH, api, startServer } from './lib.mjs';
@@ -11,7 +11,23 @@ await admin.unsafe(`create database ${name}`);
 await admin.unsafe(`alter database ${name} set log_statement = 'all'`);
 const url = `postgres://postgres@127.0.0.1:5432/${name}`;
 const server = await startServer({ DATABASE_URL: url }, 3491);
-const definition = JSON.parse(process.env.DEF);
+// executions.mjs's pipeline (in ──▶ a ──▶ b ──▶ c ──▶ out), unless DEF gives another definition as JSON
+const chain = ['in', 'a', 'b', 'c', 'out'];
+const definition = process.env.DEF
+  ? JSON.parse(process.env.DEF)
+  : {
+      nodes: [
+        { id: 'in', type: 'manual-trigger' },
+        ...['a', 'b', 'c'].map((id) => ({ id, type: 'jsonata-transform', config: { expression: '$merge([$, {"seen": true}])' } })),
+        { id: 'out', type: 'pipeline-output' },
+      ],
+      connections: chain.slice(1).map((target, i) => ({
+        source: chain[i],
+        source_port: i === 0 ? 'event' : 'output',
+        target,
+        target_port: target === 'out' ? 'value' : 'input',
+      })),
+    };
 try {
   const p = await api(server.url, 'POST', '/api/pipelines', { name: 'count', definition });
   await api(server.url, 'POST', `/api/pipelines/${p.id}/deploy`);
