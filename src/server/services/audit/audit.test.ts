@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validateFhir } from '@/clinical/fhir/validate';
 import { rowsOf } from '@/server/db/rows';
 import { auditEvents } from '@/server/db/schema';
@@ -84,6 +84,33 @@ describe.each(['pglite', 'postgres'] as const)('the audit trail (%s)', (kind) =>
     expect(events[1].entity[0].what.identifier.value).toBe(run.execution_id);
     expect(events[2].agent[0].network).toEqual({ address: '10.1.2.3', type: '2' });
   });
+
+  // The entries' times are the database's clock. An app on another host whose clock is behind the database's once
+  // ended the file at its own time, before the entries just written and before the export's own entry (so did an
+  // export under a millisecond after its entry was written, its Date truncated to the millisecond). PGlite reads
+  // the app's clock: only Postgres has a clock of its own.
+  if (kind === 'postgres')
+    it('ends the export at its own entry, whatever the app’s clock says', async () => {
+      const org = `audit-clock-${kind}`;
+      const c = await orgCaller(rt, org);
+      await c.pipelines.create({ name: 'Clocked feed', definition });
+      const principal = { kind: 'api-key' as const, orgId: org, scopes: ['admin'], keyId: '00000000-0000-4000-8000-000000000001', address: '10.1.2.3' };
+      const codes = async () => {
+        let ndjson = '';
+        for await (const chunk of exportAuditNdjson(serviceContext(rt, principal), {})) ndjson += chunk;
+        return ndjson
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).subtype[1].code);
+      };
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 60_000 });
+      try {
+        expect(await codes()).toEqual(['pipeline.create', 'audit.export']);
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(await codes()).toEqual(['pipeline.create', 'audit.export', 'audit.export']);
+    });
 
   it('is append-only: no update or delete, except its own pruning past the retention', async () => {
     const org = `audit-append-${kind}`;

@@ -33,7 +33,7 @@ export interface AuditActor {
  * still says who it was after the user or key is gone. Awaited by the caller: a read of patient data that could not
  * be recorded fails rather than goes unrecorded.
  */
-export async function recordAudit(ctx: Pick<ServiceContext, 'db' | 'principal' | 'channel'>, entry: AuditEntry): Promise<void> {
+export async function recordAudit(ctx: Pick<ServiceContext, 'db' | 'principal' | 'channel'>, entry: AuditEntry): Promise<string> {
   const p = ctx.principal;
   const isKey = p.kind === 'api-key';
   const actorId = (isKey ? p.keyId : p.userId) ?? null;
@@ -42,23 +42,32 @@ export async function recordAudit(ctx: Pick<ServiceContext, 'db' | 'principal' |
     : isKey
       ? sql`(select ${apiKeys.name} from ${apiKeys} where ${apiKeys.id} = ${actorId})`
       : sql`(select ${users.email} from ${users} where ${users.id} = ${actorId})`;
-  await appendAudit(ctx.db, { orgId: p.orgId, type: isKey ? 'api-key' : 'user', id: actorId, address: p.address, channel: ctx.channel }, entry, actorName);
+  return appendAudit(ctx.db, { orgId: p.orgId, type: isKey ? 'api-key' : 'user', id: actorId, address: p.address, channel: ctx.channel }, entry, actorName);
 }
 
-/** Appends one entry for an actor named by the caller (sign-in attempts, the system). */
-export async function appendAudit(db: Db, actor: AuditActor, entry: AuditEntry, actorName: ReturnType<typeof sql> | string | null = actor.name ?? null) {
-  await db.insert(auditEvents).values({
-    orgId: actor.orgId,
-    actorType: actor.type,
-    actorId: actor.id ?? null,
-    actorName,
-    action: entry.action,
-    outcome: entry.outcome ?? 'success',
-    objectType: entry.objectType ?? entry.action.split('.')[0] ?? null,
-    objectId: entry.objectId ?? null,
-    objectName: entry.objectName ?? null,
-    address: actor.address ?? null,
-    channel: actor.channel ?? null,
-    detail: entry.detail ?? null,
-  });
+/** Appends one entry for an actor named by the caller (sign-in attempts, the system); resolves with the entry's id. */
+export async function appendAudit(
+  db: Db,
+  actor: AuditActor,
+  entry: AuditEntry,
+  actorName: ReturnType<typeof sql> | string | null = actor.name ?? null,
+): Promise<string> {
+  const [row] = await db
+    .insert(auditEvents)
+    .values({
+      orgId: actor.orgId,
+      actorType: actor.type,
+      actorId: actor.id ?? null,
+      actorName,
+      action: entry.action,
+      outcome: entry.outcome ?? 'success',
+      objectType: entry.objectType ?? entry.action.split('.')[0] ?? null,
+      objectId: entry.objectId ?? null,
+      objectName: entry.objectName ?? null,
+      address: actor.address ?? null,
+      channel: actor.channel ?? null,
+      detail: entry.detail ?? null,
+    })
+    .returning({ id: auditEvents.id });
+  return row!.id;
 }
