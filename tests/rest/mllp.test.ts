@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { orgWithKey } from '../support/accounts';
 import { client, expectError, type Client } from '../support/client';
 import { freePort, startServer, tempDir } from '../support/server';
 
@@ -136,7 +137,8 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
   let port: number;
   let pipeline: string;
   beforeAll(async () => {
-    api = client(target.url, target.orgA);
+    // an organization of its own: the REST files run side by side on the same two servers
+    api = client(target.url, await orgWithKey(target.url, `mllp-${target.name}-${Date.now()}@example.org`));
     port = await freePort();
     pipeline = (await api.post('/api/pipelines', { name: `ADT feed ${target.name}`, definition: listenerPipeline({ port }) })).body.id;
     const deployed = await api.post(`/api/pipelines/${pipeline}/deploy`);
