@@ -3,13 +3,13 @@ import { signUp } from './support';
 
 /**
  * Alerts (issue 30 §1): a pipeline names its error pipeline in the editor's Settings tab; its failing production run
- * starts the error pipeline and the dashboard marks the pipeline as failing now. Screenshots go to /tmp/alerts-*.png.
+ * starts the error pipeline and the dashboard marks the pipeline as failing now. UI_SHOTS=1 saves /tmp/alerts-*.png.
  *
  *   feed:   in (manual-trigger) ──▶ write (jsonata: $error "FHIR server down") ──▶ out
  *   alerts: on_error (error-trigger) ──event──▶ out (pipeline-output "alert")
  */
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `/tmp/alerts-${name}.png`, fullPage: true });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/alerts-${name}.png`, fullPage: true });
 }
 
 const at = (x: number) => ({ x, y: 0 });

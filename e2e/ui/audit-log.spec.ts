@@ -3,11 +3,11 @@ import { signUp } from './support';
 
 /**
  * The audit log (issue 30 §3): viewing a run's outputs in the browser adds an entry naming the user; Settings → Audit
- * log shows it, filters to the reads of run data, and exports FHIR AuditEvents. Screenshots go to /tmp/audit-*.png.
+ * log shows it, filters to the reads of run data, and exports FHIR AuditEvents. UI_SHOTS=1 saves /tmp/audit-*.png.
  */
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `/tmp/audit-${name}.png`, fullPage: true });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/audit-${name}.png`, fullPage: true });
 }
 
 test('audit log: opening a run’s data in the browser is recorded with the user’s name, and exported as FHIR', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signUp as signUpAs } from './support';
 
 /**
  * Clinical messages in the editor and the execution views: paste an HL7 v2 ADT message into a test run of
@@ -20,16 +21,7 @@ async function shotOf(target: Locator, name: string) {
   if (process.env.UI_SHOTS) await target.screenshot({ path: `/tmp/clinical-${name}.png` });
 }
 
-async function signUp(page: Page) {
-  await page.setViewportSize({ width: 1680, height: 1050 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Florence Nightingale');
-  await page.getByLabel('Email').fill(`florence.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
-}
+const signUp = (page: Page) => signUpAs(page, 'Florence Nightingale', 'florence', { width: 1680, height: 1050 });
 
 type Node = { id: string; type: string; config?: Record<string, unknown> };
 async function createPipeline(page: Page, name: string, nodes: Node[], links: [string, string, string, string][]): Promise<string> {

@@ -75,7 +75,7 @@ test('ask the copilot panel for a change: its steps stream in, the change is pre
   await expect(proposed(page)).toHaveCount(1);
   await expect(page.locator('.react-flow__edge.copilot-removed')).toHaveCount(1);
   await expect(page.getByTestId('unsaved')).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/h2-copilot-chat-preview.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/h2-copilot-chat-preview.png' });
 
   await preview.getByRole('button', { name: /^Accept/ }).click();
   await expect(preview).toBeHidden();
@@ -115,7 +115,7 @@ test('Fix on a copilot finding: the change that answers it is previewed, and acc
   await expect(problems.getByRole('button', { name: /^parse/ })).toBeVisible();
   const fixes = await problems.getByRole('button', { name: /^Fix: / }).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   expect(fixes.sort()).toEqual([FIX_RETRY, FIX_VALIDATE]);
-  await page.screenshot({ path: '/tmp/h2-copilot-fix-buttons.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/h2-copilot-fix-buttons.png' });
 
   await review.getByRole('button', { name: FIX_RETRY }).click();
   await expect(problems).toBeHidden();
@@ -126,7 +126,7 @@ test('Fix on a copilot finding: the change that answers it is previewed, and acc
   const preview = page.getByRole('region', { name: 'Copilot proposal' });
   await expect(preview).toContainText('0 added, 1 changed, 0 removed');
   await expect(page.getByTestId('node-write').getByLabel('changed by the proposal')).toBeVisible();
-  await page.screenshot({ path: '/tmp/h2-copilot-fix-preview.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/h2-copilot-fix-preview.png' });
   await preview.getByRole('button', { name: /^Accept/ }).click();
   await expect(preview).toBeHidden();
 

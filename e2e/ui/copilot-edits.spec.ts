@@ -57,20 +57,20 @@ test('three edits asked in the chat, each previewed as a diff; accept, undo, acc
   await expect(proposed(page)).toHaveCount(1);
   await expect(page.getByTestId('node-convert').getByLabel('rewired by the proposal')).toBeVisible();
   await expect(page.getByTestId('node-out').getByLabel('rewired by the proposal')).toBeVisible();
-  await page.screenshot({ path: '/tmp/edits-1-between.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/edits-1-between.png' });
 
   // 2: a step named by what it does ("once the message is parsed"), HL7 v2 de-identification there
   await ask('Once the message is parsed, strip the patient identifiers out of it', 1);
   await expect(preview.getByRole('list', { name: 'Proposed nodes' })).toContainText('hl7v2-deidentify');
   await expect(proposed(page)).toHaveCount(1);
-  await page.screenshot({ path: '/tmp/edits-2-once-parsed.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/edits-2-once-parsed.png' });
 
   // 3: a removal, reconnected around: the removed node and its connections marked
   await ask('Remove the FHIR conversion', 2);
   await expect(preview).toContainText('0 added, 0 changed, 1 removed');
   await expect(page.getByTestId('node-convert').getByLabel('removed by the proposal')).toBeVisible();
   await expect(page.locator('.react-flow__edge.copilot-removed')).toHaveCount(2);
-  await page.screenshot({ path: '/tmp/edits-3-remove.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/edits-3-remove.png' });
 
   // accept the removal, then undo it: one step takes it all back
   await preview.getByRole('button', { name: /^Accept/ }).click();
@@ -89,7 +89,7 @@ test('three edits asked in the chat, each previewed as a diff; accept, undo, acc
   const box = async (id: string) => (await page.getByTestId(`node-${id}`).boundingBox())!;
   const [validate, out] = [await box('validate'), await box('out')];
   expect(validate.x + validate.width).toBeLessThanOrEqual(out.x);
-  await page.screenshot({ path: '/tmp/edits-4-accepted.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/edits-4-accepted.png' });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('unsaved')).toBeHidden();
 

@@ -62,7 +62,7 @@ test('describe a pipeline on an empty canvas, accept the proposal, save it and r
   for (const type of ['hl7v2-parse', 'hl7v2-to-fhir', 'fhir-validate']) await expect(steps).toContainText(type);
   await preview.getByText(/How the copilot reasoned/).click();
   await expect(preview.getByText('Order: hl7v2-parse → hl7v2-to-fhir → fhir-validate.')).toBeVisible();
-  await page.screenshot({ path: '/tmp/copilot-preview.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/copilot-preview.png' });
 
   // accepted: the nodes join the document (one undo step), left to right
   await preview.getByRole('button', { name: 'Accept' }).click();
@@ -143,7 +143,7 @@ test('the copilot from the toolbar on a pipeline that has nodes: its warnings le
   await expect(todo).toContainText('no fhir connector was given');
   await todo.getByRole('checkbox').first().check();
   await expect(preview.getByRole('group', { name: /To finish \(2 left\)/ })).toBeVisible();
-  await page.screenshot({ path: '/tmp/copilot-unresolved.png' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/copilot-unresolved.png' });
   await preview.getByRole('button', { name: 'Discard' }).click();
   await expect(page.locator('.react-flow__node')).toHaveCount(4);
   await expect(page.getByTestId('unsaved')).toHaveCount(unsavedBefore);

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { fillCode, signUp } from './support';
 
 /**
  * The pipeline editor end to end: build manual-trigger → jsonata-transform → pipeline-output by drag and
@@ -40,23 +41,8 @@ async function dropFromPalette(page: Page, type: string, x: number, y: number) {
   await page.locator(`[data-palette-item="${type}"]`).dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x, y } });
 }
 
-async function fillCode(editor: Locator, text: string) {
-  const content = editor.locator('.cm-content');
-  await content.click();
-  await content.press('ControlOrMeta+a');
-  await content.press('Delete');
-  await content.fill(text);
-}
-
 async function signUpAndOpenNewPipeline(page: Page, name: string) {
-  await page.setViewportSize({ width: 1680, height: 1000 });
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Grace Hopper');
-  await page.getByLabel('Email').fill(`grace.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  await signUp(page, 'Grace Hopper', 'grace', { width: 1680, height: 1000 });
   await page.getByRole('button', { name: 'New pipeline' }).click();
   const createDialog = page.getByRole('dialog', { name: 'New pipeline' });
   await createDialog.getByLabel('Name').fill(name);

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { signUp } from './support';
 
 /**
  * The executions pages end to end: runs made over the REST API (with the browser's session) appear in
@@ -62,16 +63,9 @@ test('runs list, stats, status filter, and the per-node timeline of a run', asyn
     const url = new URL(r.url());
     if (url.protocol.startsWith('http') && !['127.0.0.1', 'localhost'].includes(url.hostname)) problems.push(`outside request: ${r.url()}`);
   });
-  await page.setViewportSize({ width: 1440, height: 1000 });
 
   // sign up; the executions page starts empty and says how runs appear
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Florence Nightingale');
-  await page.getByLabel('Email').fill(`florence.${stamp}@example.org`);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/pipelines$/);
+  const { stamp } = await signUp(page, 'Florence Nightingale', 'florence', { width: 1440, height: 1000 });
   await page.getByRole('link', { name: 'Executions' }).click();
   await expect(page).toHaveURL(/\/executions$/);
   await expect(page.getByRole('heading', { name: 'Executions', level: 1 })).toBeVisible();

@@ -4,11 +4,11 @@ import { signUp } from './support';
 /**
  * "Run data" (issue 27): an admin sets the organization's defaults in Settings → Run data, a pipeline overrides
  * them in the editor's Settings tab (each value showing what it inherits), and a production run that kept no data
- * says so where its data would be. Screenshots go to /tmp/run-data-*.png.
+ * says so where its data would be. UI_SHOTS=1 saves /tmp/run-data-*.png.
  */
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `/tmp/run-data-${name}.png`, fullPage: true });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/run-data-${name}.png`, fullPage: true });
 }
 
 test('run data: organization defaults, a pipeline override, and a run that says its data was not kept', async ({ page }) => {

@@ -3,12 +3,12 @@ import { signUp } from './support';
 
 /**
  * Pipelines between organizations (issue 30 §4): one exports a pipeline from the editor; another organization imports
- * the file, maps its connector to one of its own in the dialog, and gets the pipeline, not deployed. Screenshots go to
+ * the file, maps its connector to one of its own in the dialog, and gets the pipeline, not deployed. UI_SHOTS=1 saves
  * /tmp/transfer-*.png.
  */
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `/tmp/transfer-${name}.png`, fullPage: true });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: `/tmp/transfer-${name}.png`, fullPage: true });
 }
 
 const definition = {
