@@ -33,13 +33,20 @@ export async function startPruner(queue: Queue, schedule: PruneSchedule, run: (j
 
 /**
  * Asks for a pass now: the id of the job that will run it — a new one, or the one already queued or running (the
- * queue holds one at a time).
+ * queue holds one at a time). The queue refuses a new job while another is queued or running; when that one has
+ * finished by the time it is looked up (several "prune now" at once: the pass of the first can end in between), the
+ * queue is asked again. Null only if it still has neither after three tries.
  */
 export async function requestPrune(queue: Queue, db: Db, requestedBy: string): Promise<string | null> {
-  const id = await queue.boss.send(PRUNE_QUEUE, { requestedBy } satisfies PruneJob);
-  if (id) return id;
-  const [pending] = rowsOf<{ id: string }>(
-    await db.execute(sql`select id::text from pgboss.job where name = ${PRUNE_QUEUE} and state in ('created', 'retry', 'active') order by created_on limit 1`),
-  );
-  return pending?.id ?? null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const id = await queue.boss.send(PRUNE_QUEUE, { requestedBy } satisfies PruneJob);
+    if (id) return id;
+    const [pending] = rowsOf<{ id: string }>(
+      await db.execute(
+        sql`select id::text from pgboss.job where name = ${PRUNE_QUEUE} and state in ('created', 'retry', 'active') order by created_on limit 1`,
+      ),
+    );
+    if (pending) return pending.id;
+  }
+  return null;
 }
