@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
@@ -21,16 +22,39 @@ const unit = {
   execArgv: ['--no-wasm-code-gc'],
   globalSetup: ['tests/support/pglite-snapshot.ts'],
   // vitest's default on a 2-core machine is one worker (cores - 1): the unit files, each on its own in-memory
-  // database, ran one after the other. Two at a time; the REST files after them, one at a time (below).
+  // database, ran one after the other. Two at a time; the REST files after them, three at a time (below).
   maxWorkers: 2,
   sequence: { groupOrder: 0 },
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
 
+/**
+ * The REST files that take longest, longest first: they wait on restarts, heartbeats and schedules (seconds in a run
+ * two at a time: feed 150, retention 95, workers 48, fuzz 43, database-restart 40, startup 35; the other 33 files
+ * 0–18 each). Without vitest's cache of durations (a fresh clone, CI) files start largest first, and feed.test.ts
+ * started 79 s into the step, so it ended alone. A file missing from this list only starts later.
+ */
+const REST_LONGEST = ['feed', 'retention', 'workers', 'fuzz', 'database-restart', 'startup'].map((name) => `/tests/rest/${name}.test.ts`);
+
+/** vitest's order (projects one after the other; failed, then slowest, first), with REST_LONGEST at the head of theirs. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = REST_LONGEST.findIndex((end) => f.moduleId.endsWith(end));
+      return i < 0 ? REST_LONGEST.length : i;
+    };
+    const byProject = new Map<string, TestSpecification[]>();
+    for (const f of await super.sort(files)) byProject.set(f.project.name, [...(byProject.get(f.project.name) ?? []), f]);
+    // Array.prototype.sort is stable: the files not in the list keep vitest's order
+    return [...byProject.values()].flatMap((group) => group.sort((a, b) => rank(a) - rank(b)));
+  }
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias },
@@ -58,11 +82,13 @@ export default defineConfig({
           include: ['tests/rest/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
-          // One file at a time. Two at a time took 435–457 s instead of 760 s (a REST file mostly waits on its servers,
-          // heartbeats, schedules and restarts), but the files share the two servers and organization A, and a test that
-          // reads its organization's newest audit event (audit.test.ts's export) then saw another file's sign-in: the
-          // files must first each work in an organization of their own.
-          maxWorkers: 1,
+          // Three files at a time: a REST file mostly waits (on its servers, heartbeats, schedules, restarts); one at a
+          // time the step took 711–760 s, three at a time 310–356 s beside other work (load average 6–7), longest
+          // files first (LongestFirst). The files share the two servers: each works in an organization of its own
+          // (organization A only in cross-org.test.ts, and read-only in catalog and models), counts only its own
+          // things, picks free ports, and starts its own servers for restarts. If a file starts to fail only beside
+          // others, look there first; 2 is the fallback (348–494 s, at load averages 3.5–6).
+          maxWorkers: 3,
           sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
