@@ -30,24 +30,38 @@ const unit = {
 };
 
 /**
- * The REST files that take longest, longest first: they wait on restarts, heartbeats and schedules (seconds in a run
- * two at a time: feed 150, retention 95, workers 48, fuzz 43, database-restart 40, startup 35; the other 33 files
- * 0–18 each). Without vitest's cache of durations (a fresh clone, CI) files start largest first, and feed.test.ts
- * started 79 s into the step, so it ended alone. A file missing from this list only starts later.
+ * The files that take longest, longest first, in seconds. Unit (two at a time): worker 50 (heartbeats), architecture 33
+ * (dependency-cruiser twice), fhir-equivalence 33, agreement 27, leak-scan 17. REST (they wait on restarts,
+ * heartbeats and schedules): feed 150–190, retention 95–135, workers 48–89, fuzz 36–69, database-restart 23–40,
+ * startup 35–98; the other files take 0–30. Without vitest's cache of durations (a fresh clone, CI) files start
+ * largest first: feed.test.ts started 79 s into the REST step and ended alone, and worker.test.ts, of the project
+ * after the others, ran its 50 s alone at the end of the unit step. A file missing from this list only starts later.
  */
-const REST_LONGEST = ['feed', 'retention', 'workers', 'fuzz', 'database-restart', 'startup'].map((name) => `/tests/rest/${name}.test.ts`);
+const LONGEST = [
+  ...[
+    'src/server/queue/worker',
+    'scripts/architecture',
+    'src/clinical/deid/fhir-equivalence',
+    'src/clinical/fhir/compiled/agreement',
+    'src/clinical/deid/leak-scan',
+  ],
+  ...['feed', 'retention', 'workers', 'fuzz', 'database-restart', 'startup'].map((name) => `tests/rest/${name}`),
+].map((file) => `/${file}.test.ts`);
 
-/** vitest's order (projects one after the other; failed, then slowest, first), with REST_LONGEST at the head of theirs. */
+/** vitest's order (groups one after the other; failed, then slowest, first), with LONGEST at the head of each group. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
-      const i = REST_LONGEST.findIndex((end) => f.moduleId.endsWith(end));
-      return i < 0 ? REST_LONGEST.length : i;
+      const i = LONGEST.findIndex((end) => f.moduleId.endsWith(end));
+      return i < 0 ? LONGEST.length : i;
     };
-    const byProject = new Map<string, TestSpecification[]>();
-    for (const f of await super.sort(files)) byProject.set(f.project.name, [...(byProject.get(f.project.name) ?? []), f]);
+    const groups = new Map<number, TestSpecification[]>();
+    for (const f of await super.sort(files)) {
+      const order = f.project.config.sequence.groupOrder;
+      groups.set(order, [...(groups.get(order) ?? []), f]);
+    }
     // Array.prototype.sort is stable: the files not in the list keep vitest's order
-    return [...byProject.values()].flatMap((group) => group.sort((a, b) => rank(a) - rank(b)));
+    return [...groups.values()].flatMap((group) => group.sort((a, b) => rank(a) - rank(b)));
   }
 }
 
@@ -73,7 +87,8 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { ...unit, name: 'unit-isolated', include: NEEDS_ISOLATION, sequence: { groupOrder: 1 } },
+        // beside the unit files (same group, the same two workers), each in a process of its own
+        test: { ...unit, name: 'unit-isolated', include: NEEDS_ISOLATION },
       },
       {
         resolve: { alias },
