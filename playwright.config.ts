@@ -18,6 +18,8 @@ process.env.CLINFLOW_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'clinflow-e2e-'
 
 export default defineConfig({
   testDir: 'e2e/ui',
+  // One browser at a time: with two, two of the first 33 specs timed out on a lightly loaded 2-core machine (two
+  // browsers and the server share the cores). Specs sign up over the API (support.ts signUp), not through the form.
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
