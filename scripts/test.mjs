@@ -11,7 +11,9 @@
 // after another, the order CI has always passed with. Measured one by one on 2026-11-28 (2 cores, beside other
 // sessions' work, load average 3.5–7): build ~60 s, typecheck ~30 s, unit ~155 s (two files at a time), REST
 // 304–356 s (three files at a time, vitest.config.ts), Playwright 325–427 s (one browser); the whole run on a clean
-// clone that day: 1,107 s (build 173, typecheck 58, unit 125, REST 280, Playwright 471) against 1,265 s before.
+// clone that day: 1,107 s (build 173, typecheck 58, unit 125, REST 280, Playwright 471) against 1,265 s before, beside
+// other work. On a quiet machine (2026-11-28 19:24, `bash .ci/run` on a clean clone, nothing else running): 614 s
+// (build 36, typecheck 16, unit 104, REST 210, Playwright 248), 10 min 44 s with npm install and apt; CI's run 804 s.
 // Each step's lines are prefixed with its name; each step's time is printed when it ends and all of them at the end,
 // so a slow run shows where it went.
 import { spawn } from 'node:child_process';
