@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
 import { memoryRuntime, orgCaller } from '../../../../tests/support/runtime';
-import { connectorHandle } from './handle';
+import { CONNECTOR_CACHE_TTL_MS, connectorHandle } from './handle';
 
 const SECRET = 'sk_live_0123456789abcdefSECRET';
 
@@ -117,5 +117,25 @@ describe('connectors', () => {
     expect(fhir.auth_requires.oauth2).toEqual(['client_id', 'client_secret']);
     // settings that only one authentication uses say so, for the form to show them only then
     expect(fhir.config_schema).toMatchObject({ properties: { token_url: { 'x-auth': 'oauth2' }, scope: { 'x-auth': 'oauth2' } } });
+  });
+  it('hands running nodes a kept connector: changes here at once, changes elsewhere within a second, refusals never kept', async () => {
+    const a = await orgCaller(rt, 'org-conn-cache');
+    const missing = await connectorHandle(rt.db, 'org-conn-cache', 'Lab FHIR', 'fhir').catch((e: { code?: string }) => e.code);
+    expect(missing).toBe('CONNECTOR_NOT_FOUND');
+    // a refusal is not kept: the connector made now is found by the next run
+    const created = await a.connectors.create({ name: 'Lab FHIR', type: 'fhir', endpoint: 'https://lab.example/r4', config: { auth: 'none' } });
+    const first = await connectorHandle(rt.db, 'org-conn-cache', 'Lab FHIR', 'fhir');
+    expect(first.endpoint).toBe('https://lab.example/r4');
+    expect(Object.isFrozen(first.config)).toBe(true);
+
+    // another process changes it (straight in the database): seen within CONNECTOR_CACHE_TTL_MS
+    await rt.db.update(connectors).set({ endpoint: 'https://lab2.example/r4' }).where(eq(connectors.id, created.id));
+    await new Promise((r) => setTimeout(r, CONNECTOR_CACHE_TTL_MS + 100));
+    expect((await connectorHandle(rt.db, 'org-conn-cache', 'Lab FHIR', 'fhir')).endpoint).toBe('https://lab2.example/r4');
+
+    // deleted in this process: the next run is refused at once
+    await a.connectors.remove({ id: created.id });
+    const gone = await connectorHandle(rt.db, 'org-conn-cache', 'Lab FHIR', 'fhir').catch((e: { code?: string }) => e.code);
+    expect(gone).toBe('CONNECTOR_NOT_FOUND');
   });
 });

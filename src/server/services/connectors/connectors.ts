@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
 import { isMasked, mask, openSecrets, sealedUnderOldKey, sealSecrets } from '@/server/secrets';
 import { CONNECTOR_TYPES, missingCredentials, normalizeEndpoint, parseParts } from './types';
+import { forgetConnectors } from './handle';
 
 type Row = typeof connectors.$inferSelect;
 
@@ -157,6 +158,7 @@ export async function updateConnector(ctx: ServiceContext, id: string, patch: Co
       })
       .where(and(eq(connectors.id, row.id), eq(connectors.orgId, ctx.principal.orgId)))
       .returning();
+    forgetConnectors(ctx.db, ctx.principal.orgId);
     return connectorView(updated!);
   } catch (e) {
     if (nameTaken(e)) throw new AppError('CONNECTOR_NAME_TAKEN', `A connector named "${patch.name}" exists already: pick another name.`);
@@ -192,6 +194,7 @@ export async function deleteConnector(ctx: ServiceContext, id: string) {
     );
   }
   await ctx.db.delete(connectors).where(and(eq(connectors.id, row.id), eq(connectors.orgId, ctx.principal.orgId)));
+  forgetConnectors(ctx.db, ctx.principal.orgId);
 }
 
 /**

@@ -13,7 +13,7 @@ import { describeTls } from '@/server/outbound/connect';
 import { mllpExchange } from '@/clinical/hl7v2/mllp';
 import { outbound, outboundFetch } from '@/server/outbound/outbound';
 import type { ServiceContext } from '../context';
-import { connectorHandle } from './handle';
+import { readConnectorHandle } from './handle';
 import { getConnector } from './connectors';
 
 export interface Check {
@@ -216,7 +216,7 @@ function postgresChecks(c: ConnectorHandle, ctx: ServiceContext): [string, () =>
  */
 export async function testConnector(ctx: ServiceContext, id: string) {
   const view = await getConnector(ctx, id);
-  const handle = await connectorHandle(ctx.db, ctx.principal.orgId, view.id, view.type);
+  const handle = await readConnectorHandle(ctx.db, ctx.principal.orgId, view.id, view.type);
   const plan =
     view.type === 'fhir'
       ? fhirChecks(handle, ctx)

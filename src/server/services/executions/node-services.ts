@@ -22,7 +22,7 @@ export type AgentServices = Pick<NodeServices, 'agent' | 'modelCall'>;
  * which adds the agents' part; connectors, secrets and language models join it here. `fetch` is the outbound one:
  * internal addresses are refused unless OUTBOUND_ALLOW allows them (checked after DNS and after every redirect), with
  * a time limit and a size cap on every call. `orgKey` gives the running pipeline's organization its key for a
- * purpose; `connector` one of its connectors, credentials decrypted for that call only.
+ * purpose; `connector` one of its connectors, credentials decrypted (kept for a second: connectors/handle.ts).
  */
 export function nodeServices(db: Db, orgId: string, agents: AgentServices): NodeServices {
   return {
