@@ -65,6 +65,7 @@ async function plainLoop(inputs: Record<string, unknown>) {
       services,
       log() {},
       runSubgraph: async () => ({}),
+      outputRead: () => true,
     } as NodeContext;
     const r = await node.type!.execute(ctx, id === 'in' ? {} : id === 'out' ? { value } : { [port(id, 'in')]: value }, node.config as never);
     value = r.outputs[port(id, 'out')] ?? r.outputs.event;

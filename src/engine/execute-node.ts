@@ -33,6 +33,8 @@ export interface NodeRunOptions {
   services: NodeServices;
   signal?: AbortSignal;
   runSubgraph: NodeContext['runSubgraph'];
+  /** See NodeContext.outputRead, for the node `nodeId`. */
+  outputRead(nodeId: string, port: string): boolean;
 }
 
 export function emptyRun(status: NodeStatus, error: NodeRun['error'] = null): NodeRun {
@@ -212,6 +214,10 @@ class Attempt implements NodeContext {
 
   runSubgraph(definition: PipelineDefinition, inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.opts.runSubgraph(definition, inputs);
+  }
+
+  outputRead(port: string): boolean {
+    return this.opts.outputRead(this.nodeId, port);
   }
 
   private abort(reason: unknown): void {

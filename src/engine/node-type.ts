@@ -107,6 +107,12 @@ export interface NodeContext {
   log(level: LogEntry['level'], message: string): void;
   /** Runs a nested definition (for-each bodies) with the given trigger inputs; returns its outputs. */
   runSubgraph(definition: PipelineDefinition, inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * Whether anything will read the output `port`: a connection from it, the run's records (test mode, the `full`
+   * policy, a run that keeps its payloads) or a caller waiting for the execution's outputs. False lets a node skip
+   * work only that output needs (fhir-write asks the server for a minimal answer). True when in doubt.
+   */
+  outputRead(port: string): boolean;
   services: NodeServices;
 }
 

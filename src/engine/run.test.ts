@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline, type RunOptions } from './run';
-import { n, noServices, pipeline, registry, sent } from '../../tests/support/engine/builders';
+import { n, noServices, outputReads, pipeline, registry, sent } from '../../tests/support/engine/builders';
 
 let seq = 0;
 const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
@@ -27,6 +27,18 @@ describe('runPipeline', () => {
     expect(r.nodes.a).toMatchObject({ status: 'completed', inputs: { in: { n: 1 } }, outputs: { out: { n: 2 } }, attempts: 1 });
     expect(r.nodes.b!.duration_ms).toBeGreaterThanOrEqual(0);
     expect(r.nodes.b!.started_ms!).toBeGreaterThanOrEqual(r.nodes.a!.finished_ms!);
+  });
+
+  it('tells a node which of its outputs anything reads: connected ones always, the rest only where the run keeps them', async () => {
+    // in ──▶ s(split) ──even──▶ out (odd goes nowhere)
+    const def = pipeline([n('in', 'manual-trigger'), n('s', 'split'), n('out', 'pipeline-output', { key: 'result' })], 'in>s', 's.even>out');
+    const reads = (executionId: string) => outputReads.get(`${executionId}:s`);
+    const a = opts({ inputs: { n: 2 } });
+    await runPipeline(def, a);
+    expect(reads(a.executionId)).toEqual({ even: true, odd: true });
+    const b = opts({ inputs: { n: 2 }, outputsKept: false });
+    expect((await runPipeline(def, b)).outputs).toEqual({ result: { n: 2 } });
+    expect(reads(b.executionId)).toEqual({ even: true, odd: false });
   });
 
   it("uses a node's pinned outputs in test runs instead of running it, and never in real runs", async () => {

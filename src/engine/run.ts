@@ -28,6 +28,12 @@ export interface RunOptions {
    * the start. A node id the definition does not have restricts nothing (callers check it first).
    */
   runTo?: string;
+  /**
+   * Whether what nodes give is read beyond the connections leaving them: kept in the run's records, or handed to a
+   * caller waiting for the execution's outputs. Default true; false (a queued run whose policy keeps no payload of a
+   * completed run) lets a node skip what only an unconnected output needs (NodeContext.outputRead).
+   */
+  outputsKept?: boolean;
   /** Called as a node starts; a returned promise is awaited before the node runs. */
   onNodeStart?(nodeId: string, inputs: Record<string, unknown>): void | Promise<void>;
   /** Called as a node settles; a returned promise is awaited before its downstream starts. */
@@ -96,6 +102,7 @@ abstract class Kernel {
       services: opts.services,
       signal: opts.signal,
       runSubgraph: (body, inputs) => runSubgraph(body, inputs, opts),
+      outputRead: opts.outputsKept === false ? (nodeId, port) => !!graph.outgoing.get(nodeId)?.some((c) => c.source_port === port) : () => true,
     };
     for (let i = 0; i < this.runs.length; i++) if (this.waiting[i] === 0 && !this.runs[i]) this.ready.push(i);
     for (let i = 0; i < this.runs.length; i++) if (this.runs[i]) this.unblock(i);
@@ -358,6 +365,8 @@ async function runSubgraph(body: PipelineDefinition, inputs: Record<string, unkn
     carried: undefined,
     inputOverrides: undefined,
     runTo: undefined,
+    // a body's outputs are its caller's
+    outputsKept: true,
     onNodeStart: undefined,
     onNodeEnd: undefined,
   });

@@ -92,6 +92,23 @@ describe.each(inject('targets'))('an ADT feed over MLLP into a FHIR server, de-i
     expect(retry.body.status).toBe('completed');
     expect(await fhir.repo.searchResources({ resourceType: 'MessageHeader', count: 100 } as never)).toHaveLength(controlIds.size);
     expect(fhir.requests).toBeGreaterThan(before);
+    // the runs keep their payloads (`full`, the default): every write asked for the stored resources back, and the run
+    // shows them
+    const writes = () => fhir.seen.filter((s) => s.method === 'POST' && s.path === '/fhir/R4').map((s) => s.prefer);
+    expect(new Set(writes())).toEqual(new Set(['return=representation']));
+    const shown = (await api.get(`/api/executions/${runs[0]!.id}`)).body.nodes.find((n: { node_id: string }) => n.node_id === 'write');
+    expect(shown.outputs.result.entry[0].resource.resourceType).toBeTruthy();
+
+    // under `errors` a completed run keeps no payload, and no connection reads `result`: the server is asked for a
+    // minimal answer (nothing sent back that nobody would read); a run that keeps its payloads still asks for all
+    expect((await api.put(`/api/pipelines/${p.body.id}`, { data_settings: { policy: 'errors' } })).status).toBe(200);
+    const seenBefore = writes().length;
+    const again = await promisify(execFile)('mllp_send', ['--loose', '--port', String(port), '--file', file, '127.0.0.1'], { timeout: 60_000 });
+    expect(again.stdout.match(/MSA\|AA\|/g)).toHaveLength(FEED.length);
+    const later = await settledRuns(api, p.body.id, 60_000);
+    // both sends' runs, and the retry's
+    expect(later.filter((r) => r.status === 'completed')).toHaveLength(2 * FEED.length + 1);
+    expect(writes().slice(seenBefore)).toEqual(FEED.map(() => 'return=minimal'));
     await api.post(`/api/pipelines/${p.body.id}/undeploy`);
   });
 });

@@ -89,7 +89,7 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
   const issued = new Map<string, number>(); // token → expiry (ms)
   const jobs = new Map<string, ExportJob>();
   const finished = new Map<string, ExportJob>();
-  const seen: { method: string; path: string }[] = [];
+  const seen: { method: string; path: string; prefer?: string }[] = [];
   const stats = { tokensIssued: 0, exportsStarted: 0, maxConcurrentExports: 0 };
   let held = false;
   const dataTime = statSync(SYNTHEA_DIR).mtime.toISOString();
@@ -98,7 +98,7 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]! });
+      seen.push({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, ...(req.headers.prefer ? { prefer: String(req.headers.prefer) } : {}) });
       handle(req, Buffer.concat(chunks).toString('utf8'), res).catch((e: unknown) => {
         if (!res.headersSent) send(res, 500, normalizeOperationOutcome(e));
         else res.destroy();
@@ -167,6 +167,13 @@ export async function startFhirServer(options: FhirPeerOptions = {}) {
     if (resource.resourceType === 'Bundle' && resource.type === 'searchset') addPaging(resource, url, query);
     if (resource.resourceType !== 'Bundle' && resource.id && (statusCode === 201 || statusCode === 200) && req.method !== 'GET') {
       res.setHeader('Location', `${baseUrl}/${resource.resourceType}/${resource.id}/_history/${resource.meta?.versionId ?? '1'}`);
+    }
+    // `Prefer: return=minimal` (FHIR's http "return" preference), as servers such as HAPI answer it: no body for a
+    // create or update, a transaction-response whose entries keep their response and drop their resources
+    if (req.headers.prefer === 'return=minimal' && req.method !== 'GET') {
+      if (resource.resourceType !== 'Bundle') return void res.writeHead(statusCode).end();
+      const entry = ((resource as Bundle).entry ?? []).map(({ resource: _, ...rest }) => rest);
+      return send(res, statusCode, { ...resource, entry } as Bundle);
     }
     send(res, statusCode, resource);
   }

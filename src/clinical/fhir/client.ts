@@ -30,6 +30,15 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A write's options. `answer`: what the server is asked to send back (`Prefer: return=…`): the stored resource (or, for
+ * a transaction, every entry's) — the default — or a minimal answer (status and location; a transaction's entries
+ * without their resources), when nothing will read it.
+ */
+export interface WriteOptions extends CallOptions {
+  answer?: 'representation' | 'minimal';
+}
+
 export interface SearchOptions extends CallOptions {
   /** Follow `next` links up to this many pages in all (default 10). */
   maxPages?: number;
@@ -124,19 +133,19 @@ export class FhirClient {
   }
 
   /** `POST [base]/{type}`; with `ifNoneExist` (e.g. `identifier=http://hosp|123`) a conditional create. */
-  create(resource: Resource, options: CallOptions & { ifNoneExist?: string } = {}): Promise<WriteResult> {
+  create(resource: Resource, options: WriteOptions & { ifNoneExist?: string } = {}): Promise<WriteResult> {
     const headers: Record<string, string> = options.ifNoneExist ? { 'If-None-Exist': options.ifNoneExist } : {};
     return this.write('POST', encodeURIComponent(resource.resourceType), resource, headers, options);
   }
 
   /** `PUT [base]/{type}/{id}` */
-  update(resource: Resource, options: CallOptions = {}): Promise<WriteResult> {
+  update(resource: Resource, options: WriteOptions = {}): Promise<WriteResult> {
     if (!resource.id) throw new FhirError('FHIR_INVALID_REQUEST', `an update needs the resource's id (the ${resource.resourceType} has none)`);
     return this.write('PUT', `${encodeURIComponent(resource.resourceType)}/${encodeURIComponent(resource.id)}`, resource, {}, options);
   }
 
   /** `POST [base]` with a transaction (or batch) Bundle; `resource` is the transaction-response Bundle. */
-  transaction(bundle: Bundle, options: CallOptions = {}): Promise<WriteResult> {
+  transaction(bundle: Bundle, options: WriteOptions = {}): Promise<WriteResult> {
     return this.write('POST', '', bundle, {}, options);
   }
 
@@ -145,8 +154,9 @@ export class FhirClient {
     return this.resourceOf(await this.ok('GET', 'metadata', undefined, {}, options), 'GET metadata');
   }
 
-  private async write(method: 'POST' | 'PUT', path: string, body: Resource, headers: Record<string, string>, options: CallOptions): Promise<WriteResult> {
-    const answer = await this.ok(method, path, body, { 'Content-Type': FHIR_JSON, Prefer: 'return=representation', ...headers }, options);
+  private async write(method: 'POST' | 'PUT', path: string, body: Resource, headers: Record<string, string>, options: WriteOptions): Promise<WriteResult> {
+    const prefer = `return=${options.answer ?? 'representation'}`;
+    const answer = await this.ok(method, path, body, { 'Content-Type': FHIR_JSON, Prefer: prefer, ...headers }, options);
     const location = answer.headers.get('location') ?? answer.headers.get('content-location') ?? undefined;
     const result: WriteResult = { status: answer.status, ...(location ? { location } : {}) };
     if (isOperationOutcome(answer.body)) result.outcome = answer.body;

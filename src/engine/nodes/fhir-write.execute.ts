@@ -167,19 +167,22 @@ export const fhirWriteNode = implementNode(fhirWrite, {
       };
       return { outputs: { result: { simulated: true, request } }, simulated: true };
     }
+    // nothing reads the server's answer (no connection from `result`, and the run keeps no payload): ask for a minimal
+    // one, so that the server does not send back, nor this process read, every resource it stored
+    const answer = ctx.outputRead('result') ? 'representation' : 'minimal';
     try {
-      const options = { signal: ctx.signal };
-      const answer =
+      const options = { signal: ctx.signal, answer } as const;
+      const reply =
         plan.method === 'PUT'
           ? await client.update(plan.body, options)
           : plan.path === ''
             ? await client.transaction(plan.body as Bundle, options)
             : await client.create(plan.body, { ...options, ifNoneExist: plan.headers['If-None-Exist'] });
-      const created = answer.status === 201;
-      ctx.log('info', `${target} → ${answer.status}${plan.method === 'POST' && plan.path && !created ? ' (it existed already: nothing new was written)' : ''}`);
-      if (plan.path === '' && answer.resource?.resourceType === 'Bundle') entryFailures(plan.body as Bundle, answer.resource as Bundle, ctx);
-      const result = answer.resource ?? answer.outcome ?? { status: answer.status };
-      return { outputs: { result, ...(answer.location ? { location: answer.location } : {}) } };
+      const created = reply.status === 201;
+      ctx.log('info', `${target} → ${reply.status}${plan.method === 'POST' && plan.path && !created ? ' (it existed already: nothing new was written)' : ''}`);
+      if (plan.path === '' && reply.resource?.resourceType === 'Bundle') entryFailures(plan.body as Bundle, reply.resource as Bundle, ctx);
+      const result = reply.resource ?? reply.outcome ?? { status: reply.status };
+      return { outputs: { result, ...(reply.location ? { location: reply.location } : {}) } };
     } catch (e) {
       throw asNodeError(e);
     }

@@ -116,6 +116,40 @@ describe('fhir-write', () => {
     expect(await stored('Observation?TxnHeartRate')).toBe(1);
   });
 
+  it('asks for a minimal answer when nothing reads the result, and then stores the same', async () => {
+    const txn = (name: string): Bundle => ({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [{ fullUrl: 'urn:uuid:3f1c2a9e-2222-4a2b-9c3d-000000000001', resource: patient(name), request: { method: 'POST', url: 'Patient' } }],
+    });
+    const read = await runNode(
+      fhirWrite,
+      { connector: 'hospital-fhir', operation: 'transaction' },
+      { resource: txn('AnswerRead') },
+      execution('exec-answer-read'),
+    );
+    expect(peer.seen.at(-1)).toMatchObject({ method: 'POST', prefer: 'return=representation' });
+    expect((read.outputs.result as Bundle).entry![0]!.resource).toMatchObject({ resourceType: 'Patient', name: [{ family: 'AnswerRead' }] });
+
+    const unread = { ...execution('exec-answer-unread'), outputRead: (port: string) => port !== 'result' };
+    const minimal = await runNode(fhirWrite, { connector: 'hospital-fhir', operation: 'transaction' }, { resource: txn('AnswerUnread') }, unread);
+    expect(peer.seen.at(-1)).toMatchObject({ method: 'POST', prefer: 'return=minimal' });
+    const entry = (minimal.outputs.result as Bundle).entry![0]!;
+    expect(entry.resource).toBeUndefined();
+    expect(entry.response?.status).toMatch(/^201/);
+    expect(await stored('Patient?AnswerUnread')).toBe(1);
+
+    // a create answered with no body: the result says the status
+    const created = await runNode(
+      fhirWrite,
+      { connector: 'hospital-fhir', operation: 'create' },
+      { resource: patient('AnswerCreate') },
+      { ...unread, executionId: 'exec-answer-create' },
+    );
+    expect(created.outputs.result).toEqual({ status: 201 });
+    expect(created.outputs.location).toMatch(/Patient\/.+/);
+  });
+
   it('a retry given the resource back from the database (keys in another order) writes nothing new', async () => {
     const run = execution('exec-reordered');
     const resource = patient('Reordered');

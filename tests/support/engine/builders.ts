@@ -80,6 +80,8 @@ const slow = testNode({
     return { outputs: { out: { ...(inputs.in as object), at: Date.now() } } };
   },
 });
+/** What each run of `split` was told of its outputs (NodeContext.outputRead), by `executionId:nodeId`. */
+export const outputReads = new Map<string, { even: boolean; odd: boolean }>();
 const split = testNode({
   id: 'split',
   name: 'split',
@@ -95,8 +97,9 @@ const split = testNode({
     { name: 'even', type: 'json' },
     { name: 'odd', type: 'json' },
   ],
-  async execute(_ctx, inputs) {
+  async execute(ctx, inputs) {
     const v = inputs.in as { n: number };
+    outputReads.set(`${ctx.executionId}:${ctx.nodeId}`, { even: ctx.outputRead('even'), odd: ctx.outputRead('odd') });
     return { outputs: v.n % 2 === 0 ? { even: v } : { odd: v } };
   },
 });

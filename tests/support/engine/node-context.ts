@@ -68,6 +68,8 @@ export function testContext(overrides: Partial<NodeContext> = {}): TestContext {
     signal: new AbortController().signal,
     log: (level, message) => logs.push({ level, message, time: new Date().toISOString() }),
     runSubgraph: () => Promise.reject(new Error('runSubgraph is not available in this test')),
+    // every output read, as in a run that keeps its records
+    outputRead: () => true,
     services: testServices(),
     ...overrides,
     logs,

@@ -220,6 +220,8 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
       carried,
       inputOverrides: opts.inputOverrides,
       runTo: opts.runTo,
+      // a queued run that keeps no payload once completed: nobody reads an output no connection takes
+      outputsKept: !!opts.inline || payloadKeeping(policy, 'completed') === 'all',
       // a run without a live view: "running" records would only be built to be dropped
       onNodeStart: (id, inputs) => {
         inFlight.add(id);
