@@ -6,7 +6,7 @@ import { rowsOf } from '@/server/db/rows';
 import { AppError } from '@/server/errors';
 import { organizations, pipelines } from '@/server/db/schema';
 import type { DataPolicy } from '@/shared/data-settings';
-import { pipelinePolicy } from './data-policy';
+import { pipelinePolicy, POLICY_SQL } from './data-policy';
 
 export const MAX_CONCURRENT_EXECUTIONS = 100;
 
@@ -52,12 +52,20 @@ export function startIfCurrent<T = void>(
   return start(db, e, before, { requireDeployed });
 }
 
+/** A queued admission refused because its pipeline is no longer deployed at the version given (startQueuedExecutions). */
+export const PIPELINE_CHANGED = 'changed';
+
+/** What startQueuedExecutions gives for each execution. */
+export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof PIPELINE_CHANGED;
+
 /**
- * Admits several queued executions in one statement (the MLLP feed's batch, inside its transaction): `start_execution`
- * once per execution, in order, each taking a free slot of its organization as one call does. Each one's id, or the
- * CONCURRENCY_LIMIT refusal of one that found no slot free (the others start).
+ * Admits several queued executions of deployed pipelines in one statement (the MLLP feed's batch, inside its
+ * transaction): `start_execution_if_current` once per execution, in order, each taking a free slot of its organization
+ * as one call does, if its pipeline is still deployed at `pipelineVersion` (else PIPELINE_CHANGED, nothing written);
+ * the CONCURRENCY_LIMIT refusal of one that found no slot free (the others start); the started ones' data policy,
+ * read by the same statement.
  */
-export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<(string | AppError)[]> {
+export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<QueuedStart[]> {
   if (list.length === 0) return [];
   const rows = list.map((e) => ({
     id: randomUUID(),
@@ -68,12 +76,18 @@ export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promi
     inputs: e.inputs,
     notify: e.notify !== false,
   }));
-  const result = await db.execute(sql`select s.id from jsonb_to_recordset(${jsonText(rows)}::jsonb)
+  const result = await db.execute(sql`select m.id, s.outcome, case when s.outcome = 'started' then (select ${POLICY_SQL} from pipelines p
+      left join organizations o on o.id = p.org_id where p.id = m.pipeline) end as policy
+    from jsonb_to_recordset(${jsonText(rows)}::jsonb)
     as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, notify boolean)
-    cross join lateral start_execution(m.id, m.org, m.pipeline, m.version, 'queued'::text, m.trigger, false, null::uuid, m.inputs,
-      null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify) s`);
-  const started = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
-  return rows.map((r) => (started.has(r.id) ? r.id : concurrencyLimit()));
+    cross join lateral start_execution_if_current(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
+      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify) s`);
+  const outcomes = new Map(rowsOf<{ id: string; outcome: string; policy: DataPolicy | null }>(result).map((r) => [r.id, r]));
+  return rows.map((r) => {
+    const o = outcomes.get(r.id);
+    if (o?.outcome === 'started') return { id: r.id, policy: o.policy! };
+    return o?.outcome === PIPELINE_CHANGED ? PIPELINE_CHANGED : concurrencyLimit();
+  });
 }
 
 const concurrencyLimit = () =>

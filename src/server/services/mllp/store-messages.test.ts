@@ -68,4 +68,27 @@ describe('MLLP messages stored together (group commit)', () => {
         .sort(),
     ).toEqual([...ids].sort());
   });
+  it('keeps the pipeline state it read, yet admits on the version deployed now and refuses once it is undeployed elsewhere', async () => {
+    const a = await orgCaller(rt, 'org-feed-state');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const store = new MessageStore(rt.db, queue);
+    const target = { pipelineId: feed.id, orgId: 'org-feed-state' };
+    const versionOf = async (id: string) => (await rt.db.select().from(executions).where(eq(executions.id, id)))[0]!.pipelineVersion;
+    const first = await store.store(target, received(10));
+
+    // deployed again with a new version, without this store being told: the message runs the version deployed now
+    await a.pipelines.update({ id: feed.id, description: 'v2' });
+    const redeployed = await a.pipelines.deploy({ id: feed.id });
+    const second = await store.store(target, received(11));
+    expect(await versionOf(second)).toBe(redeployed.deployed_version);
+    expect(await versionOf(second)).toBeGreaterThan(await versionOf(first));
+
+    // undeployed elsewhere: refused, nothing written; deployed again: admitted
+    await a.pipelines.undeploy({ id: feed.id });
+    await expect(store.store(target, received(12))).rejects.toMatchObject({ code: 'PIPELINE_NOT_DEPLOYED' });
+    expect(await rt.db.select().from(executions).where(eq(executions.pipelineId, feed.id))).toHaveLength(2);
+    await a.pipelines.deploy({ id: feed.id });
+    expect(await versionOf(await store.store(target, received(13)))).toBe(redeployed.deployed_version);
+  });
 });

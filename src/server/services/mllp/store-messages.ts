@@ -1,15 +1,14 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { buildGraph, triggerInputs, type Graph } from '@/engine/graph';
 import type { TriggerTarget } from '@/engine/node-type';
 import { getNodeType } from '@/engine/nodes';
 import type { Db } from '@/server/db/client';
-import { organizations, pipelines } from '@/server/db/schema';
+import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Queue } from '@/server/queue/queue';
 import { noteAdmitted, type AdmittedRun } from '../executions/admitted';
-import { pipelinePolicy } from '../executions/data-policy';
 import { loadDefinition } from '../executions/runnable-pipeline';
-import { startQueuedExecutions } from '../executions/start-execution';
+import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-execution';
 
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
 const MAX_BATCH = 100;
@@ -45,6 +44,8 @@ interface Waiting {
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
   private draining = false;
+  /** The pipelines' state as last read (commit): organization, status, deployed version. */
+  private readonly states = new Map<string, { orgId: string; status: string; version: number | null }>();
   /** Graphs by pipeline version: the trigger's inputs are made from it. */
   private readonly graphs = new Map<string, { version: number; graph: Graph }>();
 
@@ -62,6 +63,7 @@ export class MessageStore {
 
   forget(pipelineId: string): void {
     this.graphs.delete(pipelineId);
+    this.states.delete(pipelineId);
   }
 
   private async drain(): Promise<void> {
@@ -98,60 +100,88 @@ export class MessageStore {
   /**
    * One transaction for the batch: each message's execution id, or why that message was refused. The first
    * `reserved` admitted are this process's to run (`local`, filled as they are admitted).
+   *
+   * The pipelines' state (organization, deployed version) is the one last read here: the admission checks the version
+   * in its own statement, and the messages of a pipeline deployed, undeployed or changed since are admitted anew after
+   * one read of its state. So a steady feed's batch is its admission and its jobs, with no read of the pipeline.
    */
   private commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>): Promise<(string | AppError)[]> {
     local.clear();
     return this.db.transaction(async (tx) => {
-      const pipelineIds = [...new Set(batch.map((w) => w.target.pipelineId))];
-      // the deployed version runs: a version saved since is not live until it is deployed
-      const rows = await tx
-        .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status, policy: pipelinePolicy })
-        .from(pipelines)
-        .leftJoin(organizations, eq(organizations.id, pipelines.orgId))
-        .where(inArray(pipelines.id, pipelineIds));
-      const state = new Map(rows.map((r) => [r.id, r]));
-      // each message's admission, or why it is refused before one; admitted together, in the order received
-      const outcomes: (string | AppError | AdmittedRun)[] = [];
-      for (const { target, m } of batch) {
-        const { pipelineId, orgId } = target;
-        const row = state.get(pipelineId);
-        if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
-          outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`));
-          continue;
+      const outcomes: (string | AppError)[] = new Array<string | AppError>(batch.length);
+      let pending = batch.map((_, i) => i);
+      for (let attempt = 0; pending.length && attempt < 2; attempt++) {
+        const ids = [...new Set(pending.map((i) => batch[i]!.target.pipelineId))];
+        const read = attempt === 0 ? ids.filter((id) => !this.states.has(id)) : ids;
+        await this.readStates(tx, read);
+        const retry: number[] = [];
+        // each message's admission, or why it is refused before one; admitted together, in the order received
+        const admissions: { i: number; run: AdmittedRun }[] = [];
+        for (const i of pending) {
+          const { target, m } = batch[i]!;
+          const { pipelineId, orgId } = target;
+          const row = this.states.get(pipelineId);
+          if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
+            // a refusal is decided on a state read now, never on one kept from before
+            if (!read.includes(pipelineId)) retry.push(i);
+            else outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`);
+            continue;
+          }
+          const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), {
+            kind: 'mllp',
+            message: m.text,
+            remoteAddress: m.remoteAddress,
+            receivedAt: m.receivedAt,
+          });
+          if (!inputs && !read.includes(pipelineId)) {
+            retry.push(i);
+            continue;
+          }
+          if (!inputs) {
+            outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`);
+            continue;
+          }
+          admissions.push({ i, run: { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: 'full' } });
         }
-        const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), {
-          kind: 'mllp',
-          message: m.text,
-          remoteAddress: m.remoteAddress,
-          receivedAt: m.receivedAt,
-        });
-        if (!inputs) {
-          outcomes.push(new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`));
-          continue;
+        // the first `reserved` are this process's to run if admitted (see below): the others are not woken for them (one
+        // refused among them leaves a later one, run here, to wake them for nothing: harmless)
+        const started = await startQueuedExecutions(
+          tx,
+          admissions.map(({ run }, k) => ({ ...run, testMode: false, status: 'queued', notify: local.size + k >= reserved })),
+        );
+        pending = retry;
+        for (const [k, o] of started.entries()) {
+          const { i, run } = admissions[k]!;
+          // the pipeline changed since its state was read: read again, and its messages admitted anew (once)
+          if (o === PIPELINE_CHANGED) pending.push(i);
+          else if (o instanceof AppError) outcomes[i] = o;
+          else {
+            outcomes[i] = o.id;
+            if (local.size < reserved) local.set(o.id, { ...run, policy: o.policy });
+          }
         }
-        outcomes.push({ orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: row.policy });
       }
-      const admissions = outcomes.filter((o): o is AdmittedRun => !(o instanceof AppError));
-      // the first `reserved` are this process's to run if admitted (see below): the others are not woken for them (one
-      // refused among them leaves a later one, run here, to wake them for nothing: harmless)
-      const started = await startQueuedExecutions(
-        tx,
-        admissions.map((a, i) => ({ ...a, testMode: false, status: 'queued', notify: i >= reserved })),
-      );
-      // no free execution slot refuses a message alone, the others are stored
-      let next = 0;
-      const ids = outcomes.map((o) => (o instanceof AppError ? o : started[next++]!));
-      const admittedIds = ids.filter((o): o is string => typeof o === 'string');
-      for (const [i, o] of ids.entries()) {
-        if (typeof o === 'string' && local.size < reserved) local.set(o, outcomes[i] as AdmittedRun);
-      }
+      for (const i of pending) outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${batch[i]!.target.pipelineId} is not deployed.`);
+      const admittedIds = outcomes.filter((o): o is string => typeof o === 'string');
       await this.queue.enqueueAll(
         tx,
         admittedIds.filter((id) => !local.has(id)),
       );
       await this.queue.enqueueClaimed(tx, [...local.keys()]);
-      return ids;
+      return outcomes;
     });
+  }
+
+  /** Reads the state of `pipelineIds` (organization, status, deployed version); one no longer there is forgotten. */
+  private async readStates(tx: Db, pipelineIds: string[]): Promise<void> {
+    if (pipelineIds.length === 0) return;
+    // the deployed version runs: a version saved since is not live until it is deployed
+    const rows = await tx
+      .select({ id: pipelines.id, orgId: pipelines.orgId, version: pipelines.deployedVersion, status: pipelines.status })
+      .from(pipelines)
+      .where(inArray(pipelines.id, pipelineIds));
+    for (const id of pipelineIds) this.states.delete(id);
+    for (const r of rows) this.states.set(r.id, r);
   }
 
   private async graph(tx: Db, pipelineId: string, version: number): Promise<Graph> {
