@@ -18,15 +18,61 @@ const NONE = new Set<string>();
 /** What a primitive type's value must be: its JSON type, @medplum/core's pattern, whether an integer. */
 export interface PrimitiveCheck {
   expected: 'string' | 'number' | 'boolean';
-  regex?: RegExp;
+  regex: RegExp | undefined;
   integer: boolean;
+  /**
+   * Whether a value passes every check of walk.ts's primitive() without an issue, for the values that are not objects
+   * (no primitive extension merged in): false sends the value to primitive(), which finds what is wrong.
+   */
+  passes: (value: unknown) => boolean;
 }
 
 const INTEGER_TYPES = new Set(['integer', 'positiveInt', 'unsignedInt']);
+const MAX_STRING = 1024 * 1024;
+
+const BASE64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[c.charCodeAt(0)] = 1;
+
+/**
+ * @medplum/core's base64Binary pattern, `^([A-Za-z\d+/]{4})*([A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?$`, as a loop: the
+ * same strings, in about half the time on attachments (the clinical notes of a record are most of its bytes).
+ */
+export function isBase64(str: string): boolean {
+  const n = str.length;
+  if (n % 4 !== 0) return false;
+  let end = n;
+  if (n && str.charCodeAt(n - 1) === 61) end = str.charCodeAt(n - 2) === 61 ? n - 2 : n - 1;
+  for (let i = 0; i < end; i++) {
+    const c = str.charCodeAt(i);
+    if (c > 127 || !BASE64[c]) return false;
+  }
+  return true;
+}
+
+/** Whether a string has content other than whitespace (`str.trim() !== ''`, without making the trimmed copy). */
+export function hasContent(str: string): boolean {
+  const c = str.charCodeAt(0);
+  return (c > 32 && c < 127) || (str.length > 0 && str.trim() !== '');
+}
+
+/** primitive()'s checks of a value of `type` that is not an object, as one function per type (see PrimitiveCheck.passes). */
+function passesOf(type: string, expected: PrimitiveCheck['expected'], regex: RegExp | undefined): (value: unknown) => boolean {
+  if (expected === 'boolean') return (v) => typeof v === 'boolean';
+  if (expected === 'number') {
+    const integer = INTEGER_TYPES.has(type);
+    const least = type === 'positiveInt' ? 1 : type === 'unsignedInt' ? 0 : -Infinity;
+    return integer ? (v) => typeof v === 'number' && Number.isInteger(v) && v >= least : (v) => typeof v === 'number' && Number.isFinite(v);
+  }
+  const ok = (v: unknown): v is string => typeof v === 'string' && hasContent(v) && v.length <= MAX_STRING;
+  if (!regex) return ok;
+  if (type === 'base64Binary') return (v) => ok(v) && isBase64(v);
+  return (v) => ok(v) && regex.test(v);
+}
+
 export const PRIMITIVES = new Map<string, PrimitiveCheck>(
   Object.entries(fhirTypeToJsType).map(([type, expected]) => {
     const regex = validationRegexes[type];
-    return [type, { expected, ...(regex ? { regex } : {}), integer: INTEGER_TYPES.has(type) }];
+    return [type, { expected, regex, integer: INTEGER_TYPES.has(type), passes: passesOf(type, expected, regex) }];
   }),
 );
 /** @medplum/core's isPrimitiveType, as a set. */
@@ -40,6 +86,15 @@ export interface CompiledChoice extends Choice {
   primitive: boolean;
   /** The checks of its primitive type (undefined for a complex type, or a primitive @medplum/core has no JSON type for). */
   check: PrimitiveCheck | undefined;
+  /**
+   * How walk.ts's walkProp may take a value of this choice met as it is (no primitive extension merged in) without
+   * visit() and crawl(): `primitive`, a primitive checked by `check.passes` alone; `object`, a complex value walked
+   * straight away (its reference target checked when a Reference); `none` when the property has invariants or a
+   * required binding, or the type is Resource (typed by its value), or a primitive without a check.
+   */
+  fast: 'primitive' | 'object' | 'none';
+  /** The plan of its type, for `object`, on first use. */
+  plan: CompiledPlan | undefined;
 }
 
 /** What a JSON key of a type is: the property it belongs to, and whether it is always that property's (never a choice). */
@@ -58,20 +113,20 @@ export interface CompiledProp extends Prop {
   /** Its bit among the type's required properties (0 when optional, or when the type has more than 30 of them). */
   requiredBit: number;
   invariants: CompiledInvariant[];
-  targetProfiles?: string[];
+  targetProfiles: string[] | undefined;
   /**
    * What @medplum/core's reference check makes of the targets: `any` when it never warns (Resource, or a profile it
    * cannot read such as US Core's), else the resource types it takes.
    */
-  references?: { any: boolean; types: Set<string> };
+  references: { any: boolean; types: Set<string> } | undefined;
   /** The value set of a required binding (`url|version`). */
-  binding?: string;
-  /** Its value set listed (binding-codes.ts), on first use; null when it cannot be. */
-  valueSet?: ReturnType<typeof listedValueSet> | null;
+  binding: string | undefined;
+  /** Its value set listed (binding-codes.ts), on first use (undefined until then); null when it cannot be. */
+  valueSet: ReturnType<typeof listedValueSet> | null | undefined;
   terminology: ReadonlySet<string>;
   isChoice: boolean;
   /** The plan of its type (when it has one type), on first use. */
-  plan?: CompiledPlan;
+  plan: CompiledPlan | undefined;
 }
 
 export interface CompiledPlan {
@@ -128,19 +183,32 @@ function build(type: string): CompiledPlan {
     const e = p.element;
     const targets = e.type.find((t) => t.code === 'Reference')?.targetProfile;
     const required = e.binding?.strength === 'required' && e.binding.valueSet ? e.binding.valueSet : undefined;
-    const choices = p.choices.map((c) => {
+    const invariants = compiledInvariants(e.constraints);
+    const choices = p.choices.map((c): CompiledChoice => {
       const valueType = c.type === 'Element' || c.type === 'BackboneElement' ? e.type[0]!.code : c.type;
-      return { ...c, valueType, primitive: isPrimitive(valueType), check: PRIMITIVES.get(valueType) };
+      const primitive = isPrimitive(valueType);
+      const check = PRIMITIVES.get(valueType);
+      const plain = invariants.length === 0 && !required && valueType !== 'Resource';
+      const fast = !plain ? 'none' : primitive ? (check ? 'primitive' : 'none') : 'object';
+      return { key: c.key, extKey: c.extKey, type: c.type, valueType, primitive, check, fast, plan: undefined };
     });
     return {
-      ...p,
+      name: p.name,
+      element: p.element,
       choices,
+      isArray: p.isArray,
+      min: p.min,
+      max: p.max,
+      type: p.type,
       requiredBit: 0,
-      invariants: compiledInvariants(e.constraints),
-      ...(targets ? { targetProfiles: targets, references: referencesOf(targets) } : {}),
-      ...(required ? { binding: required } : {}),
+      invariants,
+      targetProfiles: targets,
+      references: targets ? referencesOf(targets) : undefined,
+      binding: required,
+      valueSet: undefined,
       terminology: required ? TERMINOLOGY : NONE,
       isChoice: p.name.endsWith('[x]'),
+      plan: undefined,
     };
   });
   const choices = new Map(props.filter((p) => p.isChoice).map((p) => [p.name.slice(0, -3), p]));

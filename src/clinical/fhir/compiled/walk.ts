@@ -4,7 +4,17 @@ import type { FhirIssue } from '../validate';
 import type { Vars } from './fhirpath';
 import { evaluate, known } from './invariants';
 import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
-import { type CompiledChoice, type CompiledProp, compiledPlan, type CompiledPlan, isPrimitive, PRIMITIVES, type PrimitiveCheck } from './plan';
+import {
+  type CompiledChoice,
+  type CompiledProp,
+  compiledPlan,
+  type CompiledPlan,
+  hasContent,
+  isBase64,
+  isPrimitive,
+  PRIMITIVES,
+  type PrimitiveCheck,
+} from './plan';
 import { isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
 
 /**
@@ -101,31 +111,6 @@ function referenceTarget(s: State, prop: CompiledProp, value: unknown, at: At): 
   s.issues.push({ severity: 'warning', code: 'structure', path: path(at), message });
 }
 
-const BASE64 = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[c.charCodeAt(0)] = 1;
-
-/**
- * @medplum/core's base64Binary pattern, `^([A-Za-z\d+/]{4})*([A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?$`, as a loop: the
- * same strings, in about half the time on attachments (the clinical notes of a record are most of its bytes).
- */
-function isBase64(str: string): boolean {
-  const n = str.length;
-  if (n % 4 !== 0) return false;
-  let end = n;
-  if (n && str.charCodeAt(n - 1) === 61) end = str.charCodeAt(n - 2) === 61 ? n - 2 : n - 1;
-  for (let i = 0; i < end; i++) {
-    const c = str.charCodeAt(i);
-    if (c > 127 || !BASE64[c]) return false;
-  }
-  return true;
-}
-
-/** Whether a string has content other than whitespace (`str.trim() !== ''`, without making the trimmed copy). */
-function hasContent(str: string): boolean {
-  const c = str.charCodeAt(0);
-  return (c > 32 && c < 127) || (str.length > 0 && str.trim() !== '');
-}
-
 function primitive(s: State, value: unknown, type: string, check: PrimitiveCheck | undefined, at: At): void {
   let prim: unknown = value;
   let hasPrim = true;
@@ -202,6 +187,16 @@ function chosen(o: Json, prop: CompiledProp): CompiledChoice {
  */
 function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice, own: unknown, underscore: boolean, up: At, hook: boolean): void {
   const merged = underscore && !!o[choice.extKey];
+  if (!merged) {
+    // the value as it is, in the shapes that give no issue of the property itself: each value taken by walkValue()
+    if (Array.isArray(own)) {
+      const n = own.length;
+      if (n > 0 && prop.isArray && n >= prop.min && n <= prop.max) {
+        for (let i = 0; i < n; i++) walkValue(s, prop, choice, own[i], up, i, hook, true);
+        return;
+      }
+    } else if (!prop.isArray && prop.min <= 1 && prop.max >= 1 && !isEmpty(own)) return walkValue(s, prop, choice, own, up, -1, hook, false);
+  }
   // without a primitive extension to merge, the value is the key's, as resolve() would find it
   const r = merged ? resolve(o, prop) : isEmpty(own) ? undefined : { value: own, type: choice.valueType };
   if (!r) {
@@ -234,6 +229,27 @@ function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice,
     visit(s, prop, values, type, choice, at);
   }
   crawl(s, prop, values, type, choice, at, sub);
+}
+
+/**
+ * One value of a property met as it is, in its place (`index` in the list, -1 for a single value; `item`: whether
+ * its emptiness is still to be checked): visit() and crawl(), or what they come to for a choice with a fast way.
+ * The `At` of a primitive is made only when it has an issue.
+ */
+function walkValue(s: State, prop: CompiledProp, choice: CompiledChoice, v: unknown, up: At, index: number, hook: boolean, item: boolean): void {
+  const fast = choice.fast;
+  if (fast === 'primitive') {
+    if (choice.check!.passes(v)) return;
+  } else if (fast === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v) && !(item && isEmpty(v))) {
+    const at: At = { up, name: prop.name, key: choice.key, index };
+    if (prop.references !== undefined && choice.valueType === 'Reference') referenceTarget(s, prop, v, at);
+    walkObject(s, v, (choice.plan ??= compiledPlan(choice.valueType)), at, hook);
+    return;
+  }
+  const at: At = { up, name: prop.name, key: choice.key, index };
+  const type = itemType(choice.valueType, v);
+  visit(s, prop, v, type, choice, at);
+  crawl(s, prop, v, type, choice, at, hook);
 }
 
 function cardinality(prop: CompiledProp, n: number): string {
