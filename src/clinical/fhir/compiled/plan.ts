@@ -101,6 +101,38 @@ export interface CompiledChoice extends Choice {
 export interface KeyInfo {
   prop: CompiledProp | undefined;
   plain: boolean;
+  /** The choice element the additional-property check reads the key as (found by its name alone), when it does. */
+  choice: ChoiceKey | undefined;
+}
+
+/**
+ * A key the additional-property check reads as a choice element's (`valueString`, `_valueString` → `value[x]`), by the
+ * part of its name before a capital: that element, and the names the check compares, computed once per key.
+ */
+export interface ChoiceKey {
+  prop: CompiledProp;
+  /** The element's name with the key's `_` (`value[x]`, `_value[x]`). */
+  name: string;
+  /** The same name for the other half of a primitive (`_value[x]` for `value[x]`, and the reverse). */
+  related: string;
+  /** The key of the other half (`_valueString` for `valueString`, and the reverse). */
+  partner: string;
+  /** The element's name without `_`. */
+  property: string;
+}
+
+/** The choice element a key is read as (the first part before a capital that names one), as @medplum/core reads it. */
+export function choiceKeyOf(key: string, choices: Map<string, CompiledProp>): ChoiceKey | undefined {
+  const underscore = key.startsWith('_');
+  const k = underscore ? key.slice(1) : key;
+  for (let i = 1; i <= k.length; i++) {
+    if (i < k.length && !(k[i]! >= 'A' && k[i]! <= 'Z')) continue;
+    const prop = choices.get(k.slice(0, i));
+    if (!prop) continue;
+    const name = `${underscore ? '_' : ''}${prop.name}`;
+    return { prop, name, related: underscore ? prop.name : `_${prop.name}`, partner: underscore ? k : `_${key}`, property: prop.name };
+  }
+  return undefined;
 }
 
 export interface CompiledInvariant {
@@ -230,8 +262,8 @@ function build(type: string): CompiledPlan {
   let requiredMask = 0;
   if (required.length <= 30) required.forEach((p, i) => (requiredMask |= p.requiredBit = 1 << i));
   const keyInfo = Object.create(null) as Record<string, KeyInfo | undefined>;
-  for (const [key, prop] of byKey) keyInfo[key] = { prop, plain: keys.has(key) };
-  for (const key of keys) keyInfo[key] ??= { prop: undefined, plain: true };
+  for (const [key, prop] of byKey) keyInfo[key] = { prop, plain: keys.has(key), choice: choiceKeyOf(key, choices) };
+  for (const key of keys) keyInfo[key] ??= { prop: undefined, plain: true, choice: choiceKeyOf(key, choices) };
   if (base.schema.elements && Object.values(base.schema.elements).some((e) => e.pattern || e.fixed || e.slicing)) {
     throw new Error(`The compiled validator does not handle patterns, fixed values or slices (${type}): validate it with a profile`);
   }

@@ -5,7 +5,9 @@ import type { Vars } from './fhirpath';
 import { evaluate, known } from './invariants';
 import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
 import {
+  choiceKeyOf,
   type CompiledChoice,
+  type KeyInfo,
   type CompiledProp,
   compiledPlan,
   type CompiledPlan,
@@ -286,9 +288,14 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
         // where the walk takes the property up: its value's key, or its extension's when it has no value
         if (key === choice.key) walkProp(s, o, prop, choice, value, underscore, at, hook);
         else if (key === choice.extKey && o[choice.key] === undefined) walkProp(s, o, prop, choice, undefined, true, at, hook);
+        if (info.plain) continue;
+        // plan.walked(o, key), from the choice taken: a value here means the first choice present is this key's
+        const walked = !prop.isChoice || (value === undefined ? plan.walked(o, key) : key === choice.key || key === choice.extKey);
+        seen = additional(s, o, key, plan, at, hook, seen, info, walked, underscore);
+        continue;
       }
       if (info?.plain) continue;
-      seen = additional(s, o, key, plan, at, hook, seen);
+      seen = additional(s, o, key, plan, at, hook, seen, info, plan.walked(o, key), underscore);
     }
   }
   if (found !== plan.requiredMask || !plan.requiredMask) {
@@ -305,29 +312,44 @@ function present(obj: unknown, prop: CompiledProp): boolean {
   return false;
 }
 
-/** The choice element a key belongs to (`valueString`, `_valueString` → `value[x]`), when that element has a value. */
-function choiceOf(obj: Json, key: string, plan: CompiledPlan): string | undefined {
-  const prefix = key.startsWith('_') ? '_' : '';
-  const k = prefix ? key.slice(1) : key;
-  for (let i = 1; i <= k.length; i++) {
-    if (i < k.length && !(k[i]! >= 'A' && k[i]! <= 'Z')) continue;
-    const prop = plan.choices.get(k.slice(0, i));
-    if (prop) return resolve(obj, prop) ? `${prefix}${prop.name}` : undefined;
+/**
+ * Whether the choice element has a value in `obj` (what resolve() finds is not empty); `underscore`: whether `obj` has
+ * any `_` key (else no primitive extension is merged, and the first choice present is the value as it is).
+ */
+function hasValue(obj: Json, prop: CompiledProp, underscore: boolean): boolean {
+  if (underscore) return resolve(obj, prop) !== undefined;
+  const choices = prop.choices;
+  for (let i = 0; i < choices.length; i++) {
+    const v = obj[choices[i]!.key];
+    if (v !== undefined) return !isEmpty(v);
   }
-  return undefined;
+  return false;
 }
 
-/** @medplum/core's check of a key that is not plainly an element: choice types given twice, unknown properties. */
-function additional(s: State, obj: Json, key: string, plan: CompiledPlan, at: At, hook: boolean, seen: Record<string, string> | undefined) {
-  const choice = plan.choices.size ? choiceOf(obj, key, plan) : undefined;
-  if (hook && !plan.walked(obj, key)) unwalked(s, obj[key], `${pathOf(at, true)}.${key}`);
-  if (choice) {
+/**
+ * @medplum/core's check of a key that is not plainly an element: choice types given twice, unknown properties. `info`:
+ * what the plan knows of the key (undefined for a key it does not know); `walked`: whether the walk took the property
+ * up at this key.
+ */
+function additional(
+  s: State,
+  obj: Json,
+  key: string,
+  plan: CompiledPlan,
+  at: At,
+  hook: boolean,
+  seen: Record<string, string> | undefined,
+  info: KeyInfo | undefined,
+  walked: boolean,
+  underscore: boolean,
+) {
+  const ck = info ? info.choice : plan.choices.size ? choiceKeyOf(key, plan.choices) : undefined;
+  if (hook && !walked) unwalked(s, obj[key], `${pathOf(at, true)}.${key}`);
+  if (ck && hasValue(obj, ck.prop, underscore)) {
     seen ??= {};
-    const related = choice.startsWith('_') ? choice.slice(1) : `_${choice}`;
-    const required = choice.startsWith('_') ? key.slice(1) : `_${key}`;
-    if (related in seen && seen[related] !== required) {
-      const property = choice.startsWith('_') ? choice.slice(1) : choice;
-      const message = `Type of primitive extension does not match the type of property "${property}"`;
+    const choice = ck.name;
+    if (ck.related in seen && seen[ck.related] !== ck.partner) {
+      const message = `Type of primitive extension does not match the type of property "${ck.property}"`;
       s.issues.push({ severity: 'warning', code: 'structure', path: choice, message });
     }
     const other = seen[choice];
