@@ -1,6 +1,6 @@
 import type { TypedValue } from '@medplum/core';
 import type { Vars } from './fhirpath';
-import type { Json } from './schema';
+import { isEmptyValue, type Json, planOf, type Prop } from './schema';
 
 /**
  * Hand-written answers for the R4 invariants a feed's Bundle meets on every validation (the Bundle's own, over every
@@ -80,7 +80,44 @@ function onlyFor(type: string): Native {
   };
 }
 
+let extensionValue: Prop | undefined;
+
+/**
+ * ext-1 (an Extension): `extension` and `value[x]` are not both there nor both missing (exists(): some values, none
+ * empty). Plain shapes only: no `_` key, `extension` absent or a list without holes, `value[x]` (its first type present,
+ * in the element's order) not a list.
+ */
+function ext1(value: unknown): boolean | undefined {
+  if (!isObject(value)) return BAIL;
+  for (const k in value) if (k.charCodeAt(0) === 95) return BAIL;
+  const list = value.extension;
+  let extensions: boolean;
+  if (list === undefined) extensions = false;
+  else if (!Array.isArray(list)) return BAIL;
+  else {
+    // exists(): at least one value, and none of them empty
+    extensions = list.length > 0;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i] === undefined) return BAIL;
+      if (isEmptyValue(list[i])) extensions = false;
+    }
+  }
+  extensionValue ??= planOf('Extension')?.nav.get('value');
+  if (!extensionValue) return BAIL;
+  let valued = false;
+  for (const c of extensionValue.choices) {
+    const v = value[c.key];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) return BAIL;
+    valued = !isEmptyValue(v);
+    break;
+  }
+  return extensions !== valued;
+}
+
 const NATIVES: Record<string, Native> = {
+  // ext-1
+  'extension.exists() != value.exists()': ext1,
   // bdl-1
   "total.empty() or (type = 'searchset') or (type = 'history')": (value) =>
     isObject(value) && value.total === undefined && value._total === undefined ? true : BAIL,
