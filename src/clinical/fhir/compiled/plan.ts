@@ -89,12 +89,15 @@ export interface CompiledChoice extends Choice {
   /**
    * How walk.ts's walkProp may take a value of this choice met as it is (no primitive extension merged in) without
    * visit() and crawl(): `primitive`, a primitive checked by `check.passes` alone; `object`, a complex value walked
-   * straight away (its reference target checked when a Reference); `none` when the property has invariants or a
-   * required binding, or the type is Resource (typed by its value), or a primitive without a check.
+   * straight away (its reference target checked when a Reference); both with the codes of a required binding checked
+   * when `bound`. `none` when the property has invariants, or the type is Resource (typed by its value), or a primitive
+   * without a check.
    */
   fast: 'primitive' | 'object' | 'none';
   /** The plan of its type, for `object`, on first use. */
   plan: CompiledPlan | undefined;
+  /** Whether the property's required binding applies to values of this type (its codes are checked). */
+  bound: boolean;
 }
 
 /** What a JSON key of a type is: the property it belongs to, and whether it is always that property's (never a choice). */
@@ -220,9 +223,10 @@ function build(type: string): CompiledPlan {
       const valueType = c.type === 'Element' || c.type === 'BackboneElement' ? e.type[0]!.code : c.type;
       const primitive = isPrimitive(valueType);
       const check = PRIMITIVES.get(valueType);
-      const plain = invariants.length === 0 && !required && valueType !== 'Resource';
+      const plain = invariants.length === 0 && valueType !== 'Resource';
       const fast = !plain ? 'none' : primitive ? (check ? 'primitive' : 'none') : 'object';
-      return { key: c.key, extKey: c.extKey, type: c.type, valueType, primitive, check, fast, plan: undefined };
+      const bound = !!required && TERMINOLOGY.has(valueType);
+      return { key: c.key, extKey: c.extKey, type: c.type, valueType, primitive, check, fast, plan: undefined, bound };
     });
     return {
       name: p.name,

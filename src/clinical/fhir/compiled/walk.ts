@@ -159,11 +159,14 @@ function visit(s: State, prop: CompiledProp, value: unknown, type: string, c: Co
   // the choice's type, but for a contained resource (typed by its resourceType: never a primitive)
   if (type === c.valueType ? c.primitive : isPrimitive(type)) primitive(s, value, type, type === c.valueType ? c.check : PRIMITIVES.get(type), at);
   else if (isEmpty(value)) structure(s, at, 'Invalid empty non-primitive value');
-  if (prop.binding && s.bindings && prop.terminology.has(type)) {
-    const vs = prop.valueSet === undefined ? (prop.valueSet = listedValueSet(prop.binding) ?? null) : prop.valueSet;
-    const issue = vs && codeIssue(vs, type, value, '');
-    if (issue) s.codes.push({ ...issue, path: path(at) });
-  }
+  if (prop.binding && s.bindings && prop.terminology.has(type)) code(s, prop, value, type, at);
+}
+
+/** The code of a required binding not in its value set (when it can be listed). */
+function code(s: State, prop: CompiledProp, value: unknown, type: string, at: At): void {
+  const vs = prop.valueSet === undefined ? (prop.valueSet = listedValueSet(prop.binding!) ?? null) : prop.valueSet;
+  const issue = vs && codeIssue(vs, type, value, '');
+  if (issue) s.codes.push({ ...issue, path: path(at) });
 }
 
 function crawl(s: State, prop: CompiledProp, value: unknown, type: string, c: CompiledChoice, at: At, hook: boolean): void {
@@ -188,8 +191,7 @@ function chosen(o: Json, prop: CompiledProp): CompiledChoice {
  * object has any `_` key (else no primitive extension is looked for).
  */
 function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice, own: unknown, underscore: boolean, up: At, hook: boolean): void {
-  const merged = underscore && !!o[choice.extKey];
-  if (!merged) {
+  if (!underscore || !o[choice.extKey]) {
     // the value as it is, in the shapes that give no issue of the property itself: each value taken by walkValue()
     if (Array.isArray(own)) {
       const n = own.length;
@@ -199,6 +201,12 @@ function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice,
       }
     } else if (!prop.isArray && prop.min <= 1 && prop.max >= 1 && !isEmpty(own)) return walkValue(s, prop, choice, own, up, -1, hook, false);
   }
+  walkPropAsReference(s, o, prop, choice, own, underscore, up, hook);
+}
+
+/** walkProp's every other case: a primitive extension merged in, a value missing, a list where one is expected… */
+function walkPropAsReference(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice, own: unknown, underscore: boolean, up: At, hook: boolean): void {
+  const merged = underscore && !!o[choice.extKey];
   // without a primitive extension to merge, the value is the key's, as resolve() would find it
   const r = merged ? resolve(o, prop) : isEmpty(own) ? undefined : { value: own, type: choice.valueType };
   if (!r) {
@@ -241,13 +249,21 @@ function walkProp(s: State, o: Json, prop: CompiledProp, choice: CompiledChoice,
 function walkValue(s: State, prop: CompiledProp, choice: CompiledChoice, v: unknown, up: At, index: number, hook: boolean, item: boolean): void {
   const fast = choice.fast;
   if (fast === 'primitive') {
-    if (choice.check!.passes(v)) return;
+    if (choice.check!.passes(v)) {
+      if (choice.bound && s.bindings) code(s, prop, v, choice.valueType, { up, name: prop.name, key: choice.key, index });
+      return;
+    }
   } else if (fast === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v) && !(item && isEmpty(v))) {
     const at: At = { up, name: prop.name, key: choice.key, index };
     if (prop.references !== undefined && choice.valueType === 'Reference') referenceTarget(s, prop, v, at);
+    if (choice.bound && s.bindings) code(s, prop, v, choice.valueType, at);
     walkObject(s, v, (choice.plan ??= compiledPlan(choice.valueType)), at, hook);
     return;
   }
+  visitAndCrawl(s, prop, choice, v, up, index, hook);
+}
+
+function visitAndCrawl(s: State, prop: CompiledProp, choice: CompiledChoice, v: unknown, up: At, index: number, hook: boolean): void {
   const at: At = { up, name: prop.name, key: choice.key, index };
   const type = itemType(choice.valueType, v);
   visit(s, prop, v, type, choice, at);
