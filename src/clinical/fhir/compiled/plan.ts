@@ -106,6 +106,8 @@ export interface KeyInfo {
   plain: boolean;
   /** The choice element the additional-property check reads the key as (found by its name alone), when it does. */
   choice: ChoiceKey | undefined;
+  /** The property's choice when it has only one (else the walk finds the one taken). */
+  only: CompiledChoice | undefined;
 }
 
 /**
@@ -266,8 +268,11 @@ function build(type: string): CompiledPlan {
   let requiredMask = 0;
   if (required.length <= 30) required.forEach((p, i) => (requiredMask |= p.requiredBit = 1 << i));
   const keyInfo = Object.create(null) as Record<string, KeyInfo | undefined>;
-  for (const [key, prop] of byKey) keyInfo[key] = { prop, plain: keys.has(key), choice: choiceKeyOf(key, choices) };
-  for (const key of keys) keyInfo[key] ??= { prop: undefined, plain: true, choice: choiceKeyOf(key, choices) };
+  for (const [key, prop] of byKey) {
+    const only = prop.choices.length === 1 ? prop.choices[0] : undefined;
+    keyInfo[key] = { prop, plain: keys.has(key), choice: choiceKeyOf(key, choices), only };
+  }
+  for (const key of keys) keyInfo[key] ??= { prop: undefined, plain: true, choice: choiceKeyOf(key, choices), only: undefined };
   if (base.schema.elements && Object.values(base.schema.elements).some((e) => e.pattern || e.fixed || e.slicing)) {
     throw new Error(`The compiled validator does not handle patterns, fixed values or slices (${type}): validate it with a profile`);
   }

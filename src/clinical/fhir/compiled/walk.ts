@@ -294,13 +294,13 @@ function walkObject(s: State, obj: unknown, plan: CompiledPlan, at: At, hook: bo
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const value = o[key];
-      if (hook) nullsOf(s, o, key, value, at);
+      if (hook && (value === null || Array.isArray(value))) nullsOf(s, o, key, value, at);
       if (key === 'resourceType') continue;
       const info = plan.keyInfo[key];
       const prop = info?.prop;
       if (prop) {
         if (value !== undefined) found |= prop.requiredBit;
-        const choice = prop.choices.length === 1 ? prop.choices[0]! : chosen(o, prop);
+        const choice = info.only ?? chosen(o, prop);
         // where the walk takes the property up: its value's key, or its extension's when it has no value
         if (key === choice.key) walkProp(s, o, prop, choice, value, underscore, at, hook);
         else if (key === choice.extKey && o[choice.key] === undefined) walkProp(s, o, prop, choice, undefined, true, at, hook);
