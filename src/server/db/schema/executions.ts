@@ -16,6 +16,16 @@ export interface RecordRefs {
 }
 
 /**
+ * A run's node records in one value: `t0`, epoch milliseconds the nodes' times count from, and per node
+ * `[node_id, node_type, status, attempts, started, finished, duration_ms, error, reason, logs]` (times in ms after
+ * `t0`; trailing nulls and an empty log left out). See services/executions/node-runs.ts.
+ */
+export interface CompactNodeRuns {
+  t0: number;
+  nodes: unknown[][];
+}
+
+/**
  * One run of a pipeline version. Pipelines may be deleted later; their executions stay as history, so
  * pipeline_id carries no foreign key.
  */
@@ -51,6 +61,11 @@ export const executions = pgTable(
     outputBytes: integer('output_bytes'),
     /** Bytes of JSON the run's records hold (node records with the payloads kept, the input and outputs kept). */
     storedBytes: integer('stored_bytes'),
+    /**
+     * The node records of a run that kept no payload and did not fail, in one value instead of execution_nodes rows
+     * (node-runs.ts): what an `errors` or `metadata` run's detail, stats and dashboard read of its nodes. Null otherwise.
+     */
+    nodeRuns: jsonb('node_runs').$type<CompactNodeRuns>(),
   },
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '@/server/db/rows';
 import type { ServiceContext } from '../context';
 import { failingNow } from '../alerts/failing-now';
+import { compactNodes } from './node-runs';
 
 export interface DashboardInput {
   /** Days back from today, today included */
@@ -39,12 +40,18 @@ export async function dashboard(ctx: ServiceContext, input: DashboardInput) {
       from executions e join pipelines p on p.id = e.pipeline_id
       where ${window} and e.status in ('completed', 'failed')
       group by e.pipeline_id, p.name order by failed desc, runs desc limit 8`),
-    ctx.db.execute(sql`select e.pipeline_id, p.name as pipeline_name, n.node_id, n.node_type, count(*)::int as runs,
+    // node records as rows, and as stored compactly in the executions row (node-runs.ts)
+    ctx.db.execute(sql`select n.pipeline_id, n.pipeline_name, n.node_id, n.node_type, count(*)::int as runs,
         round(avg(n.duration_ms))::int as avg_ms,
         round(percentile_cont(0.95) within group (order by n.duration_ms))::int as p95_ms
-      from execution_nodes n join executions e on e.id = n.execution_id join pipelines p on p.id = e.pipeline_id
-      where ${window} and n.status = 'completed' and n.duration_ms is not null
-      group by e.pipeline_id, p.name, n.node_id, n.node_type order by p95_ms desc limit 8`),
+      from (select e.pipeline_id, p.name as pipeline_name, n.node_id, n.node_type, n.duration_ms
+          from execution_nodes n join executions e on e.id = n.execution_id join pipelines p on p.id = e.pipeline_id
+          where ${window} and n.status = 'completed' and n.duration_ms is not null
+        union all
+        select e.pipeline_id, p.name, n.node_id, n.node_type, n.duration_ms
+          from executions e ${compactNodes('e')} join pipelines p on p.id = e.pipeline_id
+          where ${window} and n.status = 'completed' and n.duration_ms is not null) n
+      group by n.pipeline_id, n.pipeline_name, n.node_id, n.node_type order by p95_ms desc limit 8`),
     failingNow(ctx),
   ]);
   const byDay = new Map(rowsOf<DayRow>(days).map((d) => [d.day, d]));

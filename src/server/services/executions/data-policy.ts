@@ -36,6 +36,15 @@ export function payloadKeeping(policy: DataPolicy, phase: 'running' | ExecutionS
   return policy === 'errors' && phase === 'failed' ? 'all' : 'none';
 }
 
+/**
+ * Whether a run's node records stay rows of execution_nodes once it ends: yes when they keep payloads, and for a
+ * failed run (what alerts, retries and a person looking at the failure read). The others — a run under `errors` or
+ * `metadata` that did not fail — store them compactly in their executions row (node-runs.ts).
+ */
+export function keepsNodeRows(policy: DataPolicy, status: ExecutionStatus): boolean {
+  return payloadKeeping(policy, status) !== 'none' || status === 'failed';
+}
+
 /** Whether the execution's own input (the trigger's, e.g. the received HL7 message) stays once the run ends. */
 export function keepsInput(policy: DataPolicy, status: ExecutionStatus): boolean {
   return payloadKeeping(policy, status) === 'all';

@@ -26,7 +26,7 @@ export async function findExecutionRow(ctx: ServiceContext, id: string) {
  */
 export async function getExecution(ctx: ServiceContext, id: string) {
   const row = await findExecutionRow(ctx, id);
-  const nodes = await readNodeRecords(ctx.db, row.id);
+  const nodes = await readNodeRecords(ctx.db, row.id, row.nodeRuns);
   const rank = await topologicalRanks(ctx, row.pipelineId, row.pipelineVersion);
   const reused = (n: (typeof nodes)[number]) => (row.startedAt && n.startedAt && n.startedAt < row.startedAt ? 0 : 1);
   const started = (n: (typeof nodes)[number]) => n.startedAt?.getTime() ?? Infinity;

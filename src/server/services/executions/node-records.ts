@@ -4,10 +4,11 @@ import type { RunResult } from '@/engine/run';
 import type { Db } from '@/server/db/client';
 import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
-import { executionNodes } from '@/server/db/schema';
+import { executionNodes, executions, type CompactNodeRuns } from '@/server/db/schema';
 import { logger } from '@/server/logger';
 import type { DataPolicy } from '@/shared/data-settings';
-import { endedOutsideEngine, keepRecord, keepsInput, payloadKeeping, payloadState, type Keeping } from './data-policy';
+import { endedOutsideEngine, keepRecord, keepsInput, keepsNodeRows, payloadKeeping, payloadState, type Keeping } from './data-policy';
+import { compactNodeRuns, nodeRowsOf } from './node-runs';
 import { resolveRefs, SlotRegistry } from './record-refs';
 import { writeResult } from './result-writer';
 
@@ -59,9 +60,23 @@ function upsertNodes(executionId: SQL, records: NodeRecord[], keeping: Keeping, 
   return { statement, commit: compacted.commit, bytes };
 }
 
-/** An execution's node records as stored, each value in place (references resolved). */
-export async function readNodeRecords(db: Db, executionId: string) {
-  return resolveRefs(await db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId)));
+/**
+ * An execution's node records as stored, each value in place (references resolved): its execution_nodes rows and,
+ * for a run that ended keeping no payload, those stored compactly in its row (node-runs.ts; `compact`, when the
+ * caller read that row already).
+ */
+export async function readNodeRecords(db: Db, executionId: string, compact?: CompactNodeRuns | null) {
+  const [rows, runs] = await Promise.all([
+    db.select().from(executionNodes).where(eq(executionNodes.executionId, executionId)),
+    compact !== undefined
+      ? compact
+      : db
+          .select({ nodeRuns: executions.nodeRuns })
+          .from(executions)
+          .where(eq(executions.id, executionId))
+          .then((r) => r[0]?.nodeRuns ?? null),
+  ]);
+  return [...resolveRefs(rows), ...nodeRowsOf(executionId, runs)];
 }
 
 /**
@@ -105,7 +120,9 @@ export interface ResultData {
  * one statement (an `update` and the node `insert` in one WITH), so the result is stored whole or not at all; the
  * ends of runs finishing while another is being written are committed together.
  * What it keeps is the policy's (`payloadKeeping` at the run's final status): the execution's input and outputs
- * and the records' payloads go when it keeps none; the sizes and the policy are recorded either way.
+ * and the records' payloads go when it keeps none; the sizes and the policy are recorded either way. A run whose
+ * records stay no rows (`keepsNodeRows`: it kept no payload and did not fail) gets them all, `records`, in its
+ * executions row instead (node-runs.ts), and the same statement deletes any row a progress write left.
  */
 export async function saveResult(
   db: Db,
@@ -122,20 +139,24 @@ export async function saveResult(
   const inputBytes = Buffer.byteLength(jsonText(data.inputs));
   const outputBytes = Buffer.byteLength(outputs);
   const keepInput = keepsInput(data.policy, result.status);
-  const upsert = upsertNodes(sql`e.id`, records, keeping, sql`e,`, registry);
-  let stored = data.heldBytes ?? 0;
-  for (const b of upsert.bytes.values()) stored += b;
+  const rows = keepsNodeRows(data.policy, result.status);
+  const upsert = rows ? upsertNodes(sql`e.id`, records, keeping, sql`e,`, registry) : null;
+  const compact = rows ? null : jsonText(compactNodeRuns(records.map((r) => keepRecord(r, keeping))));
+  let stored = upsert ? (data.heldBytes ?? 0) : compact!.length;
+  for (const b of upsert?.bytes.values() ?? []) stored += b;
   if (keepInput) stored += inputBytes + outputBytes;
   const update = sql`update executions set status = ${result.status}, outputs = ${keepInput ? outputs : null}::jsonb,
     error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
-    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`} where id = ${executionId}::uuid returning id`;
+    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::jsonb` : sql``}
+    where id = ${executionId}::uuid returning id`;
   // the ends of runs finishing together share a commit (result-writer.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;
-  await writeResult(db, sql`with e as (${update})${settle} ${upsert.statement}`);
-  upsert.commit();
+  const nodes = upsert ? upsert.statement : sql`delete from execution_nodes n using e where n.execution_id = e.id`;
+  await writeResult(db, sql`with e as (${update})${settle} ${nodes}`);
+  upsert?.commit();
 }
 
 /**

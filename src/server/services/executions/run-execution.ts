@@ -12,7 +12,7 @@ import type { PipelineDefinition } from '@/shared/pipeline';
 import type { RunHost } from '../context';
 import { loadDefinition } from './runnable-pipeline';
 import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
-import { appliedPolicy, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
+import { appliedPolicy, keepsNodeRows, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
 import { takeAdmitted } from './admitted';
 import { alertOnFailure } from '../alerts/on-run-failed';
@@ -243,8 +243,10 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
   // unless the end keeps other payloads of them than progress did: all (a failed run under `errors`), or none of the
   // outputs a completed write node kept mid-run (the only payload progress keeps under `errors` and `metadata`)
   const ending = payloadKeeping(policy, result.status);
-  const rewrite = progress.keeping !== ending;
-  const changes = (id: string, run: NodeRun) => rewrite && (ending === 'all' || (run.status === 'completed' && writesOutside(typeOf(id))));
+  // a run whose records end in its executions row (keepsNodeRows) sends them all: its rows are deleted
+  const rewrite = progress.keeping !== ending || !keepsNodeRows(policy, result.status);
+  const changes = (id: string, run: NodeRun) =>
+    rewrite && (ending === 'all' || !keepsNodeRows(policy, result.status) || (run.status === 'completed' && writesOutside(typeOf(id))));
   const records = Object.entries(result.nodes)
     .filter(([id, run]) => changes(id, run) || !progress.holds(id, run))
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));

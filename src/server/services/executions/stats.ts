@@ -1,7 +1,9 @@
-import { and, avg, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { executionNodes, executions } from '@/server/db/schema';
+import { and, avg, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '@/server/db/rows';
+import { executions } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
+import { compactNodes } from './node-runs';
 
 export interface StatsInput {
   pipeline_id?: string;
@@ -26,19 +28,20 @@ export async function executionStats(ctx: ServiceContext, input: StatsInput) {
       .from(executions)
       // a step session's duration is a person's think time, not the pipeline's
       .where(and(scope, sql`${executions.status} in ('completed', 'failed')`, sql`${executions.trigger} <> 'step'`)),
-    ctx.db
-      .select({ node_type: executionNodes.nodeType, code: sql<string>`${executionNodes.error}->>'code'`, n: count() })
-      .from(executionNodes)
-      .innerJoin(executions, eq(executions.id, executionNodes.executionId))
-      .where(and(scope, eq(executionNodes.status, 'failed'), sql`coalesce(${executionNodes.error}->>'code', '') <> 'UPSTREAM_FAILED'`))
-      .groupBy(executionNodes.nodeType, sql`${executionNodes.error}->>'code'`)
-      .orderBy(desc(count())),
+    // failed nodes of runs with rows, and of runs whose records are stored compactly (node-runs.ts)
+    ctx.db.execute(sql`select f.node_type, f.code, count(*)::int as n from (
+        select n.node_type, n.error->>'code' as code from execution_nodes n join executions on executions.id = n.execution_id
+          where ${scope} and n.status = 'failed' and coalesce(n.error->>'code', '') <> 'UPSTREAM_FAILED'
+        union all
+        select n.node_type, n.error->>'code' from executions ${compactNodes('executions')}
+          where ${scope} and n.status = 'failed' and coalesce(n.error->>'code', '') <> 'UPSTREAM_FAILED'
+      ) f group by f.node_type, f.code order by count(*) desc`),
   ]);
   const statusCounts = Object.fromEntries(byStatus.map((r) => [r.status, r.n]));
   const completed = statusCounts.completed ?? 0;
   const failed = statusCounts.failed ?? 0;
   const byType = new Map<string, { node_type: string; count: number; codes: Record<string, number> }>();
-  for (const e of errors) {
+  for (const e of rowsOf<{ node_type: string; code: string | null; n: number }>(errors)) {
     const entry = byType.get(e.node_type) ?? { node_type: e.node_type, count: 0, codes: {} };
     entry.count += e.n;
     entry.codes[e.code ?? 'UNKNOWN'] = e.n;

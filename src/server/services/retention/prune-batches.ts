@@ -29,7 +29,10 @@ export const NODE_BYTES = sql.raw(
 );
 const RUN_PAYLOAD_BYTES_TEXT = 'pg_column_size(e.inputs) + coalesce(pg_column_size(e.outputs), 0)';
 const RUN_PAYLOAD_BYTES = sql.raw(RUN_PAYLOAD_BYTES_TEXT);
-export const RUN_BYTES = sql.raw(`120 + ${RUN_PAYLOAD_BYTES_TEXT} + pg_column_size(e.trigger) + coalesce(pg_column_size(e.error), 0)`);
+/** A run's row: its payloads, and its node records when stored there (node-runs.ts). */
+export const RUN_BYTES = sql.raw(
+  `120 + ${RUN_PAYLOAD_BYTES_TEXT} + pg_column_size(e.trigger) + coalesce(pg_column_size(e.error), 0) + coalesce(pg_column_size(e.node_runs), 0)`,
+);
 
 function removed(result: unknown): Removed {
   const [row] = rowsOf<{ runs: number | string | null; bytes: number | string | null }>(result);
