@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './orgs';
 
 import type { DataPolicy, PayloadState } from '@/shared/data-settings';
@@ -18,7 +18,7 @@ export interface RecordRefs {
 /**
  * A run's node records in one value: `t0`, epoch milliseconds the nodes' times count from, and per node
  * `[node_id, node_type, status, attempts, started, finished, duration_ms, error, reason, logs]` (times in ms after
- * `t0`; trailing nulls and an empty log left out). See services/executions/node-runs.ts.
+ * `t0`, logs as `[time, message, level?]`; trailing nulls and an empty log left out). See services/executions/node-runs.ts.
  */
 export interface CompactNodeRuns {
   t0: number;
@@ -65,7 +65,7 @@ export const executions = pgTable(
      * The node records of a run that kept no payload and did not fail, in one value instead of execution_nodes rows
      * (node-runs.ts): what an `errors` or `metadata` run's detail, stats and dashboard read of its nodes. Null otherwise.
      */
-    nodeRuns: jsonb('node_runs').$type<CompactNodeRuns>(),
+    nodeRuns: json('node_runs').$type<CompactNodeRuns>(),
   },
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),

@@ -150,7 +150,7 @@ export async function saveResult(
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
-    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::jsonb` : sql``}
+    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::json` : sql``}
     where id = ${executionId}::uuid returning id`;
   // the ends of runs finishing together share a commit (result-writer.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;

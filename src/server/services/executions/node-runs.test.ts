@@ -23,7 +23,16 @@ describe('node records stored compactly in the run', () => {
   it('gives back every node its status, type, attempts, timings, error, skip reason and logs', () => {
     const t = 1_800_000_000_000;
     const records = [
-      { ...emptyRun('completed'), node_id: 'a', node_type: 'manual-trigger', attempts: 1, started_ms: t + 5, finished_ms: t + 7, duration_ms: 2 },
+      {
+        ...emptyRun('completed'),
+        node_id: 'a',
+        node_type: 'manual-trigger',
+        attempts: 1,
+        started_ms: t + 5,
+        finished_ms: t + 7,
+        duration_ms: 2,
+        logs: [{ level: 'info' as const, message: 'received', time: new Date(t + 6).toISOString() }],
+      },
       {
         ...emptyRun('failed', { code: 'X', message: 'boom' }),
         node_id: 'b',
@@ -45,6 +54,8 @@ describe('node records stored compactly in the run', () => {
       ['b', 'jsonata-transform', 'failed', 3, t, t + 40, 40],
       ['c', 'pipeline-output', 'skipped', 0, undefined, undefined, null],
     ]);
+    expect(compact.nodes[0]![9]).toEqual([[6, 'received']]); // a log entry: its time after t0, its message, its level unless info
+    expect(rows[0]!.logs).toEqual(records[0]!.logs);
     expect(rows[1]).toMatchObject({ error: { code: 'X', message: 'boom' }, logs: records[1]!.logs, reason: null, inputs: {}, outputs: {} });
     expect(rows[2]).toMatchObject({ reason: 'upstream_failed', error: null, logs: [], executionId: 'e1' });
     expect(nodeRowsOf('e1', null)).toEqual([]);
