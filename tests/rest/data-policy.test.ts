@@ -63,6 +63,8 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
       sum(pg_column_size(inputs) + pg_column_size(outputs)) as bytes from execution_nodes where execution_id = ${id}`;
     return { text: `${e!.inputs}${e!.outputs ?? ''}${n!.text ?? ''}`, bytes: Number(e!.bytes) + Number(n!.bytes) };
   };
+  /** On Postgres: how many execution_nodes rows a run has. */
+  const nodeRows = async (id: string) => Number((await sql!`select count(*) as n from execution_nodes where execution_id = ${id}`)[0]!.n);
   const create = async (name: string, data_settings?: Record<string, unknown>) => {
     const r = await api.post('/api/pipelines', { name, definition, ...(data_settings ? { data_settings } : {}) });
     expect(r.status, r.text).toBe(201);
@@ -145,7 +147,15 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
       ['out', 'not_kept', null, null],
     ]);
     // status, timings and sizes stay
-    expect(detail.nodes.map((n: any) => n.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(detail.nodes.map((n: any) => [n.node_type, n.status])).toEqual([
+      ['manual-trigger', 'completed'],
+      ['jsonata-transform', 'completed'],
+      ['pipeline-output', 'completed'],
+    ]);
+    for (const n of detail.nodes) {
+      expect(n.duration_ms).toEqual(expect.any(Number));
+      expect(Date.parse(n.finished_at)).toBeGreaterThanOrEqual(Date.parse(n.started_at));
+    }
     expect(detail.input_bytes).toBe(kept.input_bytes);
     expect(detail.output_bytes).toBe(kept.output_bytes);
     expect(detail.stored_bytes).toBeLessThan(kept.stored_bytes);
@@ -154,6 +164,8 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
       expect(keptDb!.text).toContain(FAMILY);
       expect(notKeptDb!.text).not.toContain(FAMILY);
       expect(notKeptDb!.bytes).toBeLessThan(keptDb!.bytes);
+      // its node records are stored in its executions row, not as rows of their own (issue 27: bytes per feed message)
+      expect([await nodeRows(kept.id), await nodeRows(detail.id)]).toEqual([3, 0]);
     }
     expectError(await api.post('/api/execute/retry', { execution_id: detail.id, node_id: 'name', inputs: {} }), 409, 'PAYLOADS_NOT_KEPT');
 
@@ -163,12 +175,17 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
     expect(f).toMatchObject({ data_policy: 'errors', payloads: 'kept', inputs: { patient: patient(true) } });
     expect(f.nodes.find((n: any) => n.node_id === 'name')).toMatchObject({ payloads: 'kept', status: 'failed', inputs: { input: patient(true) } });
     if (sql) expect((await stored(f.id))!.text).toContain(FAMILY);
+    if (sql) expect(await nodeRows(f.id)).toBe(3); // a failed run keeps its rows
     // retried from the failed node with its input fixed: the stored upstream output is used
     const retry = await api.post('/api/execute/retry', { execution_id: f.id, node_id: 'name', inputs: { input: patient() } });
     expect(retry.status, retry.text).toBe(200);
     expect(retry.body).toMatchObject({ status: 'completed', outputs: { family: FAMILY }, retry_of: f.id });
     // the retry is a run of its own under the same policy: it succeeded, so it keeps nothing
     expect((await api.get(`/api/executions/${retry.body.execution_id}`)).body).toMatchObject({ payloads: 'not_kept', inputs: null });
+    // the stats count every run, and the failure by the node type it came from
+    const stats = (await api.get(`/api/stats?pipeline_id=${errors}`)).body;
+    expect(stats).toMatchObject({ total_executions: 3, by_status: { completed: 2, failed: 1 } });
+    expect(stats.error_distribution).toEqual([{ node_type: 'jsonata-transform', count: 1, codes: { TRANSFORM_FAILED: 1 } }]);
   });
 
   it('errors, run by a worker: a failed async run keeps its payloads, a successful one none', async () => {
@@ -180,6 +197,12 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
     expect(b).toMatchObject({ status: 'failed', payloads: 'kept', inputs: { patient: patient(true) } });
     expect(b.nodes.find((n: any) => n.node_id === 'in').outputs).toMatchObject({ patient: patient(true) });
     if (sql) expect((await stored(a.id))!.text).not.toContain(FAMILY);
+    expect(a.nodes.map((n: any) => [n.node_id, n.status, typeof n.duration_ms])).toEqual([
+      ['in', 'completed', 'number'],
+      ['name', 'completed', 'number'],
+      ['out', 'completed', 'number'],
+    ]);
+    if (sql) expect([await nodeRows(a.id), await nodeRows(b.id)]).toEqual([0, 3]);
   });
 
   it('metadata: no payload even when the run fails; retry says why, and works from the trigger with inputs given', async () => {

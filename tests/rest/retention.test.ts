@@ -164,6 +164,44 @@ describe.each([
     expect(row.estimated_bytes).toBeGreaterThan(ADT.length);
     expect(storage.body.pruner.last_run).toMatchObject({ id: pruned.body.id, status: 'completed', executions_deleted: 1, payloads_pruned: 1 });
   }, 300_000);
+
+  it('a production run of an `errors` pipeline (its node records kept in its own row) shows every node, counts in the stats, and goes past execution_days', async () => {
+    const created = await api().post('/api/pipelines', {
+      name: 'ADT feed, errors',
+      description: '',
+      definition,
+      data_settings: { policy: 'errors', execution_days: 30 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const p = created.body.id as string;
+    expect((await api().post(`/api/pipelines/${p}/deploy`)).status).toBe(200);
+    const production = async () => {
+      const r = await api().post('/api/execute', { pipeline_id: p, inputs: { message: ADT } });
+      expect(r.body.status, r.text).toBe('completed');
+      return r.body.execution_id as string;
+    };
+    const [old, recent] = [await production(), await production()];
+    const before = (await api().get(`/api/executions/${old}`)).body;
+    expect(before).toMatchObject({ payloads: 'not_kept', inputs: null, outputs: null });
+    expect(before.nodes.map((n: { node_id: string; status: string }) => [n.node_id, n.status])).toEqual([
+      ['in', 'completed'],
+      ['parse', 'completed'],
+      ['fhir', 'completed'],
+      ['out', 'completed'],
+    ]);
+    for (const n of before.nodes) expect([typeof n.duration_ms, typeof n.started_at, typeof n.finished_at]).toEqual(['number', 'string', 'string']);
+    expect((await api().get(`/api/stats?pipeline_id=${p}`)).body).toMatchObject({ total_executions: 2, by_status: { completed: 2 } });
+
+    await target.change([`update executions set created_at = now() - interval '40 days' where id = '${old}'`]);
+    const pruned = await api().post('/api/storage/prune');
+    expect(pruned.status, pruned.text).toBe(200);
+    expect(pruned.body).toMatchObject({ status: 'completed', executions_deleted: 1 });
+    // the run's row with its node records: more than a bare row's ~130 bytes
+    expect(pruned.body.bytes_freed).toBeGreaterThan(200);
+    expectError(await api().get(`/api/executions/${old}`), 404, 'EXECUTION_NOT_FOUND');
+    expect((await api().get(`/api/stats?pipeline_id=${p}`)).body).toMatchObject({ total_executions: 1, by_status: { completed: 1 } });
+    expect((await api().get(`/api/executions/${recent}`)).body.nodes).toHaveLength(4);
+  }, 300_000);
 });
 
 // Two processes on one Postgres (a server and a worker), each scheduling the pruner every minute: each minute's
