@@ -1,18 +1,9 @@
 import { childElements, type Element, step } from './fhir-elements';
-import {
-  type ActionContext,
-  bundleShell,
-  changeValue,
-  DATE_LIKE,
-  emptyExtension,
-  type Identities,
-  keepOrganizationValid,
-  NOT_TEXT,
-  REMOVED,
-} from './fhir-actions';
+import { type FieldPlan, type Place, rootPlace } from './fhir-preset-places';
+import { type ActionContext, bundleShell, changeValue, emptyExtension, type Identities, keepOrganizationValid, REMOVED } from './fhir-actions';
 import { addOwnNames, addReferenceDisplay, medicalRecordNumber, PATIENT_FIELDS, patientId } from './fhir-people';
 import { SAFE_HARBOR_RULES } from './fhir-rules';
-import { type FieldRule, type FieldRules, fieldRule, first, type PresetTable, presetTable, type Trie } from './fhir-preset-table';
+import { type PresetTable, presetTable } from './fhir-preset-table';
 import { type BirthDatePolicy, shiftDays, shiftFhirDate } from './keyed';
 import { KnownIdentifiers, Scrubber } from './scrub';
 import type { FhirDeidOptions } from './fhir';
@@ -68,7 +59,7 @@ export function deidentifyByPreset(input: unknown, options: FhirDeidOptions, key
     if (!scrubber) scrubbers.set(days, (scrubber = new Scrubber(known, { shiftIso: (iso) => shiftFhirDate(iso, days) })));
     const birthAt = patient.deceased ? new Date(patient.deceased) : (options.now ?? new Date());
     const rt = r.resourceType as string;
-    const out = new Apply(table, { key, policy, days, scrubber, birthAt }, table.ownStrings.get(rt)).object(r, rt, rootTries(table, rt), undefined, true);
+    const out = new Apply(table, { key, policy, days, scrubber, birthAt }).object(r, rootPlace(table, rt));
     if (rt === 'Organization' && r.name !== undefined) keepOrganizationValid(out);
     return out;
   });
@@ -130,11 +121,6 @@ function bundleCopy(b: Json, outputs: Iterator<Json>): Json {
   return out;
 }
 
-/** The rules for fields of a resource of type `rt` and of elements along paths from it. */
-function rootTries(table: PresetTable, rt: string): Trie[] {
-  return [table.roots.get('*'), table.roots.get(rt)].filter((t): t is Trie => t !== undefined);
-}
-
 /** Lowercase (or System.) types hold primitives; null (outside the model) holds anything. */
 const complex = (type: string | null) => type !== null && type.charCodeAt(0) >= 65 && type.charCodeAt(0) <= 90 && !type.startsWith('System.');
 const primitive = (type: string | null) => type !== null && !complex(type);
@@ -158,9 +144,10 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
     const e: Element = { data: o, extra: null, path, type, parent: null, prop: null, index: null };
     for (const f of fields) for (const c of childElements(e, f)) if (c.data != null) into.push(c.data);
   };
-  const visit = (o: Json, path: string, type: string | null, byType: FieldRules | undefined, tries: Trie[], depth: number) => {
+  const visit = (o: Json, place: Place, depth: number) => {
     if (depth > MAX_DEPTH) throw BAIL;
     if (depth > 0) {
+      const { path, type } = place;
       if (type === 'HumanName') values(o, path, type, ['family', 'given', 'text'], found.names);
       else if (type === 'Identifier') values(o, path, type, ['value'], found.ids);
       else if (type === 'ContactPoint') found.contacts.push(o);
@@ -173,11 +160,10 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
       const v = o[k];
       if (k === 'resourceType' || v === undefined) continue;
       if (k.charCodeAt(0) === 95) throw BAIL; // `_field`: a primitive's extensions (and `__proto__`)
-      const s = step(path, k);
+      const plan = place.field(k);
+      const s = plan.step;
       if (s.choices || (Array.isArray(v) && (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v))) throw BAIL;
-      let rule = byType && fieldRule(byType, o, k);
-      for (const t of tries) rule = first(rule, fieldRule(t.fields, o, k));
-      const childTries = tries.length === 0 ? tries : tries.map((t) => t.children.get(k)).filter((t): t is Trie => t !== undefined);
+      const rule = place.rule(plan, o, k);
       const many = Array.isArray(v);
       for (let i = 0, n = many ? v.length : 1; i < n; i++) {
         const x: unknown = many ? v[i] : v;
@@ -186,14 +172,13 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
           if (!plainObject(x) || primitive(s.type) || (rule && rule.action !== 'redact')) throw BAIL;
           const rt = (x as Json).resourceType;
           if (rt && typeof rt !== 'string') throw BAIL;
-          const childType = rt ? (rt as string) : s.type;
-          visit(x as Json, rt ? (rt as string) : s.typedPath, childType, childType === null ? undefined : table.byType.get(childType), childTries, depth + 1);
+          visit(x as Json, place.child(plan, rt as string | undefined), depth + 1);
         } else if (complex(s.type) || !jsonPrimitive(x)) throw BAIL;
       }
     }
   };
   if (!plainObject(r)) throw BAIL;
-  visit(r, r.resourceType as string, r.resourceType as string, undefined, rootTries(table, r.resourceType as string), 0);
+  visit(r, rootPlace(table, r.resourceType as string), 0);
   checkContacts(found.contacts);
   for (const v of found.names) known.add('NAME', v);
   for (const v of found.ids) known.add('ID', v);
@@ -262,15 +247,9 @@ class Apply {
   constructor(
     private readonly table: PresetTable,
     private readonly ctx: ActionContext,
-    private readonly ownRule: number | undefined,
-  ) {
-    this.own = ownRule === undefined ? undefined : { rule: ownRule, action: 'hash' };
-  }
+  ) {}
 
-  private readonly own: FieldRule | undefined;
-
-  /** `holders`: the rules for fields of this object (its data type's, the resource's along a path); `own`: its strings are the resource's own. */
-  object(o: Json, path: string, tries: Trie[], byType: FieldRules | undefined, own: boolean): Json {
+  object(o: Json, place: Place): Json {
     const out: Json = {};
     for (const k of Object.keys(o)) {
       const v = o[k];
@@ -279,60 +258,39 @@ class Apply {
         out[k] = v;
         continue;
       }
-      const s = step(path, k);
-      let rule = byType && fieldRule(byType, o, k);
-      for (const t of tries) rule = first(rule, fieldRule(t.fields, o, k));
-      const childTries = tries.length === 0 ? tries : tries.map((t) => t.children.get(k)).filter((t): t is Trie => t !== undefined);
-      const ownString = own && this.ownRule !== undefined && (s.type === 'string' || s.type === 'markdown');
+      const plan = place.field(k);
       if (Array.isArray(v)) {
         const items: unknown[] = [];
         for (const x of v) {
-          const next = this.value(o, k, x, s.type, s.typedPath, rule, childTries, ownString, own);
+          const next = this.value(place, plan, o, k, x);
           if (!(next === REMOVED || (next !== null && typeof next === 'object' && isEmpty(next as Json)) || emptyExtension(k, next))) items.push(next);
         }
         if (items.length > 0) out[k] = items;
       } else {
-        const next = this.value(o, k, v, s.type, s.typedPath, rule, childTries, ownString, own);
+        const next = this.value(place, plan, o, k, v);
         if (!(next === REMOVED || (next !== null && typeof next === 'object' && isEmpty(next as Json)))) out[k] = next;
       }
     }
     return out;
   }
 
-  private value(
-    o: Json,
-    k: string,
-    x: unknown,
-    type: string | null,
-    path: string,
-    rule: FieldRule | undefined,
-    tries: Trie[],
-    ownString: boolean,
-    own: boolean,
-  ): unknown {
-    const { table } = this;
+  private value(place: Place, plan: FieldPlan, o: Json, k: string, x: unknown): unknown {
+    if (typeof x === 'string') {
+      const best = place.stringRule(plan, o, k, x);
+      if (!best) return x;
+      return best.action === 'redact' ? REMOVED : changeValue(best.action, o, k, x, this.ctx);
+    }
+    const rule = place.rule(plan, o, k);
     if (typeof x === 'object') {
+      const { table } = this;
       const c = x as Json;
       const rt = c.resourceType as string | undefined;
-      const childType = rt || type;
+      const childType = rt || plan.step.type;
       if (rule?.action === 'redact' || (childType !== null && table.removedTypes.has(childType))) return REMOVED;
       if (typeof c.url === 'string' && table.removedUrls.has(c.url)) return REMOVED;
-      const byType = childType === null ? undefined : table.byType.get(childType);
-      return this.object(c, rt || path, tries, byType, own && !rt && childType === 'BackboneElement');
+      return this.object(c, place.child(plan, rt));
     }
-    let best = rule;
-    if (ownString && typeof x === 'string' && (!best || this.own!.rule < best.rule)) best = this.own;
-    if (typeof x === 'string')
-      for (const w of table.walks) {
-        if (best && best.rule < w.rule) break;
-        if (w.action === 'date-shift' ? DATE_LIKE.test(x) : !NOT_TEXT.has(k)) {
-          best = w;
-          break;
-        }
-      }
-    if (!best) return x;
-    if (best.action === 'redact') return REMOVED;
-    return typeof x === 'string' ? changeValue(best.action, o, k, x, this.ctx) : x;
+    return rule?.action === 'redact' ? REMOVED : x;
   }
 }
 
