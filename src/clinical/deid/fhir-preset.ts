@@ -140,9 +140,21 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
     refs: [] as Json[],
     maiden: [] as unknown[],
   };
+  // what childElements gives of these fields, read directly where it comes to the same: the walk has refused any
+  // `_field` (a primitive's extensions) of this object by the time the values are used, and none of them is a choice
   const values = (o: Json, path: string, type: string, fields: string[], into: unknown[]) => {
-    const e: Element = { data: o, extra: null, path, type, parent: null, prop: null, index: null };
-    for (const f of fields) for (const c of childElements(e, f)) if (c.data != null) into.push(c.data);
+    let e: Element | undefined;
+    for (const f of fields) {
+      if (step(path, f).choices) {
+        for (const c of childElements((e ??= { data: o, extra: null, path, type, parent: null, prop: null, index: null }), f))
+          if (c.data != null) into.push(c.data);
+        continue;
+      }
+      const v = o[f];
+      if (Array.isArray(v)) {
+        for (const x of v) if (x != null) into.push(x);
+      } else if (v != null) into.push(v);
+    }
   };
   const visit = (o: Json, place: Place, depth: number) => {
     if (depth > MAX_DEPTH) throw BAIL;
@@ -187,7 +199,7 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
   for (const ref of found.refs) addReferenceDisplay(known, ref);
   for (const v of found.maiden) known.add('NAME', v);
   addOwnNames(known, r);
-  return patientOf(r, found.refs.length > 0);
+  return r.resourceType === 'Patient' && typeof r.id === 'string' ? undefined : patientOf(r, found.refs);
 }
 
 /**
@@ -206,14 +218,32 @@ function checkContacts(contacts: Json[]): void {
   for (const e of emails) if (phones.has(e)) throw BAIL;
 }
 
-/** The Patient id a resource names: in its subject (patient, beneficiary…), else its first reference (level by level) to one. */
-function patientOf(r: Json, hasReferences: boolean): string | undefined {
+/**
+ * The Patient id a resource names: in its subject (patient, beneficiary…), else its first reference (level by level)
+ * to one. `refs`: its Reference elements, as the first walk found them (the same as the level-by-level walk below
+ * meets, in another order): when they name one Patient or none, that is the answer, and the order does not matter.
+ */
+function patientOf(r: Json, refs: Json[]): string | undefined {
   for (const f of PATIENT_FIELDS) {
     const ref = (r[f] as Json | undefined)?.reference;
     const id = typeof ref === 'string' ? patientId(ref) : undefined;
     if (id) return id;
   }
-  if (!hasReferences) return undefined;
+  let only: string | undefined;
+  for (const x of refs) {
+    const ref = x.reference;
+    for (const one of Array.isArray(ref) ? ref : [ref]) {
+      const id = typeof one === 'string' ? patientId(one) : undefined;
+      if (!id) continue;
+      if (only === undefined) only = id;
+      else if (id !== only) return firstPatient(r);
+    }
+  }
+  return only;
+}
+
+/** The first reference to a Patient in descendants() order. */
+function firstPatient(r: Json): string | undefined {
   // the elements in descendants() order: checked as they are queued, the first found is the first in that order
   const queue: [Json, string][] = [[r, r.resourceType as string]];
   for (let i = 0; i < queue.length; i++) {

@@ -17,7 +17,8 @@ export class KnownIdentifiers {
     const v = value.trim().replace(/\s+/g, ' ');
     // one or two letters (an initial, "Jr") and bare short numbers would scrub ordinary text
     if (v.length < 3 || (kind === 'ID' && v.length < 4)) return;
-    if (!this.terms.has(v.toLowerCase())) this.terms.set(v.toLowerCase(), kind);
+    const lower = v.toLowerCase();
+    if (!this.terms.has(lower)) this.terms.set(lower, kind);
     if (words && v.includes(' ')) for (const part of v.split(' ')) this.add(kind, part.replace(/[.,]$/, ''), false);
     if (kind === 'PHONE') {
       const digits = v.replace(/\D/g, '');
@@ -46,6 +47,8 @@ export class KnownIdentifiers {
   replaceAscii(text: string, by: (match: string) => string): string | undefined {
     const byFirstWord = this.termsByFirstWord();
     if (!byFirstWord || !ASCII.test(text)) return undefined;
+    // ASCII: lowercasing keeps every character where it was
+    const lower = text.toLowerCase();
     let out = '';
     let last = 0;
     for (let i = 0; i < text.length; i++) {
@@ -53,14 +56,13 @@ export class KnownIdentifiers {
       // a term that matches here starts with the same word as the text here (the match ends where a word does)
       let j = i;
       while (j < text.length && isWordChar(text.charCodeAt(j))) j++;
-      const candidates = byFirstWord.get(text.slice(i, j).toLowerCase());
+      const candidates = byFirstWord.get(lower.slice(i, j));
       if (!candidates) continue;
       for (const term of candidates) {
         const end = i + term.length;
         if (end > text.length || (end < text.length && isWordChar(text.charCodeAt(end)))) continue;
-        const m = text.slice(i, end);
-        if (m.toLowerCase() !== term) continue;
-        out += text.slice(last, i) + by(m);
+        if (!lower.startsWith(term, i)) continue;
+        out += text.slice(last, i) + by(text.slice(i, end));
         last = end;
         i = end - 1;
         break;
@@ -72,9 +74,9 @@ export class KnownIdentifiers {
   /** The terms by their first word ('' for those that start with a sign), longest first (the regex's order); undefined when one is not ASCII. */
   private termsByFirstWord(): Map<string, string[]> | undefined {
     if (this.lookup?.size === this.terms.size) return this.lookup.byFirstWord;
-    const terms = [...this.terms.keys()].sort((a, b) => b.length - a.length);
+    // grouped in the order they were added, then each group longest first: the order of one sort of them all
     let byFirstWord: Map<string, string[]> | undefined = new Map();
-    for (const t of terms) {
+    for (const t of this.terms.keys()) {
       if (!ASCII.test(t)) {
         byFirstWord = undefined;
         break;
@@ -86,6 +88,7 @@ export class KnownIdentifiers {
       if (list) list.push(t);
       else byFirstWord.set(first, [t]);
     }
+    if (byFirstWord) for (const list of byFirstWord.values()) if (list.length > 1) list.sort((a, b) => b.length - a.length);
     this.lookup = { size: this.terms.size, byFirstWord };
     return byFirstWord;
   }
