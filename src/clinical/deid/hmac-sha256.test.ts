@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hex, hmacKey, hmacSha256 } from './hmac-sha256';
+import { hex, hmacKey, hmacSha256, uuidText } from './hmac-sha256';
 
 const node = (key: Uint8Array, text: string) => createHmac('sha256', key).update(text).digest('hex');
 const ours = (key: Uint8Array, text: string) => hex(hmacSha256(hmacKey(key), text), 32);
@@ -29,5 +29,13 @@ describe('HMAC-SHA256 in JavaScript', () => {
     const wrong: string[] = [];
     for (const key of keys) for (const t of texts) if (ours(key, t) !== node(key, t)) wrong.push(`${key.length}: ${JSON.stringify(t)}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('writes the first 16 bytes as a UUID', () => {
+    const key = randomBytes(32);
+    for (const t of ['id\u0000123', 'id\u0000', 'id\u0000Patient']) {
+      const h = node(key, t);
+      expect(uuidText(hmacSha256(hmacKey(key), t))).toBe(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`);
+    }
   });
 });

@@ -158,3 +158,18 @@ export function hex(words: Int32Array, bytes: number): string {
   for (let i = 0; i < bytes; i++) out += HEX[(words[i >> 2]! >>> (24 - (i & 3) * 8)) & 0xff];
   return out;
 }
+
+const DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const codes: number[] = new Array<number>(36).fill(0);
+
+/** The digest's first 16 bytes as a lowercase UUID (8-4-4-4-12 hex digits), made as one flat string. */
+export function uuidText(words: Int32Array): string {
+  let j = 0;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) codes[j++] = 45;
+    const b = (words[i >> 2]! >>> (24 - (i & 3) * 8)) & 0xff;
+    codes[j++] = DIGITS[b >> 4]!;
+    codes[j++] = DIGITS[b & 15]!;
+  }
+  return String.fromCharCode.apply(null, codes);
+}

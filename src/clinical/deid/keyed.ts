@@ -1,4 +1,4 @@
-import { hex, type HmacKey, hmacKey, hmacSha256 } from './hmac-sha256';
+import { type HmacKey, hmacKey, hmacSha256, uuidText } from './hmac-sha256';
 
 /**
  * The keyed parts of de-identification: pseudonyms (HMAC-SHA256 of a value under the organization's key, so the
@@ -41,8 +41,7 @@ export function pseudonym(key: Uint8Array, value: string): string {
   if (!known) pseudonyms.set(key, (known = new Map()));
   const cached = known.get(value);
   if (cached) return cached;
-  const h = hex(hmac(key, 'id', value.trim()), 16);
-  const p = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const p = uuidText(hmac(key, 'id', value.trim()));
   if (known.size >= 100_000) known.clear();
   known.set(value, p);
   return p;

@@ -14,7 +14,7 @@ export class KnownIdentifiers {
   /** `words`: a person's name also counts word by word ("Dr. Jane Roe" → Jane, Roe); not a place's ("Newman Regional Health"). */
   add(kind: 'NAME' | 'ID' | 'PHONE' | 'EMAIL' | 'ADDRESS', value: unknown, words = kind === 'NAME'): void {
     if (typeof value !== 'string') return;
-    const v = value.trim().replace(/\s+/g, ' ');
+    const v = spaced(value.trim());
     // one or two letters (an initial, "Jr") and bare short numbers would scrub ordinary text
     if (v.length < 3 || (kind === 'ID' && v.length < 4)) return;
     const lower = v.toLowerCase();
@@ -77,12 +77,12 @@ export class KnownIdentifiers {
     // grouped in the order they were added, then each group longest first: the order of one sort of them all
     let byFirstWord: Map<string, string[]> | undefined = new Map();
     for (const t of this.terms.keys()) {
-      if (!ASCII.test(t)) {
+      let j = 0;
+      while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
+      if (!isAscii(t, j)) {
         byFirstWord = undefined;
         break;
       }
-      let j = 0;
-      while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
       const first = t.slice(0, j);
       const list = byFirstWord.get(first);
       if (list) list.push(t);
@@ -95,6 +95,25 @@ export class KnownIdentifiers {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** ASCII.test(s), knowing its first `from` characters are */
+function isAscii(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** `s.replace(/\s+/g, ' ')` for a trimmed `s`, without the regex when it has printable ASCII and single spaces only (most values) */
+function spaced(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 32 && c < 127) continue;
+    if (c === 32) {
+      const next = s.charCodeAt(i + 1);
+      if (next > 32 && next < 127) continue;
+    }
+    return s.replace(/\s+/g, ' ');
+  }
+  return s;
+}
 /** What the regex's `[\p{L}\p{N}]` is in ASCII */
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
