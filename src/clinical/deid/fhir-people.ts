@@ -28,6 +28,11 @@ export function ownStrings(resource: Json): Target[] {
   return out;
 }
 
+/** The values at ownStrings' places, in its order. */
+function ownStringValues(r: Json): unknown[] {
+  return ownStrings(r).map((t) => (t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]));
+}
+
 /** The MRN of a Patient: its identifier typed MR, else its first identifier's value. */
 export function medicalRecordNumber(p: Json): string | undefined {
   const ids = ((p.identifier as Json[] | undefined) ?? []).filter((i) => typeof i?.value === 'string');
@@ -95,13 +100,12 @@ export function collectKnown(r: Json, known: KnownIdentifiers, { fields, index }
  * or location's name and aliases, the numbers and names a person's resource holds as plain strings
  * (Coverage.subscriberId…, which its rule hashes), and its id. Both ways of collecting (interpreted and compiled) end so.
  */
-export function addOwnNames(known: KnownIdentifiers, r: Json): void {
+export function addOwnNames(known: KnownIdentifiers, r: Json, personStrings: (r: Json) => unknown[] = ownStringValues): void {
   if (r.resourceType === 'Organization' || r.resourceType === 'Location') {
     known.add('NAME', r.name, false);
     for (const a of (r.alias as unknown[] | undefined) ?? []) known.add('NAME', a, false);
   }
-  if (PERSON_RESOURCES.has(r.resourceType as string))
-    for (const t of ownStrings(r)) known.add('ID', t.index === undefined ? t.obj[t.key] : (t.obj[t.key] as unknown[])[t.index]);
+  if (PERSON_RESOURCES.has(r.resourceType as string)) for (const v of personStrings(r)) known.add('ID', v);
   if (typeof r.id === 'string') known.add('ID', r.id);
 }
 

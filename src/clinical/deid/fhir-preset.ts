@@ -198,8 +198,34 @@ function collect(r: Json, table: PresetTable, known: KnownIdentifiers): string |
   for (const v of found.addresses) known.add('ADDRESS', v);
   for (const ref of found.refs) addReferenceDisplay(known, ref);
   for (const v of found.maiden) known.add('NAME', v);
-  addOwnNames(known, r);
+  addOwnNames(known, r, (person) => ownStringValues(person, rootPlace(table, person.resourceType as string)));
   return r.resourceType === 'Patient' && typeof r.id === 'string' ? undefined : patientOf(r, found.refs);
+}
+
+/**
+ * What ownStrings (fhir-people.ts) finds in a resource the first walk has passed, read with the places' steps rather
+ * than element objects: the strings and markdown of its fields and of its backbone elements, in its order.
+ */
+function ownStringValues(r: Json, root: Place): unknown[] {
+  const out: unknown[] = [];
+  const visit = (o: Json, place: Place) => {
+    for (const k of Object.keys(o)) {
+      const v = o[k];
+      if (k === 'resourceType' || v === undefined) continue;
+      const plan = place.field(k);
+      const type = plan.step.type;
+      const many = Array.isArray(v);
+      for (let i = 0, n = many ? v.length : 1; i < n; i++) {
+        const x: unknown = many ? v[i] : v;
+        if (type === 'string' || type === 'markdown') {
+          if (typeof x === 'string') out.push(x);
+        } else if (type === 'BackboneElement' && x !== null && typeof x === 'object' && !(x as Json).resourceType)
+          visit(x as Json, place.child(plan, undefined));
+      }
+    }
+  };
+  visit(r, root);
+  return out;
 }
 
 /**
