@@ -1,4 +1,4 @@
-import { type HmacKey, hmacKey, hmacSha256, uuidText } from './hmac-sha256';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /**
  * The keyed parts of de-identification: pseudonyms (HMAC-SHA256 of a value under the organization's key, so the
@@ -17,18 +17,20 @@ export function checkKey(key: Uint8Array): Uint8Array {
   return key;
 }
 
-// the HMAC's inner and outer states per key, and the pseudonyms already computed under it: one patient's id recurs
-// in every reference of every resource
-const hmacKeys = new WeakMap<Uint8Array, HmacKey>();
+// a KeyObject per key (making one from raw bytes on every HMAC costs more than the HMAC), and the pseudonyms
+// already computed under it: one patient's id recurs in every reference of every resource
+const keyObjects = new WeakMap<Uint8Array, KeyObject>();
 const pseudonyms = new WeakMap<Uint8Array, Map<string, string>>();
 // and the date shifts (by limit and identity): every resource of a message asks for its patient's
 const shifts = new WeakMap<Uint8Array, Map<string, number>>();
 
-/** HMAC-SHA256 of `purpose NUL value` under the key (the digest's words, valid until the next call). */
-function hmac(key: Uint8Array, purpose: string, value: string): Int32Array {
-  let k = hmacKeys.get(key);
-  if (!k) hmacKeys.set(key, (k = hmacKey(key)));
-  return hmacSha256(k, `${purpose}\u0000${value}`);
+function hmac(key: Uint8Array, purpose: string, value: string): Buffer;
+function hmac(key: Uint8Array, purpose: string, value: string, hex: 'hex'): string;
+function hmac(key: Uint8Array, purpose: string, value: string, hex?: 'hex'): Buffer | string {
+  let k = keyObjects.get(key);
+  if (!k) keyObjects.set(key, (k = createSecretKey(key)));
+  const h = createHmac('sha256', k).update(`${purpose}\u0000${value}`);
+  return hex ? h.digest(hex) : h.digest();
 }
 
 /**
@@ -41,7 +43,8 @@ export function pseudonym(key: Uint8Array, value: string): string {
   if (!known) pseudonyms.set(key, (known = new Map()));
   const cached = known.get(value);
   if (cached) return cached;
-  const p = uuidText(hmac(key, 'id', value.trim()));
+  const h = hmac(key, 'id', value.trim(), 'hex');
+  const p = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   if (known.size >= 100_000) known.clear();
   known.set(value, p);
   return p;
@@ -59,7 +62,7 @@ export function shiftDays(key: Uint8Array, identity: string, maxDays: number): n
   const k = `${max}\u0000${identity}`;
   const cached = known.get(k);
   if (cached !== undefined) return cached;
-  const n = hmac(key, 'date-shift', identity.trim())[0]! >>> 0;
+  const n = hmac(key, 'date-shift', identity.trim()).readUInt32BE(0);
   const magnitude = 1 + (n % max);
   const days = n & 0x80000000 ? -magnitude : magnitude;
   if (known.size >= 100_000) known.clear();
