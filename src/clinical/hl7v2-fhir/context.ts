@@ -33,8 +33,18 @@ export function uuidOf(key: string): string {
   h2 = Math.imul(h2 ^ (h3 >>> 13), 0x297a2d39);
   h3 = Math.imul(h3 ^ (h4 >>> 16), 0x1b873593);
   h4 = Math.imul(h4 ^ (h1 >>> 11), 0xcc9e2d51);
-  const hex = [h1, h2, h3, h4].map((h) => (h >>> 0).toString(16).padStart(8, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `${hex8(h1)}-${hex4(h2 >>> 16)}-${hex4(h2 & 0xffff)}-${hex4(h3 >>> 16)}-${hex4(h3 & 0xffff)}${hex8(h4)}`;
+}
+
+/** Two hex digits of each byte, made once (uuidOf runs for every resource of every message). */
+const HEX2: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hex4(n: number): string {
+  return HEX2[n >>> 8]! + HEX2[n & 0xff]!;
+}
+
+function hex8(h: number): string {
+  return hex4(h >>> 16) + hex4(h & 0xffff);
 }
 
 /**

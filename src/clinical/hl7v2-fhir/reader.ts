@@ -3,40 +3,56 @@ import type { Hl7v2Delimiters, Hl7v2Message, Hl7v2Segment } from '@/clinical/hl7
 
 /**
  * Reading a segment's fields as the mappers need them: a field (one repetition) is a list of components, each
- * a list of sub-components, decoded (`\T\` → `&`). Empty parts read as `''`.
+ * a list of sub-components, decoded (`\T\` → `&`). Empty parts read as `''`. Components are kept as plain
+ * strings; only one that holds sub-components has its list (in `subs`), so reading a field makes one array, not
+ * one per component.
  */
 export class Field {
   constructor(
-    private readonly parts: string[][],
+    /** Each component, decoded (for one with sub-components, see `subs`) */
+    private readonly comps: readonly string[],
     readonly d: Hl7v2Delimiters,
+    /** The sub-components of the components that have more than one, by component index (0-based) */
+    private readonly subs?: readonly (readonly string[] | undefined)[],
   ) {}
 
   /** Component `i` (1-based), its first sub-component. */
   c(i: number): string {
-    return this.parts[i - 1]?.[0] ?? '';
+    const list = this.subs?.[i - 1];
+    if (list) return list[0]!;
+    return this.comps[i - 1] ?? '';
   }
 
   /** Sub-component `j` of component `i`. */
   s(i: number, j: number): string {
-    return this.parts[i - 1]?.[j - 1] ?? '';
+    const list = this.subs?.[i - 1];
+    if (list) return list[j - 1] ?? '';
+    return j === 1 ? (this.comps[i - 1] ?? '') : '';
   }
 
   /** Component `i` as a field of its own (its sub-components become components): HD inside CX, CWE inside XCN. */
   sub(i: number): Field {
-    return new Field(
-      (this.parts[i - 1] ?? []).map((x) => [x]),
-      this.d,
-    );
+    const list = this.subs?.[i - 1];
+    if (list) return new Field(list, this.d);
+    const c = this.comps[i - 1];
+    return new Field(c === undefined ? [] : [c], this.d);
   }
 
   get empty(): boolean {
-    return this.parts.every((c) => c.every((x) => x === ''));
+    const subs = this.subs;
+    for (let k = 0; k < this.comps.length; k++) {
+      const list = subs?.[k];
+      if (list) {
+        for (const x of list) if (x !== '') return false;
+      } else if (this.comps[k] !== '') return false;
+    }
+    return true;
   }
 
   /** The whole repetition as text, components joined by `^` (used where HL7 sends free text). */
   text(): string {
-    return this.parts
-      .map((c) => c.join(this.d.subcomponent))
+    return this.comps
+      .map((c, k) => this.subs?.[k]?.join(this.d.subcomponent) ?? c)
       .join(this.d.component)
       .replace(/\^+$/, '');
   }
@@ -63,38 +79,58 @@ export class Seg {
     return this.raw.id;
   }
 
-  private readonly read = new Map<number, Field[]>();
+  /** The repetitions of each field read so far, by field number (split and decoded once). */
+  private readonly read: (Field[] | undefined)[] = [];
+  private none?: Field;
 
   /** Every non-empty repetition of field `n` (split and decoded once). */
   reps(n: number): Field[] {
-    const known = this.read.get(n);
+    const known = this.read[n];
     if (known) return known;
     const raw = this.raw.fields[n] ?? '';
-    const d = this.d;
-    const fields: Field[] = [];
-    if (raw !== '') {
-      for (const rep of raw.split(d.repetition)) {
-        if (isBlank(rep, d)) continue;
-        const parts = rep.split(d.component).map((c) => {
-          const subs = c.includes(d.subcomponent) ? c.split(d.subcomponent) : [c];
-          return c.includes(d.escape) ? subs.map((x) => decode(x, d)) : subs;
-        });
-        fields.push(new Field(parts, d));
-      }
-    }
-    this.read.set(n, fields);
+    const fields: Field[] = raw === '' ? NONE : splitField(raw, this.d);
+    this.read[n] = fields;
     return fields;
   }
 
   /** The first repetition of field `n` (an empty field when absent). */
   f(n: number): Field {
-    return this.reps(n)[0] ?? new Field([], this.d);
+    return this.reps(n)[0] ?? (this.none ??= new Field([], this.d));
   }
 
   /** Field `n`, first repetition, component 1. */
   v(n: number): string {
     return this.f(n).c(1).trim();
   }
+}
+
+/** The repetitions of an empty field (shared: nobody adds to the list reps gives). */
+const NONE: Field[] = [];
+
+/** A raw field's non-blank repetitions, each split into components and sub-components and decoded. */
+function splitField(raw: string, d: Hl7v2Delimiters): Field[] {
+  const fields: Field[] = [];
+  // most fields hold one plain value: no repetition, component, sub-component or escape
+  if (raw.indexOf(d.repetition) < 0 && raw.indexOf(d.component) < 0 && raw.indexOf(d.subcomponent) < 0 && raw.indexOf(d.escape) < 0) {
+    fields.push(new Field([raw], d));
+    return fields;
+  }
+  for (const rep of raw.split(d.repetition)) {
+    if (isBlank(rep, d)) continue;
+    const comps = rep.split(d.component);
+    let subs: (string[] | undefined)[] | undefined;
+    for (let k = 0; k < comps.length; k++) {
+      const c = comps[k]!;
+      const escaped = c.indexOf(d.escape) >= 0;
+      if (c.indexOf(d.subcomponent) >= 0) {
+        const list = c.split(d.subcomponent);
+        if (escaped) for (let j = 0; j < list.length; j++) list[j] = decode(list[j]!, d);
+        (subs ??= [])[k] = list;
+      } else if (escaped) comps[k] = decode(c, d);
+    }
+    fields.push(new Field(comps, d, subs));
+  }
+  return fields;
 }
 
 export function segs(message: Hl7v2Message): Seg[] {
