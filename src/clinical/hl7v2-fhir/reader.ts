@@ -1,4 +1,5 @@
 import { decode } from '@/clinical/hl7v2/escape';
+import { splitOn } from '@/clinical/hl7v2/split';
 import type { Hl7v2Delimiters, Hl7v2Message, Hl7v2Segment } from '@/clinical/hl7v2/types';
 
 /**
@@ -88,7 +89,7 @@ export class Seg {
     const known = this.read[n];
     if (known) return known;
     const raw = this.raw.fields[n] ?? '';
-    const fields: Field[] = raw === '' ? NONE : splitField(raw, this.d);
+    const fields: Field[] = raw === '' ? NONE : repetitions(raw, this.d);
     this.read[n] = fields;
     return fields;
   }
@@ -108,22 +109,22 @@ export class Seg {
 const NONE: Field[] = [];
 
 /** A raw field's non-blank repetitions, each split into components and sub-components and decoded. */
-function splitField(raw: string, d: Hl7v2Delimiters): Field[] {
+function repetitions(raw: string, d: Hl7v2Delimiters): Field[] {
   const fields: Field[] = [];
   // most fields hold one plain value: no repetition, component, sub-component or escape
   if (raw.indexOf(d.repetition) < 0 && raw.indexOf(d.component) < 0 && raw.indexOf(d.subcomponent) < 0 && raw.indexOf(d.escape) < 0) {
     fields.push(new Field([raw], d));
     return fields;
   }
-  for (const rep of raw.split(d.repetition)) {
+  for (const rep of splitOn(raw, d.repetition)) {
     if (isBlank(rep, d)) continue;
-    const comps = rep.split(d.component);
+    const comps = splitOn(rep, d.component);
     let subs: (string[] | undefined)[] | undefined;
     for (let k = 0; k < comps.length; k++) {
       const c = comps[k]!;
       const escaped = c.indexOf(d.escape) >= 0;
       if (c.indexOf(d.subcomponent) >= 0) {
-        const list = c.split(d.subcomponent);
+        const list = splitOn(c, d.subcomponent);
         if (escaped) for (let j = 0; j < list.length; j++) list[j] = decode(list[j]!, d);
         (subs ??= [])[k] = list;
       } else if (escaped) comps[k] = decode(c, d);
