@@ -16,24 +16,37 @@ export interface ConvertOptions {
   timezone?: string;
 }
 
-/** 32 hex digits from a string, deterministic (two FNV-1a style 64-bit-ish lanes), as a UUID. */
-export function uuidOf(key: string): string {
-  let h1 = 0x811c9dc5 ^ 0;
-  let h2 = 0x01000193 ^ 0x5bd1e995;
-  let h3 = 0xcbf29ce4;
-  let h4 = 0x84222325;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
+/** The four lanes of uuidOf's hash after some text: what a key's prefix leaves, to go on from. */
+type HashState = [number, number, number, number];
+
+const START: Readonly<HashState> = [0x811c9dc5 ^ 0, 0x01000193 ^ 0x5bd1e995, 0xcbf29ce4, 0x84222325];
+
+/** The hash lanes after reading `text` from `state`. */
+function absorb(state: Readonly<HashState>, text: string): HashState {
+  let [h1, h2, h3, h4] = state;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h3 = Math.imul(h3 ^ c, 0x85ebca6b);
     h4 = Math.imul(h4 ^ c, 0xc2b2ae35);
   }
+  return [h1, h2, h3, h4];
+}
+
+/** The UUID of the text read into `state` (see uuidOf). */
+function uuidFrom(state: Readonly<HashState>): string {
+  let [h1, h2, h3, h4] = state;
   h1 = Math.imul(h1 ^ (h2 >>> 15), 0x2c1b3c6d);
   h2 = Math.imul(h2 ^ (h3 >>> 13), 0x297a2d39);
   h3 = Math.imul(h3 ^ (h4 >>> 16), 0x1b873593);
   h4 = Math.imul(h4 ^ (h1 >>> 11), 0xcc9e2d51);
   return `${hex8(h1)}-${hex4(h2 >>> 16)}-${hex4(h2 & 0xffff)}-${hex4(h3 >>> 16)}-${hex4(h3 & 0xffff)}${hex8(h4)}`;
+}
+
+/** 32 hex digits from a string, deterministic (two FNV-1a style 64-bit-ish lanes), as a UUID. */
+export function uuidOf(key: string): string {
+  return uuidFrom(absorb(START, key));
 }
 
 /** Two hex digits of each byte, made once (uuidOf runs for every resource of every message). */
@@ -62,6 +75,9 @@ export class Ctx {
   encounterResource?: Encounter;
   /** Diagnoses (DG1) read before any PV1, for the Encounter that follows */
   readonly pendingDiagnoses: EncounterDiagnosis[] = [];
+  /** The id hash after `${messageKey}|` and after `${senderKey}|`, the prefixes of every resource's key */
+  private messageState?: HashState;
+  private senderState?: HashState;
 
   constructor(
     /** What makes this message unique (sending application and facility, MSH-10, MSH-7) */
@@ -83,7 +99,10 @@ export class Ctx {
     // the resource takes its place before those its making adds (a Patient before its general practitioner)
     const at = this.resources.length;
     this.resources.push(undefined as never); // a placeholder, replaced by the resource two lines below
-    const r = make(uuidOf(shared ? `${this.senderKey}|${k}` : `${this.messageKey}|${k}`));
+    // uuidOf(`${senderKey or messageKey}|${k}`), the prefix read once per message
+    const r = make(
+      uuidFrom(absorb(shared ? (this.senderState ??= absorb(START, `${this.senderKey}|`)) : (this.messageState ??= absorb(START, `${this.messageKey}|`)), k)),
+    );
     this.byKey.set(k, r);
     this.resources[at] = r;
     return r;

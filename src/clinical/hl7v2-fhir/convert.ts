@@ -32,6 +32,8 @@ export const SUPPORTED_TYPES = ['ADT', 'BAR', 'DFT', 'MDM', 'OMG', 'OML', 'ORM',
 const RESULT_TYPES = new Set(['ORU', 'OUL', 'REF']);
 const ORDER_TYPES = new Set(['ORM', 'OML', 'MDM']);
 const PHARMACY = new Set(['RXE', 'RXO', 'RXD', 'RXG']);
+/** What an ORC's order group holds: another order control, a request, an immunization or pharmacy detail */
+const ORDER_PARTS = new Set(['ORC', 'OBR', 'RXA', ...PHARMACY]);
 
 export interface ConversionResult {
   bundle: Bundle;
@@ -183,8 +185,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         const charge = chargeItem(s, ctx);
         // the procedure billed (FT1-25) is one of the order the transaction belongs to, known by its placer
         // number (ORC-2, else OBR-2): without one there is no order to tie it to, and no Procedure
-        const before = all.slice(0, i).reverse();
-        const placer = before.find((x) => x.id === 'ORC')?.v(2) || before.find((x) => x.id === 'OBR')?.v(2);
+        const placer = last(all, i, 'ORC')?.v(2) || last(all, i, 'OBR')?.v(2);
         if (placer) {
           chargedProcedure(s, placer, ctx, charge);
           chargedDispense(s, ctx);
@@ -192,11 +193,9 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       }
       case 'ORC': {
-        const previous = all
-          .slice(0, i)
-          .reverse()
-          .find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
-        if (previous?.id === 'OBR' && order && !all.slice(i + 1).some((x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
+        let previous: Seg | undefined;
+        for (let j = i - 1; j >= 0 && !previous; j--) if (ORDER_PARTS.has(all[j]!.id)) previous = all[j];
+        if (previous?.id === 'OBR' && order && !after(all, i, (x) => x.id === 'OBR' || x.id === 'RXA' || PHARMACY.has(x.id))) {
           // the order group's ORC after its OBR: the same order
           lateOrderControl(s, order, ctx, report);
           noted = order;
@@ -210,14 +209,14 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         report = undefined;
         immunizationRef = undefined;
         // an ORC alone (no OBR, RXA or pharmacy detail before the next ORC) is an order of its own
-        const detail = all.slice(i + 1).find((x) => ['ORC', 'OBR', 'RXA', ...PHARMACY].includes(x.id));
+        const detail = after(all, i, (x) => ORDER_PARTS.has(x.id));
         if (!detail || detail.id === 'ORC' || detail.id === 'RXA') order = serviceRequest(s, undefined, ctx);
         noted = order;
         support(order);
         break;
       }
       case 'OBR': {
-        const spm = all.slice(i + 1).find((x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
+        const spm = after(all, i, (x) => x.id === 'SPM' || x.id === 'OBR' || x.id === 'ORC');
         specimenRef = spm?.id === 'SPM' ? specimen(spm, ctx) && ctx.ref(specimen(spm, ctx)!) : undefined;
         order = serviceRequest(orc, s, ctx, specimenRef);
         noted = order;
@@ -230,7 +229,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
       }
       case 'RXO':
       case 'RXE': {
-        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
+        const rxr = after(all, i, (x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
         const request = medicationRequest(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, s.id === 'RXE' ? placed : undefined);
         if (s.id === 'RXO') placed = request && ctx.ref(request);
         if (request) prescribed = ctx.ref(request);
@@ -238,7 +237,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         break;
       }
       case 'RXD': {
-        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
+        const rxr = after(all, i, (x) => x.id === 'RXR' || x.id === 'ORC' || PHARMACY.has(x.id));
         noted = medicationDispense(orc, s, rxr?.id === 'RXR' ? rxr : undefined, ctx, prescribed);
         break;
       }
@@ -252,7 +251,7 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
         skipped[s.id] = (skipped[s.id] ?? 0) + 1;
         break;
       case 'RXA': {
-        const rxr = all.slice(i + 1).find((x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
+        const rxr = after(all, i, (x) => x.id === 'RXR' || x.id === 'RXA' || x.id === 'ORC');
         const imm = immunization(s, ctx, rxr?.id === 'RXR' ? rxr : undefined, orc);
         immunizationRef = imm && ctx.ref(imm);
         noted = imm;
@@ -335,6 +334,18 @@ export function convertMessage(message: Hl7v2Message, options: ConvertOptions = 
     provenances(msh, evn, sendingDevice(msh, sft, ctx), ctx, targets);
   }
   return { bundle: toBundle(ctx.resources, message, opts.bundleType), skipped };
+}
+
+/** The first segment after `i` that `test` accepts (as `all.slice(i + 1).find(test)`, without the copy). */
+function after(all: Seg[], i: number, test: (s: Seg) => boolean): Seg | undefined {
+  for (let j = i + 1; j < all.length; j++) if (test(all[j]!)) return all[j];
+  return undefined;
+}
+
+/** The last segment `id` before `i`. */
+function last(all: Seg[], i: number, id: string): Seg | undefined {
+  for (let j = i - 1; j >= 0; j--) if (all[j]!.id === id) return all[j];
+  return undefined;
 }
 
 function toBundle(resources: Resource[], message: Hl7v2Message, type: 'transaction' | 'batch' | 'collection'): Bundle {

@@ -1,6 +1,5 @@
 import { excerpt, Hl7v2Error } from './errors';
 import { delimitersOf, messageOf } from './header';
-import { splitOn } from './split';
 import type { Hl7v2Batch, Hl7v2BatchGroup, Hl7v2Delimiters, Hl7v2Issue, Hl7v2Message, Hl7v2Segment } from './types';
 
 export type ParseResult = { ok: true; value: Hl7v2Message | Hl7v2Batch; warnings: Hl7v2Issue[] } | { ok: false; errors: Hl7v2Issue[] };
@@ -24,7 +23,7 @@ function splitLines(text: string): string[] {
   const cr = text.indexOf('\r') >= 0;
   const lf = text.indexOf('\n') >= 0;
   if (cr && lf) return text.split(/\r\n|\r|\n/);
-  return splitOn(text, lf ? '\n' : '\r');
+  return text.split(lf ? '\n' : '\r');
 }
 
 /** MSH, FHS or BHS: a segment that declares the delimiters. */
@@ -110,11 +109,11 @@ export function parseHl7v2(text: string): ParseResult {
         continue;
       }
       d = declared;
-      fields = splitOn(line.slice(4), d.field);
+      fields = line.slice(4).split(d.field);
       fields.unshift(id, d.field);
     } else {
       // the split gives the id as fields[0] (a new string of three characters otherwise)
-      fields = splitOn(line, d!.field);
+      fields = line.split(d!.field);
       id = fields[0]!;
       if (id.length !== 3) {
         id = line.slice(0, 3);
