@@ -69,7 +69,8 @@ export function nodeRowsOf(executionId: string, runs: CompactNodeRuns | null | u
  * Rows without compact records give none.
  */
 export function compactNodes(e: string): SQL {
-  return sql.raw(`cross join lateral (select r.v->>0 as node_id, r.v->>1 as node_type, r.v->>2 as status, case when json_typeof(r.v->7) = 'object' then (r.v->7)::jsonb end as error,
+  return sql.raw(`cross join lateral (select r.v->>0 as node_id, r.v->>1 as node_type, r.v->>2 as status,
+    case when json_typeof(r.v->7) = 'object' then (r.v->7)::jsonb end as error,
     coalesce((r.v->>3)::int, 0) as attempts, (r.v->>6)::int as duration_ms, r.v->>8 as reason
     from json_array_elements(${e}.node_runs->'nodes') as r(v)) n`);
 }
