@@ -35,6 +35,8 @@ export interface NodeRunOptions {
   runSubgraph: NodeContext['runSubgraph'];
   /** See NodeContext.outputRead, for the node `nodeId`. */
   outputRead(nodeId: string, port: string): boolean;
+  /** See NodeContext.outputTargets, for the node `nodeId`. */
+  outputTargets?(nodeId: string, port: string): readonly string[] | undefined;
 }
 
 export function emptyRun(status: NodeStatus, error: NodeRun['error'] = null): NodeRun {
@@ -218,6 +220,10 @@ class Attempt implements NodeContext {
 
   outputRead(port: string): boolean {
     return this.opts.outputRead(this.nodeId, port);
+  }
+
+  outputTargets(port: string): readonly string[] | undefined {
+    return this.opts.outputTargets?.(this.nodeId, port);
   }
 
   private abort(reason: unknown): void {

@@ -134,3 +134,14 @@ export function triggerInputs(graph: Graph, event: TriggerEvent): Record<string,
   if (!spec || node.configError || (event.kind !== 'manual' && !spec.events.includes(event.kind))) return null;
   return spec.toInputs(event, node.config);
 }
+
+/** The types of the nodes that connections from `nodeId`'s output `port` feed; a disabled node (its input passes on) as `disabled`. */
+export function outputTargets(graph: Graph, nodeId: string, port: string): string[] {
+  const out: string[] = [];
+  for (const c of graph.outgoing.get(nodeId) ?? []) {
+    if (c.source_port !== port) continue;
+    const target = graph.nodes.get(c.target)?.def;
+    out.push(!target || target.disabled ? 'disabled' : target.type);
+  }
+  return out;
+}

@@ -113,6 +113,11 @@ export interface NodeContext {
    * work only that output needs (fhir-write asks the server for a minimal answer). True when in doubt.
    */
   outputRead(port: string): boolean;
+  /**
+   * The types of the nodes that connections from output `port` feed (disabled nodes, which pass their input on, as
+   * `disabled`), or undefined when not known. Lets a node skip work only some readers need (fhir-validate's memo).
+   */
+  outputTargets?(port: string): readonly string[] | undefined;
   services: NodeServices;
 }
 

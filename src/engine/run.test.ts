@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline, type RunOptions } from './run';
-import { n, noServices, outputReads, pipeline, registry, sent } from '../../tests/support/engine/builders';
+import { evenTargets, n, noServices, outputReads, pipeline, registry, sent } from '../../tests/support/engine/builders';
 
 let seq = 0;
 const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
@@ -39,6 +39,15 @@ describe('runPipeline', () => {
     const b = opts({ inputs: { n: 2 }, outputsKept: false });
     expect((await runPipeline(def, b)).outputs).toEqual({ result: { n: 2 } });
     expect(reads(b.executionId)).toEqual({ even: true, odd: false });
+  });
+
+  it('tells a node the types of the nodes an output feeds, a disabled one (its input passes on) as disabled', async () => {
+    // in ──▶ s(split) ──even──▶ a(inc), b(inc, disabled), out; odd ──▶ c(inc)
+    const disabled = { ...n('b', 'inc'), disabled: true };
+    const nodes = [n('in', 'manual-trigger'), n('s', 'split'), n('a', 'inc'), disabled, n('c', 'inc'), n('out', 'pipeline-output', { key: 'r' })];
+    const a = opts({ inputs: { n: 2 } });
+    await runPipeline(pipeline(nodes, 'in>s', 's.even>a', 's.even>b', 's.odd>c', 's.even>out'), a);
+    expect(evenTargets.get(`${a.executionId}:s`)).toEqual(['inc', 'disabled', 'pipeline-output']);
   });
 
   it("uses a node's pinned outputs in test runs instead of running it, and never in real runs", async () => {

@@ -1,7 +1,7 @@
 import type { PipelineDefinition } from '@/shared/pipeline';
 import { disabledRun } from './disabled';
 import { emptyRun, runNode, skippedRun, type NodeRun, type NodeRunOptions } from './execute-node';
-import { descendants, topologicalOrder, type Graph, type Registry } from './graph';
+import { descendants, outputTargets, topologicalOrder, type Graph, type Registry } from './graph';
 import { planOf, runToNodes, type Plan, type Schedule } from './plan';
 import { gatherFrom, shouldSkip } from './readiness';
 import type { Finding } from './validate';
@@ -103,6 +103,7 @@ abstract class Kernel {
       signal: opts.signal,
       runSubgraph: (body, inputs) => runSubgraph(body, inputs, opts),
       outputRead: opts.outputsKept === false ? (nodeId, port) => !!graph.outgoing.get(nodeId)?.some((c) => c.source_port === port) : () => true,
+      outputTargets: (nodeId, port) => outputTargets(graph, nodeId, port),
     };
     for (let i = 0; i < this.runs.length; i++) if (this.waiting[i] === 0 && !this.runs[i]) this.ready.push(i);
     for (let i = 0; i < this.runs.length; i++) if (this.runs[i]) this.unblock(i);

@@ -3,6 +3,7 @@ import { knownProfile } from '@/clinical/fhir/profiles';
 import { expectedBundle, synthea } from '../../../tests/support/clinical/fhir';
 import type { FhirIssue } from '@/clinical/fhir/validate';
 import { failure, runNode, testContext } from '../../../tests/support/engine/node-context';
+import { passedUnchanged } from '@/clinical/fhir/validated';
 import { fhirValidateNode as fhirValidate } from './fhir-validate.execute';
 
 const bare = { resourceType: 'Patient', gender: 'F', birthDate: '1927-05-21' };
@@ -95,5 +96,17 @@ describe('fhir-validate', () => {
     );
     const text = await runNode(fhirValidate, {}, { resource: 'MSH|^~\\&|' });
     expect(issuesOf(text)).toEqual([': Not a FHIR resource: the value is string, not an object']);
+  });
+
+  it('remembers a value it passed (fhir-write will not check it again) unless only fhir-deidentify, which copies it, reads it', async () => {
+    const remembered = async (targets: readonly string[] | undefined) => {
+      const bundle = expectedBundle('ADT-A01-01');
+      await runNode(fhirValidate, {}, { resource: bundle }, testContext({ outputTargets: () => targets }));
+      return passedUnchanged(bundle);
+    };
+    expect(await remembered(['fhir-deidentify'])).toBe(false);
+    expect(await remembered(['fhir-deidentify', 'fhir-deidentify'])).toBe(false);
+    for (const targets of [undefined, [], ['fhir-write'], ['fhir-deidentify', 'disabled'], ['fhir-deidentify', 'code']])
+      expect(await remembered(targets)).toBe(true);
   });
 });

@@ -82,6 +82,8 @@ const slow = testNode({
 });
 /** What each run of `split` was told of its outputs (NodeContext.outputRead), by `executionId:nodeId`. */
 export const outputReads = new Map<string, { even: boolean; odd: boolean }>();
+/** The node types each run of `split` was told its `even` output feeds (NodeContext.outputTargets). */
+export const evenTargets = new Map<string, readonly string[] | undefined>();
 const split = testNode({
   id: 'split',
   name: 'split',
@@ -100,6 +102,7 @@ const split = testNode({
   async execute(ctx, inputs) {
     const v = inputs.in as { n: number };
     outputReads.set(`${ctx.executionId}:${ctx.nodeId}`, { even: ctx.outputRead('even'), odd: ctx.outputRead('odd') });
+    evenTargets.set(`${ctx.executionId}:${ctx.nodeId}`, ctx.outputTargets?.('even'));
     return { outputs: v.n % 2 === 0 ? { even: v } : { odd: v } };
   },
 });
@@ -142,7 +145,7 @@ const upper = testNode({
 const testTypes = new Map<string, NodeType>([inc, boom, slow, split, write, upper].map((t) => [t.id, t as unknown as NodeType]));
 export const registry: Registry = (id) => testTypes.get(id) ?? getNodeType(id);
 
-type NodeSpec = { id: string; type: string; config?: Record<string, unknown>; settings?: Record<string, unknown> };
+type NodeSpec = { id: string; type: string; config?: Record<string, unknown>; settings?: Record<string, unknown>; disabled?: boolean };
 
 export function n(id: string, type: string, config: Record<string, unknown> = {}, settings?: Record<string, unknown>): NodeSpec {
   return { id, type, config, ...(settings ? { settings } : {}) };
