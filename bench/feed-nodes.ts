@@ -8,7 +8,8 @@
 // Messages: the 28 ADT samples (the feed's), then every sample HL7 v2 message (a message whose conversion is refused
 // or whose bundle is invalid stops where the pipeline would). BENCH_ROUNDS (passes over the messages, default 30; the
 // best pass counts), BENCH_WARMUP (passes not counted, default 5), BENCH_ADT_ONLY=1 (the first set alone), BENCH_HTTP=fetch (fhir-write
-// through the web fetch rather than services.request: the same run's baseline for it). `--cpu-prof` (NODE_OPTIONS) profiles it.
+// through the web fetch rather than services.request: the same run's baseline for it), BENCH_NO_TARGETS=1 (no node told
+// what its output feeds, as before outputTargets: fhir-validate then always takes its memo's snapshot). `--cpu-prof` (NODE_OPTIONS) profiles it.
 // Run it with `npx node bench/bundled.mjs feed-nodes`; writes bench/results/feed-nodes.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,6 +109,8 @@ async function main() {
         const inputs = step.input(prev);
         if (!inputs) break;
         const ctx = testContext({ executionId, nodeId: step.id, idempotencyKey: `${executionId}:${step.id}`, executionInputs: { message: text }, services });
+        // what the engine tells a node its output feeds: the next node of the feed (BENCH_NO_TARGETS=1: not known, as before)
+        if (!process.env.BENCH_NO_TARGETS) ctx.outputTargets = () => (steps[i + 1] ? [steps[i + 1]!.node.id] : []);
         t = cpu();
         prev = await step.node.execute(ctx, inputs, configs[i] as never);
         us[i]! += cpu() - t;
