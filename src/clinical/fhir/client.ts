@@ -1,5 +1,6 @@
 import type { Bundle, BundleEntry, BundleLink, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { authorization, causeOf, defaultCacheKey, type FhirAuth, forgetToken } from './client-auth';
+import { Deadline } from '@/shared/deadline';
 import type { HttpExchange } from '@/shared/http-exchange';
 import { answerError, FhirError, isOperationOutcome, shown } from './client-errors';
 
@@ -185,7 +186,7 @@ export class FhirClient {
 
   /** Streams a response body for the bulk export reader: same auth, time limit and error handling. */
   async open(url: string, headers: Record<string, string>, options: CallOptions & { authenticate: boolean }): Promise<Response> {
-    return this.call('GET', this.url(url), undefined, headers, options, async (response) => response, options.authenticate);
+    return this.call('GET', this.url(url), undefined, headers, options, async (response) => response, options.authenticate, true);
   }
 
   private send(method: string, url: string, body: unknown, headers: Record<string, string>, options: CallOptions): Promise<Exchange> {
@@ -217,17 +218,26 @@ export class FhirClient {
     options: CallOptions,
     read: (response: Response) => Promise<T>,
     authenticate: boolean,
+    streamed = false,
   ): Promise<T> {
-    return this.request(method, url, body, headers, options, authenticate, async (all, signal) =>
-      read(
-        await this.options.fetch(url, {
-          method,
-          headers: all,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-          redirect: 'manual',
-        }),
-      ),
+    return this.request(
+      method,
+      url,
+      body,
+      headers,
+      options,
+      authenticate,
+      async (all, signal) =>
+        read(
+          await this.options.fetch(url, {
+            method,
+            headers: all,
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal,
+            redirect: 'manual',
+          }),
+        ),
+      streamed,
     );
   }
 
@@ -240,11 +250,13 @@ export class FhirClient {
     options: CallOptions,
     authenticate: boolean,
     go: (headers: Record<string, string>, signal: AbortSignal) => Promise<T>,
+    streamed = false,
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const deadline = new Deadline(timeoutMs, options.signal);
+    const signal = deadline.signal;
     const target = `${method} ${shown(url)}`;
+    let done = false;
     try {
       const all: Record<string, string> = { Accept: FHIR_JSON, ...headers };
       if (authenticate) {
@@ -252,12 +264,18 @@ export class FhirClient {
         const auth = await authorization(this.options.auth, { fetch: this.options.fetch, signal, cacheKey: this.cacheKey });
         if (auth) all.Authorization = auth;
       }
-      return await go(all, signal);
+      const result = await go(all, signal);
+      done = !streamed;
+      return result;
     } catch (e) {
+      done = true;
       if (e instanceof FhirError) throw e;
-      if (timeout.aborted) throw new FhirError('FHIR_TIMEOUT', `${target} got no full answer within ${timeoutMs} ms`);
+      if (deadline.timedOut) throw new FhirError('FHIR_TIMEOUT', `${target} got no full answer within ${timeoutMs} ms`);
       if (options.signal?.aborted) throw new FhirError('FHIR_CANCELLED', `${target} was aborted`);
       throw new FhirError('FHIR_UNREACHABLE', `${target} failed: ${causeOf(e)}`);
+    } finally {
+      // a streamed body is read after this returns, under the same time limit: its deadline ends itself
+      if (done) deadline.release();
     }
   }
 

@@ -31,6 +31,7 @@ export function createOutboundFetch(options: OutboundFetchOptions | Transport): 
   async function outboundFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
     if (request.signal.aborted) throw request.signal.reason;
+    // not released when reading the request's body fails: it then ends itself when the time is up
     const guard = transport.guard(request.signal);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
@@ -41,7 +42,10 @@ export function createOutboundFetch(options: OutboundFetchOptions | Transport): 
       payload: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
       redirect: request.redirect,
     };
-    const fail = (e: unknown) => (e instanceof OutboundError ? fetchFailed(e) : e);
+    const fail = (e: unknown) => {
+      guard.release();
+      return e instanceof OutboundError ? fetchFailed(e) : e;
+    };
     let sent;
     try {
       sent = await transport.exchange(call, guard);
@@ -75,10 +79,13 @@ export function createOutboundFetch(options: OutboundFetchOptions | Transport): 
         guard.signal.addEventListener('abort', onAbort, { once: true });
         const stages = decoder ? [res, decoder, limiter] : [res, limiter];
         // an IncomingMessage, a zlib stream and a Transform: @types/node's pipeline overloads take no such mixed list
-        pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], () => guard.signal.removeEventListener('abort', onAbort));
+        pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], () => {
+          guard.signal.removeEventListener('abort', onAbort);
+          guard.release();
+        });
         // Node's web ReadableStream (stream/web) is declared apart from the DOM lib's one that Response takes
         body = Readable.toWeb(limiter) as unknown as ReadableStream<Uint8Array>;
-      }
+      } else guard.release();
     } catch (e) {
       res.destroy();
       throw fail(e);

@@ -11,7 +11,6 @@ import { type Call, type Guard, type Sent, shown, type Transport } from './trans
 export function createOutboundExchange(transport: Transport): HttpExchange {
   return async (request) => {
     if (request.signal?.aborted) throw request.signal.reason;
-    const guard = transport.guard(request.signal);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
     let url: URL;
@@ -29,8 +28,13 @@ export function createOutboundExchange(transport: Transport): HttpExchange {
         body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
       redirect: request.redirect ?? 'follow',
     };
-    const sent = await transport.exchange(call, guard);
-    return answerOf(sent, await readBody(transport, sent, guard));
+    const guard = transport.guard(request.signal);
+    try {
+      const sent = await transport.exchange(call, guard);
+      return answerOf(sent, await readBody(transport, sent, guard));
+    } finally {
+      guard.release();
+    }
   };
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import zlib from 'node:zlib';
+import { Deadline } from '@/shared/deadline';
 import { OutboundError, socketErrorInWords } from '@/shared/outbound-error';
 import type { OutboundPolicy } from './policy';
 import { checkedLookup } from './resolve';
@@ -37,6 +38,8 @@ export interface Guard {
   signal: AbortSignal;
   /** The error to fail with: the caller's abort reason, the time limit, or what went wrong (an OutboundError). */
   stopped(e: unknown, target: string): unknown;
+  /** The call is over (answer read, or failed): the time limit stops and the caller's signal is let go. */
+  release(): void;
 }
 
 /** The answer's head, its body not read yet. */
@@ -77,13 +80,14 @@ export class Transport {
   }
 
   guard(caller: AbortSignal | undefined): Guard {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const deadline = new Deadline(this.timeoutMs, caller);
     const timeoutMs = this.timeoutMs;
     return {
-      signal: caller ? AbortSignal.any([caller, deadline]) : deadline,
+      signal: deadline.signal,
+      release: () => deadline.release(),
       stopped(e, target) {
         if (caller?.aborted) return caller.reason;
-        if (deadline.aborted) return new OutboundError('OUTBOUND_TIMEOUT', `${target} got no full answer within ${timeoutMs} ms (OUTBOUND_TIMEOUT_MS)`);
+        if (deadline.timedOut) return new OutboundError('OUTBOUND_TIMEOUT', `${target} got no full answer within ${timeoutMs} ms (OUTBOUND_TIMEOUT_MS)`);
         return e instanceof OutboundError ? e : new OutboundError('OUTBOUND_FAILED', socketErrorInWords(e, target));
       },
     };
