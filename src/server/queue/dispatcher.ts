@@ -17,9 +17,12 @@ export interface DispatcherOptions {
   completeDelayMs: number;
 }
 
-/** Runs a job; `completedInline` says the run completed the job itself, in its own last write (then it is not completed again). */
-type Run<T> = (job: Job<T>, completedInline: () => void) => Promise<unknown>;
-type Claim = { id: string; retryCount: number };
+/**
+ * Runs a job; `completedInline` says the run completed the job itself, in its own last write (then it is not completed
+ * again). `local`: a run this process admitted claimed by itself (`adopt`), with no queue job: its end is its claim's.
+ */
+type Run<T> = (job: Job<T>, completedInline: () => void, local: boolean) => Promise<unknown>;
+type Claim = { id: string; retryCount: number; local: boolean };
 
 /**
  * Works one pg-boss queue in this process with `slots` jobs at a time, a slow job never holding up the others.
@@ -50,6 +53,8 @@ export class Dispatcher<T extends object> {
   private committed = 0;
   /** Tells the other processes working the queue that jobs may be waiting (Postgres: NOTIFY). */
   private announce: () => Promise<unknown> = async () => {};
+  /** Hands runs claimed here (adopted) that did not end to the queue (claims.ts): a run that threw, or one still running at stop. */
+  private release: (executionIds: string[]) => Promise<unknown> = async () => {};
   private lastFetchAt = Number.NEGATIVE_INFINITY;
   /** Whether the last fetch found the queue empty: a job taken on then is fetched without `fetchGapMs`. */
   private lastFetchEmpty = true;
@@ -71,8 +76,9 @@ export class Dispatcher<T extends object> {
     private readonly opts: DispatcherOptions,
   ) {}
 
-  start(announce?: () => Promise<unknown>): void {
+  start(announce?: () => Promise<unknown>, release?: (executionIds: string[]) => Promise<unknown>): void {
     if (announce) this.announce = announce;
+    if (release) this.release = release;
     this.timers.push(setInterval(() => this.wake(), this.opts.idlePollSeconds * 1000).unref());
     this.timers.push(setInterval(() => void this.refreshClaims(), (this.opts.heartbeatSeconds * 1000) / 2).unref());
     this.wake();
@@ -112,10 +118,10 @@ export class Dispatcher<T extends object> {
   }
 
   /**
-   * Runs jobs this process queued in the state a fetch leaves them (active, claimed under their first attempt) in
-   * the slots `reserveMany` took (`reserved` of them; those left over are freed): no fetch for them. They are
-   * heartbeated, completed in batches and failed like fetched jobs; one whose process dies is handed on by the
-   * supervisor when its heartbeat stops.
+   * Runs executions this process admitted claimed by itself, with no queue job (claims.ts), in the slots `reserveMany`
+   * took (`reserved` of them; those left over are freed): no fetch for them. Their end is their claim's (nothing to
+   * complete or heartbeat here); one that throws, or is still running at stop, is handed to the queue (`release`),
+   * as a fetched job is failed to be retried.
    */
   adopt(jobs: Pick<Job<T>, 'id' | 'data'>[], reserved: number): void {
     this.reserved -= reserved;
@@ -198,25 +204,32 @@ export class Dispatcher<T extends object> {
     clearTimeout(timer);
     await this.completing;
     if (this.finished.length) await this.complete(); // once: if the database is away, their claims lapse and a redelivery finds them finished
-    const left = [...this.running.values()];
+    const left = [...this.running.values()].filter((c) => !c.local);
+    const claimed = [...this.running.values()].filter((c) => c.local).map((c) => c.id);
+    if (claimed.length) await this.release(claimed).catch((e: unknown) => this.report('hand-over', e));
     if (left.length) await this.boss.fail(this.queue, left, { message: 'the worker stopped while the job ran' }).catch((e: unknown) => this.report('fail', e));
   }
 
   /** Runs a claimed job; when it ends, a fetch looks for more — after an adopted one, only if the queue may hold some. */
   private begin(job: Job<T>, adopted = false): void {
-    const claim: Claim = { id: job.id, retryCount: job.retryCount };
+    const claim: Claim = { id: job.id, retryCount: job.retryCount, local: adopted };
     this.running.set(job.id, claim);
     let inline = false;
-    const done: Promise<void> = this.run(job, () => (inline = true))
+    const done: Promise<void> = this.run(job, () => (inline = true), adopted)
       .then(
         () => {
           this.running.delete(job.id);
-          if (inline) return;
+          if (inline || adopted) return;
           this.finished.push(claim);
           this.completeSoon();
         },
         (e: unknown) => {
           this.running.delete(job.id);
+          if (adopted)
+            return this.release([job.id]).then(
+              () => undefined,
+              (err: unknown) => this.report('hand-over', err),
+            );
           return this.boss.fail(this.queue, claim, { message: e instanceof Error ? e.message : String(e) }).then(
             () => undefined,
             (err: unknown) => this.report('fail', err),
@@ -262,7 +275,7 @@ export class Dispatcher<T extends object> {
 
   private async refreshClaims(): Promise<void> {
     this.completeFinished();
-    const held = [...this.running.values(), ...this.finished];
+    const held = [...[...this.running.values()].filter((c) => !c.local), ...this.finished];
     if (held.length) await this.boss.touch(this.queue, held).catch((e: unknown) => this.report('heartbeat', e));
   }
 

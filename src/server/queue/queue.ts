@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { TriggerHost } from '@/engine/node-type';
@@ -7,6 +8,7 @@ import { isDatabaseUnavailable } from '@/server/db/unavailable';
 import { logOutage } from '@/server/db/outage-log';
 import type { Dispatcher } from './dispatcher';
 import { prepareRepeatedStatements } from './prepared-statements';
+import { beat, handOver, leave, type ClaimsOptions, type Whose } from './claims';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
 /** Deliveries of an execution job after the first, before it is given up (its execution then ends failed). */
@@ -83,16 +85,16 @@ export interface Queue {
   /** The same around `admit`, settled with its outcome. */
   enqueueOne<T>(admit: (notify: boolean) => Promise<T>): Promise<T>;
   /**
-   * Jobs this process queues and runs itself (the MLLP feed: see MessageStore): `reserveLocal` takes up to `n` free
-   * slots of its dispatcher (0 when it works no queue or has none free); `enqueueClaimed`, in the transaction that
-   * writes their executions, queues their jobs as already claimed here (active, on this process's heartbeat: no
-   * NOTIFY, no fetch); `runClaimed`, after that transaction, runs those it committed (none if it failed) and frees
-   * the reserved slots left over. A job whose process dies is handed on by pg-boss's supervisor when its
-   * heartbeat stops, as for a fetched one.
+   * Runs this process admits and runs itself (the MLLP feed: see MessageStore): `reserveLocal` takes up to `n` free
+   * slots of its dispatcher (0 when it works no queue or has none free); their admission writes them claimed by
+   * `instanceId` (NewExecution.claimedBy), with no queue job; `runClaimed`, after it committed, runs those it admitted
+   * (none if it failed) and frees the reserved slots left over. The runs of a process that dies are handed to the queue
+   * by another once its heartbeat is stale (claims.ts).
    */
   reserveLocal(n: number): number;
-  enqueueClaimed(tx: Db, executionIds: string[]): Promise<void>;
   runClaimed(executionIds: string[], reserved: number): void;
+  /** This process instance (new per start): what its claims and its heartbeat row carry. */
+  instanceId: string;
   /** The execution queue's heartbeat (see QueueOptions). */
   heartbeatSeconds: number;
   /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
@@ -116,6 +118,12 @@ export interface Queue {
 export function reportQueueError(what: string, e: unknown): void {
   if (isDatabaseUnavailable(e)) logOutage(`queue: the database is unavailable (${what}); jobs wait until it is back`, { error: errorForLog(e) });
   else logger.error(`queue: ${what} failed`, { error: errorForLog(e) });
+}
+
+/** Hands claims to the queue (claims.ts), saying so when there were any. */
+async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose): Promise<void> {
+  const ids = await handOver(db, claims, whose);
+  if (ids.length) logger.info(`queue: ${ids.length} claimed run(s) handed to the queue`, { executions: ids.length, whose: Object.keys(whose)[0] });
 }
 
 /**
@@ -144,6 +152,20 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   let unlisten: (() => Promise<void>) | undefined;
   let inbound: InboundListeners | undefined;
   let peers: { announce(pipelineId: string): Promise<void>; end(): Promise<void> } | undefined;
+  const claims: ClaimsOptions & { ticking?: NodeJS.Timeout } = {
+    instanceId: randomUUID(),
+    heartbeatSeconds: opts.heartbeatSeconds,
+    async enqueue(tx, jobs) {
+      await boss.insert(
+        EXECUTE_QUEUE,
+        jobs.map(({ id, executionId }) => ({ id, data: { executionId } satisfies ExecuteJob })),
+        { db: inTx(tx) },
+      );
+      // started once already: pg-boss's fetch counts a retry (retry_count 1), so the run resumes as a redelivered job does
+      await tx.execute(sql`update pgboss.job set started_on = pgboss.job_now()
+        where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
+    },
+  };
   const takeOne: Queue['takeOne'] = () => {
     const own = dispatcher?.reserve() ?? false;
     return {
@@ -208,20 +230,13 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     reserveLocal(n) {
       return dispatcher?.reserveMany(n) ?? 0;
     },
-    async enqueueClaimed(tx, executionIds) {
-      if (executionIds.length === 0) return;
-      const jobs = executionIds.map((executionId) => ({ id: executionId, data: { executionId } satisfies ExecuteJob }));
-      await boss.insert(EXECUTE_QUEUE, jobs, { db: inTx(tx) });
-      // what pg-boss's fetch does to a job it claims (state, first start, heartbeat), in our transaction
-      await tx.execute(sql`update pgboss.job set state = 'active', started_on = pgboss.job_now(), heartbeat_on = pgboss.job_now()
-        where name = ${EXECUTE_QUEUE} and id = any(${`{${executionIds.join(',')}}`}::uuid[]) and state = 'created'`);
-    },
     runClaimed(executionIds, reserved) {
       dispatcher?.adopt(
         executionIds.map((executionId) => ({ id: executionId, data: { executionId } })),
         reserved,
       );
     },
+    instanceId: claims.instanceId,
     takeOne,
     async enqueueOne(admit) {
       const taken = takeOne();
@@ -243,14 +258,28 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
         await listener.listen(JOBS_CHANNEL, () => d.wake());
         unlisten = () => listener.end({ timeout: 5 });
       }
-      // jobs this process took on and cannot run soon are handed to the others (see Dispatcher.reserve)
-      d.start(postgres ? () => database.db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`) : undefined);
+      // this process's heartbeat is there before it claims anything; the runs a previous instance claimed are handed to
+      // the queue: on PGlite at once (it had the database to itself), on Postgres once its heartbeat is stale
+      await beat(database.db, claims);
+      await handOverAndLog(database.db, claims, postgres ? { stale: true } : { others: true });
+      claims.ticking = setInterval(() => {
+        beat(database.db, claims)
+          .then((stale) => (stale ? handOverAndLog(database.db, claims, { stale: true }) : undefined))
+          .catch((e: unknown) => reportQueueError('heartbeat', e));
+      }, opts.heartbeatSeconds * 1000).unref();
+      // jobs this process took on and cannot run soon are handed to the others (see Dispatcher.reserve); runs it
+      // claimed and does not finish (they failed, or it stops) go to the queue
+      d.start(postgres ? () => database.db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`) : undefined, (ids) =>
+        handOverAndLog(database.db, claims, { own: ids }),
+      );
     },
     async stop(graceMs = 30_000) {
       await inbound?.closeAll();
       await peers?.end();
       await unlisten?.();
       await dispatcher?.stop(graceMs);
+      clearInterval(claims.ticking);
+      if (claims.ticking) await leave(database.db, claims).catch((e: unknown) => reportQueueError('heartbeat', e));
       await boss.stop({ graceful: true, timeout: graceMs, close: postgres });
     },
   };

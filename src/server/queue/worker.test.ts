@@ -51,7 +51,7 @@ async function setUp(kind: 'postgres' | 'pglite', superviseIntervalSeconds = 30)
           await gate;
           if (firstDelivery && failOnce.has(id)) throw new Error('the run failed');
           if (inline.has(id)) {
-            await database.db.execute(completion.statement);
+            await database.db.execute(completion.statement!);
             completion.done();
           }
           ran.push(id);

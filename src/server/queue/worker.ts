@@ -3,9 +3,14 @@ import { Dispatcher } from './dispatcher';
 import type { SQL } from 'drizzle-orm';
 import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, jobCompletion, type ExecuteJob, type Queue } from './queue';
 
-/** How a job's run may complete its job in its own last write: `statement` in that write, `done` once it committed. */
+/**
+ * How a job's run may complete its job in its own last write: `statement` in that write, `done` once it committed. A run
+ * this process claimed (no queue job: claims.ts) has `claimedBy` instead: its last write is conditioned on that claim
+ * and releases it.
+ */
 export interface InlineCompletion {
-  statement: SQL;
+  statement?: SQL;
+  claimedBy?: string;
   done(): void;
 }
 
@@ -32,11 +37,11 @@ export async function startWorkers(
   const dispatcher = new Dispatcher<ExecuteJob>(
     queue.boss,
     EXECUTE_QUEUE,
-    (job, done) =>
+    (job, done, local) =>
       run(job.data.executionId, {
         firstDelivery: job.retryCount === 0,
         lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT,
-        completion: { statement: jobCompletion(job), done },
+        completion: local ? { claimedBy: queue.instanceId, done } : { statement: jobCompletion(job), done },
       }),
     { slots: concurrency, idlePollSeconds, heartbeatSeconds: queue.heartbeatSeconds, fetchGapMs: FETCH_GAP_MS, completeDelayMs: COMPLETE_DELAY_MS },
   );

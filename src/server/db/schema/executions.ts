@@ -66,6 +66,11 @@ export const executions = pgTable(
      * (node-runs.ts): what an `errors` or `metadata` run's detail, stats and dashboard read of its nodes. Null otherwise.
      */
     nodeRuns: json('node_runs').$type<CompactNodeRuns>(),
+    /**
+     * The process instance (queue_processes.id) that admitted this run to run it itself, with no queue job (the MLLP
+     * feed: MessageStore); null otherwise, and once the run ended or was handed to the queue (queue/claims.ts).
+     */
+    claimedBy: uuid('claimed_by'),
   },
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),
@@ -78,6 +83,10 @@ export const executions = pgTable(
       .on(t.orgId)
       .where(sql`status in ('queued', 'running')`),
     /** The runs whose payloads are still there, oldest first per pipeline: what the pruner's payload expiry walks (retention/prune.ts). */
+    /** Runs held by a process: what the recovery of a dead process's runs looks up (queue/claims.ts). */
+    index('executions_claimed_idx')
+      .on(t.claimedBy)
+      .where(sql`claimed_by is not null`),
     index('executions_payloads_held_idx')
       .on(t.pipelineId, t.createdAt)
       .where(sql`payloads in ('kept', 'input')`),

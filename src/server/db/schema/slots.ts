@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './orgs';
 
 /**
@@ -19,3 +19,13 @@ export const orgSlots = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.name, t.slot] })],
 );
+
+/**
+ * Processes that work the execution queue, each instance (a process start) with its heartbeat: runs a process
+ * claimed (executions.claimed_by) are handed to the queue once its heartbeat is stale (queue/claims.ts).
+ */
+export const queueProcesses = pgTable('queue_processes', {
+  id: uuid('id').primaryKey(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -113,6 +113,11 @@ export interface ResultData {
   heldBytes?: number;
   /** A statement committed with the end, in the same statement (the run's queue job completed: queue/worker.ts). */
   completion?: SQL;
+  /**
+   * The process instance whose claim the run is (queue/claims.ts): the end is written only while the row is still claimed
+   * by it (a process thought dead, whose runs were handed on, writes nothing), and releases the claim.
+   */
+  claimedBy?: string;
 }
 
 /**
@@ -145,13 +150,14 @@ export async function saveResult(
   let stored = upsert ? (data.heldBytes ?? 0) : compact!.length;
   for (const b of upsert?.bytes.values() ?? []) stored += b;
   if (keepInput) stored += inputBytes + outputBytes;
+  const held = claimCondition(data.claimedBy);
   const update = sql`update executions set status = ${result.status}, outputs = ${keepInput ? outputs : null}::jsonb,
     error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
-    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::json` : sql``}
-    where id = ${executionId}::uuid returning id`;
+    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::json` : sql``}${held.set}
+    where id = ${executionId}::uuid${held.where} returning id`;
   // the ends of runs finishing together share a commit (result-writer.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;
   const nodes = upsert ? upsert.statement : sql`delete from execution_nodes n using e where n.execution_id = e.id`;
@@ -159,15 +165,27 @@ export async function saveResult(
   upsert?.commit();
 }
 
+/** An end's write of a run claimed by a process (queue/claims.ts): only while it holds the claim, which the write releases. */
+function claimCondition(claimedBy: string | undefined): { set: SQL; where: SQL } {
+  if (!claimedBy) return { set: sql``, where: sql`` };
+  return { set: sql`, claimed_by = null`, where: sql` and claimed_by = ${claimedBy}::uuid` };
+}
+
 /**
  * Ends an execution that is still queued or running as `failed` with `error` (its node records as they are),
  * which frees its organization's slot: for a run whose result could not be stored, or whose job was given up.
  * Resolves to whether it was still open.
  */
-export async function failExecution(db: Db, executionId: string, error: { node_id: string | null; code: string; message: string }): Promise<boolean> {
+export async function failExecution(
+  db: Db,
+  executionId: string,
+  error: { node_id: string | null; code: string; message: string },
+  claimedBy?: string,
+): Promise<boolean> {
+  const held = claimCondition(claimedBy);
   const result = await db.execute(sql`update executions set status = 'failed', error = ${jsonText(error)}::jsonb, finished_at = now(),
-    duration_ms = case when started_at is null then null else (extract(epoch from now() - started_at) * 1000)::integer end
-    where id = ${executionId}::uuid and status in ('queued', 'running') returning id`);
+    duration_ms = case when started_at is null then null else (extract(epoch from now() - started_at) * 1000)::integer end${held.set}
+    where id = ${executionId}::uuid and status in ('queued', 'running')${held.where} returning id`);
   if (rowsOf(result).length === 0) return false;
   await db.execute(endedOutsideEngine(sql`${executionId}::uuid`)); // what it keeps, as the policy says
   return true;

@@ -52,7 +52,7 @@ export interface RunExecutionOptions {
    * A queue job's completion, written by the result's own statement (one write ends the run and settles its job);
    * `done` is called once that write committed. Without it (or when the result is not stored) the queue completes it.
    */
-  completion?: { statement: SQL; done(): void };
+  completion?: { statement?: SQL; claimedBy?: string; done(): void };
 }
 
 const readQueued = preparedPerDb((db) =>
@@ -257,6 +257,7 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
       inputs: job.inputs,
       heldBytes,
       completion: opts.completion?.statement,
+      claimedBy: opts.completion?.claimedBy,
     });
     opts.completion?.done();
   } catch (e) {
@@ -267,7 +268,7 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
       code: 'RESULT_NOT_STORED',
       message: 'The run finished but its result could not be stored; it is marked failed. Run it again.',
     };
-    await failExecution(db, executionId, error);
+    await failExecution(db, executionId, error, opts.completion?.claimedBy);
     return { ...result, status: 'failed', error };
   }
   return result;

@@ -24,6 +24,11 @@ export interface NewExecution {
    * the caller's own process takes the job (see Queue.takeOne).
    */
   notify?: boolean;
+  /**
+   * For a queued execution this process runs itself with no queue job (the MLLP feed's, startQueuedExecutions): its
+   * instance id (Queue.instanceId), written into the row as its claim (queue/claims.ts).
+   */
+  claimedBy?: string;
 }
 
 /**
@@ -63,7 +68,7 @@ export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof
  * transaction): `start_execution_if_current` once per execution, in order, each taking a free slot of its organization
  * as one call does, if its pipeline is still deployed at `pipelineVersion` (else PIPELINE_CHANGED, nothing written);
  * the CONCURRENCY_LIMIT refusal of one that found no slot free (the others start); the started ones' data policy,
- * read by the same statement.
+ * read by the same statement. An execution with `claimedBy` is written claimed by that process (no queue job).
  */
 export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<QueuedStart[]> {
   if (list.length === 0) return [];
@@ -75,13 +80,14 @@ export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promi
     trigger: e.trigger,
     inputs: e.inputs,
     notify: e.notify !== false,
+    claimed: e.claimedBy,
   }));
   const result = await db.execute(sql`select m.id, s.outcome, case when s.outcome = 'started' then (select ${POLICY_SQL} from pipelines p
       left join organizations o on o.id = p.org_id where p.id = m.pipeline) end as policy
     from jsonb_to_recordset(${jsonText(rows)}::jsonb)
-    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, notify boolean)
+    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, notify boolean, claimed uuid)
     cross join lateral start_execution_if_current(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
-      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify) s`);
+      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed) s`);
   const outcomes = new Map(rowsOf<{ id: string; outcome: string; policy: DataPolicy | null }>(result).map((r) => [r.id, r]));
   return rows.map((r) => {
     const o = outcomes.get(r.id);

@@ -56,7 +56,8 @@ const QUEUED_GRACE_MS = 5 * 60 * 1000;
 
 /**
  * Queued runs (async, webhook, mllp) whose queue job is no longer alive — given up after its retries, expired, or
- * gone — end failed, freeing their slots; a run whose job is waiting, retrying or active is left to it.
+ * gone — end failed, freeing their slots; a run whose job is waiting, retrying or active is left to it, and so is one a
+ * process claimed (no job: queue/claims.ts hands it to the queue if that process died).
  */
 async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Promise<number> {
   const queue = rowsOf<{ job: string | null }>(await db.execute(sql`select to_regclass('pgboss.job')::text as job`))[0];
@@ -66,6 +67,7 @@ async function failAbandonedQueued(db: Db, now: Date, executeQueue: string): Pro
     await db.execute(sql`update executions e set status = 'failed', finished_at = ${now.toISOString()}::timestamptz, error = ${JSON.stringify(error)}::jsonb
     where e.status in ('queued', 'running') and e.trigger in ('async', 'webhook', 'mllp')
       and e.created_at < ${new Date(now.getTime() - QUEUED_GRACE_MS).toISOString()}::timestamptz
+      and e.claimed_by is null
       and not exists (select 1 from pgboss.job j where j.name = ${executeQueue} and j.data->>'executionId' = e.id::text
         and j.state in ('created', 'retry', 'active'))
     returning e.id`);

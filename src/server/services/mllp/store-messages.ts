@@ -31,15 +31,15 @@ interface Waiting {
  * a commit is under way (group commit): one transaction, one read of the pipelines' state and one queue
  * insert for the lot, instead of a transaction per message. The first message of a quiet spell is stored
  * at once, alone. Messages are stored in the order `store` is called (a connection's order is kept).
- * Each promise resolves to the execution's id once its transaction has committed, or rejects: an
+ * Each promise resolves to the execution's id once its statement (or transaction) has committed, or rejects: an
  * AppError for that message alone (pipeline not deployed, no free execution slot), any other error for
- * every message of the transaction (nothing of it was stored).
+ * every message that statement or transaction was to store (nothing of them was stored).
  *
- * Where this process works the execution queue, the messages it has free slots for run here, at once: their jobs
- * are written claimed by this process (Queue.enqueueClaimed) in the same transaction, and handed to its dispatcher
- * after the commit with what the run needs (admitted.ts) — no NOTIFY, fetch or read of the row. The job is there for
- * a crash: when this process dies, its heartbeat stops and pg-boss hands the run to another process, which resumes
- * it. The others are queued for any process, as before.
+ * Where this process works the execution queue, the messages it has free slots for run here, at once: their rows are
+ * written claimed by this process (executions.claimed_by) by their admission, with no queue job, and handed to its
+ * dispatcher after the commit with what the run needs (admitted.ts) — no NOTIFY, fetch or read of the row. When this
+ * process dies its heartbeat stops, and another hands those runs to the queue, which resumes them (queue/claims.ts).
+ * The others are queued for any process, as before.
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -73,19 +73,19 @@ export class MessageStore {
         const batch = this.waiting.splice(0, MAX_BATCH);
         const reserved = this.queue.reserveLocal(batch.length);
         const local = new Map<string, AdmittedRun>();
-        let outcomes: (string | AppError)[];
+        // each message's execution id once its statement committed, or why it was refused, or the error that stopped it
+        const outcomes = new Array<string | AppError | { error: unknown } | undefined>(batch.length);
         try {
-          outcomes = await this.commit(batch, reserved, local);
+          await this.commit(batch, reserved, local, outcomes);
         } catch (e) {
-          this.queue.runClaimed([], reserved);
-          for (const w of batch) w.reject(e);
-          continue;
+          for (const i of batch.keys()) outcomes[i] ??= { error: e };
         }
         for (const [id, run] of local) noteAdmitted(id, run);
         this.queue.runClaimed([...local.keys()], reserved);
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
+          else if (typeof outcome !== 'string') w.reject(outcome.error);
           else {
             w.resolve(outcome);
             if (!local.has(outcome)) this.queue.wake();
@@ -98,78 +98,93 @@ export class MessageStore {
   }
 
   /**
-   * One transaction for the batch: each message's execution id, or why that message was refused. The first
-   * `reserved` admitted are this process's to run (`local`, filled as they are admitted).
+   * Stores the batch: each message's execution id, or why that message was refused (`outcomes`, set as they commit).
+   * The first `reserved` admitted are this process's to run (`local`, set as they commit): written claimed by it
+   * (executions.claimed_by, queue/claims.ts), with no queue job.
+   *
+   * When every message may run here (the steady feed), the batch is one statement, atomic on its own: its admission,
+   * with no transaction around it. Messages refused as PIPELINE_CHANGED by it are admitted anew by a second one (after a
+   * read of their pipelines): should that one fail, the first one's messages are stored all the same. A batch with
+   * messages for the queue (no free slot here) is one transaction: the admission and those messages' jobs.
+   */
+  private async commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>, outcomes: (string | AppError | object | undefined)[]) {
+    if (reserved >= batch.length) return this.admit(this.db, batch, reserved, local, outcomes);
+    const staged = new Array<string | AppError | undefined>(batch.length);
+    const claimed = new Map<string, AdmittedRun>();
+    await this.db.transaction(async (tx) => {
+      await this.admit(tx, batch, reserved, claimed, staged);
+      const queued = staged.filter((o): o is string => typeof o === 'string' && !claimed.has(o));
+      await this.queue.enqueueAll(tx, queued);
+    });
+    for (const [i, o] of staged.entries()) outcomes[i] = o;
+    for (const [id, run] of claimed) local.set(id, run);
+  }
+
+  /**
+   * Admits the batch on `q` (a transaction, or the database: each statement then commits on its own), setting each
+   * message's outcome as its statement returns.
    *
    * The pipelines' state (organization, deployed version) is the one last read here: the admission checks the version
    * in its own statement, and the messages of a pipeline deployed, undeployed or changed since are admitted anew after
-   * one read of its state. So a steady feed's batch is its admission and its jobs, with no read of the pipeline.
+   * one read of its state. So a steady feed's batch is its admission alone, with no read of the pipeline.
    */
-  private commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>): Promise<(string | AppError)[]> {
-    local.clear();
-    return this.db.transaction(async (tx) => {
-      const outcomes: (string | AppError)[] = new Array<string | AppError>(batch.length);
-      let pending = batch.map((_, i) => i);
-      for (let attempt = 0; pending.length && attempt < 2; attempt++) {
-        const ids = [...new Set(pending.map((i) => batch[i]!.target.pipelineId))];
-        const read = attempt === 0 ? ids.filter((id) => !this.states.has(id)) : ids;
-        await this.readStates(tx, read);
-        const retry: number[] = [];
-        // each message's admission, or why it is refused before one; admitted together, in the order received
-        const admissions: { i: number; run: AdmittedRun }[] = [];
-        for (const i of pending) {
-          const { target, m } = batch[i]!;
-          const { pipelineId, orgId } = target;
-          const row = this.states.get(pipelineId);
-          if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
-            // a refusal is decided on a state read now, never on one kept from before
-            if (!read.includes(pipelineId)) retry.push(i);
-            else outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`);
-            continue;
-          }
-          const inputs = triggerInputs(await this.graph(tx, pipelineId, row.version), {
-            kind: 'mllp',
-            message: m.text,
-            remoteAddress: m.remoteAddress,
-            receivedAt: m.receivedAt,
-          });
-          if (!inputs && !read.includes(pipelineId)) {
-            retry.push(i);
-            continue;
-          }
-          if (!inputs) {
-            outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`);
-            continue;
-          }
-          admissions.push({ i, run: { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: 'full' } });
+  private async admit(q: Db, batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>, outcomes: (string | AppError | object | undefined)[]) {
+    let pending = batch.map((_, i) => i);
+    for (let attempt = 0; pending.length && attempt < 2; attempt++) {
+      const ids = [...new Set(pending.map((i) => batch[i]!.target.pipelineId))];
+      const read = attempt === 0 ? ids.filter((id) => !this.states.has(id)) : ids;
+      await this.readStates(q, read);
+      const retry: number[] = [];
+      // each message's admission, or why it is refused before one; admitted together, in the order received
+      const admissions: { i: number; run: AdmittedRun }[] = [];
+      for (const i of pending) {
+        const { target, m } = batch[i]!;
+        const { pipelineId, orgId } = target;
+        const row = this.states.get(pipelineId);
+        if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
+          // a refusal is decided on a state read now, never on one kept from before
+          if (!read.includes(pipelineId)) retry.push(i);
+          else outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is not deployed.`);
+          continue;
         }
-        // the first `reserved` are this process's to run if admitted (see below): the others are not woken for them (one
-        // refused among them leaves a later one, run here, to wake them for nothing: harmless)
-        const started = await startQueuedExecutions(
-          tx,
-          admissions.map(({ run }, k) => ({ ...run, testMode: false, status: 'queued', notify: local.size + k >= reserved })),
-        );
-        pending = retry;
-        for (const [k, o] of started.entries()) {
-          const { i, run } = admissions[k]!;
-          // the pipeline changed since its state was read: read again, and its messages admitted anew (once)
-          if (o === PIPELINE_CHANGED) pending.push(i);
-          else if (o instanceof AppError) outcomes[i] = o;
-          else {
-            outcomes[i] = o.id;
-            if (local.size < reserved) local.set(o.id, { ...run, policy: o.policy });
-          }
+        const inputs = triggerInputs(await this.graph(q, pipelineId, row.version), {
+          kind: 'mllp',
+          message: m.text,
+          remoteAddress: m.remoteAddress,
+          receivedAt: m.receivedAt,
+        });
+        if (!inputs && !read.includes(pipelineId)) {
+          retry.push(i);
+          continue;
+        }
+        if (!inputs) {
+          outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`);
+          continue;
+        }
+        admissions.push({ i, run: { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: 'full' } });
+      }
+      // the first `reserved` are this process's to run if admitted: written claimed by it, and nobody is woken for them
+      // (one refused among them leaves its slot unused here: the others are queued as usual)
+      const own = (k: number) => local.size + k < reserved;
+      const claimedBy = this.queue.instanceId;
+      const started = await startQueuedExecutions(
+        q,
+        admissions.map(({ run }, k) => ({ ...run, testMode: false, status: 'queued', notify: !own(k), claimedBy: own(k) ? claimedBy : undefined })),
+      );
+      const owned = local.size;
+      pending = retry;
+      for (const [k, o] of started.entries()) {
+        const { i, run } = admissions[k]!;
+        // the pipeline changed since its state was read: read again, and its messages admitted anew (once)
+        if (o === PIPELINE_CHANGED) pending.push(i);
+        else if (o instanceof AppError) outcomes[i] = o;
+        else {
+          outcomes[i] = o.id;
+          if (owned + k < reserved) local.set(o.id, { ...run, policy: o.policy });
         }
       }
-      for (const i of pending) outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${batch[i]!.target.pipelineId} is not deployed.`);
-      const admittedIds = outcomes.filter((o): o is string => typeof o === 'string');
-      await this.queue.enqueueAll(
-        tx,
-        admittedIds.filter((id) => !local.has(id)),
-      );
-      await this.queue.enqueueClaimed(tx, [...local.keys()]);
-      return outcomes;
-    });
+    }
+    for (const i of pending) outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${batch[i]!.target.pipelineId} is not deployed.`);
   }
 
   /** Reads the state of `pipelineIds` (organization, status, deployed version); one no longer there is forgotten. */
