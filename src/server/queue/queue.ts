@@ -120,6 +120,20 @@ export function reportQueueError(what: string, e: unknown): void {
   else logger.error(`queue: ${what} failed`, { error: errorForLog(e) });
 }
 
+/**
+ * Queues jobs of runs handed over by their claims (claims.ts) in `tx`, as redelivered: started once already, so
+ * pg-boss's fetch counts a retry (retry_count 1) and the run resumes as one whose worker died does.
+ */
+export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: string; executionId: string }[]): Promise<void> {
+  await boss.insert(
+    EXECUTE_QUEUE,
+    jobs.map(({ id, executionId }) => ({ id, data: { executionId } satisfies ExecuteJob })),
+    { db: inTx(tx) },
+  );
+  await tx.execute(sql`update pgboss.job set started_on = pgboss.job_now()
+    where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
+}
+
 /** Hands claims to the queue (claims.ts), saying so when there were any. */
 async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose): Promise<void> {
   const ids = await handOver(db, claims, whose);
@@ -155,16 +169,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
   const claims: ClaimsOptions & { ticking?: NodeJS.Timeout } = {
     instanceId: randomUUID(),
     heartbeatSeconds: opts.heartbeatSeconds,
-    async enqueue(tx, jobs) {
-      await boss.insert(
-        EXECUTE_QUEUE,
-        jobs.map(({ id, executionId }) => ({ id, data: { executionId } satisfies ExecuteJob })),
-        { db: inTx(tx) },
-      );
-      // started once already: pg-boss's fetch counts a retry (retry_count 1), so the run resumes as a redelivered job does
-      await tx.execute(sql`update pgboss.job set started_on = pgboss.job_now()
-        where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
-    },
+    enqueue: (tx, jobs) => enqueueRedelivered(boss, tx, jobs),
   };
   const takeOne: Queue['takeOne'] = () => {
     const own = dispatcher?.reserve() ?? false;

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '@/server/db/rows';
+import { executions } from '@/server/db/schema';
+import type { Runtime } from '@/server/runtime';
+import { failExecution, saveResult } from '@/server/services/executions/node-records';
+import { startQueuedExecutions } from '@/server/services/executions/start-execution';
+import { idleQueueRuntime, orgCaller } from '../../../tests/support/runtime';
+import { beat, handOver, type ClaimsOptions } from './claims';
+import { enqueueRedelivered, EXECUTE_QUEUE, type Queue } from './queue';
+
+const definition = {
+  nodes: [
+    { id: 'in', type: 'mllp-listener-trigger', config: { port: 2575 }, position: { x: 0, y: 0 } },
+    { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 0, y: 0 } },
+  ],
+  connections: [{ source: 'in', source_port: 'message', target: 'parse', target_port: 'text' }],
+};
+
+describe('runs claimed by a process (no queue job) and the process heartbeat', () => {
+  let rt: Runtime;
+  let queue: Queue;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // the ports a deploy would open are not opened here
+    ({ rt, queue, close } = await idleQueueRuntime());
+    await queue.attachListeners({ listen: async () => {}, unlisten: async () => {}, closeAll: async () => {} }, async () => {});
+  }, 60_000);
+  afterAll(() => close());
+
+  const instance = (): ClaimsOptions => ({ instanceId: randomUUID(), heartbeatSeconds: 10, enqueue: (tx, jobs) => enqueueRedelivered(queue.boss, tx, jobs) });
+  const row = async (id: string) => (await rt.db.select().from(executions).where(eq(executions.id, id)))[0]!;
+
+  it("hands a dead process's open runs to the queue as redelivered jobs, once, and never a live process's", async () => {
+    const a = await orgCaller(rt, 'org-claims');
+    const p = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const { deployed_version } = await a.pipelines.deploy({ id: p.id });
+    const [live, dead, other] = [instance(), instance(), instance()];
+    const admit = async (by: ClaimsOptions) => {
+      const run = { orgId: 'org-claims', pipelineId: p.id, pipelineVersion: deployed_version!, trigger: 'mllp', testMode: false, inputs: {} };
+      const [started] = await startQueuedExecutions(rt.db, [{ ...run, status: 'queued', notify: false, claimedBy: by.instanceId }]);
+      return (started as { id: string }).id;
+    };
+    for (const o of [live, dead, other]) expect(await beat(rt.db, o)).toBe(false);
+    const [liveRun, deadRun] = [await admit(live), await admit(dead)];
+    expect((await row(deadRun)).claimedBy).toBe(dead.instanceId);
+
+    // both beat: nothing is stale, nothing is handed on
+    expect(await beat(rt.db, other)).toBe(false);
+    expect(await handOver(rt.db, other, { stale: true })).toEqual([]);
+    // `dead` stops beating (its row is older than two intervals): its open run goes to the queue, the live one's stays
+    await rt.db.execute(sql`update queue_processes set heartbeat_at = now() - interval '21 seconds' where id = ${dead.instanceId}::uuid`);
+    expect(await beat(rt.db, other)).toBe(true);
+    expect(await handOver(rt.db, other, { stale: true })).toEqual([deadRun]);
+    expect(await handOver(rt.db, other, { stale: true })).toEqual([]);
+    expect(await beat(rt.db, other)).toBe(false);
+    expect((await row(liveRun)).claimedBy).toBe(live.instanceId);
+    expect((await row(deadRun)).claimedBy).toBeNull();
+    // and its heartbeat row, which holds nothing open any more
+    expect(rowsOf(await rt.db.execute(sql`select id from queue_processes where id = ${dead.instanceId}::uuid`))).toEqual([]);
+
+    // its job is fetched as a redelivery (the run resumes, keeping what it had finished); the live run has no job
+    const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 10 });
+    expect(jobs.map((j) => [j.data.executionId, j.retryCount])).toEqual([[deadRun, 1]]);
+    await queue.boss.complete(EXECUTE_QUEUE, jobs);
+  });
+
+  it('lets a process that lost its claim (stalled past its heartbeat) write nothing of the run, and its owner end it', async () => {
+    const a = await orgCaller(rt, 'org-claims-stall');
+    const p = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const { deployed_version } = await a.pipelines.deploy({ id: p.id });
+    const [stalled, owner] = [instance(), instance()];
+    await beat(rt.db, stalled);
+    await beat(rt.db, owner);
+    const run = { orgId: 'org-claims-stall', pipelineId: p.id, pipelineVersion: deployed_version!, trigger: 'mllp', testMode: false, inputs: {} };
+    const started = await startQueuedExecutions(rt.db, [
+      { ...run, status: 'queued', notify: false, claimedBy: stalled.instanceId },
+      { ...run, status: 'queued', notify: false, claimedBy: owner.instanceId },
+    ]);
+    const [taken, kept] = started.map((s) => (s as { id: string }).id) as [string, string];
+    await rt.db.execute(sql`update queue_processes set heartbeat_at = now() - interval '1 minute' where id = ${stalled.instanceId}::uuid`);
+    expect(await handOver(rt.db, owner, { stale: true })).toEqual([taken]);
+
+    const end = (claimedBy: string) => ({ policy: 'errors', inputs: {}, claimedBy }) as const satisfies Parameters<typeof saveResult>[6];
+    const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
+    // the stalled process comes back and ends its run: nothing is written, neither its end nor a failure
+    await saveResult(rt.db, taken, [], result, new Date(), undefined, end(stalled.instanceId));
+    expect(await failExecution(rt.db, taken, { node_id: null, code: 'X', message: 'x' }, stalled.instanceId)).toBe(false);
+    expect(await row(taken)).toMatchObject({ status: 'queued', claimedBy: null, finishedAt: null });
+    // a run still held ends, and its claim with it
+    await saveResult(rt.db, kept, [], result, new Date(), undefined, end(owner.instanceId));
+    expect(await row(kept)).toMatchObject({ status: 'completed', claimedBy: null });
+    const left = await rt.db
+      .select()
+      .from(executions)
+      .where(inArray(executions.id, [taken, kept]));
+    expect(left.map((r) => r.status).sort()).toEqual(['completed', 'queued']);
+    const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 10 });
+    await queue.boss.complete(EXECUTE_QUEUE, jobs);
+  });
+});
