@@ -41,10 +41,15 @@ function condition(o: ClaimsOptions, whose: Whose): SQL {
   return sql`e.claimed_by <> ${me} and not exists (select 1 from queue_processes p where p.id = e.claimed_by and p.heartbeat_at > ${staleBefore(o)})`;
 }
 
-/** Refreshes this instance's heartbeat (registering it on the first beat); resolves whether a dead instance holds claims. */
+/**
+ * Refreshes this instance's heartbeat (registering it on the first beat), and deletes the rows of dead instances that
+ * hold nothing open; resolves whether a dead instance holds claims.
+ */
 export async function beat(db: Db, o: ClaimsOptions): Promise<boolean> {
   const result = await db.execute(sql`with h as (insert into queue_processes (id) values (${o.instanceId}::uuid)
-      on conflict (id) do update set heartbeat_at = now())
+      on conflict (id) do update set heartbeat_at = now()),
+    d as (delete from queue_processes p where p.id <> ${o.instanceId}::uuid and p.heartbeat_at < ${staleBefore(o)}
+      and not exists (select 1 from executions e where e.claimed_by = p.id and ${OPEN}))
     select exists (select 1 from executions e where e.claimed_by is not null and ${OPEN} and ${condition(o, { stale: true })}) as stale`);
   return rowsOf<{ stale: boolean }>(result)[0]?.stale === true;
 }

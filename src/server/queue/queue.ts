@@ -134,10 +134,12 @@ export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: strin
     where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
 }
 
-/** Hands claims to the queue (claims.ts), saying so when there were any. */
+/** Hands claims to the queue (claims.ts), saying so when there were any: a warning when a process stopped without ending its runs. */
 async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose): Promise<void> {
   const ids = await handOver(db, claims, whose);
-  if (ids.length) logger.info(`queue: ${ids.length} claimed run(s) handed to the queue`, { executions: ids.length, whose: Object.keys(whose)[0] });
+  if (ids.length === 0) return;
+  if ('own' in whose) logger.info(`queue: ${ids.length} run(s) claimed here and not ended handed to the queue`);
+  else logger.warn(`queue: ${ids.length} run(s) claimed by a process that stopped handed to the queue`, { executions: ids.length });
 }
 
 /**
