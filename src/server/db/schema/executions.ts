@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './orgs';
 
 import type { DataPolicy, PayloadState } from '@/shared/data-settings';
@@ -20,6 +20,9 @@ export interface RecordRefs {
  * `[node_id, node_type, status, attempts, started, finished, duration_ms, error, reason, logs]` (times in ms after
  * `t0`, logs as `[time, message, level?]`; trailing nulls and an empty log left out). See services/executions/node-runs.ts.
  */
+/** Bytes as Postgres's bytea: a Buffer from postgres.js, a Uint8Array from PGlite. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
 export interface CompactNodeRuns {
   t0: number;
   nodes: unknown[][];
@@ -45,7 +48,10 @@ export const executions = pgTable(
     trigger: text('trigger').notNull(),
     testMode: boolean('test_mode').notNull().default(false),
     retryOf: uuid('retry_of'),
+    /** The trigger's input; '{}' when it is stored deflated in inputs_z. Read and written through stored-inputs.ts only. */
     inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
+    /** The trigger's input when large: raw deflate of its JSON text (services/executions/stored-inputs.ts), else null. */
+    inputsZ: bytea('inputs_z'),
     outputs: jsonb('outputs').$type<Record<string, unknown>>(),
     error: jsonb('error').$type<{ node_id: string | null; code: string; message: string }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

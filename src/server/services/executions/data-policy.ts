@@ -96,6 +96,7 @@ export function endedOutsideEngine(ids: SQL): SQL {
     update executions e set data_policy = ended.policy,
       payloads = case when ended.policy = 'errors' and ended.status = 'failed' then 'input' else 'not_kept' end,
       inputs = case when ended.policy = 'errors' and ended.status = 'failed' then e.inputs else '{}'::jsonb end,
+      inputs_z = case when ended.policy = 'errors' and ended.status = 'failed' then e.inputs_z end,
       outputs = null
     from ended where e.id = ended.id`;
 }

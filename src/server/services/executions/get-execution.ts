@@ -8,7 +8,9 @@ import { isUuid, type ServiceContext } from '../context';
 import { toDetail } from './execution-views';
 import { readNodeRecords } from './node-records';
 import { loadDefinition } from './runnable-pipeline';
+import { withInputs } from './stored-inputs';
 
+/** An execution of the caller's organization, its input as it was given (stored-inputs.ts). */
 export async function findExecutionRow(ctx: ServiceContext, id: string) {
   const notFound = new AppError('EXECUTION_NOT_FOUND', `Execution ${id} was not found.`);
   if (!isUuid(id)) throw notFound;
@@ -17,7 +19,7 @@ export async function findExecutionRow(ctx: ServiceContext, id: string) {
     .from(executions)
     .where(and(eq(executions.id, id), eq(executions.orgId, ctx.principal.orgId)));
   if (!row) throw notFound;
-  return row;
+  return withInputs(row);
 }
 
 /**

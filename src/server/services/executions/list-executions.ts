@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { executions, type ExecutionStatus } from '@/server/db/schema';
 import type { ServiceContext } from '../context';
 import { isUuid } from '../context';
 import { toSummary } from './execution-views';
+import { inflatedText } from './stored-inputs';
 
 export interface ListExecutionsInput {
   pipeline_id?: string;
@@ -27,14 +28,7 @@ export async function listExecutions(ctx: ServiceContext, input: ListExecutionsI
   if (input.status) where.push(eq(executions.status, input.status));
   if (input.since) where.push(gte(executions.createdAt, new Date(input.since)));
   if (input.until) where.push(lt(executions.createdAt, new Date(input.until)));
-  if (input.q) {
-    // the text as it appears inside JSON (quotes and backslashes escaped), found literally (no LIKE wildcards)
-    const pattern = `%${JSON.stringify(input.q)
-      .slice(1, -1)
-      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const errorText = sql`coalesce(${executions.error}::text, '')`;
-    where.push(sql`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or ${errorText} ilike ${pattern})`);
-  }
+  if (input.q) return searchExecutions(ctx, where, input);
   const [rows, totals] = await Promise.all([
     ctx.db
       .select()
@@ -49,4 +43,39 @@ export async function listExecutions(ctx: ServiceContext, input: ListExecutionsI
       .where(and(...where)),
   ]);
   return { executions: rows.map(toSummary), total_count: totals[0]?.n ?? 0 };
+}
+
+/** Rows a search reads at a time, newest first. */
+const SEARCH_PAGE = 500;
+
+/**
+ * The same with `q`: text found in the inputs, outputs or error. Postgres finds it in the JSON it can read; an input
+ * stored deflated (stored-inputs.ts) Postgres cannot read, so the rows that hold one are read here, a page at a time,
+ * and the text looked for in the input's JSON as `inputs::text ilike` would in the jsonb's.
+ */
+async function searchExecutions(ctx: ServiceContext, where: SQL[], input: ListExecutionsInput) {
+  const escaped = JSON.stringify(input.q).slice(1, -1);
+  // the text as it appears inside JSON (quotes and backslashes escaped), found literally (no LIKE wildcards)
+  const pattern = `%${escaped.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const needle = escaped.toLowerCase();
+  const errorText = sql`coalesce(${executions.error}::text, '')`;
+  const found = sql<boolean>`(${executions.inputs}::text ilike ${pattern} or ${executions.outputs}::text ilike ${pattern} or ${errorText} ilike ${pattern})`;
+  const ids: string[] = [];
+  for (let after: { at: string; id: string } | undefined; ;) {
+    const next = after ? sql`(${executions.createdAt}, ${executions.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
+    const page = await ctx.db
+      .select({ id: executions.id, at: sql<string>`${executions.createdAt}::text`, found, z: executions.inputsZ })
+      .from(executions)
+      .where(and(...where, sql`(${found} or ${executions.inputsZ} is not null)`, next))
+      .orderBy(desc(executions.createdAt), desc(executions.id))
+      .limit(SEARCH_PAGE);
+    for (const r of page) if (r.found || (r.z && inflatedText(r.z).toLowerCase().includes(needle))) ids.push(r.id);
+    if (page.length < SEARCH_PAGE) break;
+    after = page[page.length - 1];
+  }
+  const shown = ids.slice(input.offset, input.offset + input.limit);
+  const rows = shown.length
+    ? await ctx.db.select().from(executions).where(inArray(executions.id, shown)).orderBy(desc(executions.createdAt), desc(executions.id))
+    : [];
+  return { executions: rows.map(toSummary), total_count: ids.length };
 }

@@ -11,6 +11,7 @@ import { endedOutsideEngine, keepRecord, keepsInput, keepsNodeRows, payloadKeepi
 import { compactNodeRuns, nodeRowsOf } from './node-runs';
 import { resolveRefs, SlotRegistry } from './record-refs';
 import { writeResult } from './result-writer';
+import { DROP_INPUTS } from './stored-inputs';
 
 /** A node's run as stored: the engine's record plus the node's type. */
 export interface NodeRecord extends NodeRun {
@@ -156,7 +157,7 @@ export async function saveResult(
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
-    stored_bytes = ${stored}${keepInput ? sql`` : sql`, inputs = '{}'::jsonb`}${compact ? sql`, node_runs = ${compact}::json` : sql``}${held.set}
+    stored_bytes = ${stored}${keepInput ? sql`` : sql`, ${DROP_INPUTS}`}${compact ? sql`, node_runs = ${compact}::json` : sql``}${held.set}
     where id = ${executionId}::uuid${held.where} returning id`;
   // the ends of runs finishing together share a commit (result-writer.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;

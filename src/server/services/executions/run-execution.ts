@@ -15,6 +15,7 @@ import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } 
 import { appliedPolicy, keepsNodeRows, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
 import { takeAdmitted } from './admitted';
+import { inputColumns, withInputs } from './stored-inputs';
 import { alertOnFailure } from '../alerts/on-run-failed';
 
 /** How often a worker's run writes its nodes' progress (the editor shows it live). */
@@ -61,7 +62,7 @@ const readQueued = preparedPerDb((db) =>
       orgId: executions.orgId,
       pipelineId: executions.pipelineId,
       pipelineVersion: executions.pipelineVersion,
-      inputs: executions.inputs,
+      ...inputColumns,
       testMode: executions.testMode,
       status: executions.status,
       trigger: executions.trigger,
@@ -100,7 +101,7 @@ async function take(db: Db, executionId: string, firstDelivery: boolean) {
   if (firstDelivery) {
     // an execution this process admitted itself (the MLLP feed) comes with the row it wrote
     const admitted = takeAdmitted(executionId);
-    const [row] = admitted ? [{ ...admitted, testMode: false, status: 'queued' }] : await readQueued(db).execute({ id: executionId });
+    const [row] = admitted ? [{ ...admitted, testMode: false, status: 'queued' }] : (await readQueued(db).execute({ id: executionId })).map(withInputs);
     if (row?.status === 'queued') {
       return { ...row, policy: await policyOf(db, row.pipelineId, row, row.policy), startedAt: new Date(), previousStart: null, markRunning: true };
     }
@@ -126,12 +127,12 @@ async function claim(db: Db, executionId: string) {
       orgId: executions.orgId,
       pipelineId: executions.pipelineId,
       pipelineVersion: executions.pipelineVersion,
-      inputs: executions.inputs,
+      ...inputColumns,
       testMode: executions.testMode,
       trigger: executions.trigger,
       previousStart: previous.startedAt,
     });
-  return row ? { ...row, startedAt: row.previousStart ?? now } : null;
+  return row ? { ...withInputs(row), startedAt: row.previousStart ?? now } : null;
 }
 
 /**

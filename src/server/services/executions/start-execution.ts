@@ -7,6 +7,7 @@ import { AppError } from '@/server/errors';
 import { organizations, pipelines } from '@/server/db/schema';
 import type { DataPolicy } from '@/shared/data-settings';
 import { pipelinePolicy, POLICY_SQL } from './data-policy';
+import { packInputs } from './stored-inputs';
 
 export const MAX_CONCURRENT_EXECUTIONS = 100;
 
@@ -72,22 +73,27 @@ export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof
  */
 export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<QueuedStart[]> {
   if (list.length === 0) return [];
-  const rows = list.map((e) => ({
-    id: randomUUID(),
-    org: e.orgId,
-    pipeline: e.pipelineId,
-    version: e.pipelineVersion,
-    trigger: e.trigger,
-    inputs: e.inputs,
-    notify: e.notify !== false,
-    claimed: e.claimedBy,
-  }));
+  const rows = list.map((e) => {
+    const packed = packInputs(e.inputs);
+    return {
+      id: randomUUID(),
+      org: e.orgId,
+      pipeline: e.pipelineId,
+      version: e.pipelineVersion,
+      trigger: e.trigger,
+      // a deflated input goes as base64 (this statement's parameter only), stored as bytes by decode()
+      inputs: packed.z ? {} : e.inputs,
+      z: packed.z ? packed.z.toString('base64') : null,
+      notify: e.notify !== false,
+      claimed: e.claimedBy,
+    };
+  });
   const result = await db.execute(sql`select m.id, s.outcome, case when s.outcome = 'started' then (select ${POLICY_SQL} from pipelines p
       left join organizations o on o.id = p.org_id where p.id = m.pipeline) end as policy
     from jsonb_to_recordset(${jsonText(rows)}::jsonb)
-    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, notify boolean, claimed uuid)
+    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, z text, notify boolean, claimed uuid)
     cross join lateral start_execution_if_current(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
-      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed) s`);
+      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed, decode(m.z, 'base64')) s`);
   const outcomes = new Map(rowsOf<{ id: string; outcome: string; policy: DataPolicy | null }>(result).map((r) => [r.id, r]));
   return rows.map((r) => {
     const o = outcomes.get(r.id);
@@ -120,8 +126,10 @@ async function start<T>(
   const startedAt = e.status === 'running' ? new Date() : null;
   // the arguments of start_execution(_if_current), as fragments of one statement
   const target = sql`${id}::uuid, ${e.orgId}, ${e.pipelineId}, ${e.pipelineVersion}`;
-  const run = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${jsonText(e.inputs)}::jsonb`;
-  const args = sql`${run}, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean`;
+  const input = packInputs(e.inputs);
+  const run = sql`${e.status}, ${e.trigger}, ${e.testMode}, ${e.retryOf ?? null}, ${input.json}::jsonb`;
+  const args = sql`${run}, ${startedAt?.toISOString() ?? null}::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}, ${e.notify !== false}::boolean,
+    ${e.claimedBy ?? null}::uuid, ${input.z}::bytea`;
   // a run started running (inside its request) applies its pipeline's data policy next: read by the same statement,
   // not by one of its own; a queued one's worker reads it with the row (null here)
   const policy =

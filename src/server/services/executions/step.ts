@@ -14,6 +14,7 @@ import { nodeRecord, readNodeRecords, saveNodeRecords, saveResult } from './node
 import { appliedPolicy } from './data-policy';
 import { currentPipeline, loadDefinition, refuseInvalid } from './runnable-pipeline';
 import { startExecution } from './start-execution';
+import { withInputs } from './stored-inputs';
 
 /** A session waits this long for its next step; then it expires and its execution is cancelled. */
 export const STEP_SESSION_IDLE_MS = 60 * 60 * 1000;
@@ -142,7 +143,7 @@ export async function advanceStep(ctx: ServiceContext, sessionId: string, nodeOu
   if (state === 'finished' || !session.currentNode) {
     throw new AppError('STEP_SESSION_FINISHED', `This step session is ${session.status === 'waiting' ? 'done' : session.status}.`);
   }
-  const [execution] = await ctx.db.select().from(executions).where(eq(executions.id, session.executionId));
+  const [execution] = (await ctx.db.select().from(executions).where(eq(executions.id, session.executionId))).map(withInputs);
   const def = await loadDefinition(ctx.db, execution!.pipelineId, execution!.pipelineVersion);
   const { graph } = planOf(def, getNodeType);
   const nodeId = session.currentNode;
