@@ -32,7 +32,7 @@ export function packInputs(inputs: Record<string, unknown>): PackedInputs {
   const json = jsonText(inputs);
   if (json.length < DEFLATE_FROM) return { json, z: null };
   const z = deflateRawSync(json, { level: LEVEL });
-  // an input that does not compress (already compressed data, base64) stays jsonb: nothing to gain
+  // an input that hardly compresses (already compressed data) stays jsonb: nothing to gain for the inflate it costs
   return z.length < json.length * 0.9 ? { json: '{}', z } : { json, z: null };
 }
 
