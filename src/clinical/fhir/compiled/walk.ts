@@ -3,7 +3,7 @@ import { codeIssue, listedValueSet } from '../binding-codes';
 import type { FhirIssue } from '../validate';
 import type { Vars } from './fhirpath';
 import { evaluate, known } from './invariants';
-import { brokenNested, isNestedResource, nestedIssues, scanNested } from './nested';
+import { brokenNested, isNestedResource, nestedIssues } from './nested';
 import {
   choiceKeyOf,
   type CompiledChoice,
@@ -17,7 +17,9 @@ import {
   PRIMITIVES,
   type PrimitiveCheck,
 } from './plan';
+import { nullsOf, unwalked } from './nulls';
 import { type At, crawlPath, path, pathOf } from './paths';
+import { structure, type State } from './state';
 import { isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve } from './schema';
 
 /**
@@ -28,21 +30,8 @@ import { isEmptyValue as isEmpty, isResourceValue, itemType, type Json, resolve 
  * pass over the value with the plans of plan.ts. Paths are built only for the issues found.
  */
 
-interface State {
-  issues: FhirIssue[];
-  codes: FhirIssue[];
-  nested: FhirIssue[];
-  bindings: boolean;
-  resources: TypedValue[];
-  root: TypedValue;
-}
-
 const UCUM: TypedValue = toTypedValue('http://unitsofmeasure.org');
 const STRUCTURE_DEFINITION = /http:\/\/hl7\.org\/fhir\/StructureDefinition\/([A-Za-z]+)\b/g;
-
-function structure(s: State, at: At | string, message: string): void {
-  s.issues.push({ severity: 'error', code: 'structure', path: typeof at === 'string' ? at : path(at), message });
-}
 
 function invariants(s: State, prop: Pick<CompiledProp, 'invariants'>, value: unknown, type: string, at: At): void {
   let vars: Vars | undefined;
@@ -347,58 +336,6 @@ function additional(
   const elements = plan.elements;
   if (!(key in elements) && !(key.startsWith('_') && key.slice(1) in elements)) structure(s, `${path(at)}.${key}`, `Invalid additional property "${key}"`);
   return seen;
-}
-
-/**
- * @medplum/core's first check, of null values anywhere, done by the walk as it goes (where it walks the JSON as it
- * is): this key's value, or its list's items.
- */
-function nullsOf(s: State, o: Json, key: string, value: unknown, at: At): void {
-  if (value === null) structure(s, `${pathOf(at, true)}.${key}`, 'Invalid null value');
-  else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (item === undefined) structure(s, `${pathOf(at, true)}.${key}[${i}]`, 'Invalid undefined value');
-      else if (item === null) {
-        const partner = o[key.startsWith('_') ? key.slice(1) : `_${key}`] as unknown[] | undefined;
-        if (!partner?.[i]) structure(s, `${pathOf(at, true)}.${key}[${i}]`, 'Invalid null value');
-      }
-    }
-  }
-}
-
-/** A part of the JSON the walk does not go through as it is: resource-invariants.ts's walk, and the nulls below it. */
-function unwalked(s: State, value: unknown, json: string): void {
-  scanNested(value, json, s.root, s.nested);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (value[i] && typeof value[i] === 'object') nulls(value[i] as Json, [`${json}[${i}]`], s);
-  } else if (value && typeof value === 'object') nulls(value as Json, [json], s);
-}
-
-/** Null values anywhere below an object (@medplum/core's first check); the path is joined only for an issue. */
-function nulls(obj: Json, trail: string[], s: State): void {
-  for (const key of Object.keys(obj)) {
-    const value = obj[key];
-    if (value === null) structure(s, `${trail.join('')}.${key}`, 'Invalid null value');
-    else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item = value[i];
-        if (item === undefined) structure(s, `${trail.join('')}.${key}[${i}]`, 'Invalid undefined value');
-        else if (item === null) {
-          const partner = obj[key.startsWith('_') ? key.slice(1) : `_${key}`] as unknown[] | undefined;
-          if (!partner?.[i]) structure(s, `${trail.join('')}.${key}[${i}]`, 'Invalid null value');
-        } else if (typeof item === 'object') {
-          trail.push(`.${key}[${i}]`);
-          nulls(item as Json, trail, s);
-          trail.pop();
-        }
-      }
-    } else if (typeof value === 'object') {
-      trail.push(`.${key}`);
-      nulls(value as Json, trail, s);
-      trail.pop();
-    }
-  }
 }
 
 /**
