@@ -37,7 +37,8 @@ describe('fhir-validate', () => {
       'Patient.gender: "F" is not in the required value set administrative-gender (male, female, other, unknown)',
       'Patient.identifier: Missing required property',
       'Patient.name: Missing required property',
-      'Patient: Constraint us-core-6 not met: Either Patient.name.given and/or Patient.name.family SHALL be present or a Data Absent Reason Extension SHALL be present.',
+      'Patient: Constraint us-core-6 not met: Either Patient.name.given and/or Patient.name.family SHALL be present ' +
+        'or a Data Absent Reason Extension SHALL be present.',
     ]);
     for (const p of synthea('Patient'))
       expect(Object.keys((await runNode(fhirValidate, fhirValidate.example, { resource: p })).outputs), p.id).toEqual(['valid']);
@@ -92,7 +93,8 @@ describe('fhir-validate', () => {
     const e = await failure(runNode(fhirValidate, { on_invalid: 'fail' }, { resource: { ...bare, birthDate: '21/05/1927' } }));
     expect(e.code).toBe('FHIR_INVALID');
     expect(e.message).toBe(
-      'The Patient is not valid FHIR R4: error at Patient.birthDate: Invalid date format; error at Patient.gender: "F" is not in the required value set administrative-gender (male, female, other, unknown)',
+      'The Patient is not valid FHIR R4: error at Patient.birthDate: Invalid date format; ' +
+        'error at Patient.gender: "F" is not in the required value set administrative-gender (male, female, other, unknown)',
     );
     const text = await runNode(fhirValidate, {}, { resource: 'MSH|^~\\&|' });
     expect(issuesOf(text)).toEqual([': Not a FHIR resource: the value is string, not an object']);
