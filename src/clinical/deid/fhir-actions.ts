@@ -1,4 +1,4 @@
-import { type BirthDatePolicy, birthDateOutcome, pseudonym, shiftDays, shiftFhirDate } from './keyed';
+import { type BirthDatePolicy, birthDateOutcome, CACHED, pseudonym, shiftDays, shiftFhirDate } from './keyed';
 import type { Scrubber } from './scrub';
 import { zip3 } from './zip3';
 import type { FhirAction } from './fhir-rules';
@@ -150,7 +150,7 @@ export function hashReference(key: Uint8Array, ref: string): string {
   if (!known) references.set(key, (known = new Map()));
   let hashed = known.get(ref);
   if (hashed === undefined) {
-    if (known.size >= 100_000) known.clear();
+    if (known.size >= CACHED) known.clear();
     known.set(ref, (hashed = hashReferenceOnce(key, ref)));
   }
   return hashed;
