@@ -17,7 +17,9 @@ export const env = {
   NEXT_TELEMETRY_DISABLED: '1',
 };
 /** BENCH_PROFILE=<folder>: each server and worker process writes a CPU profile (.cpuprofile) there when it stops. */
-const profiled = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}` } : {};
+const profiled = process.env.BENCH_PROFILE
+  ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`].filter(Boolean).join(' ') }
+  : {};
 
 export function build() {
   if (process.env.BENCH_SKIP_BUILD) return;

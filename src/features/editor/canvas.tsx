@@ -137,7 +137,7 @@ export function Canvas() {
       if (stacked(s.nodes)) {
         const laidOut = await layoutDocument(s.nodes, s.edges, s.notes).catch(() => null);
         if (cancelled || !laidOut) return;
-        s.setGraph(laidOut.nodes, s.edges, laidOut.notes);
+        store.getState().moveTo(laidOut.nodes, laidOut.notes);
         toast.info('Laid out automatically: nodes of this version sat on top of each other. Save to keep the layout.');
       }
       void flow.fitView(FIT);

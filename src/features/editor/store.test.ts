@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonical } from './definition';
+import { layoutDocument } from './auto-layout';
 import { createEditorStore, currentDefinition } from './store';
 import { CATALOG, entry } from './test-catalog';
 
@@ -268,5 +269,39 @@ describe('editor store', () => {
     expect(s.getState().panel).toBe('versions');
     s.getState().select(id);
     expect(s.getState().panel).toBe('node');
+  });
+
+  it('an auto-layout that finishes after the user went on editing moves the nodes and keeps the edits', async () => {
+    const s = makeStore();
+    for (const [type, x] of [
+      ['manual-trigger', 600],
+      ['jsonata-transform', 300],
+      ['pipeline-output', 0],
+    ] as const)
+      s.getState().addNode(type, { x, y: 0 });
+    s.getState().connect({ source: 'manual-trigger-1', sourceHandle: 'event', target: 'jsonata-transform-1', targetHandle: 'input' });
+    s.getState().connect({ source: 'jsonata-transform-1', sourceHandle: 'output', target: 'pipeline-output-1', targetHandle: 'value' });
+    const asked = s.getState();
+    expect(asked.nodes.find((n) => n.selected)?.id).toBe('pipeline-output-1'); // the last one added
+    const layout = layoutDocument(asked.nodes, asked.edges, asked.notes);
+    // while it runs: another node picked and configured, one added
+    s.getState().select('jsonata-transform-1');
+    s.getState().updateNode('jsonata-transform-1', { config: { expression: '{"greeting": name}' } }, 'expression');
+    s.getState().addNode('csv-parse', { x: 900, y: 400 });
+    const picked = s.getState().nodes.find((n) => n.id === 'csv-parse-1')!;
+    s.getState().select('jsonata-transform-1');
+    const laidOut = await layout;
+    s.getState().moveTo(laidOut.nodes, laidOut.notes);
+    const after = s.getState();
+    const x = (id: string) => after.nodes.find((n) => n.id === id)!.position.x;
+    expect(x('manual-trigger-1')).toBeLessThan(x('jsonata-transform-1')); // laid out left to right, the way data flows
+    expect(x('jsonata-transform-1')).toBeLessThan(x('pipeline-output-1'));
+    expect(after.nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['jsonata-transform-1']);
+    expect(after.nodes.find((n) => n.id === 'jsonata-transform-1')!.data.config).toEqual({ expression: '{"greeting": name}' });
+    expect(after.nodes.find((n) => n.id === 'csv-parse-1')!.position).toEqual(picked.position); // not in the layout: where it was put
+    expect(after.edges).toHaveLength(2);
+    s.getState().undo(); // the layout is one step: the places before it, the edits kept
+    expect(s.getState().nodes.find((n) => n.id === 'manual-trigger-1')!.position.x).toBe(600);
+    expect(s.getState().nodes.find((n) => n.id === 'jsonata-transform-1')!.data.config).toEqual({ expression: '{"greeting": name}' });
   });
 });

@@ -15,7 +15,8 @@ export function useCanvasCommands() {
     const s = store.getState();
     try {
       const laidOut = await layoutDocument(s.nodes, s.edges, s.notes);
-      s.setGraph(laidOut.nodes, s.edges, laidOut.notes);
+      // the places only: an edit made while the layout ran (a click, a config typed, a node deleted) stays
+      store.getState().moveTo(laidOut.nodes, laidOut.notes);
       window.requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: 300 }));
     } catch (e) {
       toast.error(`Auto-layout failed: ${(e as Error).message}`);

@@ -81,6 +81,11 @@ export interface DocumentSlice {
   toggleDisabled(): number;
   /** Replaces the graph (and the notes, when given) as one undo step. */
   setGraph(nodes: FlowNode[], edges: FlowEdge[], notes?: NoteNode[]): void;
+  /**
+   * Puts nodes and notes where a layout placed them (by id), as one undo step. Only places change: a layout is computed
+   * from the document as it was when asked for, and what was edited, selected, added or deleted while it ran stays so.
+   */
+  moveTo(nodes: FlowNode[], notes: NoteNode[]): void;
   load(def: Definition, baseVersion: number, saved?: Definition): void;
   markSaved(def: Definition, version: number): void;
 }
@@ -316,6 +321,18 @@ export const documentSlice =
       setGraph(nodes, edges, notes) {
         remember();
         set({ nodes, edges, ...(notes && { notes }) });
+      },
+      moveTo(nodes, notes) {
+        const placed = <T extends FlowNode | NoteNode>(laidOut: T[]) => {
+          const at = new Map(laidOut.map((n) => [n.id, n.position]));
+          return (n: T): T => {
+            const p = at.get(n.id);
+            return p && (p.x !== n.position.x || p.y !== n.position.y) ? { ...n, position: p } : n;
+          };
+        };
+        remember();
+        const now = get();
+        set({ nodes: now.nodes.map(placed(nodes)), notes: now.notes.map(placed(notes)) });
       },
       /** A whole other definition (a version, a reload): history starts over, the run state goes, the view fits it. */
       load(def, baseVersion, saved) {
