@@ -4,7 +4,8 @@ import { hl7Samples } from '../../../tests/support/clinical/hl7v2';
 import { convertMessage, SUPPORTED_TYPES } from '@/clinical/hl7v2-fhir';
 import { deidentifyFhir } from './fhir';
 import { deidentifyHl7v2 } from './hl7v2';
-import { datesKept, fhirPhi, hl7DatesKept, hl7Phi, leaksIn, searchable, syntheaRecords } from '../../../tests/support/clinical/deid';
+import { datesKept, fhirPhi, leaksIn, searchable, syntheaRecords } from '../../../tests/support/clinical/deid';
+import { hl7DatesKept, hl7Phi } from '../../../tests/support/clinical/hl7-phi';
 
 /**
  * The de-identification scan: for every sample, every value that identifies a person is collected from the input
