@@ -10,6 +10,7 @@ import type { DataPolicy } from '@/shared/data-settings';
 import { endedOutsideEngine, keepRecord, keepsInput, keepsNodeRows, payloadKeeping, payloadState, type Keeping } from './data-policy';
 import { compactNodeRuns, nodeRowsOf } from './node-runs';
 import { resolveRefs, SlotRegistry } from './record-refs';
+import { endsStatement, type EndRow } from './ends-batch';
 import { writeResult } from './result-writer';
 import { DROP_INPUTS } from './stored-inputs';
 
@@ -55,10 +56,15 @@ function upsertNodes(executionId: SQL, records: NodeRecord[], keeping: Keeping, 
   const compacted = registry.compact(keeping === 'all' ? records : records.map((r) => keepRecord(r, keeping)));
   const texts = compacted.records.map((r) => jsonText(r));
   const bytes = new Map(compacted.records.map((r, i) => [r.node_id, texts[i]!.length]));
-  const statement = sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
+  const statement = upsertFrom(executionId, sql`${from} jsonb_to_recordset(${`[${texts.join(',')}]`}::jsonb)`);
+  return { statement, commit: compacted.commit, bytes, texts };
+}
+
+/** The upsert into execution_nodes of the records of `source` (a recordset of RECORD_COLUMNS, named `r` here). */
+function upsertFrom(executionId: SQL, source: SQL): SQL {
+  return sql`insert into execution_nodes (execution_id, node_id, ${sql.raw(NODE_COLUMNS.join(', '))})
     select ${executionId}, r.node_id, ${sql.raw(FROM_RECORD.join(', '))}
-    from ${from} jsonb_to_recordset(${`[${texts.join(',')}]`}::jsonb) as r(${RECORD_COLUMNS}) ${UPSERT}`;
-  return { statement, commit: compacted.commit, bytes };
+    from ${source} as r(${RECORD_COLUMNS}) ${UPSERT}`;
 }
 
 /**
@@ -159,12 +165,36 @@ export async function saveResult(
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
     stored_bytes = ${stored}${keepInput ? sql`` : sql`, ${DROP_INPUTS}`}${compact ? sql`, node_runs = ${compact}::json` : sql``}${held.set}
     where id = ${executionId}::uuid${held.where} returning id`;
-  // the ends of runs finishing together share a commit (result-writer.ts)
+  // the ends of runs finishing together share a commit (result-writer.ts): in one statement, those with no queue job to
+  // settle in it (`batched`: the same values, for ends-batch.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;
   const nodes = upsert ? upsert.statement : sql`delete from execution_nodes n using e where n.execution_id = e.id`;
-  await writeResult(db, sql`with e as (${update})${settle} ${nodes}`);
+  const batched: EndRow | undefined = data.completion
+    ? undefined
+    : {
+        id: executionId,
+        status: result.status,
+        outputs: keepInput ? outputs : null,
+        error: result.error ? jsonText(result.error) : null,
+        finishedAt: finishedAt.toISOString(),
+        startedAt: startedAt.toISOString(),
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+        policy: data.policy,
+        payloads: payloadState(data.policy, result.status),
+        inputBytes,
+        outputBytes,
+        storedBytes: stored,
+        keepInput,
+        nodeRuns: compact,
+        records: upsert ? upsert.texts : null,
+        claimedBy: data.claimedBy ?? null,
+      };
+  await writeResult(db, { statement: sql`with e as (${update})${settle} ${nodes}`, batched }, endsTogether);
   upsert?.commit();
 }
+
+/** The ends of several runs (none settling a queue job) in one statement: ends-batch.ts with this file's record upsert. */
+const endsTogether = (rows: EndRow[]): SQL => endsStatement(rows, upsertFrom);
 
 /** An end's write of a run claimed by a process (queue/claims.ts): only while it holds the claim, which the write releases. */
 function claimCondition(claimedBy: string | undefined): { set: SQL; where: SQL } {

@@ -1,30 +1,44 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import type { EndRow } from './ends-batch';
 
 /** Ends written by one transaction at most. */
 const MAX_BATCH = 100;
 
-interface Pending {
+/** A run's end: its statement, and (`batched`) its values for one statement with others' (ends-batch.ts). */
+export interface End {
   statement: SQL;
+  batched?: EndRow;
+}
+
+/** The statement writing several ends at once (node-records.ts `endsTogether`). */
+export type JoinEnds = (rows: EndRow[]) => SQL;
+
+interface Pending {
+  end: End;
   resolve(): void;
   reject(e: unknown): void;
 }
 
 /**
  * Group commit of runs' ends: a result's write that finds another on its way waits for it, and the ends gathered
- * meanwhile go in one transaction (their statements pipelined on one connection, one commit — one wait for the WAL —
- * for all). The first end after a quiet spell is written at once, alone. Should the batch fail, each of its ends is
- * written again alone, so a bad one fails only its own run.
+ * meanwhile are written together — as one statement when none of them settles a queue job (`batched`: one write to the
+ * database's socket and one commit, no transaction around it), else in one transaction (their statements pipelined on
+ * one connection, one commit — one wait for the WAL — for all). The first end after a quiet spell is written at once,
+ * alone. Should the batch fail, each of its ends is written again alone, so a bad one fails only its own run.
  */
 class ResultWriter {
   private readonly waiting: Pending[] = [];
   private draining = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly join: JoinEnds,
+  ) {}
 
-  write(statement: SQL): Promise<void> {
+  write(end: End): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ statement, resolve, reject });
+      this.waiting.push({ end, resolve, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -35,21 +49,24 @@ class ResultWriter {
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, MAX_BATCH);
         if (batch.length > 1 && (await this.together(batch))) continue;
-        for (const p of batch) await this.db.execute(p.statement).then(() => p.resolve(), p.reject);
+        for (const p of batch) await this.db.execute(p.end.statement).then(() => p.resolve(), p.reject);
       }
     } finally {
       this.draining = false;
     }
   }
 
-  /** The batch in one transaction; false (nothing of it written) if any of its statements failed. */
+  /** The batch in one statement, or one transaction; false (nothing of it written) if that failed. */
   private async together(batch: Pending[]): Promise<boolean> {
     try {
-      await this.db.transaction(async (tx) => {
-        const done = await Promise.allSettled(batch.map((p) => tx.execute(p.statement)));
-        const failed = done.find((d) => d.status === 'rejected');
-        if (failed) throw failed.reason;
-      });
+      const rows = batch.map((p) => p.end.batched);
+      if (rows.every((r) => r !== undefined)) await this.db.execute(this.join(rows));
+      else
+        await this.db.transaction(async (tx) => {
+          const done = await Promise.allSettled(batch.map((p) => tx.execute(p.end.statement)));
+          const failed = done.find((d) => d.status === 'rejected');
+          if (failed) throw failed.reason;
+        });
     } catch {
       return false;
     }
@@ -60,9 +77,9 @@ class ResultWriter {
 
 const writers = new WeakMap<Db, ResultWriter>();
 
-/** Writes a run's end (one statement) in the next group commit of `db`; resolves once it is committed. */
-export function writeResult(db: Db, statement: SQL): Promise<void> {
+/** Writes a run's end in the next group commit of `db` (several ends: `join`); resolves once it is committed. */
+export function writeResult(db: Db, end: End, join: JoinEnds): Promise<void> {
   let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = new ResultWriter(db)));
-  return writer.write(statement);
+  if (!writer) writers.set(db, (writer = new ResultWriter(db, join)));
+  return writer.write(end);
 }

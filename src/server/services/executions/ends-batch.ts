@@ -1,0 +1,70 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * The end of one run as the batched write sends it (node-records.ts `saveResult`): the executions row's new values,
+ * and either its node records (`records`, upserted into execution_nodes) or its compact node runs (`nodeRuns`, in the
+ * row; its execution_nodes rows deleted). Texts are JSON as jsonText makes them (storable in jsonb).
+ */
+export interface EndRow {
+  id: string;
+  status: string;
+  /** JSON text, or null when the run keeps none */
+  outputs: string | null;
+  error: string | null;
+  finishedAt: string;
+  startedAt: string;
+  durationMs: number;
+  policy: string;
+  payloads: string;
+  inputBytes: number;
+  outputBytes: number;
+  storedBytes: number;
+  /** false: the input goes (both columns) */
+  keepInput: boolean;
+  /** JSON text of the compact node runs, when the records stay no rows */
+  nodeRuns: string | null;
+  /** JSON texts of the records to upsert, when they stay rows */
+  records: string[] | null;
+  /** the claim the end is written under, and releases (queue/claims.ts) */
+  claimedBy: string | null;
+}
+
+const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
+
+/** One end as an element of the batch's JSON array (the JSON texts in it as they are: not quoted, not parsed again). */
+function element(r: EndRow): string {
+  return (
+    `{"id":${str(r.id)},"status":${str(r.status)},"outputs":${r.outputs ?? 'null'},"error":${r.error ?? 'null'},` +
+    `"finished_at":${str(r.finishedAt)},"started_at":${str(r.startedAt)},"duration_ms":${r.durationMs},"data_policy":${str(r.policy)},` +
+    `"payloads":${str(r.payloads)},"input_bytes":${r.inputBytes},"output_bytes":${r.outputBytes},"stored_bytes":${r.storedBytes},` +
+    `"keep_input":${r.keepInput},"node_runs":${r.nodeRuns ?? 'null'},"records":${r.records ? `[${r.records.join(',')}]` : 'null'},` +
+    `"claimed_by":${str(r.claimedBy)}}`
+  );
+}
+
+const END_COLUMNS = sql.raw(
+  'id uuid, status text, outputs jsonb, error jsonb, finished_at timestamptz, started_at timestamptz, duration_ms integer, ' +
+    'data_policy text, payloads text, input_bytes integer, output_bytes integer, stored_bytes integer, keep_input boolean, ' +
+    'node_runs json, records json, claimed_by uuid',
+);
+
+/**
+ * The ends of several runs as one statement, whatever their number (one text: prepared once per connection): each
+ * executions row updated as its run's own end would (node-records.ts `saveResult`), under its claim when it has one;
+ * then the compact ones' execution_nodes rows deleted and the others' records upserted. One statement is atomic: no
+ * transaction (begin, commit) around it, and the batch is one write to the database's socket instead of one per end.
+ * `upsert(executionId, source)` is node-records.ts' upsert of the records of `source` (a recordset, named `r`).
+ */
+export function endsStatement(rows: EndRow[], upsert: (executionId: SQL, source: SQL) => SQL): SQL {
+  const update = sql`update executions x set status = v.status, outputs = v.outputs, error = v.error, finished_at = v.finished_at,
+    started_at = coalesce(x.started_at, v.started_at), duration_ms = v.duration_ms, data_policy = v.data_policy, payloads = v.payloads,
+    input_bytes = v.input_bytes, output_bytes = v.output_bytes, stored_bytes = v.stored_bytes,
+    inputs = case when v.keep_input then x.inputs else '{}'::jsonb end, inputs_z = case when v.keep_input then x.inputs_z end,
+    node_runs = case when v.records is null then v.node_runs else x.node_runs end,
+    claimed_by = case when v.claimed_by is null then x.claimed_by end
+    from v where x.id = v.id and (v.claimed_by is null or x.claimed_by = v.claimed_by) returning x.id, v.records`;
+  return sql`with v as (select * from json_to_recordset(${`[${rows.map(element).join(',')}]`}::json) as v(${END_COLUMNS})),
+    e as (${update}),
+    d as (delete from execution_nodes n using e where n.execution_id = e.id and e.records is null)
+    ${upsert(sql`e.id`, sql`e, json_to_recordset(e.records)`)}`;
+}
