@@ -29,6 +29,20 @@ export interface EndRow {
   claimedBy: string | null;
 }
 
+/**
+ * The JSON the batch statement carries at most: Postgres materializes the recordset and the update's result, so a
+ * batch of large runs (1 MB records, a hundred of them) would hold several times its size in one backend. Ends beyond
+ * it go the transaction's way (a statement each).
+ */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** About the JSON an end adds to the batch (its texts; the fixed fields are a few hundred bytes). */
+export function endBytes(r: EndRow): number {
+  let n = 300 + (r.outputs?.length ?? 0) + (r.error?.length ?? 0) + (r.nodeRuns?.length ?? 0);
+  for (const t of r.records ?? []) n += t.length + 1;
+  return n;
+}
+
 const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
 
 /** One end as an element of the batch's JSON array (the JSON texts in it as they are: not quoted, not parsed again). */

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import type { EndRow } from './ends-batch';
+import { BATCH_BYTES, endBytes, type EndRow } from './ends-batch';
 
 /** Ends written by one transaction at most. */
 const MAX_BATCH = 100;
@@ -22,10 +22,11 @@ interface Pending {
 
 /**
  * Group commit of runs' ends: a result's write that finds another on its way waits for it, and the ends gathered
- * meanwhile are written together — as one statement when none of them settles a queue job (`batched`: one write to the
- * database's socket and one commit, no transaction around it), else in one transaction (their statements pipelined on
- * one connection, one commit — one wait for the WAL — for all). The first end after a quiet spell is written at once,
- * alone. Should the batch fail, each of its ends is written again alone, so a bad one fails only its own run.
+ * meanwhile are written together — as one statement when none of them settles a queue job and they are not too large
+ * (`batched`, BATCH_BYTES: one write to the database's socket and one commit, no transaction around it), else in one
+ * transaction (their statements pipelined on one connection, one commit — one wait for the WAL — for all). The first
+ * end after a quiet spell is written at once, alone. Should the batch fail, each of its ends is written again alone,
+ * so a bad one fails only its own run.
  */
 class ResultWriter {
   private readonly waiting: Pending[] = [];
@@ -60,7 +61,7 @@ class ResultWriter {
   private async together(batch: Pending[]): Promise<boolean> {
     try {
       const rows = batch.map((p) => p.end.batched);
-      if (rows.every((r) => r !== undefined)) await this.db.execute(this.join(rows));
+      if (rows.every((r) => r !== undefined) && rows.reduce((n, r) => n + endBytes(r), 0) <= BATCH_BYTES) await this.db.execute(this.join(rows));
       else
         await this.db.transaction(async (tx) => {
           const done = await Promise.allSettled(batch.map((p) => tx.execute(p.end.statement)));
