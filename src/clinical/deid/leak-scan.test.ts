@@ -20,9 +20,9 @@ let checked = 0;
 
 function report(label: string, perSample: [string, string[]][]): string[] {
   const leaked = perSample.filter(([, l]) => l.length > 0);
-  console.log(
-    `${label}: ${perSample.length} samples, ${checked} identifying values checked (and every date), ${perSample.reduce((n, [, l]) => n + l.length, 0)} leaked values${leaked.length ? '\n' + leaked.map(([s, l]) => `  ${s}: ${l.length} — ${l.join(' | ')}`).join('\n') : ''}`,
-  );
+  const total = perSample.reduce((n, [, l]) => n + l.length, 0);
+  const lines = leaked.map(([s, l]) => `\n  ${s}: ${l.length} — ${l.join(' | ')}`).join('');
+  console.log(`${label}: ${perSample.length} samples, ${checked} identifying values checked (and every date), ${total} leaked values${lines}`);
   return leaked.flatMap(([s, l]) => l.map((v) => `${s}: ${v}`));
 }
 
