@@ -126,6 +126,11 @@ export const executionNodes = pgTable(
      * a pass-through output is the node's own input) is left out here and named instead — see record-refs.ts.
      */
     refs: jsonb('refs').$type<RecordRefs>(),
+    /**
+     * Inputs and outputs deflated, when large: `inputs` and `outputs` are then '{}'. Read and written through
+     * stored-payloads.ts only.
+     */
+    payloadsZ: bytea('payloads_z'),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.nodeId] })],
 );

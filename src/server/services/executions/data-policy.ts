@@ -91,7 +91,7 @@ export function endedOutsideEngine(ids: SQL): SQL {
       select e.id, ${POLICY_SQL} as policy, e.status from executions e
       join pipelines p on p.id = e.pipeline_id join organizations o on o.id = p.org_id
       where e.id in (${ids}) and not e.test_mode and e.trigger <> 'step' and ${POLICY_SQL} <> 'full'),
-    nodes as (update execution_nodes n set inputs = '{}'::jsonb, outputs = '{}'::jsonb, emit = null, refs = null
+    nodes as (update execution_nodes n set inputs = '{}'::jsonb, outputs = '{}'::jsonb, payloads_z = null, emit = null, refs = null
       from ended where n.execution_id = ended.id)
     update executions e set data_policy = ended.policy,
       payloads = case when ended.policy = 'errors' and ended.status = 'failed' then 'input' else 'not_kept' end,

@@ -13,6 +13,7 @@ import { resolveRefs, SlotRegistry } from './record-refs';
 import { endsStatement, type EndRow } from './ends-batch';
 import { writeResult } from './result-writer';
 import { DROP_INPUTS } from './stored-inputs';
+import { recordText, withPayloads } from './stored-payloads';
 
 /** A node's run as stored: the engine's record plus the node's type. */
 export interface NodeRecord extends NodeRun {
@@ -26,7 +27,7 @@ export function nodeRecord(nodeId: string, nodeType: string, run: NodeRun): Node
 
 const RECORD_COLUMNS = sql.raw(
   'node_id text, node_type text, status text, inputs jsonb, outputs jsonb, logs jsonb, error jsonb, attempts integer, ' +
-    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text, refs jsonb',
+    'started_ms double precision, finished_ms double precision, duration_ms integer, emit jsonb, reason text, refs jsonb, payloads_z text',
 );
 const NODE_COLUMNS = [
   'node_type',
@@ -42,20 +43,24 @@ const NODE_COLUMNS = [
   'emit',
   'reason',
   'refs',
+  'payloads_z',
 ];
-/** What each column gets from a record (the engine's epoch milliseconds become timestamps). */
-const FROM_RECORD = NODE_COLUMNS.map((c) => (c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : `r.${c}`));
+/** What each column gets from a record (the engine's epoch milliseconds become timestamps; deflated payloads come as base64). */
+const FROM_RECORD = NODE_COLUMNS.map((c) =>
+  c.endsWith('_at') ? `to_timestamp(r.${c.replace('_at', '_ms')} / 1000.0)` : c === 'payloads_z' ? `decode(r.${c}, 'base64')` : `r.${c}`,
+);
 const UPSERT = sql.raw(`on conflict (execution_id, node_id) do update set ${NODE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
 
 /**
  * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
  * met twice are stored once (`registry`: the slots earlier writes of this run stored; by default only this one's).
- * Each record is first cut to what `keeping` keeps (data-policy.ts); `bytes` gives the JSON size of each record sent.
+ * Each record is first cut to what `keeping` keeps (data-policy.ts); `bytes` gives the size of each record as stored (its JSON, with deflated payloads counted as deflated: stored-payloads.ts).
  */
 function upsertNodes(executionId: SQL, records: NodeRecord[], keeping: Keeping, from = sql``, registry = new SlotRegistry()) {
   const compacted = registry.compact(keeping === 'all' ? records : records.map((r) => keepRecord(r, keeping)));
-  const texts = compacted.records.map((r) => jsonText(r));
-  const bytes = new Map(compacted.records.map((r, i) => [r.node_id, texts[i]!.length]));
+  const stored = compacted.records.map((r) => recordText(r));
+  const texts = stored.map((s) => s.text);
+  const bytes = new Map(compacted.records.map((r, i) => [r.node_id, stored[i]!.bytes]));
   const statement = upsertFrom(executionId, sql`${from} jsonb_to_recordset(${`[${texts.join(',')}]`}::jsonb)`);
   return { statement, commit: compacted.commit, bytes, texts };
 }
@@ -83,14 +88,14 @@ export async function readNodeRecords(db: Db, executionId: string, compact?: Com
           .where(eq(executions.id, executionId))
           .then((r) => r[0]?.nodeRuns ?? null),
   ]);
-  return [...resolveRefs(rows), ...nodeRowsOf(executionId, runs)];
+  return [...resolveRefs(rows.map(withPayloads)), ...nodeRowsOf(executionId, runs)];
 }
 
 /**
  * Writes (or rewrites) node records of an execution in one statement; with `runningSince`, the same
  * statement marks a queued execution running (a worker's first progress write). `keeping`: what of their
  * payloads the records keep (data-policy.ts; everything by default: test and step runs). Resolves to each
- * record's JSON size.
+ * record's size as stored.
  */
 export async function saveNodeRecords(
   db: Db,

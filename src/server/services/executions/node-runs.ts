@@ -59,6 +59,7 @@ export function nodeRowsOf(executionId: string, runs: CompactNodeRuns | null | u
     emit: null,
     reason: (n[8] as NodeRow['reason'] | undefined) ?? null,
     refs: null,
+    payloadsZ: null,
   }));
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { inputColumnBytes } from '../executions/stored-inputs';
+import { payloadColumnBytes } from '../executions/stored-payloads';
 
 /** What one statement removed. */
 export interface Removed {
@@ -22,8 +23,7 @@ const UNUSED = sql.raw(`e.status in ('completed', 'failed', 'cancelled')
  * Bytes of a node record as Postgres stores it: each value's stored size (compressed, or its TOAST size — read from the
  * pointer, the value itself is not fetched) and ~70 bytes of tuple header and fixed columns.
  */
-const NODE_PAYLOAD_BYTES_TEXT =
-  'pg_column_size(n.inputs) + pg_column_size(n.outputs) + pg_column_size(n.logs) + coalesce(pg_column_size(n.emit), 0) + coalesce(pg_column_size(n.refs), 0)';
+const NODE_PAYLOAD_BYTES_TEXT = `${payloadColumnBytes('n')} + pg_column_size(n.logs) + coalesce(pg_column_size(n.emit), 0) + coalesce(pg_column_size(n.refs), 0)`;
 const NODE_PAYLOAD_BYTES = sql.raw(NODE_PAYLOAD_BYTES_TEXT);
 export const NODE_BYTES = sql.raw(
   `70 + ${NODE_PAYLOAD_BYTES_TEXT} + pg_column_size(n.node_id) + pg_column_size(n.node_type) + pg_column_size(n.status) + coalesce(pg_column_size(n.error), 0)`,
@@ -74,7 +74,7 @@ export async function prunePayloadsBefore(db: Db, pipelineId: string, before: Da
       ),
       old as (select n.execution_id, n.node_id, ${NODE_PAYLOAD_BYTES} as bytes from execution_nodes n join held h on h.id = n.execution_id),
       nodes as (
-        update execution_nodes n set inputs = '{}'::jsonb, outputs = '{}'::jsonb, logs = '[]'::jsonb, emit = null, refs = null
+        update execution_nodes n set inputs = '{}'::jsonb, outputs = '{}'::jsonb, payloads_z = null, logs = '[]'::jsonb, emit = null, refs = null
         from old o where n.execution_id = o.execution_id and n.node_id = o.node_id returning o.bytes
       ),
       runs as (

@@ -1,0 +1,60 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { jsonText } from '@/server/db/json';
+import { DEFLATE_FROM } from './stored-inputs';
+
+/**
+ * A node record's inputs and outputs as stored (issue 27): in `inputs` and `outputs` (jsonb) when small, else deflated
+ * by the application in `payloads_z` (bytea, raw deflate of the JSON text {"inputs":…,"outputs":…}; both jsonb columns
+ * are then '{}'). Under the `full` policy a feed message's records held ~60 KB of jsonb: Postgres parsed every byte of
+ * it into jsonb and compressed it again (pglz) — an ADT bundle of 54 KB took ~0.9 ms of its CPU to store that way, and
+ * ~0.02 ms as the 10 KB this makes of it. Every write of a record goes through `recordText`, every read through
+ * `withPayloads`, every statement that drops payloads sets `payloads_z` to null with them.
+ */
+
+/**
+ * zlib's level 1: an ADT bundle of 54 KB becomes ~10.1 KB in ~90 µs, against ~8.6 KB in ~300 µs at level 6 (node:zlib,
+ * one core). The feed's process writes every record it runs; a trigger's input, written once and small, takes level 6
+ * (stored-inputs.ts).
+ */
+const LEVEL = 1;
+
+/** A record to store: its inputs and outputs, and the other columns as they are. */
+interface Storable {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/**
+ * The JSON text of a record as the upsert reads it (node-records.ts), and the bytes it stores: its payloads in place when
+ * their JSON is small or hardly compresses, else `payloads_z` (base64 in the text: Postgres decodes it) and empty ones.
+ * Each value is serialized once either way.
+ */
+export function recordText(record: Storable): { text: string; bytes: number } {
+  const { inputs, outputs, ...rest } = record;
+  const payloads = `{"inputs":${jsonText(inputs)},"outputs":${jsonText(outputs)}}`;
+  // the other fields after the payloads' (the record always has some: its node id)
+  const others = jsonText(rest).slice(1);
+  if (payloads.length >= DEFLATE_FROM) {
+    const utf8 = Buffer.from(payloads);
+    const z = deflateRawSync(utf8, { level: LEVEL });
+    // payloads that hardly compress (data compressed already) stay JSON: nothing to gain for the inflate they would cost
+    if (z.length < utf8.length * 0.9) {
+      const b64 = z.toString('base64');
+      const text = `{"inputs":{},"outputs":{},"payloads_z":"${b64}",${others}`;
+      return { text, bytes: text.length - b64.length + z.length };
+    }
+  }
+  const text = `${payloads.slice(0, -1)},${others}`;
+  return { text, bytes: text.length };
+}
+
+/** A row read with `payloadsZ`, its inputs and outputs in place (and `payloadsZ` null: what it held is in them now). */
+export function withPayloads<R extends { inputs: Record<string, unknown>; outputs: Record<string, unknown>; payloadsZ?: Uint8Array | null }>(row: R): R {
+  if (!row.payloadsZ?.length) return row;
+  const { inputs, outputs } = JSON.parse(inflateRawSync(row.payloadsZ).toString('utf8')) as Storable;
+  return { ...row, inputs, outputs, payloadsZ: null };
+}
+
+/** Bytes the stored payloads take (`n` names the execution_nodes row), for the statements that count stored bytes. */
+export const payloadColumnBytes = (n: string): string =>
+  `pg_column_size(${n}.inputs) + pg_column_size(${n}.outputs) + coalesce(pg_column_size(${n}.payloads_z), 0)`;
