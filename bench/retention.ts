@@ -75,11 +75,13 @@ try {
   await raw`create table bench_t as select row_number() over (order by created_at) - 1 as k, * from executions where pipeline_id = ${templates.id}`;
   await raw`create table bench_tn as select t.k, n.* from execution_nodes n join bench_t t on t.id = n.execution_id`;
   const T = (await raw<{ k: number }[]>`select count(*)::int as k from bench_t`)[0]!.k;
-  const [tpl] = await raw<{ bytes: number }[]>`select (sum(octet_length(n.inputs::text) + octet_length(n.outputs::text)) / ${T})::int as bytes from bench_tn n`;
+  // the node payloads as stored: JSON, or deflated (stored-payloads.ts)
+  const [tpl] = await raw<{ bytes: number }[]>`select (sum(octet_length(n.inputs::text) + octet_length(n.outputs::text)
+    + coalesce(octet_length(n.payloads_z), 0)) / ${T})::int as bytes from bench_tn n`;
   console.log(`retention bench: ${N.toLocaleString()} ADT → FHIR runs over ${DAYS} simulated days (${Math.round(N / DAYS).toLocaleString()}/day),`);
   const vacuum = VACUUM ? 'VACUUM after each day' : 'autovacuum only';
   console.log(
-    `  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs (real records, ${tpl!.bytes} bytes of node JSON a run)`,
+    `  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs (real records, ${tpl!.bytes} bytes of node payloads a run as stored)`,
   );
 
   const start = Date.now() - DAYS * DAY;
@@ -97,13 +99,14 @@ try {
           select gen_random_uuid() as id, (${inserted} + i) % ${T} as k,
             to_timestamp((${dayStart} + (${done} + i)::float8 * ${DAY} / ${perDay}) / 1000.0) as at
           from generate_series(0, ${n - 1}) i),
-        e as (insert into executions (id, org_id, pipeline_id, pipeline_version, status, trigger, inputs, outputs, created_at, started_at, finished_at,
-            duration_ms, payloads)
-          select g.id, t.org_id, ${feed.id}, 1, 'completed', 'mllp', t.inputs, t.outputs, g.at, g.at, g.at + interval '40 ms', 40, 'kept'
+        e as (insert into executions (id, org_id, pipeline_id, pipeline_version, status, trigger, inputs, inputs_z, outputs, created_at, started_at,
+            finished_at, duration_ms, payloads)
+          select g.id, t.org_id, ${feed.id}, 1, 'completed', 'mllp', t.inputs, t.inputs_z, t.outputs, g.at, g.at, g.at + interval '40 ms', 40, 'kept'
           from g join bench_t t on t.k = g.k returning id)
-        insert into execution_nodes (execution_id, node_id, node_type, status, inputs, outputs, logs, error, attempts, started_at, finished_at,
-          duration_ms, emit, reason, refs)
-        select g.id, n.node_id, n.node_type, n.status, n.inputs, n.outputs, n.logs, n.error, n.attempts, g.at, g.at, n.duration_ms, n.emit, n.reason, n.refs
+        insert into execution_nodes (execution_id, node_id, node_type, status, inputs, outputs, payloads_z, logs, error, attempts, started_at,
+          finished_at, duration_ms, emit, reason, refs)
+        select g.id, n.node_id, n.node_type, n.status, n.inputs, n.outputs, n.payloads_z, n.logs, n.error, n.attempts, g.at, g.at, n.duration_ms,
+          n.emit, n.reason, n.refs
         from g join bench_tn n on n.k = g.k`;
       inserted += n;
     }

@@ -11,7 +11,7 @@ import { client, type Client } from '../support/client';
  * detail, a retry from a later node (it runs on the stored outputs), a step session — and the pruner drops them.
  *
  * in (manual-trigger, field message: text) ──message──▶ parse (hl7v2-parse) ──message──▶ fhir (hl7v2-to-fhir)
- *   ──bundle──▶ out ("bundle")
+ *   ──bundle──▶ out ("bundle");  parse ──message──▶ raw ("parsed")
  */
 const DIR = '/work/shared/data/hl7v2/messages';
 /** The largest ADT sample: its bundle is tens of KB, as a feed's are. */
@@ -27,11 +27,13 @@ const definition = {
     { id: 'parse', type: 'hl7v2-parse', config: {} },
     { id: 'fhir', type: 'hl7v2-to-fhir', config: { bundle_type: 'transaction' } },
     { id: 'out', type: 'pipeline-output', config: { key: 'bundle' } },
+    { id: 'raw', type: 'pipeline-output', config: { key: 'parsed' } },
   ],
   connections: [
     { id: 'c1', source: 'in', source_port: 'message', target: 'parse', target_port: 'text' },
     { id: 'c2', source: 'parse', source_port: 'message', target: 'fhir', target_port: 'message' },
     { id: 'c3', source: 'fhir', source_port: 'bundle', target: 'out', target_port: 'value' },
+    { id: 'c4', source: 'parse', source_port: 'message', target: 'raw', target_port: 'value' },
   ],
 };
 
@@ -51,10 +53,10 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
   let sql: postgres.Sql | undefined;
   /** On Postgres: how each node record of a run is stored. */
   const storedNodes = async (id: string) => {
-    const rows = await sql!`select node_id, inputs::text as inputs, outputs::text as outputs, length(payloads_z) as deflated
+    const rows = await sql!`select node_id, inputs::text as inputs, outputs::text as outputs, emit::text as emit, length(payloads_z) as deflated
       from execution_nodes where execution_id = ${id} order by node_id`;
     return Object.fromEntries(
-      rows.map((r) => [r.node_id, { inputs: r.inputs, outputs: r.outputs, deflated: r.deflated === null ? null : Number(r.deflated) }]),
+      rows.map((r) => [r.node_id, { inputs: r.inputs, outputs: r.outputs, emit: r.emit, deflated: r.deflated === null ? null : Number(r.deflated) }]),
     );
   };
 
@@ -77,6 +79,7 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
     expect(ran.status, ran.text).toBe(200);
     const run = await poll(api, ran.body.execution_id);
     expect(run).toMatchObject({ status: 'completed', data_policy: 'full', payloads: 'kept', inputs: { message: ADT } });
+    expect(Object.keys(run.outputs).sort()).toEqual(['bundle', 'parsed']);
     const bundle = run.outputs.bundle as { resourceType: string; entry: { resource: { resourceType: string } }[] };
     expect(bundle.resourceType).toBe('Bundle');
     expect(bundle.entry.map((e) => e.resource.resourceType)).toContain('Patient');
@@ -94,15 +97,20 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
       const stored = await storedNodes(run.id);
       // the bundle and the parsed message are in payloads_z, in a fraction of their JSON; their jsonb columns are empty
       for (const n of ['parse', 'fhir']) expect(stored[n]).toMatchObject({ inputs: '{}', outputs: '{}' });
+      // what an output node emitted goes with its payloads: the parsed message is not kept a second time as jsonb
+      expect(stored.raw).toMatchObject({ inputs: '{}', outputs: '{}', emit: null });
+      expect(stored.raw!.deflated).toBeGreaterThan(0);
       expect(stored.fhir!.deflated).toBeGreaterThan(0);
       expect(stored.fhir!.deflated).toBeLessThan(bundleJson / 3);
     }
 
-    // a retry from the output node runs on what the conversion stored: the same bundle comes out
+    // a retry from the output node runs on what the conversion stored: the same bundle comes out, and beside it what the
+    // other output node emitted in the first run (carried over from its stored record)
     const retry = await api.post('/api/execute/retry', { execution_id: run.id, node_id: 'out' });
     expect(retry.status, retry.text).toBe(200);
     const again = await poll(api, retry.body.execution_id);
-    expect(again).toMatchObject({ status: 'completed', retry_of: run.id, outputs: { bundle } });
+    expect(again).toMatchObject({ status: 'completed', retry_of: run.id });
+    expect(again.outputs).toEqual({ bundle, parsed });
     expect(node(again, 'fhir')).toMatchObject({ status: 'completed', outputs: { bundle } });
 
     // a step session (test mode: keeps everything) reads its earlier nodes' records back at every step
@@ -120,7 +128,7 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
     const gone = (await api.get(`/api/executions/${run.id}`)).body;
     expect(gone).toMatchObject({ payloads: 'pruned', inputs: null, outputs: null });
     expect(node(gone, 'fhir')).toMatchObject({ status: 'completed', inputs: null, outputs: null });
-    for (const n of Object.values(await storedNodes(run.id))) expect(n).toEqual({ inputs: '{}', outputs: '{}', deflated: null });
+    for (const n of Object.values(await storedNodes(run.id))) expect(n).toEqual({ inputs: '{}', outputs: '{}', emit: null, deflated: null });
     // the retry's records were not the pruner's to touch: still whole
     expect((await storedNodes(again.id)).fhir!.deflated).toBeGreaterThan(0);
   });

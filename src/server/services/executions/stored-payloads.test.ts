@@ -42,6 +42,18 @@ describe('a node record as stored', () => {
     expect(back).toEqual({ nodeId: 'fhir', inputs: r.inputs, outputs: r.outputs, payloadsZ: null });
   });
 
+  it("an output node's emitted value goes with its payloads, and comes back with them", () => {
+    const r = { ...record({ value: bundle }, {}), node_id: 'out', node_type: 'pipeline-output', emit: { key: 'bundle', value: bundle } };
+    const row = JSON.parse(recordText(r).text) as Record<string, unknown>;
+    expect(row).toMatchObject({ node_id: 'out', inputs: {}, outputs: {} });
+    expect(row.emit).toBeUndefined();
+    const back = withPayloads({ inputs: {}, outputs: {}, emit: null as unknown, payloadsZ: Buffer.from(row.payloads_z as string, 'base64') });
+    expect(back).toEqual({ inputs: { value: bundle }, outputs: {}, emit: { key: 'bundle', value: bundle }, payloadsZ: null });
+    // small: in its column as before
+    const small = JSON.parse(recordText({ ...record({ value: 1 }, {}), emit: { key: 'n', value: 1 } }).text);
+    expect(small).toMatchObject({ inputs: { value: 1 }, emit: { key: 'n', value: 1 } });
+  });
+
   it('small payloads stay JSON in their columns, and such a row is read as it is', () => {
     const small = record({ input: { name: 'Ada' } }, { output: { loud: 'ADA' } });
     expect(JSON.stringify(small).length).toBeLessThan(DEFLATE_FROM);

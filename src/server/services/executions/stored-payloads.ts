@@ -3,9 +3,9 @@ import { jsonText } from '@/server/db/json';
 import { DEFLATE_FROM } from './stored-inputs';
 
 /**
- * A node record's inputs and outputs as stored (issue 27): in `inputs` and `outputs` (jsonb) when small, else deflated
- * by the application in `payloads_z` (bytea, raw deflate of the JSON text {"inputs":…,"outputs":…}; both jsonb columns
- * are then '{}'). Under the `full` policy a feed message's records held ~60 KB of jsonb: Postgres parsed every byte of
+ * A node record's inputs, outputs and emitted value as stored (issue 27): in `inputs`, `outputs` and `emit` (jsonb) when
+ * small, else deflated by the application in `payloads_z` (bytea, raw deflate of the JSON text
+ * {"inputs":…,"outputs":…[,"emit":…]}; `inputs` and `outputs` are then '{}', `emit` null). Under the `full` policy a feed message's records held ~60 KB of jsonb: Postgres parsed every byte of
  * it into jsonb and compressed it again (pglz) — an ADT bundle of 54 KB took ~0.9 ms of its CPU to store that way, and
  * ~0.02 ms as the 10 KB this makes of it. Every write of a record goes through `recordText`, every read through
  * `withPayloads`, every statement that drops payloads sets `payloads_z` to null with them.
@@ -18,10 +18,11 @@ import { DEFLATE_FROM } from './stored-inputs';
  */
 const LEVEL = 1;
 
-/** A record to store: its inputs and outputs, and the other columns as they are. */
+/** A record to store: its inputs, outputs and emitted value (a pipeline-output's), and the other columns as they are. */
 interface Storable {
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
+  emit?: unknown;
 }
 
 /**
@@ -30,8 +31,10 @@ interface Storable {
  * Each value is serialized once either way.
  */
 export function recordText(record: Storable): { text: string; bytes: number } {
-  const { inputs, outputs, ...rest } = record;
-  const payloads = `{"inputs":${jsonText(inputs)},"outputs":${jsonText(outputs)}}`;
+  const { inputs, outputs, emit, ...rest } = record;
+  // the emitted value is the value the output node received (its input, stored as a reference): text of its own here
+  const emitted = emit === undefined || emit === null ? '' : `,"emit":${jsonText(emit)}`;
+  const payloads = `{"inputs":${jsonText(inputs)},"outputs":${jsonText(outputs)}${emitted}}`;
   // the other fields after the payloads' (the record always has some: its node id)
   const others = jsonText(rest).slice(1);
   if (payloads.length >= DEFLATE_FROM) {
@@ -48,11 +51,13 @@ export function recordText(record: Storable): { text: string; bytes: number } {
   return { text, bytes: text.length };
 }
 
-/** A row read with `payloadsZ`, its inputs and outputs in place (and `payloadsZ` null: what it held is in them now). */
-export function withPayloads<R extends { inputs: Record<string, unknown>; outputs: Record<string, unknown>; payloadsZ?: Uint8Array | null }>(row: R): R {
+/** A row read with `payloadsZ`, its inputs, outputs and emitted value in place (and `payloadsZ` null: what it held is in them now). */
+export function withPayloads<R extends { inputs: Record<string, unknown>; outputs: Record<string, unknown>; emit?: unknown; payloadsZ?: Uint8Array | null }>(
+  row: R,
+): R {
   if (!row.payloadsZ?.length) return row;
-  const { inputs, outputs } = JSON.parse(inflateRawSync(row.payloadsZ).toString('utf8')) as Storable;
-  return { ...row, inputs, outputs, payloadsZ: null };
+  const { inputs, outputs, emit } = JSON.parse(inflateRawSync(row.payloadsZ).toString('utf8')) as Storable;
+  return { ...row, inputs, outputs, ...(emit === undefined ? {} : { emit }), payloadsZ: null };
 }
 
 /** Bytes the stored payloads take (`n` names the execution_nodes row), for the statements that count stored bytes. */
