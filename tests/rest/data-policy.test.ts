@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
 import postgres from 'postgres';
@@ -54,14 +55,20 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
   let api: Client;
   let orgId: string;
   let sql: postgres.Sql | undefined;
-  /** On Postgres: what the database holds of a run (its JSON, to look for the patient's name; its bytes). */
+  /**
+   * On Postgres: what the database holds of a run (its JSON, to look for the patient's name — what is stored deflated,
+   * inflated; its bytes as stored).
+   */
   const stored = async (id: string) => {
     if (!sql) return undefined;
-    const [e] = await sql`select inputs::text as inputs, outputs::text as outputs, pg_column_size(inputs) + coalesce(pg_column_size(outputs), 0) as bytes
-      from executions where id = ${id}`;
-    const [n] = await sql`select string_agg(inputs::text || outputs::text || coalesce(emit::text, ''), '') as text,
-      sum(pg_column_size(inputs) + pg_column_size(outputs)) as bytes from execution_nodes where execution_id = ${id}`;
-    return { text: `${e!.inputs}${e!.outputs ?? ''}${n!.text ?? ''}`, bytes: Number(e!.bytes) + Number(n!.bytes) };
+    const inflated = (z: Uint8Array | null) => (z ? inflateRawSync(z).toString('utf8') : '');
+    const [e] = await sql`select inputs::text as inputs, inputs_z, outputs::text as outputs,
+      pg_column_size(inputs) + coalesce(pg_column_size(inputs_z), 0) + coalesce(pg_column_size(outputs), 0) as bytes from executions where id = ${id}`;
+    const nodes = await sql`select inputs::text || outputs::text || coalesce(emit::text, '') as text, payloads_z,
+      pg_column_size(inputs) + pg_column_size(outputs) + coalesce(pg_column_size(emit), 0) + coalesce(pg_column_size(payloads_z), 0) as bytes
+      from execution_nodes where execution_id = ${id}`;
+    const text = [e!.inputs, inflated(e!.inputs_z), e!.outputs ?? '', ...nodes.map((n) => `${n.text}${inflated(n.payloads_z)}`)].join('');
+    return { text, bytes: Number(e!.bytes) + nodes.reduce((b, n) => b + Number(n.bytes), 0) };
   };
   /** On Postgres: how many execution_nodes rows a run has. */
   const nodeRows = async (id: string) => Number((await sql!`select count(*) as n from execution_nodes where execution_id = ${id}`)[0]!.n);

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '@/server/db/rows';
+import { executionNodes } from '@/server/db/schema';
 import type { Runtime } from '@/server/runtime';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { resolveRefs } from './record-refs';
 import { runExecution } from './run-execution';
 import { startExecution } from './start-execution';
+import { withPayloads } from './stored-payloads';
 
 const adt = readFileSync(path.resolve(import.meta.dirname, '../../../../../shared/data/hl7v2/messages/ADT-A01-01.hl7'), 'utf8');
 
@@ -50,14 +51,13 @@ function expectValuesInPlace(detail: Detail) {
   expect(detail.outputs).toEqual({ bundle });
 }
 
-/** The JSON text the execution's node records take in the database. */
+/** The JSON text the execution's node records hold in the database (what is stored deflated, as its JSON). */
 async function storedBytes(rt: Runtime, executionId: string): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(
-    await rt.db.execute(
-      sql`select sum(octet_length(inputs::text) + octet_length(outputs::text))::int as n from execution_nodes where execution_id = ${executionId}::uuid`,
-    ),
-  );
-  return row!.n;
+  const rows = await rt.db
+    .select({ inputs: executionNodes.inputs, outputs: executionNodes.outputs, payloadsZ: executionNodes.payloadsZ })
+    .from(executionNodes)
+    .where(eq(executionNodes.executionId, executionId));
+  return rows.map(withPayloads).reduce((n, r) => n + JSON.stringify(r.inputs).length + JSON.stringify(r.outputs).length, 0);
 }
 
 /** The bytes the node records would take with every slot's value in full (as JSON, without jsonb's spaces). */
