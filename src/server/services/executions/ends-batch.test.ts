@@ -46,8 +46,10 @@ describe.each(['pglite', 'postgres'] as const)('runs ending together keep what t
     };
     const full = await deployed('full', 'full');
     const errors = await deployed('errors', 'errors', true);
+    // one with a name of 3,000 characters: its records' payloads are stored deflated (stored-payloads.ts)
+    const long = `di${'-dorothea'.repeat(333)}`;
     const runs = [
-      ...['ada', 'bob', 'cy', 'di'].map((name) => ({ pipeline: full, name, expect: 'full' as const })),
+      ...['ada', 'bob', 'cy', long].map((name) => ({ pipeline: full, name, expect: 'full' as const })),
       ...['eve', 'fay', 'gus'].map((name) => ({ pipeline: errors, name, expect: 'errors-ok' as const })),
       ...['xia', 'xu'].map((name) => ({ pipeline: errors, name, expect: 'errors-failed' as const })),
     ];
@@ -57,9 +59,11 @@ describe.each(['pglite', 'postgres'] as const)('runs ending together keep what t
     for (const [i, r] of runs.entries()) {
       const id = results[i]!.execution_id;
       const detail = await a.executions.get({ id });
-      const [row] = rowsOf<{ inputs: unknown; inputs_z: unknown; outputs: unknown; node_runs: unknown; claimed_by: unknown; nodes: number }>(
+      const [row] = rowsOf<{ inputs: unknown; inputs_z: unknown; outputs: unknown; node_runs: unknown; claimed_by: unknown; nodes: number; deflated: number }>(
         await rt.db.execute(sql`select inputs, inputs_z, outputs, node_runs, claimed_by,
-          (select count(*)::int from execution_nodes n where n.execution_id = e.id) as nodes from executions e where id = ${id}::uuid`),
+          (select count(*)::int from execution_nodes n where n.execution_id = e.id) as nodes,
+          (select count(*)::int from execution_nodes n where n.execution_id = e.id and n.payloads_z is not null) as deflated
+          from executions e where id = ${id}::uuid`),
       );
       const name = r.name;
       if (r.expect === 'full') {
@@ -75,7 +79,9 @@ describe.each(['pglite', 'postgres'] as const)('runs ending together keep what t
           inputs: { input: { name } },
           outputs: { output: { loud: name.toUpperCase() } },
         });
-        expect(row).toMatchObject({ inputs: { name }, node_runs: null, nodes: 3 });
+        // the long name's input is deflated in the row, and each node's payloads in its record (out's is its emitted value)
+        if (name === long) expect(row).toMatchObject({ inputs: {}, node_runs: null, nodes: 3, deflated: 3 });
+        else expect(row).toMatchObject({ inputs: { name }, node_runs: null, nodes: 3, deflated: 0 });
       } else if (r.expect === 'errors-ok') {
         expect(detail).toMatchObject({ status: 'completed', data_policy: 'errors', payloads: 'not_kept', inputs: null, outputs: null });
         expect(detail.nodes.map((n) => [n.node_id, n.status])).toEqual([
