@@ -100,9 +100,19 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
       // what an output node emitted goes with its payloads: the parsed message is not kept a second time as jsonb
       expect(stored.raw).toMatchObject({ inputs: '{}', outputs: '{}', emit: null });
       expect(stored.raw!.deflated).toBeGreaterThan(0);
+      // and the run's outputs (the bundle and the parsed message) are deflated in its row
+      const [row] = await sql`select outputs::text as outputs, length(outputs_z) as deflated from executions where id = ${run.id}`;
+      expect(row).toMatchObject({ outputs: null });
+      expect(Number(row!.deflated)).toBeLessThan(bundleJson / 3);
       expect(stored.fhir!.deflated).toBeGreaterThan(0);
       expect(stored.fhir!.deflated).toBeLessThan(bundleJson / 3);
     }
+
+    // found by a value only its outputs hold (the bundle's first entry's id, made by the conversion)
+    const fullUrl = (bundle as unknown as { entry: { fullUrl: string }[] }).entry[0]!.fullUrl;
+    expect(JSON.stringify(run.inputs)).not.toContain(fullUrl);
+    const found = (await api.get(`/api/executions?pipeline_id=${id}&q=${encodeURIComponent(fullUrl)}`)).body;
+    expect(found).toMatchObject({ total_count: 1, executions: [{ id: run.id }] });
 
     // a retry from the output node runs on what the conversion stored: the same bundle comes out, and beside it what the
     // other output node emitted in the first run (carried over from its stored record)

@@ -52,6 +52,8 @@ export const executions = pgTable(
     inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
     /** The trigger's input when large: raw deflate of its JSON text (services/executions/stored-inputs.ts), else null. */
     inputsZ: bytea('inputs_z'),
+    /** The outputs deflated when large (`outputs` is then null). Read and written through stored-payloads.ts only. */
+    outputsZ: bytea('outputs_z'),
     outputs: jsonb('outputs').$type<Record<string, unknown>>(),
     error: jsonb('error').$type<{ node_id: string | null; code: string; message: string }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

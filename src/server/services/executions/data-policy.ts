@@ -97,6 +97,6 @@ export function endedOutsideEngine(ids: SQL): SQL {
       payloads = case when ended.policy = 'errors' and ended.status = 'failed' then 'input' else 'not_kept' end,
       inputs = case when ended.policy = 'errors' and ended.status = 'failed' then e.inputs else '{}'::jsonb end,
       inputs_z = case when ended.policy = 'errors' and ended.status = 'failed' then e.inputs_z end,
-      outputs = null
+      outputs = null, outputs_z = null
     from ended where e.id = ended.id`;
 }

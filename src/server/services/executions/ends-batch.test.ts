@@ -59,10 +59,20 @@ describe.each(['pglite', 'postgres'] as const)('runs ending together keep what t
     for (const [i, r] of runs.entries()) {
       const id = results[i]!.execution_id;
       const detail = await a.executions.get({ id });
-      const [row] = rowsOf<{ inputs: unknown; inputs_z: unknown; outputs: unknown; node_runs: unknown; claimed_by: unknown; nodes: number; deflated: number }>(
+      const [row] = rowsOf<{
+        inputs: unknown;
+        inputs_z: unknown;
+        outputs: unknown;
+        node_runs: unknown;
+        claimed_by: unknown;
+        nodes: number;
+        deflated: number;
+        outputs_deflated: boolean;
+      }>(
         await rt.db.execute(sql`select inputs, inputs_z, outputs, node_runs, claimed_by,
           (select count(*)::int from execution_nodes n where n.execution_id = e.id) as nodes,
-          (select count(*)::int from execution_nodes n where n.execution_id = e.id and n.payloads_z is not null) as deflated
+          (select count(*)::int from execution_nodes n where n.execution_id = e.id and n.payloads_z is not null) as deflated,
+          outputs_z is not null as outputs_deflated
           from executions e where id = ${id}::uuid`),
       );
       const name = r.name;
@@ -80,8 +90,8 @@ describe.each(['pglite', 'postgres'] as const)('runs ending together keep what t
           outputs: { output: { loud: name.toUpperCase() } },
         });
         // the long name's input is deflated in the row, and each node's payloads in its record (out's is its emitted value)
-        if (name === long) expect(row).toMatchObject({ inputs: {}, node_runs: null, nodes: 3, deflated: 3 });
-        else expect(row).toMatchObject({ inputs: { name }, node_runs: null, nodes: 3, deflated: 0 });
+        if (name === long) expect(row).toMatchObject({ inputs: {}, node_runs: null, nodes: 3, deflated: 3, outputs: null, outputs_deflated: true });
+        else expect(row).toMatchObject({ inputs: { name }, node_runs: null, nodes: 3, deflated: 0, outputs_deflated: false });
       } else if (r.expect === 'errors-ok') {
         expect(detail).toMatchObject({ status: 'completed', data_policy: 'errors', payloads: 'not_kept', inputs: null, outputs: null });
         expect(detail.nodes.map((n) => [n.node_id, n.status])).toEqual([

@@ -8,8 +8,10 @@ import { sql, type SQL } from 'drizzle-orm';
 export interface EndRow {
   id: string;
   status: string;
-  /** JSON text, or null when the run keeps none */
+  /** JSON text, or null when the run keeps none or keeps them deflated */
   outputs: string | null;
+  /** the outputs deflated (base64), when kept so (stored-payloads.ts) */
+  outputsZ: string | null;
   error: string | null;
   finishedAt: string;
   startedAt: string;
@@ -38,7 +40,7 @@ export const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** About the JSON an end adds to the batch (its texts; the fixed fields are a few hundred bytes). */
 export function endBytes(r: EndRow): number {
-  let n = 300 + (r.outputs?.length ?? 0) + (r.error?.length ?? 0) + (r.nodeRuns?.length ?? 0);
+  let n = 300 + (r.outputs?.length ?? 0) + (r.outputsZ?.length ?? 0) + (r.error?.length ?? 0) + (r.nodeRuns?.length ?? 0);
   for (const t of r.records ?? []) n += t.length + 1;
   return n;
 }
@@ -48,7 +50,7 @@ const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
 /** One end as an element of the batch's JSON array (the JSON texts in it as they are: not quoted, not parsed again). */
 function element(r: EndRow): string {
   return (
-    `{"id":${str(r.id)},"status":${str(r.status)},"outputs":${r.outputs ?? 'null'},"error":${r.error ?? 'null'},` +
+    `{"id":${str(r.id)},"status":${str(r.status)},"outputs":${r.outputs ?? 'null'},"outputs_z":${str(r.outputsZ)},"error":${r.error ?? 'null'},` +
     `"finished_at":${str(r.finishedAt)},"started_at":${str(r.startedAt)},"duration_ms":${r.durationMs},"data_policy":${str(r.policy)},` +
     `"payloads":${str(r.payloads)},"input_bytes":${r.inputBytes},"output_bytes":${r.outputBytes},"stored_bytes":${r.storedBytes},` +
     `"keep_input":${r.keepInput},"node_runs":${r.nodeRuns ?? 'null'},"records":${r.records ? `[${r.records.join(',')}]` : 'null'},` +
@@ -57,7 +59,7 @@ function element(r: EndRow): string {
 }
 
 const END_COLUMNS = sql.raw(
-  'id uuid, status text, outputs jsonb, error jsonb, finished_at timestamptz, started_at timestamptz, duration_ms integer, ' +
+  'id uuid, status text, outputs jsonb, outputs_z text, error jsonb, finished_at timestamptz, started_at timestamptz, duration_ms integer, ' +
     'data_policy text, payloads text, input_bytes integer, output_bytes integer, stored_bytes integer, keep_input boolean, ' +
     'node_runs json, records json, claimed_by uuid',
 );
@@ -70,7 +72,7 @@ const END_COLUMNS = sql.raw(
  * `upsert(executionId, source)` is node-records.ts' upsert of the records of `source` (a recordset, named `r`).
  */
 export function endsStatement(rows: EndRow[], upsert: (executionId: SQL, source: SQL) => SQL): SQL {
-  const update = sql`update executions x set status = v.status, outputs = v.outputs, error = v.error, finished_at = v.finished_at,
+  const update = sql`update executions x set status = v.status, outputs = v.outputs, outputs_z = decode(v.outputs_z, 'base64'), error = v.error, finished_at = v.finished_at,
     started_at = coalesce(x.started_at, v.started_at), duration_ms = v.duration_ms, data_policy = v.data_policy, payloads = v.payloads,
     input_bytes = v.input_bytes, output_bytes = v.output_bytes, stored_bytes = v.stored_bytes,
     inputs = case when v.keep_input then x.inputs else '{}'::jsonb end, inputs_z = case when v.keep_input then x.inputs_z end,

@@ -9,8 +9,9 @@ import { toDetail } from './execution-views';
 import { readNodeRecords } from './node-records';
 import { loadDefinition } from './runnable-pipeline';
 import { withInputs } from './stored-inputs';
+import { withOutputs } from './stored-payloads';
 
-/** An execution of the caller's organization, its input as it was given (stored-inputs.ts). */
+/** An execution of the caller's organization, its input as it was given and its outputs (stored-inputs.ts, stored-payloads.ts). */
 export async function findExecutionRow(ctx: ServiceContext, id: string) {
   const notFound = new AppError('EXECUTION_NOT_FOUND', `Execution ${id} was not found.`);
   if (!isUuid(id)) throw notFound;
@@ -19,7 +20,7 @@ export async function findExecutionRow(ctx: ServiceContext, id: string) {
     .from(executions)
     .where(and(eq(executions.id, id), eq(executions.orgId, ctx.principal.orgId)));
   if (!row) throw notFound;
-  return withInputs(row);
+  return withOutputs(withInputs(row));
 }
 
 /**

@@ -50,8 +50,8 @@ const SEARCH_PAGE = 500;
 
 /**
  * The same with `q`: text found in the inputs, outputs or error. Postgres finds it in the JSON it can read; an input
- * stored deflated (stored-inputs.ts) Postgres cannot read, so the rows that hold one are read here, a page at a time,
- * and the text looked for in the input's JSON as `inputs::text ilike` would in the jsonb's.
+ * or outputs stored deflated (stored-inputs.ts, stored-payloads.ts) Postgres cannot read, so the rows that hold one are
+ * read here, a page at a time, and the text looked for in their JSON as `inputs::text ilike` would in the jsonb's.
  */
 async function searchExecutions(ctx: ServiceContext, where: SQL[], input: ListExecutionsInput) {
   const escaped = JSON.stringify(input.q).slice(1, -1);
@@ -64,12 +64,13 @@ async function searchExecutions(ctx: ServiceContext, where: SQL[], input: ListEx
   for (let after: { at: string; id: string } | undefined; ;) {
     const next = after ? sql`(${executions.createdAt}, ${executions.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
     const page = await ctx.db
-      .select({ id: executions.id, at: sql<string>`${executions.createdAt}::text`, found, z: executions.inputsZ })
+      .select({ id: executions.id, at: sql<string>`${executions.createdAt}::text`, found, z: executions.inputsZ, outputsZ: executions.outputsZ })
       .from(executions)
-      .where(and(...where, sql`(${found} or ${executions.inputsZ} is not null)`, next))
+      .where(and(...where, sql`(${found} or ${executions.inputsZ} is not null or ${executions.outputsZ} is not null)`, next))
       .orderBy(desc(executions.createdAt), desc(executions.id))
       .limit(SEARCH_PAGE);
-    for (const r of page) if (r.found || (r.z && inflatedText(r.z).toLowerCase().includes(needle))) ids.push(r.id);
+    const has = (z: Uint8Array | null) => !!z && inflatedText(z).toLowerCase().includes(needle);
+    for (const r of page) if (r.found || has(r.z) || has(r.outputsZ)) ids.push(r.id);
     if (page.length < SEARCH_PAGE) break;
     after = page[page.length - 1];
   }

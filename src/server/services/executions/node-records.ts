@@ -13,7 +13,7 @@ import { resolveRefs, SlotRegistry } from './record-refs';
 import { endsStatement, type EndRow } from './ends-batch';
 import { writeResult } from './result-writer';
 import { DROP_INPUTS } from './stored-inputs';
-import { recordText, withPayloads } from './stored-payloads';
+import { packOutputs, recordText, withPayloads } from './stored-payloads';
 
 /** A node's run as stored: the engine's record plus the node's type. */
 export interface NodeRecord extends NodeRun {
@@ -161,9 +161,11 @@ export async function saveResult(
   const compact = rows ? null : jsonText(compactNodeRuns(records.map((r) => keepRecord(r, keeping))));
   let stored = upsert ? (data.heldBytes ?? 0) : compact!.length;
   for (const b of upsert?.bytes.values() ?? []) stored += b;
-  if (keepInput) stored += inputBytes + outputBytes;
+  // the outputs kept: as JSON, or deflated when large (stored-payloads.ts)
+  const kept = keepInput ? packOutputs(outputs) : { json: null, z: null };
+  if (keepInput) stored += inputBytes + (kept.z ? kept.z.length : outputBytes);
   const held = claimCondition(data.claimedBy);
-  const update = sql`update executions set status = ${result.status}, outputs = ${keepInput ? outputs : null}::jsonb,
+  const update = sql`update executions set status = ${result.status}, outputs = ${kept.json}::jsonb, outputs_z = ${kept.z}::bytea,
     error = ${result.error ? jsonText(result.error) : null}::jsonb, finished_at = ${finishedAt.toISOString()}::timestamptz,
     started_at = coalesce(started_at, ${startedAt.toISOString()}::timestamptz),
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
@@ -179,7 +181,8 @@ export async function saveResult(
     : {
         id: executionId,
         status: result.status,
-        outputs: keepInput ? outputs : null,
+        outputs: kept.json,
+        outputsZ: kept.z ? kept.z.toString('base64') : null,
         error: result.error ? jsonText(result.error) : null,
         finishedAt: finishedAt.toISOString(),
         startedAt: startedAt.toISOString(),

@@ -8,7 +8,8 @@ import { DEFLATE_FROM } from './stored-inputs';
  * {"inputs":…,"outputs":…[,"emit":…]}; `inputs` and `outputs` are then '{}', `emit` null). Under the `full` policy a feed message's records held ~60 KB of jsonb: Postgres parsed every byte of
  * it into jsonb and compressed it again (pglz) — an ADT bundle of 54 KB took ~0.9 ms of its CPU to store that way, and
  * ~0.02 ms as the 10 KB this makes of it. Every write of a record goes through `recordText`, every read through
- * `withPayloads`, every statement that drops payloads sets `payloads_z` to null with them.
+ * `withPayloads`, every statement that drops payloads sets `payloads_z` to null with them. An execution's outputs (what
+ * its pipeline-output nodes gave) follow the same rule in `executions.outputs_z` (`packOutputs`, `withOutputs`).
  */
 
 /**
@@ -37,18 +38,37 @@ export function recordText(record: Storable): { text: string; bytes: number } {
   const payloads = `{"inputs":${jsonText(inputs)},"outputs":${jsonText(outputs)}${emitted}}`;
   // the other fields after the payloads' (the record always has some: its node id)
   const others = jsonText(rest).slice(1);
-  if (payloads.length >= DEFLATE_FROM) {
-    const utf8 = Buffer.from(payloads);
-    const z = deflateRawSync(utf8, { level: LEVEL });
-    // payloads that hardly compress (data compressed already) stay JSON: nothing to gain for the inflate they would cost
-    if (z.length < utf8.length * 0.9) {
-      const b64 = z.toString('base64');
-      const text = `{"inputs":{},"outputs":{},"payloads_z":"${b64}",${others}`;
-      return { text, bytes: text.length - b64.length + z.length };
-    }
+  const z = deflated(payloads);
+  if (z) {
+    const b64 = z.toString('base64');
+    const text = `{"inputs":{},"outputs":{},"payloads_z":"${b64}",${others}`;
+    return { text, bytes: text.length - b64.length + z.length };
   }
   const text = `${payloads.slice(0, -1)},${others}`;
   return { text, bytes: text.length };
+}
+
+/**
+ * JSON text as stored deflated, or null when it stays JSON: under 1 KB, or hardly compressing (data compressed already:
+ * nothing to gain for the inflate it would cost).
+ */
+export function deflated(json: string): Buffer | null {
+  if (json.length < DEFLATE_FROM) return null;
+  const utf8 = Buffer.from(json);
+  const z = deflateRawSync(utf8, { level: LEVEL });
+  return z.length < utf8.length * 0.9 ? z : null;
+}
+
+/** An execution's outputs as its end stores them (`json` null when `outputs_z` holds them): the same rule as a record's. */
+export function packOutputs(json: string): { json: string | null; z: Buffer | null } {
+  const z = deflated(json);
+  return z ? { json: null, z } : { json, z: null };
+}
+
+/** An executions row read with `outputsZ`, its outputs in place (and `outputsZ` null). */
+export function withOutputs<R extends { outputs: Record<string, unknown> | null; outputsZ?: Uint8Array | null }>(row: R): R {
+  if (!row.outputsZ?.length) return row;
+  return { ...row, outputs: JSON.parse(inflateRawSync(row.outputsZ).toString('utf8')) as Record<string, unknown>, outputsZ: null };
 }
 
 /** A row read with `payloadsZ`, its inputs, outputs and emitted value in place (and `payloadsZ` null: what it held is in them now). */

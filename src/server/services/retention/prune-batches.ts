@@ -28,7 +28,7 @@ const NODE_PAYLOAD_BYTES = sql.raw(NODE_PAYLOAD_BYTES_TEXT);
 export const NODE_BYTES = sql.raw(
   `70 + ${NODE_PAYLOAD_BYTES_TEXT} + pg_column_size(n.node_id) + pg_column_size(n.node_type) + pg_column_size(n.status) + coalesce(pg_column_size(n.error), 0)`,
 );
-const RUN_PAYLOAD_BYTES_TEXT = `${inputColumnBytes('e')} + coalesce(pg_column_size(e.outputs), 0)`;
+const RUN_PAYLOAD_BYTES_TEXT = `${inputColumnBytes('e')} + coalesce(pg_column_size(e.outputs), 0) + coalesce(pg_column_size(e.outputs_z), 0)`;
 const RUN_PAYLOAD_BYTES = sql.raw(RUN_PAYLOAD_BYTES_TEXT);
 /** A run's row: its payloads, and its node records when stored there (node-runs.ts). */
 export const RUN_BYTES = sql.raw(
@@ -78,7 +78,7 @@ export async function prunePayloadsBefore(db: Db, pipelineId: string, before: Da
         from old o where n.execution_id = o.execution_id and n.node_id = o.node_id returning o.bytes
       ),
       runs as (
-        update executions e set inputs = '{}'::jsonb, inputs_z = null, outputs = null, payloads = 'pruned' from held h where e.id = h.id returning h.bytes
+        update executions e set inputs = '{}'::jsonb, inputs_z = null, outputs = null, outputs_z = null, payloads = 'pruned' from held h where e.id = h.id returning h.bytes
       )
       select (select count(*) from runs) as runs,
         (select coalesce(sum(bytes), 0) from runs) + (select coalesce(sum(bytes), 0) from nodes) as bytes`),
