@@ -6,7 +6,7 @@ import { Hl7Client } from '@medplum/hl7';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
-import { client, expectError, type Client } from '../support/client';
+import { client, expectError, type Client, pollExecution } from '../support/client';
 import { freePort } from '../support/server';
 
 /*
@@ -36,15 +36,6 @@ const ADT = fs.readFileSync(
   ),
   'utf8',
 );
-
-async function poll(api: Client, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api.get(`/api/executions/${id}`);
-    if (!['queued', 'running'].includes(r.body.status)) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`execution ${id} did not finish`);
-}
 
 /** What the API shows of a run's payloads: the execution's input and outputs, each node's inputs and outputs. */
 function payloadsOf(detail: any) {
@@ -199,7 +190,7 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
     const errors = await create('errors async', { policy: 'errors' });
     const ok = await api.post('/api/execute', { pipeline_id: errors, inputs: { patient: patient() }, async: true });
     const bad = await api.post('/api/execute', { pipeline_id: errors, inputs: { patient: patient(true) }, async: true });
-    const [a, b] = [await poll(api, ok.body.execution_id), await poll(api, bad.body.execution_id)];
+    const [a, b] = [await pollExecution(api, ok.body.execution_id), await pollExecution(api, bad.body.execution_id)];
     expect(a).toMatchObject({ status: 'completed', payloads: 'not_kept', inputs: null, outputs: null });
     expect(b).toMatchObject({ status: 'failed', payloads: 'kept', inputs: { patient: patient(true) } });
     expect(b.nodes.find((n: any) => n.node_id === 'in').outputs).toMatchObject({ patient: patient(true) });
@@ -269,7 +260,7 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
     expect(await send()).toBe('AA');
     const runs = (await api.get(`/api/executions?pipeline_id=${id}`)).body.executions;
     expect(runs).toHaveLength(1);
-    const run = await poll(api, runs[0].id);
+    const run = await pollExecution(api, runs[0].id);
     expect(run).toMatchObject({ trigger: 'mllp', status: 'completed', payloads: 'not_kept', inputs: null });
     expect(run.input_bytes).toBeGreaterThan(ADT.length / 2);
     const controlId = Hl7Message.parse(ADT).getSegment('MSH')!.getField(10)!.toString();
@@ -281,7 +272,7 @@ describe.each(inject('targets'))('execution data policy on $name', (target) => {
     expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
     expect(await send()).toBe('AE');
     const failed = (await api.get(`/api/executions?pipeline_id=${id}&status=failed`)).body.executions[0];
-    const f = await poll(api, failed.id);
+    const f = await pollExecution(api, failed.id);
     expect(f).toMatchObject({ payloads: 'kept', inputs: { message: expect.stringContaining(controlId) } });
     await api.post(`/api/pipelines/${id}/undeploy`);
   });

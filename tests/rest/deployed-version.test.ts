@@ -3,7 +3,7 @@ import { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
-import { client, expectError, type Client } from '../support/client';
+import { client, expectError, type Client, pollExecution } from '../support/client';
 import { freePort } from '../support/server';
 
 /*
@@ -31,15 +31,6 @@ const broken = () => {
 };
 
 const inputs = { patient: { resourceType: 'Patient' } };
-
-async function poll(api: Client, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api.get(`/api/executions/${id}`);
-    if (!['queued', 'running'].includes(r.body.status)) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`execution ${id} did not finish`);
-}
 
 /** Whether something accepts TCP connections on the port. */
 function reachable(port: number): Promise<boolean> {
@@ -75,7 +66,7 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     expect(sync.body).toMatchObject({ status: 'completed', outputs: { answer: 'one' } });
     expect((await api.get(`/api/executions/${sync.body.execution_id}`)).body.pipeline_version).toBe(1);
     const queued = await api.post('/api/execute', { pipeline_id: id, inputs, async: true });
-    expect(await poll(api, queued.body.execution_id)).toMatchObject({ status: 'completed', pipeline_version: 1, outputs: { answer: 'one' } });
+    expect(await pollExecution(api, queued.body.execution_id)).toMatchObject({ status: 'completed', pipeline_version: 1, outputs: { answer: 'one' } });
     // a test run is the editor's: the latest saved version answers
     const test = await api.post('/api/execute', { pipeline_id: id, inputs, test_mode: true });
     expect(test.body).toMatchObject({ status: 'completed', outputs: { answer: 'two' } });
@@ -84,7 +75,7 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     expect(redeployed.body).toMatchObject({ status: 'deployed', version: 2, deployed_version: 2 });
     expect((await api.post('/api/execute', { pipeline_id: id, inputs })).body.outputs).toEqual({ answer: 'two' });
     const again = await api.post('/api/execute', { pipeline_id: id, inputs, async: true });
-    expect(await poll(api, again.body.execution_id)).toMatchObject({ pipeline_version: 2, outputs: { answer: 'two' } });
+    expect(await pollExecution(api, again.body.execution_id)).toMatchObject({ pipeline_version: 2, outputs: { answer: 'two' } });
 
     const undeployed = await api.post(`/api/pipelines/${id}/undeploy`);
     expect(undeployed.body).toMatchObject({ status: 'active', version: 2, deployed_version: null });
@@ -131,7 +122,7 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     expect(run.status, run.text).toBe(200);
     expect(run.body).toMatchObject({ status: 'completed', outputs: { answer: 'live' } });
     const queued = await api.post('/api/execute', { pipeline_id: id, inputs, async: true });
-    expect(await poll(api, queued.body.execution_id)).toMatchObject({ status: 'completed', outputs: { answer: 'live' } });
+    expect(await pollExecution(api, queued.body.execution_id)).toMatchObject({ status: 'completed', outputs: { answer: 'live' } });
     // the editor's test run meets the broken version
     expectError(await api.post('/api/execute', { pipeline_id: id, inputs, test_mode: true }), 400, 'PIPELINE_INVALID');
 
@@ -155,12 +146,12 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
     await api.put(`/api/pipelines/${id}`, { definition: hooked('second') });
     const before = await api.post(`/api/webhooks/${id}`, { n: 1 });
     expect(before.status).toBe(202);
-    const ran = await poll(api, before.body.execution_id);
+    const ran = await pollExecution(api, before.body.execution_id);
     expect(ran).toMatchObject({ status: 'completed', pipeline_version: 1 });
     expect(Object.keys(ran.outputs)).toEqual(['first']);
 
     await api.post(`/api/pipelines/${id}/deploy`);
-    const after = await poll(api, (await api.post(`/api/webhooks/${id}`, { n: 2 })).body.execution_id);
+    const after = await pollExecution(api, (await api.post(`/api/webhooks/${id}`, { n: 2 })).body.execution_id);
     expect(after).toMatchObject({ status: 'completed', pipeline_version: 2 });
     expect(Object.keys(after.outputs)).toEqual(['second']);
     await api.post(`/api/pipelines/${id}/undeploy`);
@@ -219,7 +210,7 @@ describe.each(inject('targets'))('deploy publishes one version, on $name', (targ
       expect((await api.post(`/api/pipelines/${id}/deploy`)).body).toMatchObject({ deployed_version: 2 });
       const after = await send(3);
       expect(after).toMatchObject({ pipeline_version: 2 });
-      expect(Object.keys((await poll(api, after.id)).outputs)).toEqual(['second']);
+      expect(Object.keys((await pollExecution(api, after.id)).outputs)).toEqual(['second']);
     } finally {
       await sender.close();
     }

@@ -5,7 +5,7 @@ import { Hl7Client } from '@medplum/hl7';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
-import { client, type Client } from '../support/client';
+import { client, type Client, pollExecution } from '../support/client';
 import { freePort } from '../support/server';
 
 /*
@@ -31,15 +31,6 @@ const echo = {
   ],
   connections: [{ id: 'c1', source: 'in', source_port: 'message', target: 'out', target_port: 'value' }],
 };
-
-async function poll(api: Client, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api.get(`/api/executions/${id}`);
-    if (!['queued', 'running'].includes(r.body.status)) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`execution ${id} did not finish`);
-}
 
 describe.each(inject('targets'))('a large input stored deflated, on $name', (target) => {
   let api: Client;
@@ -87,7 +78,7 @@ describe.each(inject('targets'))('a large input stored deflated, on $name', (tar
     };
     expect(await send()).toBe('AE');
     const [listed] = (await api.get(`/api/executions?pipeline_id=${id}&status=failed`)).body.executions;
-    const failed = await poll(api, listed.id);
+    const failed = await pollExecution(api, listed.id);
     expect(failed).toMatchObject({ payloads: 'kept', inputs: { message: SENT.toString() } });
     expect(failed.input_bytes).toBeGreaterThan(ADT.length);
     if (sql) {
@@ -103,7 +94,7 @@ describe.each(inject('targets'))('a large input stored deflated, on $name', (tar
     // a retry from the trigger runs the message received, byte for byte (and, failing again, keeps it)
     const retry = await api.post('/api/execute/retry', { execution_id: failed.id, node_id: 'in' });
     expect(retry.status, retry.text).toBe(200);
-    const again = await poll(api, retry.body.execution_id);
+    const again = await pollExecution(api, retry.body.execution_id);
     expect(again).toMatchObject({ status: 'failed', retry_of: failed.id, payloads: 'kept' });
     expect(again.inputs.message).toBe(failed.inputs.message);
     expect(again.nodes.find((n: any) => n.node_id === 'in').outputs.message).toBe(failed.inputs.message);
@@ -114,7 +105,7 @@ describe.each(inject('targets'))('a large input stored deflated, on $name', (tar
     expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
     expect(await send()).toBe('AA');
     const [done] = (await api.get(`/api/executions?pipeline_id=${id}&status=completed`)).body.executions;
-    expect(await poll(api, done.id)).toMatchObject({ payloads: 'not_kept', inputs: null, input_bytes: failed.input_bytes });
+    expect(await pollExecution(api, done.id)).toMatchObject({ payloads: 'not_kept', inputs: null, input_bytes: failed.input_bytes });
     if (sql) expect(await storedInput(done.id)).toEqual({ inputs: '{}', deflated: null });
     await api.post(`/api/pipelines/${id}/undeploy`);
   });
@@ -126,7 +117,7 @@ describe.each(inject('targets'))('a large input stored deflated, on $name', (tar
     // run by the queue's worker: its first read of the row
     const queued = await api.post('/api/execute', { pipeline_id: id, inputs: { message: ADT }, async: true });
     expect(queued.status, queued.text).toBe(200);
-    const run = await poll(api, queued.body.execution_id);
+    const run = await pollExecution(api, queued.body.execution_id);
     expect(run).toMatchObject({ status: 'completed', payloads: 'kept', inputs: { message: ADT }, outputs: { message: ADT } });
     if (sql) expect((await storedInput(run.id)).deflated).toBeGreaterThan(0);
 

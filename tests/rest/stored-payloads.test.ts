@@ -3,7 +3,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orgWithKey } from '../support/accounts';
-import { client, type Client } from '../support/client';
+import { client, type Client, pollExecution } from '../support/client';
 
 /*
  * A node record's inputs and outputs of over 1 KB are stored deflated (issue 27: under `full` a feed message's records
@@ -39,15 +39,6 @@ const definition = {
 
 type Node = { node_id: string; status: string; inputs: Record<string, unknown> | null; outputs: Record<string, unknown> | null };
 
-async function poll(api: Client, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api.get(`/api/executions/${id}`);
-    if (!['queued', 'running'].includes(r.body.status)) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`execution ${id} did not finish`);
-}
-
 describe.each(inject('targets'))('node payloads stored deflated, on $name', (target) => {
   let api: Client;
   let sql: postgres.Sql | undefined;
@@ -77,7 +68,7 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
 
     const ran = await api.post('/api/execute', { pipeline_id: id, inputs: { message: ADT } });
     expect(ran.status, ran.text).toBe(200);
-    const run = await poll(api, ran.body.execution_id);
+    const run = await pollExecution(api, ran.body.execution_id);
     expect(run).toMatchObject({ status: 'completed', data_policy: 'full', payloads: 'kept', inputs: { message: ADT } });
     expect(Object.keys(run.outputs).sort()).toEqual(['bundle', 'parsed']);
     const bundle = run.outputs.bundle as { resourceType: string; entry: { resource: { resourceType: string } }[] };
@@ -118,7 +109,7 @@ describe.each(inject('targets'))('node payloads stored deflated, on $name', (tar
     // other output node emitted in the first run (carried over from its stored record)
     const retry = await api.post('/api/execute/retry', { execution_id: run.id, node_id: 'out' });
     expect(retry.status, retry.text).toBe(200);
-    const again = await poll(api, retry.body.execution_id);
+    const again = await pollExecution(api, retry.body.execution_id);
     expect(again).toMatchObject({ status: 'completed', retry_of: run.id });
     expect(again.outputs).toEqual({ bundle, parsed });
     expect(node(again, 'fhir')).toMatchObject({ status: 'completed', outputs: { bundle } });

@@ -71,3 +71,13 @@ export const sampleDefinition = {
   ],
   connections: [{ id: 'c1', source: 'in', source_port: 'message', target: 'parse', target_port: 'text' }],
 };
+
+/** An execution's detail once it has ended (queued and running are waited out, up to 20 s). */
+export async function pollExecution(api: Client, id: string) {
+  for (let i = 0; i < 400; i++) {
+    const r = await api.get(`/api/executions/${id}`);
+    if (!['queued', 'running'].includes(r.body.status)) return r.body;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`execution ${id} did not finish`);
+}
