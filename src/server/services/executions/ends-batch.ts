@@ -72,9 +72,9 @@ const END_COLUMNS = sql.raw(
  * `upsert(executionId, source)` is node-records.ts' upsert of the records of `source` (a recordset, named `r`).
  */
 export function endsStatement(rows: EndRow[], upsert: (executionId: SQL, source: SQL) => SQL): SQL {
-  const update = sql`update executions x set status = v.status, outputs = v.outputs, outputs_z = decode(v.outputs_z, 'base64'), error = v.error, finished_at = v.finished_at,
-    started_at = coalesce(x.started_at, v.started_at), duration_ms = v.duration_ms, data_policy = v.data_policy, payloads = v.payloads,
-    input_bytes = v.input_bytes, output_bytes = v.output_bytes, stored_bytes = v.stored_bytes,
+  const update = sql`update executions x set status = v.status, outputs = v.outputs, outputs_z = decode(v.outputs_z, 'base64'), error = v.error,
+    finished_at = v.finished_at, started_at = coalesce(x.started_at, v.started_at), duration_ms = v.duration_ms, data_policy = v.data_policy,
+    payloads = v.payloads, input_bytes = v.input_bytes, output_bytes = v.output_bytes, stored_bytes = v.stored_bytes,
     inputs = case when v.keep_input then x.inputs else '{}'::jsonb end, inputs_z = case when v.keep_input then x.inputs_z end,
     node_runs = case when v.records is null then v.node_runs else x.node_runs end,
     claimed_by = case when v.claimed_by is null then x.claimed_by end

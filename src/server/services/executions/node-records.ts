@@ -54,7 +54,8 @@ const UPSERT = sql.raw(`on conflict (execution_id, node_id) do update set ${NODE
 /**
  * `insert … select` of node records sent as one JSON parameter: one statement, whatever the node count. Values
  * met twice are stored once (`registry`: the slots earlier writes of this run stored; by default only this one's).
- * Each record is first cut to what `keeping` keeps (data-policy.ts); `bytes` gives the size of each record as stored (its JSON, with deflated payloads counted as deflated: stored-payloads.ts).
+ * Each record is first cut to what `keeping` keeps (data-policy.ts); `bytes` gives the size of each record as stored
+ * (its JSON, with deflated payloads counted as deflated: stored-payloads.ts).
  */
 function upsertNodes(executionId: SQL, records: NodeRecord[], keeping: Keeping, from = sql``, registry = new SlotRegistry()) {
   const compacted = registry.compact(keeping === 'all' ? records : records.map((r) => keepRecord(r, keeping)));

@@ -5,11 +5,12 @@ import { DEFLATE_FROM } from './stored-inputs';
 /**
  * A node record's inputs, outputs and emitted value as stored (issue 27): in `inputs`, `outputs` and `emit` (jsonb) when
  * small, else deflated by the application in `payloads_z` (bytea, raw deflate of the JSON text
- * {"inputs":…,"outputs":…[,"emit":…]}; `inputs` and `outputs` are then '{}', `emit` null). Under the `full` policy a feed message's records held ~60 KB of jsonb: Postgres parsed every byte of
- * it into jsonb and compressed it again (pglz) — an ADT bundle of 54 KB took ~0.9 ms of its CPU to store that way, and
- * ~0.02 ms as the 10 KB this makes of it. Every write of a record goes through `recordText`, every read through
- * `withPayloads`, every statement that drops payloads sets `payloads_z` to null with them. An execution's outputs (what
- * its pipeline-output nodes gave) follow the same rule in `executions.outputs_z` (`packOutputs`, `withOutputs`).
+ * {"inputs":…,"outputs":…[,"emit":…]}; `inputs` and `outputs` are then '{}', `emit` null). Under the `full` policy a
+ * feed message's records held ~60 KB of jsonb: Postgres parsed every byte of it into jsonb and compressed it again
+ * (pglz) — an ADT bundle of 54 KB took ~0.9 ms of its CPU to store that way, and ~0.02 ms as the 10 KB this makes of
+ * it. Every write of a record goes through `recordText`, every read through `withPayloads`, every statement that drops
+ * payloads sets `payloads_z` to null with them. An execution's outputs (what its pipeline-output nodes gave) follow the
+ * same rule in `executions.outputs_z` (`packOutputs`, `withOutputs`).
  */
 
 /**
@@ -71,7 +72,7 @@ export function withOutputs<R extends { outputs: Record<string, unknown> | null;
   return { ...row, outputs: JSON.parse(inflateRawSync(row.outputsZ).toString('utf8')) as Record<string, unknown>, outputsZ: null };
 }
 
-/** A row read with `payloadsZ`, its inputs, outputs and emitted value in place (and `payloadsZ` null: what it held is in them now). */
+/** A row read with `payloadsZ`, its inputs, outputs and emitted value in place (`payloadsZ` null: what it held is in them now). */
 export function withPayloads<R extends { inputs: Record<string, unknown>; outputs: Record<string, unknown>; emit?: unknown; payloadsZ?: Uint8Array | null }>(
   row: R,
 ): R {
