@@ -81,7 +81,8 @@ try {
   console.log(`retention bench: ${N.toLocaleString()} ADT → FHIR runs over ${DAYS} simulated days (${Math.round(N / DAYS).toLocaleString()}/day),`);
   const vacuum = VACUUM ? 'VACUUM after each day' : 'autovacuum only';
   console.log(
-    `  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs (real records, ${tpl!.bytes} bytes of node payloads a run as stored)`,
+    `  payload_days ${PAYLOAD_DAYS}, execution_days ${EXECUTION_DAYS}, ${vacuum}; ${T} template runs ` +
+      `(real records, ${tpl!.bytes} bytes of node payloads a run as stored)`,
   );
 
   const start = Date.now() - DAYS * DAY;
