@@ -110,12 +110,13 @@ test('the storage card shows what each pipeline’s runs keep and take, and an a
   expect(bytes).toBeGreaterThan(ADT.length);
   await expect(row.getByRole('cell').nth(2)).toHaveText(`${bytes < 10_000 ? (bytes / 1000).toFixed(1) : Math.round(bytes / 1000)} KB`);
   await expect(row).toContainText('payloads 30 d · runs 365 d');
-  await expect(page.getByTestId('pruner-last-run')).toContainText('The pruner has not run yet');
+  // (the pruner's own schedule may have run already in this server: what it says then is checked after Prune now)
+  await expect(page.getByTestId('pruner-last-run')).toContainText(/The pruner has not run yet|Pruner last ran/);
   await shot(page, 'storage');
 
   // nothing is old enough to go: the pruner runs, says so, and the card says when it last ran
   await page.getByRole('button', { name: 'Prune now' }).click();
   await expect(page.getByText('Pruner completed: 0 runs deleted, 0 payloads removed, 0 B freed')).toBeVisible();
-  await expect(page.getByTestId('pruner-last-run')).toContainText('(completed): it removed 0 runs and the payloads of 0 here');
+  await expect(page.getByTestId('pruner-last-run')).toContainText('Pruner last ran just now (completed): it removed 0 runs and the payloads of 0 here');
   await expect(row).toContainText('2 with payloads · 0 without');
 });
