@@ -1,6 +1,6 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import { jsonText } from '@/server/db/json';
-import { DEFLATE_FROM } from './stored-inputs';
+import { DEFLATE_FROM, inflatedText } from './stored-inputs';
 
 /**
  * A node record's inputs, outputs and emitted value as stored (issue 27): in `inputs`, `outputs` and `emit` (jsonb) when
@@ -69,7 +69,7 @@ export function packOutputs(json: string): { json: string | null; z: Buffer | nu
 /** An executions row read with `outputsZ`, its outputs in place (and `outputsZ` null). */
 export function withOutputs<R extends { outputs: Record<string, unknown> | null; outputsZ?: Uint8Array | null }>(row: R): R {
   if (!row.outputsZ?.length) return row;
-  return { ...row, outputs: JSON.parse(inflateRawSync(row.outputsZ).toString('utf8')) as Record<string, unknown>, outputsZ: null };
+  return { ...row, outputs: JSON.parse(inflatedText(row.outputsZ)) as Record<string, unknown>, outputsZ: null };
 }
 
 /** A row read with `payloadsZ`, its inputs, outputs and emitted value in place (`payloadsZ` null: what it held is in them now). */
@@ -77,7 +77,7 @@ export function withPayloads<R extends { inputs: Record<string, unknown>; output
   row: R,
 ): R {
   if (!row.payloadsZ?.length) return row;
-  const { inputs, outputs, emit } = JSON.parse(inflateRawSync(row.payloadsZ).toString('utf8')) as Storable;
+  const { inputs, outputs, emit } = JSON.parse(inflatedText(row.payloadsZ)) as Storable;
   return { ...row, inputs, outputs, ...(emit === undefined ? {} : { emit }), payloadsZ: null };
 }
 
