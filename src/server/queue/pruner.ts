@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
@@ -32,21 +33,27 @@ export async function startPruner(queue: Queue, schedule: PruneSchedule, run: (j
 }
 
 /**
- * Asks for a pass now: the id of the job that will run it — a new one, or the one already queued or running (the
- * queue holds one at a time). The queue refuses a new job while another is queued or running; when that one has
- * finished by the time it is looked up (several "prune now" at once: the pass of the first can end in between), the
- * queue is asked again. Null only if it still has neither after three tries.
+ * Asks for a pass now: the id of the job that will run it — a new one, or the one already queued and not yet started
+ * (the queue holds one at a time). A pass already running may have passed the caller's runs before the caller changed
+ * them (an admin shortens a retention, then prunes): it is waited for, and a new pass queued once it ends. The queue
+ * refuses a new job while another is queued or running; when that one has finished by the time it is looked up (several
+ * "prune now" at once: the pass of the first can end in between), the queue is asked again. When the running pass
+ * outlasts `waitMs`, its id is the answer (the caller reports it as still running); null only when the queue keeps
+ * refusing with nothing queued or running.
  */
-export async function requestPrune(queue: Queue, db: Db, requestedBy: string): Promise<string | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
+export async function requestPrune(queue: Queue, db: Db, requestedBy: string, waitMs = 50_000): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (let refused = 0; refused < 3; ) {
     const id = await queue.boss.send(PRUNE_QUEUE, { requestedBy } satisfies PruneJob);
     if (id) return id;
-    const [pending] = rowsOf<{ id: string }>(
+    const [pending] = rowsOf<{ id: string; state: string }>(
       await db.execute(
-        sql`select id::text from pgboss.job where name = ${PRUNE_QUEUE} and state in ('created', 'retry', 'active') order by created_on limit 1`,
+        sql`select id::text, state::text from pgboss.job where name = ${PRUNE_QUEUE} and state in ('created', 'retry', 'active') order by created_on limit 1`,
       ),
     );
-    if (pending) return pending.id;
+    if (!pending) refused++;
+    else if (pending.state !== 'active' || Date.now() >= deadline) return pending.id;
+    else await sleep(250);
   }
   return null;
 }

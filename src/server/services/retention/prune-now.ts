@@ -17,14 +17,15 @@ interface RunRow {
 
 /**
  * Runs a retention pass now (an admin's "prune now"), through the prune queue like the scheduled ones, so it is still
- * the only pass running anywhere: when one is already queued or running, this request waits for that one. Answers
+ * the only pass running anywhere: when one is already queued, this request joins it; when one is running, it waits for that
+ * one to end and queues its own (the running one may have passed this organization's runs already). Answers
  * with the pass and what it removed of this organization's runs, or, after 50 s, with the pass still `running`.
  */
 export async function pruneNow(ctx: ServiceContext) {
   if (!ctx.queue) throw new AppError('SERVICE_UNAVAILABLE', 'This process has no queue to run the pruner on.');
-  const jobId = await requestPrune(ctx.queue, ctx.db, `${ctx.principal.kind}:${ctx.principal.orgId}`);
-  if (!jobId) throw new AppError('SERVICE_UNAVAILABLE', 'The pruner could not be queued; try again.');
   const deadline = Date.now() + WAIT_MS;
+  const jobId = await requestPrune(ctx.queue, ctx.db, `${ctx.principal.kind}:${ctx.principal.orgId}`, WAIT_MS);
+  if (!jobId) throw new AppError('SERVICE_UNAVAILABLE', 'The pruner could not be queued; try again.');
   let run: RunRow | undefined;
   for (;;) {
     [run] = rowsOf<RunRow>(await ctx.db.execute(sql`select id, status, started_at, finished_at from prune_runs where job_id = ${jobId} limit 1`));
