@@ -68,6 +68,11 @@ const schema = z.object({
   /** The address it listens on (all interfaces by default). */
   HOSTNAME: z.string().min(1).default('0.0.0.0'),
   /**
+   * Connections each process keeps to Postgres for requests and runs (its queue holds up to 7 more): with
+   * WEB_CONCURRENCY processes and workers, the total must stay under the server's max_connections (100 by default).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
    * Server processes sharing the port on Postgres (node:cluster), each also a queue worker unless
    * WORKER_IN_SERVER=false; default: the number of cores. The embedded database is one process's, so with
    * PGlite there is always one.

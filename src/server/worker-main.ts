@@ -5,18 +5,20 @@
  */
 import { env } from '@/env';
 import { openDatabase } from '@/server/db/client';
+import { warnOnConnectionBudget } from '@/server/db/connection-budget';
 import { migrateDatabase } from '@/server/db/migrate';
 import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
-import { createQueue } from '@/server/queue/queue';
+import { createQueue, QUEUE_CONNECTIONS } from '@/server/queue/queue';
 
 async function main() {
   if (!env.DATABASE_URL) {
     console.error('A worker process needs DATABASE_URL (Postgres). In embedded mode the server works its own queue.');
     process.exit(1);
   }
-  const database = await openDatabase({ url: env.DATABASE_URL });
+  const database = await openDatabase({ url: env.DATABASE_URL, max: env.DATABASE_POOL_MAX });
   await migrateDatabase(database, env.DATABASE_URL);
+  await warnOnConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
   const queue = await createQueue(database, {
     heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
     superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,

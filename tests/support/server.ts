@@ -42,13 +42,15 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
   const child = spawn(process.execPath, [builtProgram('server')], {
     cwd: root,
     // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default; one process
-    // unless a test asks for more
+    // unless a test asks for more, with a pool of 5: the suite's servers share the machine's Postgres, whose 100
+    // connections its files running at once exceeded at 10 each ("too many clients": 503s in the rate-limit test)
     env: {
       ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       OUTBOUND_ALLOW: 'loopback',
       WEB_CONCURRENCY: '1',
+      DATABASE_POOL_MAX: '5',
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
       ...env,

@@ -12,8 +12,8 @@ export async function startWorker(env: Record<string, string>): Promise<{ proces
   let out = '';
   const child = spawn(process.execPath, [builtProgram('worker')], {
     cwd: root,
-    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default
-    env: { ...process.env, LOG_LEVEL: 'info', OUTBOUND_ALLOW: 'loopback', ...env },
+    // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default; a pool of 5 as the test servers'
+    env: { ...process.env, LOG_LEVEL: 'info', OUTBOUND_ALLOW: 'loopback', DATABASE_POOL_MAX: '5', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -115,7 +115,7 @@ const globalForDb = globalThis;
 
 /** The process-wide database, opened on first use (never at module load: `next build` imports routes). */
 export function getDatabase(): Promise<Database> {
-  globalForDb.clinflowDb ??= openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((e) => {
+  globalForDb.clinflowDb ??= openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, max: env.DATABASE_POOL_MAX }).catch((e) => {
     globalForDb.clinflowDb = undefined;
     throw e;
   });

@@ -9,7 +9,9 @@ import type http from 'node:http';
 import os from 'node:os';
 import { env } from '@/env';
 import { openDatabase } from '@/server/db/client';
+import { warnOnConnectionBudget } from '@/server/db/connection-budget';
 import { logger } from '@/server/logger';
+import { QUEUE_CONNECTIONS } from '@/server/queue/queue';
 import { getRuntime, prepareDatabase } from '@/server/runtime';
 import { startServer } from '@/server/start';
 import { createHttpServer } from './server';
@@ -29,6 +31,7 @@ async function primary(count: number): Promise<void> {
   try {
     const database = await openDatabase({ url: env.DATABASE_URL! });
     await prepareDatabase(database);
+    await warnOnConnectionBudget(database.db, count, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
     await database.close();
   } catch (e) {
     console.error(`\nClinflow cannot start: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -150,11 +150,16 @@ async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose): Prom
  * each driver's own that fromDrizzle's signature cannot name (hence the cast). */
 const inTx = (tx: unknown) => fromDrizzle(tx as never, sql);
 
+/** pg-boss's own pool on Postgres. */
+const BOSS_POOL = 5;
+/** Connections a process's queue may hold besides the app's pool: pg-boss's, and one each for LISTEN on jobs and listeners. */
+export const QUEUE_CONNECTIONS = BOSS_POOL + 2;
+
 export async function createQueue(database: Database, opts: QueueOptions): Promise<Queue> {
   const postgres = database.kind === 'postgres';
   // pg-boss's own LISTEN wakes its own workers, which we do not use for executions (see Dispatcher); ours is in work()
   const boss = postgres
-    ? new PgBoss({ connectionString: database.url!, max: 5, useListenNotify: false, ...timing(opts) })
+    ? new PgBoss({ connectionString: database.url!, max: BOSS_POOL, useListenNotify: false, ...timing(opts) })
     : new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', ...timing(opts) });
   if (postgres) prepareRepeatedStatements(boss);
   boss.on('error', (e: unknown) => reportQueueError('pg-boss', e));
