@@ -43,7 +43,7 @@ export async function startPruner(queue: Queue, schedule: PruneSchedule, run: (j
  */
 export async function requestPrune(queue: Queue, db: Db, requestedBy: string, waitMs = 50_000): Promise<string | null> {
   const deadline = Date.now() + waitMs;
-  for (let refused = 0; refused < 3; ) {
+  for (let refused = 0; refused < 3;) {
     const id = await queue.boss.send(PRUNE_QUEUE, { requestedBy } satisfies PruneJob);
     if (id) return id;
     const [pending] = rowsOf<{ id: string; state: string }>(
