@@ -29,7 +29,8 @@ const prune = adminProcedure
       tags: S.TAGS,
       summary: 'Run the pruner now and wait for it (up to 50 s)',
       description:
-        'Queues a retention pass (or joins the one already queued or running: one runs at a time) and answers when it ends, with what it ' +
+        'Queues a retention pass (or joins the one queued and not yet started; one runs at a time: a pass already running, which may have ' +
+        'passed this organization’s runs, is waited for and a new one queued) and answers when it ends, with what it ' +
         'removed of this organization’s runs; after 50 s it answers with the pass still running. Needs the admin scope.',
       protect: true,
     },
