@@ -17,8 +17,8 @@ async function main() {
     process.exit(1);
   }
   const database = await openDatabase({ url: env.DATABASE_URL, max: env.DATABASE_POOL_MAX });
+  await warnOnConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS); // before its pool opens more
   await migrateDatabase(database, env.DATABASE_URL);
-  await warnOnConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
   const queue = await createQueue(database, {
     heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
     superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS,

@@ -19,6 +19,19 @@ function printedCredentials(output: string) {
   return { id, key };
 }
 
+/** What the machine's Postgres accepts from ordinary roles: max_connections less the reserved ones. */
+async function acceptedConnections(url: string): Promise<number> {
+  const database = await openDatabase({ url, max: 1 });
+  try {
+    const [r] = rowsOf<{ n: number }>(
+      await database.db.execute(sql`select current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int as n`),
+    );
+    return Number(r!.n);
+  } finally {
+    await database.close();
+  }
+}
+
 describe('start-up', () => {
   it('creates a default organization and admin key on a fresh embedded start, prints them once, keeps them', async () => {
     const dataDir = tempDir('fresh');
@@ -91,8 +104,11 @@ describe('start-up', () => {
       expect((await client(s2.url, org).get(`/api/pipelines/${made.body.id}`)).body.name).toBe('shared');
       await Promise.all([s1.stop(), s2.stop()]);
 
-      const again = await startServer(env);
+      // started again with a pool larger than Postgres accepts: it starts, and says so (DATABASE_POOL_MAX, decisions.md)
+      const accepted = await acceptedConnections(db.url);
+      const again = await startServer({ ...env, DATABASE_POOL_MAX: '200', WEB_CONCURRENCY: String(Math.ceil((accepted + 1) / 207)) });
       try {
+        expect(again.output()).toMatch(new RegExp(`is more than the ${accepted} Postgres accepts .*Lower WEB_CONCURRENCY or DATABASE_POOL_MAX`));
         expect(again.output()).not.toMatch(CREATED);
         expect((await client(again.url, org).get('/api/pipelines')).body.total_count).toBe(1);
         expectError(await client(again.url, { ...org, key: 'cfk_bootstrap_idempotent_key_000002' }).get('/api/pipelines'), 401, 'UNAUTHENTICATED');

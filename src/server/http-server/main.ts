@@ -30,8 +30,9 @@ function processCount(): number {
 async function primary(count: number): Promise<void> {
   try {
     const database = await openDatabase({ url: env.DATABASE_URL! });
-    await prepareDatabase(database);
+    // first, on the pool's first connection: the others it opens would count as other processes'
     await warnOnConnectionBudget(database.db, count, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
+    await prepareDatabase(database);
     await database.close();
   } catch (e) {
     console.error(`\nClinflow cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
@@ -63,7 +64,9 @@ async function primary(count: number): Promise<void> {
   process.on('SIGINT', stop);
 }
 
+/** `announce`: this is the only process (no primary): it says what the primary would, the connection budget included. */
 async function serve(announce: boolean): Promise<void> {
+  if (announce && env.DATABASE_URL) await budgetAlone();
   await startServer();
   let server: http.Server;
   try {
@@ -95,6 +98,14 @@ async function serve(announce: boolean): Promise<void> {
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
+}
+
+/** The connection budget of a lone process, asked before it opens its own (they would count as others'). */
+async function budgetAlone(): Promise<void> {
+  const database = await openDatabase({ url: env.DATABASE_URL!, max: 1 }).catch(() => undefined);
+  if (!database) return; // the runtime's start says why it cannot reach the database
+  await warnOnConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
+  await database.close().catch(() => undefined);
 }
 
 function delay(ms: number): Promise<void> {
