@@ -36,7 +36,8 @@ export function tempDir(prefix: string): string {
 }
 
 /** Starts the built app (`npm start`'s program) as its own process, as a user would, and waits until it answers. */
-export async function startServer(env: Record<string, string>, opts: { waitReady?: boolean } = {}): Promise<RunningServer> {
+/** `env`: what the server gets besides the defaults below; a variable set to undefined is left unset. */
+export async function startServer(env: Record<string, string | undefined>, opts: { waitReady?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, [builtProgram('server')], {
@@ -44,7 +45,7 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
     // the tests' sinks listen on 127.0.0.1, which outbound calls may not reach by default; one process
     // unless a test asks for more, with a pool of 5: the suite's servers share the machine's Postgres, whose 100
     // connections its files running at once exceeded at 10 each ("too many clients": 503s in the rate-limit test)
-    env: {
+    env: withoutUnset({
       ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -54,7 +55,7 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
@@ -87,4 +88,8 @@ export async function startServer(env: Record<string, string>, opts: { waitReady
   }
   await server.stop('SIGKILL');
   throw new Error(`server did not become ready:\n${out}`);
+}
+
+function withoutUnset(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) as NodeJS.ProcessEnv;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migratedPostgres } from '../../../tests/support/databases';
 import type { Database } from './client';
-import { connectionBudget, connectionBudgetWarning } from './connection-budget';
+import { connectionBudget, connectionBudgetWarning, processesThatFit } from './connection-budget';
 
 let database: Database;
 let close: () => Promise<void>;
@@ -24,4 +24,12 @@ it("reads what the machine's Postgres accepts and what is open, and warns when t
   // what is open already counts: the last connection that fits, then one more
   expect(connectionBudgetWarning({ ...now, processes: 1, perProcess: now.accepted - now.inUse })).toBeNull();
   expect(connectionBudgetWarning({ ...now, processes: 1, perProcess: now.accepted - now.inUse + 1 })).toMatch(/Lower WEB_CONCURRENCY or DATABASE_POOL_MAX/);
+});
+
+it('one process per core when no count is chosen, as many as Postgres still accepts, at least one', () => {
+  // a 16-core machine, a default Postgres (97 for ordinary roles), 17 connections a process
+  expect(processesThatFit(16, { accepted: 97, inUse: 0, perProcess: 17 })).toBe(5);
+  expect(processesThatFit(16, { accepted: 97, inUse: 30, perProcess: 17 })).toBe(3);
+  expect(processesThatFit(16, { accepted: 97, inUse: 90, perProcess: 17 })).toBe(1); // one still starts, and warns
+  expect(processesThatFit(2, { accepted: 997, inUse: 0, perProcess: 17 })).toBe(2); // never more than the cores
 });

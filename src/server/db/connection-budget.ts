@@ -37,12 +37,34 @@ export async function connectionBudget(db: Db, processes: number, perProcess: nu
   return { processes, perProcess, accepted: Number(r!.accepted), inUse: Number(r!.in_use) };
 }
 
-/** Logs the warning, if any, at start; a failure to ask is not a reason not to start. */
-export async function warnOnConnectionBudget(db: Db, processes: number, perProcess: number): Promise<void> {
+/**
+ * How many processes a start whose count was not chosen (WEB_CONCURRENCY unset: one per core) runs: as many as fit in
+ * what Postgres still accepts, at least one and at most `cores`.
+ */
+export function processesThatFit(cores: number, b: Omit<ConnectionBudget, 'processes'>): number {
+  return Math.max(1, Math.min(cores, Math.floor((b.accepted - b.inUse) / b.perProcess)));
+}
+
+/**
+ * At start: the processes to run — `requested`, or with `fit` (no count chosen) as many of them as fit the budget,
+ * said in the log — and a warning when even those do not fit. A failure to ask is not a reason not to start.
+ */
+export async function checkConnectionBudget(db: Db, requested: number, perProcess: number, fit = false): Promise<number> {
+  let budget: ConnectionBudget;
   try {
-    const warning = connectionBudgetWarning(await connectionBudget(db, processes, perProcess));
-    if (warning) logger.warn(warning);
+    budget = await connectionBudget(db, requested, perProcess);
   } catch (e) {
     logger.warn('could not compare the connections this start may open with what Postgres accepts', { error: e instanceof Error ? e.message : String(e) });
+    return requested;
   }
+  const processes = fit ? processesThatFit(requested, budget) : requested;
+  if (processes < requested) {
+    logger.info(
+      `starting ${processes} server process${processes === 1 ? '' : 'es'}, not one per core (${requested}): each may open ${perProcess} connections, ` +
+        `Postgres accepts ${budget.accepted} and ${budget.inUse} are open (set WEB_CONCURRENCY, DATABASE_POOL_MAX or max_connections to change it)`,
+    );
+  }
+  const warning = connectionBudgetWarning({ ...budget, processes });
+  if (warning) logger.warn(warning);
+  return processes;
 }

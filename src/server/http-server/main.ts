@@ -9,7 +9,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import { env } from '@/env';
 import { openDatabase } from '@/server/db/client';
-import { warnOnConnectionBudget } from '@/server/db/connection-budget';
+import { checkConnectionBudget } from '@/server/db/connection-budget';
 import { logger } from '@/server/logger';
 import { QUEUE_CONNECTIONS } from '@/server/queue/queue';
 import { getRuntime, prepareDatabase } from '@/server/runtime';
@@ -27,11 +27,13 @@ function processCount(): number {
   return env.WEB_CONCURRENCY ?? os.availableParallelism();
 }
 
-async function primary(count: number): Promise<void> {
+async function primary(requested: number): Promise<void> {
+  let count = requested;
   try {
     const database = await openDatabase({ url: env.DATABASE_URL! });
-    // first, on the pool's first connection: the others it opens would count as other processes'
-    await warnOnConnectionBudget(database.db, count, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
+    // first, on the pool's first connection: the others it opens would count as other processes'; one per core (no
+    // WEB_CONCURRENCY) becomes as many as Postgres accepts
+    count = await checkConnectionBudget(database.db, requested, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS, env.WEB_CONCURRENCY === undefined);
     await prepareDatabase(database);
     await database.close();
   } catch (e) {
@@ -47,7 +49,7 @@ async function primary(count: number): Promise<void> {
   for (let i = 0; i < count; i++) cluster.fork();
   let ready = 0;
   cluster.on('listening', () => {
-    if (++ready === count) console.log(`Clinflow listening on http://${env.HOSTNAME}:${env.PORT} (${count} processes)`);
+    if (++ready === count) console.log(`Clinflow listening on http://${env.HOSTNAME}:${env.PORT} (${count} process${count === 1 ? '' : 'es'})`);
   });
   const stop = () => {
     if (stopping) return;
@@ -104,7 +106,7 @@ async function serve(announce: boolean): Promise<void> {
 async function budgetAlone(): Promise<void> {
   const database = await openDatabase({ url: env.DATABASE_URL!, max: 1 }).catch(() => undefined);
   if (!database) return; // the runtime's start says why it cannot reach the database
-  await warnOnConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
+  await checkConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
   await database.close().catch(() => undefined);
 }
 
