@@ -9,7 +9,7 @@ import { checkConnectionBudget } from '@/server/db/connection-budget';
 import { migrateDatabase } from '@/server/db/migrate';
 import { startJobs } from '@/server/jobs';
 import { logger } from '@/server/logger';
-import { createQueue, QUEUE_CONNECTIONS } from '@/server/queue/queue';
+import { createQueue } from '@/server/queue/queue';
 
 async function main() {
   if (!env.DATABASE_URL) {
@@ -17,7 +17,7 @@ async function main() {
     process.exit(1);
   }
   const database = await openDatabase({ url: env.DATABASE_URL, max: env.DATABASE_POOL_MAX });
-  await checkConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS); // before its pool opens more
+  await checkConnectionBudget(database.db, 1); // before its pool opens more
   await migrateDatabase(database, env.DATABASE_URL);
   const queue = await createQueue(database, {
     heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,

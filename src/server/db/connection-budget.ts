@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { env } from '@/env';
+import { errorForLog, logger } from '@/server/logger';
+import { QUEUE_CONNECTIONS } from '@/server/queue/queue';
 import type { Db } from './client';
-import { logger } from '@/server/logger';
 import { rowsOf } from './rows';
 
 export interface ConnectionBudget {
@@ -47,14 +49,16 @@ export function processesThatFit(cores: number, b: Omit<ConnectionBudget, 'proce
 
 /**
  * At start: the processes to run — `requested`, or with `fit` (no count chosen) as many of them as fit the budget,
- * said in the log — and a warning when even those do not fit. A failure to ask is not a reason not to start.
+ * said in the log — and a warning when even those do not fit. Each process may open its pool (DATABASE_POOL_MAX) and
+ * its queue's connections. A failure to ask is not a reason not to start.
  */
-export async function checkConnectionBudget(db: Db, requested: number, perProcess: number, fit = false): Promise<number> {
+export async function checkConnectionBudget(db: Db, requested: number, fit = false): Promise<number> {
+  const perProcess = env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS;
   let budget: ConnectionBudget;
   try {
     budget = await connectionBudget(db, requested, perProcess);
   } catch (e) {
-    logger.warn('could not compare the connections this start may open with what Postgres accepts', { error: e instanceof Error ? e.message : String(e) });
+    logger.warn('could not compare the connections this start may open with what Postgres accepts', { error: errorForLog(e) });
     return requested;
   }
   const processes = fit ? processesThatFit(requested, budget) : requested;

@@ -11,7 +11,6 @@ import { env } from '@/env';
 import { openDatabase } from '@/server/db/client';
 import { checkConnectionBudget } from '@/server/db/connection-budget';
 import { logger } from '@/server/logger';
-import { QUEUE_CONNECTIONS } from '@/server/queue/queue';
 import { getRuntime, prepareDatabase } from '@/server/runtime';
 import { startServer } from '@/server/start';
 import { createHttpServer } from './server';
@@ -33,7 +32,7 @@ async function primary(requested: number): Promise<void> {
     const database = await openDatabase({ url: env.DATABASE_URL! });
     // first, on the pool's first connection: the others it opens would count as other processes'; one per core (no
     // WEB_CONCURRENCY) becomes as many as Postgres accepts
-    count = await checkConnectionBudget(database.db, requested, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS, env.WEB_CONCURRENCY === undefined);
+    count = await checkConnectionBudget(database.db, requested, env.WEB_CONCURRENCY === undefined);
     await prepareDatabase(database);
     await database.close();
   } catch (e) {
@@ -106,7 +105,7 @@ async function serve(announce: boolean): Promise<void> {
 async function budgetAlone(): Promise<void> {
   const database = await openDatabase({ url: env.DATABASE_URL!, max: 1 }).catch(() => undefined);
   if (!database) return; // the runtime's start says why it cannot reach the database
-  await checkConnectionBudget(database.db, 1, env.DATABASE_POOL_MAX + QUEUE_CONNECTIONS);
+  await checkConnectionBudget(database.db, 1);
   await database.close().catch(() => undefined);
 }
 

@@ -23,8 +23,12 @@ const UNUSED = sql.raw(`e.status in ('completed', 'failed', 'cancelled')
  * Bytes of a node record as Postgres stores it: each value's stored size (compressed, or its TOAST size — read from the
  * pointer, the value itself is not fetched) and ~70 bytes of tuple header and fixed columns.
  */
-const NODE_PAYLOAD_BYTES_TEXT =
-  `${payloadColumnBytes('n')} + pg_column_size(n.logs) + coalesce(pg_column_size(n.emit), 0) + ` + 'coalesce(pg_column_size(n.refs), 0)';
+const NODE_PAYLOAD_BYTES_TEXT = [
+  payloadColumnBytes('n'),
+  'pg_column_size(n.logs)',
+  'coalesce(pg_column_size(n.emit), 0)',
+  'coalesce(pg_column_size(n.refs), 0)',
+].join(' + ');
 const NODE_PAYLOAD_BYTES = sql.raw(NODE_PAYLOAD_BYTES_TEXT);
 export const NODE_BYTES = sql.raw(
   `70 + ${NODE_PAYLOAD_BYTES_TEXT} + pg_column_size(n.node_id) + pg_column_size(n.node_type) + pg_column_size(n.status) + coalesce(pg_column_size(n.error), 0)`,
