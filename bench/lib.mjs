@@ -16,6 +16,8 @@ export const env = {
   LOG_LEVEL: 'warn',
   NEXT_TELEMETRY_DISABLED: '1',
 };
+/** BENCH_NODE_ARGS: flags for node (V8's heap sizes, say) given to each server and worker process before its program. */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** BENCH_PROFILE=<folder>: each server and worker process writes a CPU profile (.cpuprofile) there when it stops. */
 const profiled = process.env.BENCH_PROFILE
   ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`].filter(Boolean).join(' ') }
@@ -53,7 +55,7 @@ export async function startServer(extraEnv, port) {
     () => false,
   );
   if (taken) throw new Error(`port ${port} is already in use: stop what listens there, or give the bench other ports (BENCH_PORT)`);
-  const child = spawn(process.execPath, [program('server')], {
+  const child = spawn(process.execPath, [...nodeArgs, program('server')], {
     cwd: root,
     env: {
       ...env,
@@ -80,7 +82,11 @@ export async function startServer(extraEnv, port) {
 }
 
 export async function startWorker(extraEnv) {
-  const child = spawn(process.execPath, [program('worker')], { cwd: root, env: { ...env, ...profiled, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, program('worker')], {
+    cwd: root,
+    env: { ...env, ...profiled, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('ready') && resolve()));
   return { pid: child.pid, stop: () => stopChild(child) };
 }
