@@ -9,6 +9,7 @@
 // Postgres the database bytes written per message are reported (executions and their node records, and the whole database).
 // BENCH_POSTGRES_ONLY=1 skips PGlite; BENCH_PROCESSES=1 runs Postgres with one process only. BENCH_FEED=path runs only the
 // trigger and hl7v2-parse: what the feed's own path costs (receive, store, queue, run, end, ACK) without the clinical nodes.
+// BENCH_ACK_MODE=completed: the listener's ACK waits for each run (the runs of a connection never overlap).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const { api, barChart, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, p
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+/** BENCH_ACK_MODE=completed: the listener answers once each run ended (runs of a connection keep their order); default stored. */
+const ACK_MODE = process.env.BENCH_ACK_MODE ?? 'stored';
 /** BENCH_FEED=path: the pipeline is the MLLP trigger and hl7v2-parse only, so the CPU per message is the path's (issue 27 §4). */
 const PATH_ONLY = process.env.BENCH_FEED === 'path';
 /** Messages sent first and not measured (each sample twice). */
@@ -94,7 +97,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const edge = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
     const definition = {
       nodes: [
-        { id: 'in', type: 'mllp-listener-trigger', config: { port } },
+        { id: 'in', type: 'mllp-listener-trigger', config: { port, ack_mode: ACK_MODE } },
         { id: 'parse', type: 'hl7v2-parse', config: {} },
         { id: 'fhir', type: 'hl7v2-to-fhir', config: { bundle_type: 'transaction' } },
         { id: 'check', type: 'fhir-validate', config: { expect: 'bundle' } },

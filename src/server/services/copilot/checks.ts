@@ -46,10 +46,27 @@ function upstreamHas(g: Graph, id: string, type: string): boolean {
   return false;
 }
 
+/** The first node downstream of `id` that writes to an outside system, if any. */
+function writerBelow(g: Graph, id: string): string | undefined {
+  const seen = new Set<string>([id]);
+  const stack = [id];
+  while (stack.length) {
+    for (const c of g.outgoing.get(stack.pop()!) ?? []) {
+      if (seen.has(c.target)) continue;
+      const n = g.nodes.get(c.target);
+      if (n && !n.def.disabled && n.type?.side_effect === 'write') return c.target;
+      seen.add(c.target);
+      stack.push(c.target);
+    }
+  }
+  return undefined;
+}
+
 /**
  * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
  * server without de-identification, FHIR written without validation, writes to outside systems with no retry,
- * credentials typed into an HTTP request node instead of a connector.
+ * credentials typed into an HTTP request node instead of a connector, an MLLP feed whose runs may overlap and write
+ * out of order.
  * Warnings: the pipeline runs, but a reviewer would stop it.
  */
 export function copilotFindings(def: PipelineDefinition): Finding[] {
@@ -77,6 +94,18 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
         message: [
           `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline`,
           `(shown masked). Put the credentials in an http connector and name it in \`connector\`.`,
+        ].join(' '),
+      });
+    }
+    const writer = n.def.type === 'mllp-listener-trigger' && n.def.config?.ack_mode !== 'completed' ? writerBelow(g, id) : undefined;
+    if (writer) {
+      out.push({
+        node_id: id,
+        code: 'UNORDERED_FEED',
+        message: [
+          `With ack_mode stored, the runs of this feed overlap: two messages about one patient or visit (an admit, then its`,
+          `discharge) can reach ${writer} in the other order, and the older state is written last. Set ack_mode to`,
+          `completed: a sender that waits for each ACK then sends its next message only once the previous one's run ended.`,
         ].join(' '),
       });
     }
