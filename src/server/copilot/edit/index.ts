@@ -7,7 +7,7 @@ import { EditGraph } from './graph';
 import { readEdits, type Op } from './intent';
 import { layoutAdded } from './layout';
 import { removeOp, replaceOp, triggerOp } from './ops-change';
-import { insteadOp, retryOp } from './ops-config';
+import { insteadOp, orderOp, retryOp } from './ops-config';
 import { placeOp, type OpResult } from './ops-place';
 import type { EditContext } from './points';
 import { diffDefinitions, type DefinitionDiff } from './diff';
@@ -37,6 +37,8 @@ function run(g: EditGraph, op: Op, ctx: EditContext): OpResult {
       return filterOp(g, op, ctx);
     case 'retry':
       return retryOp(g, op);
+    case 'order':
+      return orderOp(g);
     case 'instead':
       return insteadOp(g, op, ctx);
     default:
@@ -46,7 +48,7 @@ function run(g: EditGraph, op: Op, ctx: EditContext): OpResult {
 
 const HOW =
   'say what to add and where ("add validation after to_fhir"), what to remove, move or replace, ' +
-  'a filter ("only keep female patients"), or a setting ("retry writes 5 times")';
+  'a filter ("only keep female patients"), or a setting ("retry writes 5 times", "keep the feed\'s messages in order")';
 
 /**
  * Edits a pipeline as it is from a request in words (issue 31): each clause of the request is one change —

@@ -13,6 +13,7 @@ export interface Anchor {
 
 export type Op =
   | { kind: 'retry'; clause: string; attempts: number; target: string }
+  | { kind: 'order'; clause: string }
   | { kind: 'remove'; clause: string; target: string }
   | { kind: 'trigger'; clause: string; to: string; said: string }
   | { kind: 'replace'; clause: string; what: string; old: string }
@@ -179,6 +180,15 @@ function insteadParts(clause: string): { now: string; old: string | null } | nul
   return null;
 }
 
+/**
+ * "Acknowledge messages once their run ended", "keep the feed's messages in order": the listener's ACK waits for each
+ * run (ack_mode completed), so that a connection's messages run one after another.
+ */
+const ACK_AFTER_RUN = /\back(?:nowledge)?\w*\b[^.;]*\b(?:after|once|when)\b[^.;]*\b(?:runs?|process\w*|complet\w*|finish\w*|ended|done)\b/;
+const KEEP_ORDER = /\b(?:keep\w*|kept|preserv\w*|in)\s+(?:the\s+|their\s+|its\s+)?(?:arrival\s+|sending\s+|message\s+)?order\b(?!\s+(?:to|of|by|for|from)\b)/;
+const FEED = /\b(?:messages?|feed|runs?|listener|mllp|hl7)\b/;
+const asksOrder = (lower: string) => ACK_AFTER_RUN.test(lower) || (KEEP_ORDER.test(lower) && FEED.test(lower));
+
 /** One clause → one change. */
 function read(clause: string, then: boolean): Op {
   const lower = clause.toLowerCase();
@@ -191,6 +201,7 @@ function read(clause: string, then: boolean): Op {
       target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim(),
     };
   }
+  if (asksOrder(lower)) return { kind: 'order', clause };
   const parts = insteadParts(clause);
   const now = parts?.now ?? clause;
   const trigger = TRIGGERS.find(([re]) => re.test(now));

@@ -31,6 +31,22 @@ export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpRes
   };
 }
 
+/** "Acknowledge messages once their run ended": each MLLP listener's ACK waits for the run (ack_mode completed). */
+export function orderOp(g: EditGraph): OpResult {
+  const listeners = g.def.nodes.filter((n) => n.type === 'mllp-listener-trigger');
+  if (!listeners.length) return fail('the pipeline has no MLLP listener: only a feed acknowledged to its sender can wait for its runs');
+  const changed = listeners.filter((n) => n.config.ack_mode !== 'completed');
+  if (!changed.length) return fail(`${listeners.map((n) => g.label(n.id)).join(', ')} already acknowledges each message once its run ended`);
+  for (const n of changed) n.config = { ...n.config, ack_mode: 'completed' };
+  return {
+    ok: true,
+    changes: [
+      `${changed.map((n) => g.label(n.id)).join(', ')}: ack_mode completed (each message is acknowledged once its run ended, ` +
+        "so a connection's messages run one after another, in the order sent)",
+    ],
+  };
+}
+
 /** "Load into staging.patients instead", "read from the Research FHIR server instead", "2 sentences instead". */
 export function insteadOp(g: EditGraph, op: Extract<Op, { kind: 'instead' }>, ctx: EditContext): OpResult {
   const lower = op.what.toLowerCase();

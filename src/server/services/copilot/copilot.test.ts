@@ -115,6 +115,17 @@ describe('the copilot', () => {
     // the ACK waits for the run: a sender's next message runs after it; nothing written: order does not matter
     expect((await a.copilot.validatePipeline({ definition: feed({ ack_mode: 'completed' }) })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
     expect((await a.copilot.validatePipeline({ definition: feed({}, false) })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
+
+    // as a suggestion: applied, the listener waits for its runs and the warning is gone
+    const p = await a.pipelines.create({ name: 'unordered feed', description: '', definition: feed({}) });
+    const s = await a.copilot.suggestions({ pipeline_id: p.id });
+    const order = s.suggestions.find((x) => x.kind === 'UNORDERED_FEED');
+    expect(order).toMatchObject({ node_id: 'in', title: expect.stringMatching(/in order/) });
+    expect(await a.copilot.applySuggestion({ id: order!.id })).toMatchObject({ pipeline_version: 2, validation: { valid: true } });
+    const saved = await a.pipelines.get({ id: p.id });
+    expect(saved.version).toBe(2);
+    expect(saved.definition.nodes.find((n) => n.id === 'in')?.config).toMatchObject({ ack_mode: 'completed' });
+    expect((await a.copilot.validatePipeline({ definition: saved.definition })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
   });
 
   it('proposes an agent from a description, and creates it when asked', async () => {
