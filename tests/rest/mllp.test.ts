@@ -250,6 +250,22 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     await api.post(`/api/pipelines/${id}/undeploy`);
   });
 
+  it("with ack_mode completed, runs a connection's messages one after another, even sent without waiting for ACKs", async () => {
+    const p4 = await freePort();
+    const id = (await api.post('/api/pipelines', { name: 'ordered feed', definition: listenerPipeline({ port: p4, ack_mode: 'completed' }) })).body.id;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    const texts = ADT.slice(0, 6);
+    const acks = await sendWithoutWaiting(p4, texts);
+    expect(acks.map((a) => field(a, 'MSA', 1))).toEqual(texts.map(() => 'AA'));
+    expect(acks.map((a) => field(a, 'MSA', 2))).toEqual(texts.map((t) => t.split(/\r?\n|\r/)[0]!.split('|')[9]));
+    await settled(api, id, texts.length);
+    const runs = (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as { started_at: string; finished_at: string }[];
+    const inOrder = runs.map((r) => [Date.parse(r.started_at), Date.parse(r.finished_at)]).sort((a, b) => a[0]! - b[0]!);
+    // each run started once the one before had finished
+    for (let i = 1; i < inOrder.length; i++) expect(inOrder[i]![0]).toBeGreaterThanOrEqual(inOrder[i - 1]![1]!);
+    await api.post(`/api/pipelines/${id}/undeploy`);
+  });
+
   it('closes connections from senders outside allowed_senders', async () => {
     const p3 = await freePort();
     const id = (await api.post('/api/pipelines', { name: 'fenced', definition: listenerPipeline({ port: p3, allowed_senders: ['10.0.0.0/8'] }) })).body.id;

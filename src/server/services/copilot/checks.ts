@@ -105,7 +105,7 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
         message: [
           `With ack_mode stored, the runs of this feed overlap: two messages about one patient or visit (an admit, then its`,
           `discharge) can reach ${writer} in the other order, and the older state is written last. Set ack_mode to`,
-          `completed: a sender that waits for each ACK then sends its next message only once the previous one's run ended.`,
+          `completed: each connection's next message is then taken in only once the previous one's run ended.`,
         ].join(' '),
       });
     }

@@ -54,7 +54,8 @@ function listenError(e: NodeJS.ErrnoException, port: number): AppError {
  * The MLLP ports of deployed pipelines in this process: one TCP server per pipeline, opened on deploy
  * and closed on undeploy (the `listen`/`unlisten` of the TriggerHost). A sender that sends the next message
  * before the ACK of the last (pipelining) has them stored in the order sent and gets the ACKs in that order;
- * one that waits for each ACK, as most do, sees the same.
+ * one that waits for each ACK, as most do, sees the same. With ack_mode completed, a connection's messages are
+ * taken in one at a time, each once the run of the one before ended: its runs never overlap.
  */
 export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
   private readonly listeners = new Map<string, Listener>();
@@ -128,7 +129,12 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       for (const frame of frames) {
         const { encoding } = listener.options;
         const received = { text: frame.toString(encoding), remoteAddress: remote, receivedAt: new Date().toISOString() };
-        const answer = this.receiver.receive(target, listener.options, received);
+        // completed: the next message is taken in once the previous one's run ended (its ACK written), so that the runs
+        // of a connection never overlap, even for a sender that does not wait for each ACK
+        const answer =
+          listener.options.ack_mode === 'completed'
+            ? chain.then(() => this.receiver.receive(target, listener.options, received))
+            : this.receiver.receive(target, listener.options, received);
         answer.catch(() => undefined); // handled in turn below; not an unhandled rejection meanwhile
         if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
         chain = chain
