@@ -150,6 +150,28 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
       kept: ['validate', 'write', 'out'],
     },
   },
+  // written with the order edit (2026-11-29), in phrasings it was not written from; the last is one it does not read
+  {
+    id: 'ho-oru-order-arrival',
+    base: 'oru_write',
+    request: 'Make sure the lab messages are written in the order they arrive.',
+    connectors: FHIR,
+    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }], kept: ['to_fhir', 'validate', 'write', 'out'] },
+  },
+  {
+    id: 'ho-oru-ack-processed',
+    base: 'oru_write',
+    request: 'The ACK should only go back to the sender when the message has been fully processed.',
+    connectors: FHIR,
+    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }] },
+  },
+  {
+    id: 'ho-oru-one-at-a-time',
+    base: 'oru_write',
+    request: 'Process the messages one at a time, in sequence.',
+    connectors: FHIR,
+    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }] },
+  },
   {
     id: 'ho-oru-retry',
     base: 'oru_write',

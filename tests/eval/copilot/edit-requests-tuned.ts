@@ -421,6 +421,20 @@ export const TUNED_EDIT_REQUESTS: EditEvalRequest[] = [
     checks: { config: [{ type: 'summarize', path: 'max_sentences', equals: 2 }], kept: ['summarize'] },
   },
   {
+    id: 't-oru-ack-after-run',
+    base: 'oru_write',
+    request: 'Acknowledge messages once their run ended, in order.',
+    connectors: FHIR,
+    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }], kept: ['to_fhir', 'validate', 'write', 'out'] },
+  },
+  {
+    id: 't-oru-keep-order',
+    base: 'oru_write',
+    request: "Keep the feed's messages in order.",
+    connectors: FHIR,
+    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }] },
+  },
+  {
     id: 't-oru-retry',
     base: 'oru_write',
     request: 'retry writes 6 times',
