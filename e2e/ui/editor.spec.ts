@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { fillCode, signUp } from './support';
+import { fillCode, settledBox, signUp } from './support';
 
 /**
  * The pipeline editor end to end: build manual-trigger → jsonata-transform → pipeline-output by drag and
@@ -26,9 +26,8 @@ function handle(page: Page, id: string, kind: 'source' | 'target', port: string)
 
 /** Drags a connection from an output to an input; `midway` runs while the mouse is still down. */
 async function connect(page: Page, from: [string, string], to: [string, string], midway?: () => Promise<void>) {
-  const a = await handle(page, from[0], 'source', from[1]).boundingBox();
-  const b = await handle(page, to[0], 'target', to[1]).boundingBox();
-  if (!a || !b) throw new Error('handle not visible');
+  const a = await settledBox(handle(page, from[0], 'source', from[1]));
+  const b = await settledBox(handle(page, to[0], 'target', to[1]));
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });

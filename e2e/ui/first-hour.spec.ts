@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { fillCode, signUp } from './support';
+import { fillCode, settledBox, signUp } from './support';
 
 /**
  * Issue 28, the first hour in the editor at 1440×900: the obvious first pipeline (trigger → parse → to FHIR →
@@ -21,9 +21,8 @@ const handle = (page: Page, id: string, kind: 'source' | 'target', port: string)
   node(page, id).locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`);
 
 async function connect(page: Page, from: [string, string], to: [string, string]) {
-  const a = await handle(page, from[0], 'source', from[1]).boundingBox();
-  const b = await handle(page, to[0], 'target', to[1]).boundingBox();
-  if (!a || !b) throw new Error(`handle not visible: ${from.join('.')} → ${to.join('.')}`);
+  const a = await settledBox(handle(page, from[0], 'source', from[1]));
+  const b = await settledBox(handle(page, to[0], 'target', to[1]));
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });

@@ -35,3 +35,18 @@ export async function fillCode(editor: Locator, text: string): Promise<void> {
   await content.press('Delete');
   await content.fill(text);
 }
+
+/**
+ * A canvas element's box once it has stopped moving (the same on two reads 50 ms apart): the editor fits the view to
+ * the nodes once they are measured, so a box read as soon as a node shows may be where it no longer is.
+ */
+export async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = await locator.boundingBox();
+  for (let i = 0; i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = await locator.boundingBox();
+    if (now && last && now.x === last.x && now.y === last.y && now.width === last.width && now.height === last.height) return now;
+    last = now;
+  }
+  throw new Error('the element kept moving (or is not visible)');
+}
