@@ -81,7 +81,10 @@ describe('planPipeline', () => {
 
   it('routes abnormal lab values with a condition, and what is normal to the FHIR server', () => {
     const plan = planPipeline(
-      'Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output; otherwise write them to the FHIR server.',
+      [
+        'Receive ORU lab results over MLLP, convert them to FHIR, and route results with abnormal values to a review output;',
+        'otherwise write them to the FHIR server.',
+      ].join(' '),
     );
     expect(valid(plan).valid).toBe(true);
     const check = node(plan, 'condition');

@@ -31,36 +31,31 @@ function phiReaches(g: Graph, id: string): boolean {
   return false;
 }
 
-function upstreamHas(g: Graph, id: string, type: string): boolean {
+/** The first node met walking from `id` along its `edges` (upstream or downstream) for which `hit` holds. */
+function firstAlong(g: Graph, id: string, edges: 'incoming' | 'outgoing', hit: (nodeId: string) => boolean): string | undefined {
   const seen = new Set<string>([id]);
   const stack = [id];
   while (stack.length) {
-    for (const c of g.incoming.get(stack.pop()!) ?? []) {
-      if (g.nodes.get(c.source)?.def.type === type) return true;
-      if (!seen.has(c.source)) {
-        seen.add(c.source);
-        stack.push(c.source);
+    for (const c of g[edges].get(stack.pop()!) ?? []) {
+      const next = edges === 'incoming' ? c.source : c.target;
+      if (hit(next)) return next;
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
       }
-    }
-  }
-  return false;
-}
-
-/** The first node downstream of `id` that writes to an outside system, if any. */
-function writerBelow(g: Graph, id: string): string | undefined {
-  const seen = new Set<string>([id]);
-  const stack = [id];
-  while (stack.length) {
-    for (const c of g.outgoing.get(stack.pop()!) ?? []) {
-      if (seen.has(c.target)) continue;
-      const n = g.nodes.get(c.target);
-      if (n && !n.def.disabled && n.type?.side_effect === 'write') return c.target;
-      seen.add(c.target);
-      stack.push(c.target);
     }
   }
   return undefined;
 }
+
+const upstreamHas = (g: Graph, id: string, type: string) => firstAlong(g, id, 'incoming', (n) => g.nodes.get(n)?.def.type === type) !== undefined;
+
+/** The first node downstream of `id` that writes to an outside system, if any. */
+const writerBelow = (g: Graph, id: string) =>
+  firstAlong(g, id, 'outgoing', (n) => {
+    const node = g.nodes.get(n);
+    return Boolean(node && !node.def.disabled && node.type?.side_effect === 'write');
+  });
 
 /**
  * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
