@@ -266,6 +266,31 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     await api.post(`/api/pipelines/${id}/undeploy`);
   });
 
+  it("with ack_mode stored, starts each run of a sender's messages once the one before ended, in the order received", async () => {
+    const p5 = await freePort();
+    const id = (await api.post('/api/pipelines', { name: 'ordered stored feed', definition: listenerPipeline({ port: p5 }) })).body.id;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    // the samples, each with a control id of its own (MSH-10), to tell their runs apart
+    const texts = ADT.slice(0, 8).map((t, i) => t.replace(/^(MSH(?:\|[^|\r\n]*){8}\|)[^|\r\n]*/, `$1ORDER${i}`));
+    const controlId = (t: string) => t.split(/\r?\n|\r/)[0]!.split('|')[9]!;
+    expect(new Set(texts.map(controlId)).size).toBe(texts.length);
+    // sent without waiting for ACKs, on one connection and then on the next (the ACKs come as each is stored)
+    const acks = [...(await sendWithoutWaiting(p5, texts.slice(0, 4))), ...(await sendWithoutWaiting(p5, texts.slice(4)))];
+    expect(acks.map((a) => field(a, 'MSA', 1))).toEqual(texts.map(() => 'AA'));
+    await settled(api, id, texts.length);
+    const runs = (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as { id: string; started_at: string; finished_at: string }[];
+    runs.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+    // each run started once the one before had finished, and they ran in the order the messages came
+    for (let i = 1; i < runs.length; i++) expect(Date.parse(runs[i]!.started_at)).toBeGreaterThanOrEqual(Date.parse(runs[i - 1]!.finished_at));
+    const ran = [];
+    for (const r of runs) {
+      const detail = JSON.stringify((await api.get(`/api/executions/${r.id}`)).body);
+      ran.push(texts.map(controlId).find((c) => detail.includes(`|${c}|`)));
+    }
+    expect(ran).toEqual(texts.map(controlId));
+    await api.post(`/api/pipelines/${id}/undeploy`);
+  });
+
   it('closes connections from senders outside allowed_senders', async () => {
     const p3 = await freePort();
     const id = (await api.post('/api/pipelines', { name: 'fenced', definition: listenerPipeline({ port: p3, allowed_senders: ['10.0.0.0/8'] }) })).body.id;

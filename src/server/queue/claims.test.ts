@@ -48,12 +48,12 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
 
     // both beat: nothing is stale, nothing is handed on
     expect(await beat(rt.db, other)).toBe(false);
-    expect(await handOver(rt.db, other, { stale: true })).toEqual([]);
+    expect(await handOver(rt.db, other, { stale: true })).toEqual({ queued: [], held: [] });
     // `dead` stops beating (its row is older than two intervals): its open run goes to the queue, the live one's stays
     await rt.db.execute(sql`update queue_processes set heartbeat_at = now() - interval '21 seconds' where id = ${dead.instanceId}::uuid`);
     expect(await beat(rt.db, other)).toBe(true);
-    expect(await handOver(rt.db, other, { stale: true })).toEqual([deadRun]);
-    expect(await handOver(rt.db, other, { stale: true })).toEqual([]);
+    expect(await handOver(rt.db, other, { stale: true })).toEqual({ queued: [deadRun], held: [] });
+    expect(await handOver(rt.db, other, { stale: true })).toEqual({ queued: [], held: [] });
     expect(await beat(rt.db, other)).toBe(false);
     expect((await row(liveRun)).claimedBy).toBe(live.instanceId);
     expect((await row(deadRun)).claimedBy).toBeNull();
@@ -80,7 +80,7 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
     ]);
     const [taken, kept] = started.map((s) => (s as { id: string }).id) as [string, string];
     await rt.db.execute(sql`update queue_processes set heartbeat_at = now() - interval '1 minute' where id = ${stalled.instanceId}::uuid`);
-    expect(await handOver(rt.db, owner, { stale: true })).toEqual([taken]);
+    expect(await handOver(rt.db, owner, { stale: true })).toEqual({ queued: [taken], held: [] });
 
     const end = (claimedBy: string) => ({ policy: 'errors', inputs: {}, claimedBy }) as const satisfies Parameters<typeof saveResult>[6];
     const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
@@ -97,6 +97,49 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
       .where(inArray(executions.id, [taken, kept]));
     expect(left.map((r) => r.status).sort()).toEqual(['completed', 'queued']);
     const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 10 });
+    await queue.boss.complete(EXECUTE_QUEUE, jobs);
+  });
+  it("keeps the order of a dead process's chain of runs: those whose run before is open are claimed by the taker, to hold", async () => {
+    const a = await orgCaller(rt, 'org-claims-chain');
+    const p = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const { deployed_version } = await a.pipelines.deploy({ id: p.id });
+    const [dead, taker] = [instance(), instance()];
+    await beat(rt.db, dead);
+    await beat(rt.db, taker);
+    const run = { orgId: 'org-claims-chain', pipelineId: p.id, pipelineVersion: deployed_version!, trigger: 'mllp', testMode: false, inputs: {} };
+    const [ended, head, second, third, afterEnded] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const by = { status: 'queued', notify: false, claimedBy: dead.instanceId } as const;
+    await startQueuedExecutions(rt.db, [
+      { ...run, ...by, id: ended },
+      { ...run, ...by, id: head, afterId: ended },
+      { ...run, ...by, id: second, afterId: head },
+      { ...run, ...by, id: third, afterId: second },
+      { ...run, ...by, id: afterEnded, afterId: ended },
+    ]);
+    expect((await row(third)).afterId).toBe(second);
+    await saveResult(rt.db, ended, [], { status: 'completed', outputs: {}, nodes: {}, error: null }, new Date(), undefined, {
+      policy: 'errors',
+      inputs: {},
+      claimedBy: dead.instanceId,
+    });
+    await rt.db.execute(sql`update queue_processes set heartbeat_at = now() - interval '1 minute' where id = ${dead.instanceId}::uuid`);
+
+    const handed = await handOver(rt.db, taker, { stale: true });
+    // the runs whose run before ended go to the queue; each of the others waits for its own, claimed by the taker
+    expect(handed.queued.sort()).toEqual([head, afterEnded].sort());
+    expect(handed.held.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [
+        { id: second, afterId: head },
+        { id: third, afterId: second },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect((await row(second)).claimedBy).toBe(taker.instanceId);
+    expect((await row(head)).claimedBy).toBeNull();
+    // the dead process holds nothing any more: its heartbeat row is gone, and nothing is handed over twice
+    expect(rowsOf(await rt.db.execute(sql`select id from queue_processes where id = ${dead.instanceId}::uuid`))).toEqual([]);
+    expect(await handOver(rt.db, instance(), { stale: true })).toEqual({ queued: [], held: [] });
+    const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 10 });
+    expect(jobs.map((j) => j.data.executionId).sort()).toEqual([head, afterEnded].sort());
     await queue.boss.complete(EXECUTE_QUEUE, jobs);
   });
 });

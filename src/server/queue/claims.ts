@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
+import type { HeldRun } from './held-runs';
 
 /**
  * Runs a process claimed for itself (executions.claimed_by: the MLLP feed's, admitted with no queue job) and the
@@ -54,26 +55,36 @@ export async function beat(db: Db, o: ClaimsOptions): Promise<boolean> {
   return rowsOf<{ stale: boolean }>(result)[0]?.stale === true;
 }
 
+/** What `handOver` did: the runs given a queue job, and those it claimed for this process to hold (held-runs.ts). */
+export interface HandedOver {
+  queued: string[];
+  held: HeldRun[];
+}
+
 /**
  * Hands the open runs `whose` claims to the queue, in one transaction: un-claimed, each with a job a fetch takes as a
- * redelivery. Rows of dead instances that hold nothing open are deleted. Resolves the executions handed on.
+ * redelivery — except a run whose predecessor (executions.after_id) is still queued or running, which this process
+ * claims instead, to hold until that one ended (an MLLP connection's order outlives the process that received it).
+ * Rows of dead instances that hold nothing open are deleted.
  */
-export async function handOver(db: Db, o: ClaimsOptions, whose: Whose): Promise<string[]> {
-  if ('own' in whose && whose.own.length === 0) return [];
+export async function handOver(db: Db, o: ClaimsOptions, whose: Whose): Promise<HandedOver> {
+  if ('own' in whose && whose.own.length === 0) return { queued: [], held: [] };
   return db.transaction(async (tx) => {
     // two processes recovering at once: the second finds the rows un-claimed when their lock is released, and skips them
-    const rows = rowsOf<{ id: string }>(
-      await tx.execute(sql`update executions e set claimed_by = null
-        where e.claimed_by is not null and ${OPEN} and ${condition(o, whose)} returning e.id`),
+    const waits = sql`e.after_id is not null and exists (select 1 from executions p where p.id = e.after_id and p.status in ('queued', 'running'))`;
+    const rows = rowsOf<{ id: string; after_id: string | null; claimed_by: string | null }>(
+      await tx.execute(sql`update executions e set claimed_by = case when ${waits} then ${o.instanceId}::uuid end
+        where e.claimed_by is not null and ${OPEN} and ${condition(o, whose)} returning e.id, e.after_id, e.claimed_by`),
     );
-    const jobs = rows.map((r) => ({ id: randomUUID(), executionId: r.id }));
+    const held = rows.filter((r) => r.claimed_by !== null).map((r) => ({ id: r.id, afterId: r.after_id! }));
+    const jobs = rows.filter((r) => r.claimed_by === null).map((r) => ({ id: randomUUID(), executionId: r.id }));
     if (jobs.length) await o.enqueue(tx, jobs);
     if (!('own' in whose)) {
       const gone = 'others' in whose ? sql`` : sql`and p.heartbeat_at < ${staleBefore(o)}`;
       await tx.execute(sql`delete from queue_processes p where p.id <> ${o.instanceId}::uuid ${gone}
         and not exists (select 1 from executions e where e.claimed_by = p.id and ${OPEN})`);
     }
-    return jobs.map((j) => j.executionId);
+    return { queued: jobs.map((j) => j.executionId), held };
   });
 }
 

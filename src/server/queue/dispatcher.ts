@@ -68,6 +68,11 @@ export class Dispatcher<T extends object> {
   private stopped: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly settled = new Set<Promise<void>>();
+  /**
+   * Told of each job as it starts, and as it ends: `ended` true once its run returned (its end written), false when it
+   * threw. Called as its slot frees, before a fetch may take the slot: what `ended` adopts runs in it.
+   */
+  watch: { begun(job: Job<T>): void; ended(job: Job<T>, ended: boolean): void } | undefined;
 
   constructor(
     private readonly boss: PgBoss,
@@ -214,17 +219,20 @@ export class Dispatcher<T extends object> {
   private begin(job: Job<T>, adopted = false): void {
     const claim: Claim = { id: job.id, retryCount: job.retryCount, local: adopted };
     this.running.set(job.id, claim);
+    this.watch?.begun(job);
     let inline = false;
     const done: Promise<void> = this.run(job, () => (inline = true), adopted)
       .then(
         () => {
           this.running.delete(job.id);
+          this.watch?.ended(job, true);
           if (inline || adopted) return;
           this.finished.push(claim);
           this.completeSoon();
         },
         (e: unknown) => {
           this.running.delete(job.id);
+          this.watch?.ended(job, false);
           if (adopted)
             return this.release([job.id]).then(
               () => undefined,

@@ -9,6 +9,8 @@ import { logOutage } from '@/server/db/outage-log';
 import type { Dispatcher } from './dispatcher';
 import { prepareRepeatedStatements } from './prepared-statements';
 import { beat, handOver, leave, type ClaimsOptions, type Whose } from './claims';
+import { takeAdmitted } from './admitted';
+import { HeldRuns, type HeldRun } from './held-runs';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
 /** Deliveries of an execution job after the first, before it is given up (its execution then ends failed). */
@@ -93,6 +95,13 @@ export interface Queue {
    */
   reserveLocal(n: number): number;
   runClaimed(executionIds: string[], reserved: number): void;
+  /**
+   * Runs this process admitted claimed by itself to start after the run before them (an MLLP connection's messages under
+   * ack_mode stored: MessageStore), held until that one ended (held-runs.ts). `mustWait`: whether a run admitted now
+   * after `executionId` must be held (false once this process wrote its end).
+   */
+  hold(runs: HeldRun[]): void;
+  mustWait(executionId: string): boolean;
   /** This process instance (new per start): what its claims and its heartbeat row carry. */
   instanceId: string;
   /** The execution queue's heartbeat (see QueueOptions). */
@@ -134,12 +143,20 @@ export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: strin
     where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
 }
 
-/** Hands claims to the queue (claims.ts), saying so when there were any: a warning when a process stopped without ending its runs. */
-async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose): Promise<void> {
-  const ids = await handOver(db, claims, whose);
-  if (ids.length === 0) return;
-  if ('own' in whose) logger.info(`queue: ${ids.length} run(s) claimed here and not ended handed to the queue`);
-  else logger.warn(`queue: ${ids.length} run(s) claimed by a process that stopped handed to the queue`, { executions: ids.length });
+/**
+ * Hands claims to the queue (claims.ts), saying so when there were any: a warning when a process stopped without ending
+ * its runs. The runs it claimed instead, to start after their predecessor, are held here (`held`).
+ */
+async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose, held: HeldRuns): Promise<void> {
+  const handed = await handOver(db, claims, whose);
+  held.hold(handed.held);
+  const { queued, held: kept } = { queued: handed.queued.length, held: handed.held.length };
+  if (queued + kept === 0) return;
+  if ('own' in whose) logger.info(`queue: ${queued} run(s) claimed here and not ended handed to the queue`);
+  else
+    logger.warn(`queue: ${queued + kept} run(s) claimed by a process that stopped taken over: ${queued} handed to the queue, ${kept} held here in order`, {
+      executions: queued + kept,
+    });
 }
 
 /**
@@ -178,6 +195,38 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     heartbeatSeconds: opts.heartbeatSeconds,
     enqueue: (tx, jobs) => enqueueRedelivered(boss, tx, jobs),
   };
+  // a held run whose predecessor ended runs here in a free slot (the one its predecessor freed, when that ran here), or
+  // is queued for any process
+  const held: HeldRuns = new HeldRuns(
+    database.db,
+    (ids) => {
+      const k = dispatcher?.reserveMany(ids.length) ?? 0;
+      if (k)
+        dispatcher!.adopt(
+          ids.slice(0, k).map((executionId) => ({ id: executionId, data: { executionId } })),
+          k,
+        );
+      const queued = ids.slice(k);
+      if (queued.length === 0) return;
+      for (const id of queued) takeAdmitted(id); // read from its row where it runs
+      handOver(database.db, claims, { own: queued })
+        .then((handed) => held.hold(handed.held))
+        .catch((e: unknown) => reportQueueError('hand-over', e));
+    },
+    (e) => reportQueueError('held runs', e),
+  );
+  const heartbeat = async (first: Whose) => {
+    if (claims.ticking) return;
+    // this process's heartbeat is there before it claims anything; the runs a previous instance claimed are handed to
+    // the queue: on PGlite at once (it had the database to itself), on Postgres once its heartbeat is stale
+    claims.ticking = setInterval(() => {
+      beat(database.db, claims)
+        .then((stale) => (stale ? handOverAndLog(database.db, claims, { stale: true }, held) : undefined))
+        .catch((e: unknown) => reportQueueError('heartbeat', e));
+    }, opts.heartbeatSeconds * 1000).unref();
+    await beat(database.db, claims);
+    await handOverAndLog(database.db, claims, first, held);
+  };
   const takeOne: Queue['takeOne'] = () => {
     const own = dispatcher?.reserve() ?? false;
     return {
@@ -212,6 +261,9 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     },
     async attachListeners(listeners, resync) {
       inbound = listeners;
+      // a process that receives MLLP messages holds runs (hold), which its heartbeat vouches for (on PGlite the process
+      // works the queue: its heartbeat is on already)
+      if (postgres) await heartbeat({ stale: true });
       if (!postgres || peers) return;
       const { default: pg } = await import('postgres');
       const channel = pg(database.url!, { max: 1, onnotice: () => {} });
@@ -249,6 +301,8 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       );
     },
     instanceId: claims.instanceId,
+    hold: (runs) => held.hold(runs),
+    mustWait: (executionId) => held.mustWait(executionId),
     takeOne,
     async enqueueOne(admit) {
       const taken = takeOne();
@@ -270,19 +324,15 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
         await listener.listen(JOBS_CHANNEL, () => d.wake());
         unlisten = () => listener.end({ timeout: 5 });
       }
-      // this process's heartbeat is there before it claims anything; the runs a previous instance claimed are handed to
-      // the queue: on PGlite at once (it had the database to itself), on Postgres once its heartbeat is stale
-      await beat(database.db, claims);
-      await handOverAndLog(database.db, claims, postgres ? { stale: true } : { others: true });
-      claims.ticking = setInterval(() => {
-        beat(database.db, claims)
-          .then((stale) => (stale ? handOverAndLog(database.db, claims, { stale: true }) : undefined))
-          .catch((e: unknown) => reportQueueError('heartbeat', e));
-      }, opts.heartbeatSeconds * 1000).unref();
+      d.watch = {
+        begun: (job) => held.started(job.data.executionId),
+        ended: (job, ended) => held.finished(job.data.executionId, ended),
+      };
+      await heartbeat(postgres ? { stale: true } : { others: true });
       // jobs this process took on and cannot run soon are handed to the others (see Dispatcher.reserve); runs it
       // claimed and does not finish (they failed, or it stops) go to the queue
       d.start(postgres ? () => database.db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`) : undefined, (ids) =>
-        handOverAndLog(database.db, claims, { own: ids }),
+        handOverAndLog(database.db, claims, { own: ids }, held),
       );
     },
     async stop(graceMs = 30_000) {
@@ -290,6 +340,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       await peers?.end();
       await unlisten?.();
       await dispatcher?.stop(graceMs);
+      held.stop(); // what is still held stays claimed here: once this heartbeat is gone, another process holds it
       clearInterval(claims.ticking);
       if (claims.ticking) await leave(database.db, claims).catch((e: unknown) => reportQueueError('heartbeat', e));
       await boss.stop({ graceful: true, timeout: graceMs, close: postgres });

@@ -79,6 +79,12 @@ export const executions = pgTable(
      * feed: MessageStore); null otherwise, and once the run ended or was handed to the queue (queue/claims.ts).
      */
     claimedBy: uuid('claimed_by'),
+    /**
+     * The run of the message before this one on its MLLP connection (ack_mode stored: MessageStore), which this run
+     * starts after: held by its process until that one ended (queue/held-runs.ts). Null for every other run. No
+     * foreign key: the run before may be pruned first, and a run whose predecessor is gone is not held.
+     */
+    afterId: uuid('after_id'),
   },
   (t) => [
     index('executions_org_created_idx').on(t.orgId, t.createdAt),

@@ -14,7 +14,7 @@ import { loadDefinition } from './runnable-pipeline';
 import { failExecution, NodeProgress, nodeRecord, readNodeRecords, saveResult } from './node-records';
 import { appliedPolicy, keepsNodeRows, payloadKeeping, pipelinePolicy, writesOutside, type Keeping } from './data-policy';
 import { toNodeRun } from './execution-views';
-import { takeAdmitted } from './admitted';
+import { takeAdmitted } from '@/server/queue/admitted';
 import { inputColumns, withInputs } from './stored-inputs';
 import { alertOnFailure } from '../alerts/on-run-failed';
 

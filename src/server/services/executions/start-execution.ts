@@ -30,6 +30,10 @@ export interface NewExecution {
    * instance id (Queue.instanceId), written into the row as its claim (queue/claims.ts).
    */
   claimedBy?: string;
+  /** For the MLLP feed's admission (startQueuedExecutions): the execution's id, chosen by the caller. */
+  id?: string;
+  /** The run this one starts after (executions.after_id: an MLLP connection's message before; queue/held-runs.ts). */
+  afterId?: string;
 }
 
 /**
@@ -69,14 +73,15 @@ export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof
  * transaction): `start_execution_if_current` once per execution, in order, each taking a free slot of its organization
  * as one call does, if its pipeline is still deployed at `pipelineVersion` (else PIPELINE_CHANGED, nothing written);
  * the CONCURRENCY_LIMIT refusal of one that found no slot free (the others start); the started ones' data policy,
- * read by the same statement. An execution with `claimedBy` is written claimed by that process (no queue job).
+ * read by the same statement. An execution with `claimedBy` is written claimed by that process (no queue job); one
+ * with `afterId` names the run it starts after.
  */
 export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<QueuedStart[]> {
   if (list.length === 0) return [];
   const rows = list.map((e) => {
     const packed = packInputs(e.inputs);
     return {
-      id: randomUUID(),
+      id: e.id ?? randomUUID(),
       org: e.orgId,
       pipeline: e.pipelineId,
       version: e.pipelineVersion,
@@ -86,14 +91,15 @@ export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promi
       z: packed.z ? packed.z.toString('base64') : null,
       notify: e.notify !== false,
       claimed: e.claimedBy,
+      after: e.afterId,
     };
   });
   const result = await db.execute(sql`select m.id, s.outcome, case when s.outcome = 'started' then (select ${POLICY_SQL} from pipelines p
       left join organizations o on o.id = p.org_id where p.id = m.pipeline) end as policy
     from jsonb_to_recordset(${jsonText(rows)}::jsonb)
-    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, z text, notify boolean, claimed uuid)
+    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, z text, notify boolean, claimed uuid, after uuid)
     cross join lateral start_execution_if_current(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
-      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed, decode(m.z, 'base64')) s`);
+      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed, decode(m.z, 'base64'), m.after) s`);
   const outcomes = new Map(rowsOf<{ id: string; outcome: string; policy: DataPolicy | null }>(result).map((r) => [r.id, r]));
   return rows.map((r) => {
     const o = outcomes.get(r.id);

@@ -54,12 +54,15 @@ function listenError(e: NodeJS.ErrnoException, port: number): AppError {
  * The MLLP ports of deployed pipelines in this process: one TCP server per pipeline, opened on deploy
  * and closed on undeploy (the `listen`/`unlisten` of the TriggerHost). A sender that sends the next message
  * before the ACK of the last (pipelining) has them stored in the order sent and gets the ACKs in that order;
- * one that waits for each ACK, as most do, sees the same. With ack_mode completed, a connection's messages are
- * taken in one at a time, each once the run of the one before ended: its runs never overlap.
+ * one that waits for each ACK, as most do, sees the same. A connection's runs never overlap: with ack_mode stored
+ * each starts once the run of the message before it ended (MessageStore holds it until then), with completed a
+ * connection's messages are taken in one at a time, each once the run of the one before ended.
  */
 export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
   private readonly listeners = new Map<string, Listener>();
   private readonly receiver: MllpReceiver;
+  /** Connections accepted so far (each one's key for the order of its runs). */
+  private connections = 0;
 
   constructor(db: Db, queue: Queue) {
     this.receiver = new MllpReceiver(db, queue);
@@ -113,6 +116,10 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
     }
     listener.sockets.set(socket, Promise.resolve());
     socket.setKeepAlive(true, 60_000);
+    // the runs of a connection's messages start in the order received, after those of its sender's connection before
+    const connection = String(++this.connections);
+    const sender = `${target.pipelineId} ${remote}`;
+    this.receiver.opened(connection, sender);
     const deframer = new MllpDeframer(MAX_MESSAGE_BYTES);
     // ACKs go out in the order the messages came; each message is handed to the receiver as it arrives
     let chain = Promise.resolve();
@@ -128,13 +135,19 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       }
       for (const frame of frames) {
         const { encoding } = listener.options;
-        const received = { text: frame.toString(encoding), remoteAddress: remote, receivedAt: new Date().toISOString() };
+        const stored = listener.options.ack_mode === 'stored';
+        // stored: the run starts after the run of the message before (completed: that one ended before this is taken in)
+        const received = {
+          text: frame.toString(encoding),
+          remoteAddress: remote,
+          receivedAt: new Date().toISOString(),
+          connection: stored ? connection : undefined,
+        };
         // completed: the next message is taken in once the previous one's run ended (its ACK written), so that the runs
         // of a connection never overlap, even for a sender that does not wait for each ACK
-        const answer =
-          listener.options.ack_mode === 'completed'
-            ? chain.then(() => this.receiver.receive(target, listener.options, received))
-            : this.receiver.receive(target, listener.options, received);
+        const answer = !stored
+          ? chain.then(() => this.receiver.receive(target, listener.options, received))
+          : this.receiver.receive(target, listener.options, received);
         answer.catch(() => undefined); // handled in turn below; not an unhandled rejection meanwhile
         if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
         chain = chain
@@ -151,7 +164,10 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
       }
     });
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => listener.sockets.delete(socket));
+    socket.on('close', () => {
+      listener.sockets.delete(socket);
+      this.receiver.closed(connection);
+    });
   }
 }
 

@@ -66,6 +66,15 @@ export class MllpReceiver {
   forget(pipelineId: string): void {
     this.messages.forget(pipelineId);
   }
+
+  /** A connection opened (MessageStore.opened: its runs start in the order received, after its sender's before). */
+  opened(connection: string, sender: string): void {
+    this.messages.opened(connection, sender);
+  }
+
+  closed(connection: string): void {
+    this.messages.closed(connection);
+  }
 }
 
 function ack(received: Hl7v2Message, options: AckOptions): string {

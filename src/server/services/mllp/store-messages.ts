@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { buildGraph, triggerInputs, type Graph } from '@/engine/graph';
 import type { TriggerTarget } from '@/engine/node-type';
@@ -6,17 +7,38 @@ import type { Db } from '@/server/db/client';
 import { pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { Queue } from '@/server/queue/queue';
-import { noteAdmitted, type AdmittedRun } from '../executions/admitted';
+import { noteAdmitted, type AdmittedRun } from '@/server/queue/admitted';
 import { loadDefinition } from '../executions/runnable-pipeline';
 import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-execution';
 
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
 const MAX_BATCH = 100;
 
+/** How one message of a batch is to be admitted: its execution's id, and the run it starts after, held until that ended. */
+interface Plan {
+  id: string;
+  afterId?: string;
+  held: boolean;
+}
+
 export interface Received {
   text: string;
   remoteAddress: string;
   receivedAt: string;
+  /**
+   * The connection whose messages run in the order received (ack_mode stored: MessageStore.opened), if any: each run
+   * starts once the run of the message before it on the connection ended.
+   */
+  connection?: string;
+}
+
+/** A batch being admitted: its messages, their plans, the slots reserved here, and the runs admitted to run or be held here. */
+interface Admission {
+  batch: Waiting[];
+  plans: Plan[];
+  reserved: number;
+  local: Map<string, AdmittedRun>;
+  held: Map<string, AdmittedRun & { afterId: string }>;
 }
 
 interface Waiting {
@@ -40,6 +62,11 @@ interface Waiting {
  * dispatcher after the commit with what the run needs (admitted.ts) — no NOTIFY, fetch or read of the row. When this
  * process dies its heartbeat stops, and another hands those runs to the queue, which resumes them (queue/claims.ts).
  * The others are queued for any process, as before.
+ *
+ * A connection's messages run in the order received (`connection`, ack_mode stored): each names the run of the message
+ * before it (executions.after_id), and while that run is queued or running it is admitted held — claimed by this
+ * process, with no queue job and no slot — and runs once that one ended (queue/held-runs.ts). A connection that closes
+ * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too.
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -48,6 +75,13 @@ export class MessageStore {
   private readonly states = new Map<string, { orgId: string; status: string; version: number | null }>();
   /** Graphs by pipeline version: the trigger's inputs are made from it. */
   private readonly graphs = new Map<string, { version: number; graph: Graph }>();
+  /**
+   * The last run admitted of each open connection ('' before its first), and of each sender (pipeline and address):
+   * where a sender's next connection starts. A message stored as its connection closed has no ACK: it is sent again.
+   */
+  private readonly lastOf = new Map<string, string>();
+  private readonly senderOf = new Map<string, string>();
+  private readonly lastOfSender = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -61,6 +95,20 @@ export class MessageStore {
     });
   }
 
+  /**
+   * A connection opens whose messages run in order (see Received.connection), after the last run admitted of its
+   * sender: a sender that reconnects (its connection cut, or closed after each batch) keeps its order.
+   */
+  opened(connection: string, sender: string): void {
+    this.lastOf.set(connection, this.lastOfSender.get(sender) ?? '');
+    this.senderOf.set(connection, sender);
+  }
+
+  closed(connection: string): void {
+    this.lastOf.delete(connection);
+    this.senderOf.delete(connection);
+  }
+
   forget(pipelineId: string): void {
     this.graphs.delete(pipelineId);
     this.states.delete(pipelineId);
@@ -71,24 +119,32 @@ export class MessageStore {
     try {
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, MAX_BATCH);
-        const reserved = this.queue.reserveLocal(batch.length);
+        const plans = this.plan(batch);
+        const reserved = this.queue.reserveLocal(plans.filter((p) => !p.held).length);
         const local = new Map<string, AdmittedRun>();
+        const held = new Map<string, AdmittedRun & { afterId: string }>();
         // each message's execution id once its statement committed, or why it was refused, or the error that stopped it
         const outcomes = new Array<string | AppError | { error: unknown } | undefined>(batch.length);
         try {
-          await this.commit(batch, reserved, local, outcomes);
+          await this.commit({ batch, plans, reserved, local, held }, outcomes);
         } catch (e) {
           for (const i of batch.keys()) outcomes[i] ??= { error: e };
         }
-        for (const [id, run] of local) noteAdmitted(id, run);
+        for (const [id, run] of [...local, ...held]) noteAdmitted(id, run);
         this.queue.runClaimed([...local.keys()], reserved);
+        this.queue.hold([...held].map(([id, run]) => ({ id, afterId: run.afterId })));
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
           else if (typeof outcome !== 'string') w.reject(outcome.error);
           else {
             w.resolve(outcome);
-            if (!local.has(outcome)) this.queue.wake();
+            const sender = w.m.connection && this.senderOf.get(w.m.connection);
+            if (sender) {
+              this.lastOf.set(w.m.connection!, outcome);
+              this.lastOfSender.set(sender, outcome);
+            }
+            if (!local.has(outcome) && !held.has(outcome)) this.queue.wake();
           }
         }
       }
@@ -98,26 +154,43 @@ export class MessageStore {
   }
 
   /**
-   * Stores the batch: each message's execution id, or why that message was refused (`outcomes`, set as they commit).
-   * The first `reserved` admitted are this process's to run (`local`, set as they commit): written claimed by it
-   * (executions.claimed_by, queue/claims.ts), with no queue job.
-   *
-   * When every message may run here (the steady feed), the batch is one statement, atomic on its own: its admission,
-   * with no transaction around it. Messages refused as PIPELINE_CHANGED by it are admitted anew by a second one (after a
-   * read of their pipelines): should that one fail, the first one's messages are stored all the same. A batch with
-   * messages for the queue (no free slot here) is one transaction: the admission and those messages' jobs.
+   * Each message's execution id, and the run it starts after: the last of its connection, or the one before it in this
+   * batch. It is held unless that run's end was written here (Queue.mustWait).
    */
-  private async commit(batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>, outcomes: (string | AppError | object | undefined)[]) {
-    if (reserved >= batch.length) return this.admit(this.db, batch, reserved, local, outcomes);
-    const staged = new Array<string | AppError | undefined>(batch.length);
-    const claimed = new Map<string, AdmittedRun>();
+  private plan(batch: Waiting[]): Plan[] {
+    const last = new Map<string, string>();
+    return batch.map(({ m }) => {
+      const id = randomUUID();
+      if (!m.connection || !this.lastOf.has(m.connection)) return { id, held: false };
+      const inBatch = last.get(m.connection);
+      const afterId = inBatch ?? (this.lastOf.get(m.connection) || undefined);
+      last.set(m.connection, id);
+      return { id, afterId, held: afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId)) };
+    });
+  }
+
+  /**
+   * Stores the batch: each message's execution id, or why that message was refused (`outcomes`, set as they commit).
+   * The first `reserved` admitted and not held are this process's to run (`local`, set as they commit): written claimed
+   * by it (executions.claimed_by, queue/claims.ts), with no queue job; the held ones (`held`) are claimed by it too.
+   *
+   * When every message may run here or is held (the steady feed), the batch is one statement, atomic on its own: its
+   * admission, with no transaction around it. Messages refused as PIPELINE_CHANGED by it are admitted anew by a second
+   * one (after a read of their pipelines): should that one fail, the first one's messages are stored all the same. A
+   * batch with messages for the queue (no free slot here) is one transaction: the admission and those messages' jobs.
+   */
+  private async commit(a: Admission, outcomes: (string | AppError | object | undefined)[]) {
+    if (a.reserved >= a.plans.filter((p) => !p.held).length) return this.admit(this.db, a, outcomes);
+    const staged = new Array<string | AppError | undefined>(a.batch.length);
+    const claimed = { ...a, local: new Map<string, AdmittedRun>(), held: new Map<string, AdmittedRun & { afterId: string }>() };
     await this.db.transaction(async (tx) => {
-      await this.admit(tx, batch, reserved, claimed, staged);
-      const queued = staged.filter((o): o is string => typeof o === 'string' && !claimed.has(o));
+      await this.admit(tx, claimed, staged);
+      const queued = staged.filter((o): o is string => typeof o === 'string' && !claimed.local.has(o) && !claimed.held.has(o));
       await this.queue.enqueueAll(tx, queued);
     });
     for (const [i, o] of staged.entries()) outcomes[i] = o;
-    for (const [id, run] of claimed) local.set(id, run);
+    for (const [id, run] of claimed.local) a.local.set(id, run);
+    for (const [id, run] of claimed.held) a.held.set(id, run);
   }
 
   /**
@@ -128,7 +201,8 @@ export class MessageStore {
    * in its own statement, and the messages of a pipeline deployed, undeployed or changed since are admitted anew after
    * one read of its state. So a steady feed's batch is its admission alone, with no read of the pipeline.
    */
-  private async admit(q: Db, batch: Waiting[], reserved: number, local: Map<string, AdmittedRun>, outcomes: (string | AppError | object | undefined)[]) {
+  private async admit(q: Db, a: Admission, outcomes: (string | AppError | object | undefined)[]) {
+    const { batch, plans, reserved, local, held } = a;
     let pending = batch.map((_, i) => i);
     for (let attempt = 0; pending.length && attempt < 2; attempt++) {
       const ids = [...new Set(pending.map((i) => batch[i]!.target.pipelineId))];
@@ -136,7 +210,10 @@ export class MessageStore {
       await this.readStates(q, read);
       const retry: number[] = [];
       // each message's admission, or why it is refused before one; admitted together, in the order received
-      const admissions: { i: number; run: AdmittedRun }[] = [];
+      const admissions: { i: number; run: AdmittedRun; mine: boolean }[] = [];
+      // the first `reserved` not held are this process's to run if admitted: written claimed by it, and nobody is woken
+      // for them (one refused among them leaves its slot unused here: the others are queued as usual)
+      let taken = local.size;
       for (const i of pending) {
         const { target, m } = batch[i]!;
         const { pipelineId, orgId } = target;
@@ -161,26 +238,29 @@ export class MessageStore {
           outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${pipelineId} is no longer started by an MLLP listener.`);
           continue;
         }
-        admissions.push({ i, run: { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: 'full' } });
+        const mine = !plans[i]!.held && taken++ < reserved;
+        admissions.push({ i, mine, run: { orgId, pipelineId, pipelineVersion: row.version, trigger: 'mllp', inputs, policy: 'full' } });
       }
-      // the first `reserved` are this process's to run if admitted: written claimed by it, and nobody is woken for them
-      // (one refused among them leaves its slot unused here: the others are queued as usual)
-      const own = (k: number) => local.size + k < reserved;
       const claimedBy = this.queue.instanceId;
       const started = await startQueuedExecutions(
         q,
-        admissions.map(({ run }, k) => ({ ...run, testMode: false, status: 'queued', notify: !own(k), claimedBy: own(k) ? claimedBy : undefined })),
+        admissions.map(({ i, run, mine }) => {
+          const { id, afterId, held: waits } = plans[i]!;
+          const own = mine || waits;
+          return { ...run, id, afterId, testMode: false, status: 'queued', notify: !own, claimedBy: own ? claimedBy : undefined };
+        }),
       );
-      const owned = local.size;
       pending = retry;
       for (const [k, o] of started.entries()) {
-        const { i, run } = admissions[k]!;
+        const { i, run, mine } = admissions[k]!;
+        const plan = plans[i]!;
         // the pipeline changed since its state was read: read again, and its messages admitted anew (once)
         if (o === PIPELINE_CHANGED) pending.push(i);
         else if (o instanceof AppError) outcomes[i] = o;
         else {
           outcomes[i] = o.id;
-          if (owned + k < reserved) local.set(o.id, { ...run, policy: o.policy });
+          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId! });
+          else if (mine) local.set(o.id, { ...run, policy: o.policy });
         }
       }
     }
