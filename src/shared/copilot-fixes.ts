@@ -11,11 +11,6 @@ export function copilotFixFor(f: { node_id: string | null; code: string }): { ti
         : undefined;
     case 'FHIR_NOT_VALIDATED':
       return f.node_id ? { title: `Validate the FHIR resources before ${f.node_id} writes them`, change: `add validation before ${f.node_id}` } : undefined;
-    case 'UNORDERED_FEED':
-      return {
-        title: "Keep the feed's messages in order: acknowledge each once its run ended",
-        change: 'acknowledge messages once their run ended, in order',
-      };
     case 'WRITE_WITHOUT_RETRY':
       return { title: 'Retry writes to outside systems (3 attempts; writes are idempotent)', change: 'retry writes 3 times' };
     default:

@@ -156,7 +156,8 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'oru_write',
     request: 'Make sure the lab messages are written in the order they arrive.',
     connectors: FHIR,
-    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }], kept: ['to_fhir', 'validate', 'write', 'out'] },
+    // a listener keeps a sender's order in either ACK mode (since 2026-11-29, fifth session): nothing to change, said so
+    checks: { refused: true, kept: ['to_fhir', 'validate', 'write', 'out'] },
   },
   {
     id: 'ho-oru-ack-processed',
@@ -170,7 +171,7 @@ export const HELDOUT_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'oru_write',
     request: 'Process the messages one at a time, in sequence.',
     connectors: FHIR,
-    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }] },
+    checks: { refused: true },
   },
   {
     id: 'ho-oru-retry',

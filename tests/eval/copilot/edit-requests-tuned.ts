@@ -432,7 +432,7 @@ export const TUNED_EDIT_REQUESTS: EditEvalRequest[] = [
     base: 'oru_write',
     request: "Keep the feed's messages in order.",
     connectors: FHIR,
-    checks: { config: [{ type: 'listener', path: 'ack_mode', equals: 'completed' }] },
+    checks: { refused: true },
   },
   {
     id: 't-oru-retry',

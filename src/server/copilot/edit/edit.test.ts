@@ -87,14 +87,17 @@ describe('editing a pipeline as it is', () => {
     expect(links(write.definition)).not.toContain('to_fhir>out');
   });
 
-  it("keeps a feed's messages in order by making the listener's ACK wait for each run, and reads no order into other sentences", () => {
+  it("makes the listener's ACK wait for each run when asked, says a feed keeps its order already, and reads no order into other sentences", () => {
     const r = editPipeline(structuredClone(BASES.oru_write.definition), 'Acknowledge messages once their run ended, in order.');
     expect(r.validation.valid).toBe(true);
     expect(r.definition.nodes.find((n) => n.id === 'listener')?.config).toEqual({ port: 2575, ack_mode: 'completed' });
     expect(r.changes.join(' ')).toMatch(/listener.*ack_mode completed/);
-    const again = editPipeline(r.definition, "Keep the feed's messages in order.");
+    const again = editPipeline(r.definition, 'Acknowledge each message only once it has been processed.');
     expect(again.changes).toEqual([]);
     expect(again.unresolved.join(' ')).toMatch(/already acknowledges each message once its run ended/);
+    const order = editPipeline(structuredClone(BASES.oru_write.definition), "Keep the feed's messages in order.");
+    expect(order.changes).toEqual([]);
+    expect(order.unresolved.join(' ')).toMatch(/listener \(MLLP listener trigger\) already keeps the order: each run of a sender's messages starts once/);
     expect(editPipeline(adt(), 'Keep the messages in order.').unresolved.join(' ')).toMatch(/no MLLP listener/);
     for (const other of ['Add validation in order to catch bad bundles.', 'Sort the patients in order of birth date.', 'Retry the FHIR write 5 times.'])
       expect(readEdits(other).map((o) => o.kind)).not.toContain('order');

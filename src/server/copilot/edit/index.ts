@@ -38,7 +38,7 @@ function run(g: EditGraph, op: Op, ctx: EditContext): OpResult {
     case 'retry':
       return retryOp(g, op);
     case 'order':
-      return orderOp(g);
+      return orderOp(g, op);
     case 'instead':
       return insteadOp(g, op, ctx);
     default:

@@ -13,7 +13,7 @@ export interface Anchor {
 
 export type Op =
   | { kind: 'retry'; clause: string; attempts: number; target: string }
-  | { kind: 'order'; clause: string }
+  | { kind: 'order'; clause: string; ack: boolean }
   | { kind: 'remove'; clause: string; target: string }
   | { kind: 'trigger'; clause: string; to: string; said: string }
   | { kind: 'replace'; clause: string; what: string; old: string }
@@ -181,8 +181,8 @@ function insteadParts(clause: string): { now: string; old: string | null } | nul
 }
 
 /**
- * "Acknowledge messages once their run ended", "keep the feed's messages in order": the listener's ACK waits for each
- * run (ack_mode completed), so that a connection's messages run one after another.
+ * "Acknowledge messages once their run ended" (`ack`: the listener's ACK waits for each run, ack_mode completed), "keep
+ * the feed's messages in order" (a listener does already: answered so, with nothing changed).
  */
 const ACK_AFTER_RUN = /\back(?:nowledge)?\w*\b[^.;]*\b(?:after|once|when)\b[^.;]*\b(?:runs?|process\w*|complet\w*|finish\w*|ended|done)\b/;
 const KEEP_ORDER = /\b(?:keep\w*|kept|preserv\w*|in)\s+(?:the\s+|their\s+|its\s+)?(?:arrival\s+|sending\s+|message\s+)?order\b(?!\s+(?:to|of|by|for|from)\b)/;
@@ -201,7 +201,7 @@ function read(clause: string, then: boolean): Op {
       target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim(),
     };
   }
-  if (asksOrder(lower)) return { kind: 'order', clause };
+  if (asksOrder(lower)) return { kind: 'order', clause, ack: ACK_AFTER_RUN.test(lower) };
   const parts = insteadParts(clause);
   const now = parts?.now ?? clause;
   const trigger = TRIGGERS.find(([re]) => re.test(now));

@@ -31,10 +31,18 @@ export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpRes
   };
 }
 
-/** "Acknowledge messages once their run ended": each MLLP listener's ACK waits for the run (ack_mode completed). */
-export function orderOp(g: EditGraph): OpResult {
+/**
+ * "Acknowledge messages once their run ended": each MLLP listener's ACK waits for the run (ack_mode completed). "Keep the
+ * messages in order" alone changes nothing: a listener runs a sender's messages one after another, in either mode.
+ */
+export function orderOp(g: EditGraph, op: Extract<Op, { kind: 'order' }>): OpResult {
   const listeners = g.def.nodes.filter((n) => n.type === 'mllp-listener-trigger');
   if (!listeners.length) return fail('the pipeline has no MLLP listener: only a feed acknowledged to its sender can wait for its runs');
+  if (!op.ack)
+    return fail(
+      `${listeners.map((n) => g.label(n.id)).join(', ')} already keeps the order: each run of a sender's messages starts once the run of ` +
+        'the message before it ended, in the order received (to have each ACK wait for its run too, ask to acknowledge messages once their run ended)',
+    );
   const changed = listeners.filter((n) => n.config.ack_mode !== 'completed');
   if (!changed.length) return fail(`${listeners.map((n) => g.label(n.id)).join(', ')} already acknowledges each message once its run ended`);
   for (const n of changed) n.config = { ...n.config, ack_mode: 'completed' };
@@ -42,7 +50,7 @@ export function orderOp(g: EditGraph): OpResult {
     ok: true,
     changes: [
       `${changed.map((n) => g.label(n.id)).join(', ')}: ack_mode completed (each message is acknowledged once its run ended, ` +
-        "so a connection's messages run one after another, in the order sent)",
+        'AA when it completed, AE with the error when it failed)',
     ],
   };
 }

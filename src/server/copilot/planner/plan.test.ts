@@ -28,7 +28,7 @@ describe('planPipeline', () => {
     });
     expect(valid(plan).valid).toBe(true);
     expect(path(plan)).toEqual(['mllp-listener-trigger', 'hl7v2-to-fhir', 'fhir-validate', 'fhir-write', 'pipeline-output']);
-    expect(node(plan, 'mllp-listener-trigger').config).toMatchObject({ port: 2575, ack_mode: 'completed' });
+    expect(node(plan, 'mllp-listener-trigger').config).toMatchObject({ port: 2575 });
     expect(node(plan, 'fhir-write').settings).toEqual({ retry: { max_attempts: 3, backoff_ms: 1000 } });
     expect(node(plan, 'fhir-write').config).toMatchObject({ connector: 'Hospital FHIR', operation: 'transaction' });
     expect(plan.unresolved).toEqual([]);

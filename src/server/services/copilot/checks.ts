@@ -31,37 +31,26 @@ function phiReaches(g: Graph, id: string): boolean {
   return false;
 }
 
-/** The first node met walking from `id` along its `edges` (upstream or downstream) for which `hit` holds. */
-function firstAlong(g: Graph, id: string, edges: 'incoming' | 'outgoing', hit: (nodeId: string) => boolean): string | undefined {
+/** Whether a node of `type` is upstream of `id`. */
+function upstreamHas(g: Graph, id: string, type: string): boolean {
   const seen = new Set<string>([id]);
   const stack = [id];
   while (stack.length) {
-    for (const c of g[edges].get(stack.pop()!) ?? []) {
-      const next = edges === 'incoming' ? c.source : c.target;
-      if (hit(next)) return next;
-      if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(next);
+    for (const c of g.incoming.get(stack.pop()!) ?? []) {
+      if (g.nodes.get(c.source)?.def.type === type) return true;
+      if (!seen.has(c.source)) {
+        seen.add(c.source);
+        stack.push(c.source);
       }
     }
   }
-  return undefined;
+  return false;
 }
-
-const upstreamHas = (g: Graph, id: string, type: string) => firstAlong(g, id, 'incoming', (n) => g.nodes.get(n)?.def.type === type) !== undefined;
-
-/** The first node downstream of `id` that writes to an outside system, if any. */
-const writerBelow = (g: Graph, id: string) =>
-  firstAlong(g, id, 'outgoing', (n) => {
-    const node = g.nodes.get(n);
-    return Boolean(node && !node.def.disabled && node.type?.side_effect === 'write');
-  });
 
 /**
  * What the copilot checks beyond the engine's validator (issue 10): patient data sent to a model outside this
  * server without de-identification, FHIR written without validation, writes to outside systems with no retry,
- * credentials typed into an HTTP request node instead of a connector, an MLLP feed whose runs may overlap and write
- * out of order.
+ * credentials typed into an HTTP request node instead of a connector.
  * Warnings: the pipeline runs, but a reviewer would stop it.
  */
 export function copilotFindings(def: PipelineDefinition): Finding[] {
@@ -89,18 +78,6 @@ export function copilotFindings(def: PipelineDefinition): Finding[] {
         message: [
           `${typed.join(', ')} is typed into the node: it is stored with every version of the pipeline`,
           `(shown masked). Put the credentials in an http connector and name it in \`connector\`.`,
-        ].join(' '),
-      });
-    }
-    const writer = n.def.type === 'mllp-listener-trigger' && n.def.config?.ack_mode !== 'completed' ? writerBelow(g, id) : undefined;
-    if (writer) {
-      out.push({
-        node_id: id,
-        code: 'UNORDERED_FEED',
-        message: [
-          `With ack_mode stored, the runs of this feed overlap: two messages about one patient or visit (an admit, then its`,
-          `discharge) can reach ${writer} in the other order, and the older state is written last. Set ack_mode to`,
-          `completed: each connection's next message is then taken in only once the previous one's run ended.`,
         ].join(' '),
       });
     }

@@ -92,42 +92,6 @@ describe('the copilot', () => {
     expect((await a.copilot.analyze({ pipeline_id: p.id })).warnings.map((w) => w.code)).toContain('PHI_TO_EXTERNAL_LLM');
   });
 
-  it('warns that an MLLP feed acknowledged once stored may write out of order, and not once it waits for the runs', async () => {
-    const a = await orgCaller(rt, 'org-copilot-order');
-    const feed = (listener: Record<string, unknown>, writes = true) => ({
-      nodes: [
-        node('in', 'mllp-listener-trigger', { port: 2575, ...listener }),
-        node('parse', 'hl7v2-parse'),
-        node('to_fhir', 'hl7v2-to-fhir'),
-        writes ? node('write', 'fhir-write', { connector: 'hapi', operation: 'transaction' }) : node('write', 'pipeline-output'),
-      ],
-      connections: [
-        link('in', 'message', 'parse', 'text'),
-        link('parse', 'message', 'to_fhir', 'message'),
-        link('to_fhir', 'bundle', 'write', writes ? 'resource' : 'value'),
-      ],
-    });
-    const stored = await a.copilot.validatePipeline({ definition: feed({}) });
-    const unordered = stored.warnings.find((w) => w.code === 'UNORDERED_FEED');
-    expect(unordered).toMatchObject({ node_id: 'in' });
-    expect(unordered?.message).toMatch(/reach write in the other order.*Set ack_mode to completed/);
-    expect((await a.copilot.validatePipeline({ definition: feed({ ack_mode: 'stored' }) })).warnings.map((w) => w.code)).toContain('UNORDERED_FEED');
-    // the ACK waits for the run: a sender's next message runs after it; nothing written: order does not matter
-    expect((await a.copilot.validatePipeline({ definition: feed({ ack_mode: 'completed' }) })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
-    expect((await a.copilot.validatePipeline({ definition: feed({}, false) })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
-
-    // as a suggestion: applied, the listener waits for its runs and the warning is gone
-    const p = await a.pipelines.create({ name: 'unordered feed', description: '', definition: feed({}) });
-    const s = await a.copilot.suggestions({ pipeline_id: p.id });
-    const order = s.suggestions.find((x) => x.kind === 'UNORDERED_FEED');
-    expect(order).toMatchObject({ node_id: 'in', title: expect.stringMatching(/in order/) });
-    expect(await a.copilot.applySuggestion({ id: order!.id })).toMatchObject({ pipeline_version: 2, validation: { valid: true } });
-    const saved = await a.pipelines.get({ id: p.id });
-    expect(saved.version).toBe(2);
-    expect(saved.definition.nodes.find((n) => n.id === 'in')?.config).toMatchObject({ ack_mode: 'completed' });
-    expect((await a.copilot.validatePipeline({ definition: saved.definition })).warnings.map((w) => w.code)).not.toContain('UNORDERED_FEED');
-  });
-
   it('proposes an agent from a description, and creates it when asked', async () => {
     const a = await orgCaller(rt, 'org-copilot-agent');
     const r = await a.copilot.agent({ description: 'An agent that reviews denied 837 claims and looks up the ICD-10 codes', create: false });
