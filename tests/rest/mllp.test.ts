@@ -278,8 +278,11 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     const acks = [...(await sendWithoutWaiting(p5, texts.slice(0, 4))), ...(await sendWithoutWaiting(p5, texts.slice(4)))];
     expect(acks.map((a) => field(a, 'MSA', 1))).toEqual(texts.map(() => 'AA'));
     await settled(api, id, texts.length);
-    const runs = (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as { id: string; started_at: string; finished_at: string }[];
+    type Run = { id: string; started_at: string; finished_at: string; starts_after: string | null };
+    const runs = (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as Run[];
     runs.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+    // each names the one it started after: the run of the message before, across the reconnect
+    expect(runs.map((r) => r.starts_after)).toEqual([null, ...runs.slice(0, -1).map((r) => r.id)]);
     // each run started once the one before had finished, and they ran in the order the messages came
     for (let i = 1; i < runs.length; i++) expect(Date.parse(runs[i]!.started_at)).toBeGreaterThanOrEqual(Date.parse(runs[i - 1]!.finished_at));
     const ran = [];

@@ -97,15 +97,28 @@ export function RunHeader({ run, pipelineName, onShowNode }: { run: ExecutionDet
             {triggerLabel(run.trigger)}
           </span>
         </Fact>
-        <Fact label="Retry of">
-          {run.retry_of ? (
-            <Link href={`/executions/${run.retry_of}`} className={`${LINK} font-mono`} title={run.retry_of}>
-              {shortId(run.retry_of)}
+        {run.starts_after ? (
+          // an MLLP feed's run (never a retry, which would show "Retry of" here): the message before it from its sender
+          <Fact label="Runs after">
+            <Link
+              href={`/executions/${run.starts_after}`}
+              className={`${LINK} font-mono`}
+              title={`${run.starts_after}: the message before this one from the same sender; this run started once that one ended`}
+            >
+              {shortId(run.starts_after)}
             </Link>
-          ) : (
-            <span className="text-slate-400">—</span>
-          )}
-        </Fact>
+          </Fact>
+        ) : (
+          <Fact label="Retry of">
+            {run.retry_of ? (
+              <Link href={`/executions/${run.retry_of}`} className={`${LINK} font-mono`} title={run.retry_of}>
+                {shortId(run.retry_of)}
+              </Link>
+            ) : (
+              <span className="text-slate-400">—</span>
+            )}
+          </Fact>
+        )}
         <Fact label="Created">{clock(run.created_at)}</Fact>
         <Fact label="Started">{clock(run.started_at) ?? <span className="text-slate-400">{live ? 'waiting…' : '—'}</span>}</Fact>
         <Fact label="Finished">{clock(run.finished_at) ?? <span className="text-slate-400">{live ? 'under way…' : '—'}</span>}</Fact>

@@ -150,7 +150,7 @@ export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: strin
 async function handOverAndLog(db: Db, claims: ClaimsOptions, whose: Whose, held: HeldRuns): Promise<void> {
   const handed = await handOver(db, claims, whose);
   held.hold(handed.held);
-  const { queued, held: kept } = { queued: handed.queued.length, held: handed.held.length };
+  const [queued, kept] = [handed.queued.length, handed.held.length];
   if (queued + kept === 0) return;
   if ('own' in whose) logger.info(`queue: ${queued} run(s) claimed here and not ended handed to the queue`);
   else

@@ -16,6 +16,7 @@ export function toSummary(row: Row) {
     trigger: row.trigger,
     test_mode: row.testMode,
     retry_of: row.retryOf,
+    starts_after: row.afterId,
     error: row.error ?? null,
     created_at: row.createdAt.toISOString(),
     started_at: iso(row.startedAt),

@@ -85,6 +85,13 @@ export const ExecutionSummary = z.object({
   trigger: z.string(),
   test_mode: z.boolean(),
   retry_of: z.string().nullable(),
+  starts_after: z
+    .string()
+    .nullable()
+    .describe(
+      'The execution of the message before this one from the same MLLP sender: this run started once that one ended (a sender’s ' +
+        'messages run in the order received); null for every other run',
+    ),
   error: ErrorInfo.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
