@@ -12,6 +12,8 @@ const POLL_MOST_MS = 250;
 export interface HeldRun {
   id: string;
   afterId: string;
+  /** Whose runs these are (an MLLP sender), to count them (`heldFor`). */
+  key?: string;
 }
 
 /**
@@ -34,6 +36,9 @@ export class HeldRuns {
   private readonly running = new Set<string>();
   /** Runs whose end this process wrote, oldest first. */
   private readonly ended = new Set<string>();
+  /** The key of each held run that has one, and how many runs each key has held. */
+  private readonly keyOf = new Map<string, string>();
+  private readonly counts = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
   private wait = POLL_FIRST_MS;
@@ -53,11 +58,15 @@ export class HeldRuns {
   /** Runs held from now on, each until its predecessor ended (one that ended here already is released at once). */
   hold(runs: HeldRun[]): void {
     const ready: string[] = [];
-    for (const { id, afterId } of runs) {
+    for (const { id, afterId, key } of runs) {
       if (this.ended.has(afterId)) ready.push(id);
       else {
         this.held.set(id, afterId);
         this.next.set(afterId, id);
+        if (key !== undefined) {
+          this.keyOf.set(id, key);
+          this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+        }
       }
     }
     if (ready.length) this.release(ready);
@@ -65,9 +74,9 @@ export class HeldRuns {
     this.readSoon();
   }
 
-  /** How many runs are held here now. */
-  get size(): number {
-    return this.held.size;
+  /** How many runs of `key` are held here now. */
+  heldFor(key: string): number {
+    return this.counts.get(key) ?? 0;
   }
 
   /** A run starts in this process. */
@@ -101,6 +110,12 @@ export class HeldRuns {
       this.next.delete(p);
       this.held.delete(id);
       ready.push(id);
+      const key = this.keyOf.get(id);
+      if (key === undefined) continue;
+      this.keyOf.delete(id);
+      const left = this.counts.get(key)! - 1;
+      if (left) this.counts.set(key, left);
+      else this.counts.delete(key);
     }
     if (ready.length) this.release(ready);
   }
@@ -115,7 +130,7 @@ export class HeldRuns {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.read();
-    }, this.wait);
+    }, this.wait).unref();
   }
 
   /** Releases the runs whose predecessor elsewhere ended (or is gone); reads again while some wait, ever less often. */

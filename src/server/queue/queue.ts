@@ -102,6 +102,8 @@ export interface Queue {
    */
   hold(runs: HeldRun[]): void;
   mustWait(executionId: string): boolean;
+  /** How many runs of `key` (HeldRun.key: an MLLP sender) are held in this process now. */
+  heldFor(key: string): number;
   /** This process instance (new per start): what its claims and its heartbeat row carry. */
   instanceId: string;
   /** The execution queue's heartbeat (see QueueOptions). */
@@ -303,6 +305,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     instanceId: claims.instanceId,
     hold: (runs) => held.hold(runs),
     mustWait: (executionId) => held.mustWait(executionId),
+    heldFor: (key) => held.heldFor(key),
     takeOne,
     async enqueueOne(admit) {
       const taken = takeOne();

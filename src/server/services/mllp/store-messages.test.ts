@@ -4,7 +4,7 @@ import { executions } from '@/server/db/schema';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
-import { MessageStore } from './store-messages';
+import { MAX_HELD_PER_SENDER, MessageStore } from './store-messages';
 
 /*
  * in (mllp-listener-trigger) ──message──▶ parse (hl7v2-parse)
@@ -90,5 +90,35 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(await rt.db.select().from(executions).where(eq(executions.pipelineId, feed.id))).toHaveLength(2);
     await a.pipelines.deploy({ id: feed.id });
     expect(await versionOf(await store.store(target, received(13)))).toBe(redeployed.deployed_version);
+  });
+
+  it("holds a sender's messages after the run before them, and refuses them past MAX_HELD_PER_SENDER held, leaving other senders alone", async () => {
+    const a = await orgCaller(rt, 'org-feed-held');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const store = new MessageStore(rt.db, queue);
+    const target = { pipelineId: feed.id, orgId: 'org-feed-held' };
+    store.opened('c1', `${feed.id} 10.1.2.3`);
+    store.opened('c2', `${feed.id} 10.9.9.9`);
+    // nothing works this queue: the first message's run stays queued, and every one after it is held behind it
+    const sent = Array.from({ length: MAX_HELD_PER_SENDER + 3 }, (_, i) => store.store(target, { ...received(i), connection: 'c1' }).catch((e: unknown) => e));
+    const outcomes = await Promise.all(sent);
+    const ids = outcomes.filter((o): o is string => typeof o === 'string');
+    expect(ids).toHaveLength(MAX_HELD_PER_SENDER + 1);
+    expect(outcomes.slice(MAX_HELD_PER_SENDER + 1)).toEqual([
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/earlier messages of this sender are still waiting/) }),
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT' }),
+    ]);
+    const rows = await rt.db.select().from(executions).where(inArray(executions.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // each names the one before it; the held ones are claimed by this process, and have no queue job
+    expect(ids.map((id) => byId.get(id)!.afterId)).toEqual([null, ...ids.slice(0, -1)]);
+    expect(ids.slice(1).every((id) => byId.get(id)!.claimedBy === queue.instanceId && byId.get(id)!.status === 'queued')).toBe(true);
+    const jobs = await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId: ids[1]! } });
+    expect(jobs).toEqual([]);
+    expect(queue.heldFor(`${feed.id} 10.1.2.3`)).toBe(MAX_HELD_PER_SENDER);
+    // another sender is not held back by this one
+    const other = await store.store(target, { ...received(99), connection: 'c2' });
+    expect((await rt.db.select().from(executions).where(eq(executions.id, other)))[0]).toMatchObject({ afterId: null, claimedBy: null });
   });
 });

@@ -14,12 +14,26 @@ import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-exe
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
 const MAX_BATCH = 100;
 
-/** How one message of a batch is to be admitted: its execution's id, and the run it starts after, held until that ended. */
+/**
+ * Runs of one sender held at once at most (ack_mode stored): past it, its messages are refused (AR: the sender sends
+ * them again), so that a sender whose runs are slower than its messages come leaves the organization's other execution
+ * slots (100 queued or running) free for its other work.
+ */
+export const MAX_HELD_PER_SENDER = 50;
+
+/**
+ * How one message of a batch is to be admitted: its execution's id, the run it starts after (held until that ended),
+ * its sender, or `full`: refused, its sender has MAX_HELD_PER_SENDER runs held already.
+ */
 interface Plan {
   id: string;
   afterId?: string;
   held: boolean;
+  sender?: string;
+  full?: boolean;
 }
+
+type HeldAdmission = AdmittedRun & { afterId: string; key?: string };
 
 export interface Received {
   text: string;
@@ -38,7 +52,7 @@ interface Admission {
   plans: Plan[];
   reserved: number;
   local: Map<string, AdmittedRun>;
-  held: Map<string, AdmittedRun & { afterId: string }>;
+  held: Map<string, HeldAdmission>;
 }
 
 interface Waiting {
@@ -120,9 +134,9 @@ export class MessageStore {
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, MAX_BATCH);
         const plans = this.plan(batch);
-        const reserved = this.queue.reserveLocal(plans.filter((p) => !p.held).length);
+        const reserved = this.queue.reserveLocal(plans.filter((p) => !p.held && !p.full).length);
         const local = new Map<string, AdmittedRun>();
-        const held = new Map<string, AdmittedRun & { afterId: string }>();
+        const held = new Map<string, HeldAdmission>();
         // each message's execution id once its statement committed, or why it was refused, or the error that stopped it
         const outcomes = new Array<string | AppError | { error: unknown } | undefined>(batch.length);
         try {
@@ -132,7 +146,7 @@ export class MessageStore {
         }
         for (const [id, run] of [...local, ...held]) noteAdmitted(id, run);
         this.queue.runClaimed([...local.keys()], reserved);
-        this.queue.hold([...held].map(([id, run]) => ({ id, afterId: run.afterId })));
+        this.queue.hold([...held].map(([id, run]) => ({ id, afterId: run.afterId, key: run.key })));
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
@@ -159,13 +173,21 @@ export class MessageStore {
    */
   private plan(batch: Waiting[]): Plan[] {
     const last = new Map<string, string>();
+    const heldBy = new Map<string, number>();
     return batch.map(({ m }) => {
       const id = randomUUID();
-      if (!m.connection || !this.lastOf.has(m.connection)) return { id, held: false };
-      const inBatch = last.get(m.connection);
-      const afterId = inBatch ?? (this.lastOf.get(m.connection) || undefined);
-      last.set(m.connection, id);
-      return { id, afterId, held: afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId)) };
+      const sender = m.connection && this.senderOf.get(m.connection);
+      if (!sender) return { id, held: false };
+      const inBatch = last.get(m.connection!);
+      const afterId = inBatch ?? (this.lastOf.get(m.connection!) || undefined);
+      const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
+      if (held) {
+        const n = heldBy.get(sender) ?? this.queue.heldFor(sender);
+        if (n >= MAX_HELD_PER_SENDER) return { id, held: false, full: true };
+        heldBy.set(sender, n + 1);
+      }
+      last.set(m.connection!, id);
+      return { id, afterId, held, sender };
     });
   }
 
@@ -180,9 +202,9 @@ export class MessageStore {
    * batch with messages for the queue (no free slot here) is one transaction: the admission and those messages' jobs.
    */
   private async commit(a: Admission, outcomes: (string | AppError | object | undefined)[]) {
-    if (a.reserved >= a.plans.filter((p) => !p.held).length) return this.admit(this.db, a, outcomes);
+    if (a.reserved >= a.plans.filter((p) => !p.held && !p.full).length) return this.admit(this.db, a, outcomes);
     const staged = new Array<string | AppError | undefined>(a.batch.length);
-    const claimed = { ...a, local: new Map<string, AdmittedRun>(), held: new Map<string, AdmittedRun & { afterId: string }>() };
+    const claimed = { ...a, local: new Map<string, AdmittedRun>(), held: new Map<string, HeldAdmission>() };
     await this.db.transaction(async (tx) => {
       await this.admit(tx, claimed, staged);
       const queued = staged.filter((o): o is string => typeof o === 'string' && !claimed.local.has(o) && !claimed.held.has(o));
@@ -217,6 +239,11 @@ export class MessageStore {
       for (const i of pending) {
         const { target, m } = batch[i]!;
         const { pipelineId, orgId } = target;
+        if (plans[i]!.full) {
+          const why = `${MAX_HELD_PER_SENDER} earlier messages of this sender are still waiting for their turn: send this one again later.`;
+          outcomes[i] = new AppError('CONCURRENCY_LIMIT', why);
+          continue;
+        }
         const row = this.states.get(pipelineId);
         if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
           // a refusal is decided on a state read now, never on one kept from before
@@ -259,7 +286,7 @@ export class MessageStore {
         else if (o instanceof AppError) outcomes[i] = o;
         else {
           outcomes[i] = o.id;
-          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId! });
+          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: plan.sender });
           else if (mine) local.set(o.id, { ...run, policy: o.policy });
         }
       }
