@@ -9,7 +9,8 @@
 // Postgres the database bytes written per message are reported (executions and their node records, and the whole database).
 // BENCH_POSTGRES_ONLY=1 skips PGlite; BENCH_PROCESSES=1 runs Postgres with one process only. BENCH_FEED=path runs only the
 // trigger and hl7v2-parse: what the feed's own path costs (receive, store, queue, run, end, ACK) without the clinical nodes.
-// BENCH_ACK_MODE=completed: the listener's ACK waits for each run (the runs of a connection never overlap).
+// BENCH_ACK_MODE=completed: the listener's ACK waits for each run. BENCH_WORKERS=n: on Postgres, the web process (one)
+// works no queue and n worker processes run the feed (the split deployment of the README); their CPU is the server's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,9 @@ import { startFhirServer } from '../tests/support/fhir-server';
 // bench/lib.mjs is loaded from the checkout at run time (bundled, it would look for the app beside the bundle)
 const root = path.resolve(process.env.BENCH_ROOT ?? process.cwd());
 const lib = (await import(path.join(root, 'bench/lib.mjs'))) as typeof import('./lib.mjs');
-const { api, barChart, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu, postgresCpuSince, startServer, withDatabase } = lib;
+const { api, barChart, build, bytesPerRun, cpuMs, dbBytes, ownCpuMs, POLICIES, postgresCpu, postgresCpuSince, startServer, startWorker, withDatabase } = lib;
+/** BENCH_WORKERS=n: Postgres with a web process that works no queue and n separate workers. */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 
 const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -88,9 +91,13 @@ async function finished(url: string, pipelineId: string, n: number): Promise<num
 }
 
 /** The feed on one server setup: messages/s acknowledged and processed, ACK latency, CPU per message. */
-async function feed(label: string, serverEnv: Record<string, string>, httpPort: number, policy: string) {
+async function feed(label: string, serverEnv: Record<string, string>, httpPort: number, policy: string, workers = 0) {
   const fhir = await startFhirServer({ auth: 'none' });
   const server = await startServer({ OUTBOUND_ALLOW: 'loopback', ...serverEnv }, httpPort);
+  const workerProcesses: Awaited<ReturnType<typeof startWorker>>[] = [];
+  for (let i = 0; i < workers; i++) workerProcesses.push(await startWorker({ DATABASE_URL: serverEnv.DATABASE_URL!, OUTBOUND_ALLOW: 'loopback' }));
+  /** The CPU of the server's processes and of the workers. */
+  const serverCpu = () => cpuMs(server.pid) + workerProcesses.reduce((sum, w) => sum + cpuMs(w.pid!), 0);
   try {
     await api(server.url, 'POST', '/api/connectors', { name: 'Research FHIR', type: 'fhir', endpoint: fhir.baseUrl });
     const port = httpPort + 1;
@@ -124,7 +131,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     await drive(port, WARM_UP, 'WARM');
     await finished(server.url, p.id, WARM_UP);
     const started = performance.now();
-    const cpuBefore = cpuMs(server.pid);
+    const cpuBefore = serverCpu();
     const postgresBefore = postgresCpu();
     const benchBefore = process.cpuUsage();
     const bytesBefore = serverEnv.DATABASE_URL ? await dbBytes(serverEnv.DATABASE_URL) : null;
@@ -135,7 +142,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const failed = await finished(server.url, p.id, WARM_UP + accepted);
     const processed = (accepted * 1000) / (performance.now() - started);
     // the server's own CPU per message (robust to other load on the machine, unlike the rates)
-    const serverCpuMsPerMessage = (cpuMs(server.pid) - cpuBefore) / accepted;
+    const serverCpuMsPerMessage = (serverCpu() - cpuBefore) / accepted;
     // … and the database's, on Postgres (with PGlite it is in the server's)
     const postgresCpuMsPerMessage = serverEnv.DATABASE_URL ? postgresCpuSince(postgresBefore) / accepted : null;
     // … and this process's: the FHIR server (an in-memory @medplum/fhir-router, whose searches scan) and the MLLP clients
@@ -145,6 +152,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const cpu = { serverCpuMsPerMessage, postgresCpuMsPerMessage, peerCpuMsPerMessage };
     return { label: `${label}, ${policy}`, policy, ours, processedPerSecond: processed, failed, ...cpu, bytes };
   } finally {
+    for (const w of workerProcesses) await w.stop();
     server.stop();
     await fhir.close();
   }
@@ -156,6 +164,12 @@ for (const policy of POLICIES) {
     runs.push(await feed('PGlite, 1 process', { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'clinflow-bench-mllp-')) }, PORT, policy));
   }
   if (!process.env.BENCH_PGLITE_ONLY) {
+    if (WORKERS) {
+      const label = `Postgres, web + ${WORKERS} worker${WORKERS > 1 ? 's' : ''}`;
+      const env = (url: string) => ({ DATABASE_URL: url, WEB_CONCURRENCY: '1', WORKER_IN_SERVER: 'false' });
+      runs.push(await withDatabase('mllpw', (url: string) => feed(label, env(url), PORT + 10, policy, WORKERS)));
+      continue;
+    }
     for (const processes of (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number)) {
       const label = `Postgres, ${processes} process${processes > 1 ? 'es' : ''}`;
       const env = (url: string) => ({ DATABASE_URL: url, WEB_CONCURRENCY: String(processes) });

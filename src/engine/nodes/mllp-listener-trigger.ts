@@ -72,7 +72,7 @@ export const mllpListenerTrigger = describeNode({
     'carries over when a sender reconnects; with `stored` each execution names the run it started after',
     '(`starts_after`, the run page\'s "Runs after"). Separate connections run side by side; one connection carries one',
     'message per run time (through a five-node feed on the bench, ~110 a second with `stored`, ~85 with',
-    '`completed`). A sender whose runs are slower than its messages come has at most 50 waiting: past that its',
+    '`completed`). A connection whose runs are slower than its messages come has at most 50 waiting: past that its',
     "messages are answered `AR` (send again later), so that it leaves room for the organization's other runs.",
     '',
     'The node fires `message` (the text, for `hl7v2-parse` or anything that reads text), `parsed` (the same',

@@ -12,7 +12,7 @@ const POLL_MOST_MS = 250;
 export interface HeldRun {
   id: string;
   afterId: string;
-  /** Whose runs these are (an MLLP sender), to count them (`heldFor`). */
+  /** Whose runs these are (an MLLP connection), to count them (`heldFor`). */
   key?: string;
 }
 
@@ -28,8 +28,11 @@ export interface HeldRun {
  * (claims.ts `handOver`): the order outlives the process.
  */
 export class HeldRuns {
-  /** The held run of each predecessor (a connection's runs make a chain: one each). */
-  private readonly next = new Map<string, string>();
+  /**
+   * The held runs of each predecessor: a connection's runs make a chain, one each; the first runs of a sender's new
+   * connections all follow its last run (several connections opened at once).
+   */
+  private readonly next = new Map<string, string[]>();
   /** The predecessor of each held run. */
   private readonly held = new Map<string, string>();
   /** Runs this process is running now. */
@@ -62,7 +65,9 @@ export class HeldRuns {
       if (this.ended.has(afterId)) ready.push(id);
       else {
         this.held.set(id, afterId);
-        this.next.set(afterId, id);
+        const after = this.next.get(afterId);
+        if (after) after.push(id);
+        else this.next.set(afterId, [id]);
         if (key !== undefined) {
           this.keyOf.set(id, key);
           this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
@@ -105,17 +110,19 @@ export class HeldRuns {
   private releaseAfter(predecessors: string[]): void {
     const ready: string[] = [];
     for (const p of predecessors) {
-      const id = this.next.get(p);
-      if (id === undefined) continue;
+      const ids = this.next.get(p);
+      if (ids === undefined) continue;
       this.next.delete(p);
-      this.held.delete(id);
-      ready.push(id);
-      const key = this.keyOf.get(id);
-      if (key === undefined) continue;
-      this.keyOf.delete(id);
-      const left = this.counts.get(key)! - 1;
-      if (left) this.counts.set(key, left);
-      else this.counts.delete(key);
+      for (const id of ids) {
+        this.held.delete(id);
+        ready.push(id);
+        const key = this.keyOf.get(id);
+        if (key === undefined) continue;
+        this.keyOf.delete(id);
+        const left = this.counts.get(key)! - 1;
+        if (left) this.counts.set(key, left);
+        else this.counts.delete(key);
+      }
     }
     if (ready.length) this.release(ready);
   }

@@ -102,7 +102,7 @@ export interface Queue {
    */
   hold(runs: HeldRun[]): void;
   mustWait(executionId: string): boolean;
-  /** How many runs of `key` (HeldRun.key: an MLLP sender) are held in this process now. */
+  /** How many runs of `key` (HeldRun.key: an MLLP connection) are held in this process now. */
   heldFor(key: string): number;
   /** This process instance (new per start): what its claims and its heartbeat row carry. */
   instanceId: string;
@@ -133,7 +133,9 @@ export function reportQueueError(what: string, e: unknown): void {
 
 /**
  * Queues jobs of runs handed over by their claims (claims.ts) in `tx`, as redelivered: started once already, so
- * pg-boss's fetch counts a retry (retry_count 1) and the run resumes as one whose worker died does.
+ * pg-boss's fetch counts a retry (retry_count 1) and the run resumes as one whose worker died does. The processes that
+ * work the queue are woken at commit (Postgres), as for any job: a held run handed on as its turn came (held-runs.ts)
+ * would otherwise wait for their idle poll, and so would every run of its connection after it.
  */
 export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: string; executionId: string }[]): Promise<void> {
   await boss.insert(
@@ -143,6 +145,7 @@ export async function enqueueRedelivered(boss: PgBoss, tx: Db, jobs: { id: strin
   );
   await tx.execute(sql`update pgboss.job set started_on = pgboss.job_now()
     where name = ${EXECUTE_QUEUE} and id = any(${`{${jobs.map((j) => j.id).join(',')}}`}::uuid[])`);
+  await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
 }
 
 /**
@@ -212,7 +215,10 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       if (queued.length === 0) return;
       for (const id of queued) takeAdmitted(id); // read from its row where it runs
       handOver(database.db, claims, { own: queued })
-        .then((handed) => held.hold(handed.held))
+        .then((handed) => {
+          held.hold(handed.held);
+          if (!postgres) dispatcher?.wake(); // on Postgres the hand-over's NOTIFY wakes every process that works the queue
+        })
         .catch((e: unknown) => reportQueueError('hand-over', e));
     },
     (e) => reportQueueError('held runs', e),

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '@/server/db/schema';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
+import { saveResult } from '@/server/services/executions/node-records';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
-import { MAX_HELD_PER_SENDER, MessageStore } from './store-messages';
+import { MAX_HELD_PER_CONNECTION, MessageStore } from './store-messages';
 
 /*
  * in (mllp-listener-trigger) ──message──▶ parse (hl7v2-parse)
@@ -92,7 +93,7 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(await versionOf(await store.store(target, received(13)))).toBe(redeployed.deployed_version);
   });
 
-  it("holds a sender's messages after the run before them, and refuses them past MAX_HELD_PER_SENDER held, leaving other senders alone", async () => {
+  it("holds a sender's messages after the run before them, and refuses them past MAX_HELD_PER_CONNECTION held, leaving other connections alone", async () => {
     const a = await orgCaller(rt, 'org-feed-held');
     const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
     await a.pipelines.deploy({ id: feed.id });
@@ -101,12 +102,14 @@ describe('MLLP messages stored together (group commit)', () => {
     store.opened('c1', `${feed.id} 10.1.2.3`);
     store.opened('c2', `${feed.id} 10.9.9.9`);
     // nothing works this queue: the first message's run stays queued, and every one after it is held behind it
-    const sent = Array.from({ length: MAX_HELD_PER_SENDER + 3 }, (_, i) => store.store(target, { ...received(i), connection: 'c1' }).catch((e: unknown) => e));
+    const sent = Array.from({ length: MAX_HELD_PER_CONNECTION + 3 }, (_, i) =>
+      store.store(target, { ...received(i), connection: 'c1' }).catch((e: unknown) => e),
+    );
     const outcomes = await Promise.all(sent);
     const ids = outcomes.filter((o): o is string => typeof o === 'string');
-    expect(ids).toHaveLength(MAX_HELD_PER_SENDER + 1);
-    expect(outcomes.slice(MAX_HELD_PER_SENDER + 1)).toEqual([
-      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/earlier messages of this sender are still waiting/) }),
+    expect(ids).toHaveLength(MAX_HELD_PER_CONNECTION + 1);
+    expect(outcomes.slice(MAX_HELD_PER_CONNECTION + 1)).toEqual([
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/earlier messages of this connection are still waiting/) }),
       expect.objectContaining({ code: 'CONCURRENCY_LIMIT' }),
     ]);
     const rows = await rt.db.select().from(executions).where(inArray(executions.id, ids));
@@ -116,9 +119,39 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(ids.slice(1).every((id) => byId.get(id)!.claimedBy === queue.instanceId && byId.get(id)!.status === 'queued')).toBe(true);
     const jobs = await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId: ids[1]! } });
     expect(jobs).toEqual([]);
-    expect(queue.heldFor(`${feed.id} 10.1.2.3`)).toBe(MAX_HELD_PER_SENDER);
-    // another sender is not held back by this one
+    expect(queue.heldFor('c1')).toBe(MAX_HELD_PER_CONNECTION);
+    // another connection is not held back by this one
     const other = await store.store(target, { ...received(99), connection: 'c2' });
     expect((await rt.db.select().from(executions).where(eq(executions.id, other)))[0]).toMatchObject({ afterId: null, claimedBy: null });
+  });
+
+  it("starts the first messages of a sender's new connections, opened together, once its last run ended: each of them", async () => {
+    const a = await orgCaller(rt, 'org-feed-reconnect');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const store = new MessageStore(rt.db, queue);
+    const target = { pipelineId: feed.id, orgId: 'org-feed-reconnect' };
+    const sender = `${feed.id} 10.1.2.3`;
+    store.opened('r1', sender);
+    const last = await store.store(target, { ...received(1), connection: 'r1' });
+    store.closed('r1');
+    // the sender comes back on three connections at once: each first message starts after its last run
+    for (const c of ['r2', 'r3', 'r4']) store.opened(c, sender);
+    const next = await Promise.all(['r2', 'r3', 'r4'].map((c, i) => store.store(target, { ...received(10 + i), connection: c })));
+    const rows = await rt.db.select().from(executions).where(inArray(executions.id, next));
+    expect(rows.map((r) => [r.afterId, r.claimedBy])).toEqual(next.map(() => [last, queue.instanceId]));
+    // that run ends (as a worker would end it): all three are handed to the queue, none left behind
+    const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
+    await saveResult(rt.db, last, [], result, new Date(), undefined, { policy: 'errors', inputs: {} });
+    await expect
+      .poll(async () => (await rt.db.select().from(executions).where(inArray(executions.id, next))).map((r) => r.claimedBy), { timeout: 5_000 })
+      .toEqual([null, null, null]);
+    const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 20 });
+    expect(
+      jobs
+        .map((j) => j.data.executionId)
+        .filter((id) => next.includes(id))
+        .sort(),
+    ).toEqual([...next].sort());
   });
 });

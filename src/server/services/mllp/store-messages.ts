@@ -15,21 +15,21 @@ import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-exe
 const MAX_BATCH = 100;
 
 /**
- * Runs of one sender held at once at most (ack_mode stored): past it, its messages are refused (AR: the sender sends
+ * Runs of one connection held at once at most (ack_mode stored): past it, its messages are refused (AR: the sender sends
  * them again), so that a sender whose runs are slower than its messages come leaves the organization's other execution
  * slots (100 queued or running) free for its other work.
  */
-export const MAX_HELD_PER_SENDER = 50;
+export const MAX_HELD_PER_CONNECTION = 50;
 
 /**
  * How one message of a batch is to be admitted: its execution's id, the run it starts after (held until that ended),
- * its sender, or `full`: refused, its sender has MAX_HELD_PER_SENDER runs held already.
+ * its connection, or `full`: refused, its connection has MAX_HELD_PER_CONNECTION runs held already.
  */
 interface Plan {
   id: string;
   afterId?: string;
   held: boolean;
-  sender?: string;
+  connection?: string;
   full?: boolean;
 }
 
@@ -182,12 +182,12 @@ export class MessageStore {
       const afterId = inBatch ?? (this.lastOf.get(m.connection!) || undefined);
       const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
       if (held) {
-        const n = heldBy.get(sender) ?? this.queue.heldFor(sender);
-        if (n >= MAX_HELD_PER_SENDER) return { id, held: false, full: true };
-        heldBy.set(sender, n + 1);
+        const n = heldBy.get(m.connection!) ?? this.queue.heldFor(m.connection!);
+        if (n >= MAX_HELD_PER_CONNECTION) return { id, held: false, full: true };
+        heldBy.set(m.connection!, n + 1);
       }
       last.set(m.connection!, id);
-      return { id, afterId, held, sender };
+      return { id, afterId, held, connection: m.connection };
     });
   }
 
@@ -240,7 +240,7 @@ export class MessageStore {
         const { target, m } = batch[i]!;
         const { pipelineId, orgId } = target;
         if (plans[i]!.full) {
-          const why = `${MAX_HELD_PER_SENDER} earlier messages of this sender are still waiting for their turn: send this one again later.`;
+          const why = `${MAX_HELD_PER_CONNECTION} earlier messages of this connection are still waiting for their turn: send this one again later.`;
           outcomes[i] = new AppError('CONCURRENCY_LIMIT', why);
           continue;
         }
@@ -286,7 +286,7 @@ export class MessageStore {
         else if (o instanceof AppError) outcomes[i] = o;
         else {
           outcomes[i] = o.id;
-          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: plan.sender });
+          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: plan.connection });
           else if (mine) local.set(o.id, { ...run, policy: o.policy });
         }
       }
