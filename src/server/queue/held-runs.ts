@@ -60,6 +60,7 @@ export class HeldRuns {
 
   /** Runs held from now on, each until its predecessor ended (one that ended here already is released at once). */
   hold(runs: HeldRun[]): void {
+    if (runs.length === 0) return;
     const ready: string[] = [];
     for (const { id, afterId, key } of runs) {
       if (this.ended.has(afterId)) ready.push(id);

@@ -48,7 +48,7 @@ function run(g: EditGraph, op: Op, ctx: EditContext): OpResult {
 
 const HOW =
   'say what to add and where ("add validation after to_fhir"), what to remove, move or replace, ' +
-  'a filter ("only keep female patients"), or a setting ("retry writes 5 times", "keep the feed\'s messages in order")';
+  'a filter ("only keep female patients"), or a setting ("retry writes 5 times", "acknowledge messages once their run ended")';
 
 /**
  * Edits a pipeline as it is from a request in words (issue 31): each clause of the request is one change —

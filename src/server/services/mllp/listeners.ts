@@ -145,9 +145,9 @@ export class MllpListeners implements Pick<TriggerHost, 'listen' | 'unlisten'> {
         };
         // completed: the next message is taken in once the previous one's run ended (its ACK written), so that the runs
         // of a connection never overlap, even for a sender that does not wait for each ACK
-        const answer = !stored
-          ? chain.then(() => this.receiver.receive(target, listener.options, received))
-          : this.receiver.receive(target, listener.options, received);
+        const answer = stored
+          ? this.receiver.receive(target, listener.options, received)
+          : chain.then(() => this.receiver.receive(target, listener.options, received));
         answer.catch(() => undefined); // handled in turn below; not an unhandled rejection meanwhile
         if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
         chain = chain

@@ -23,15 +23,17 @@ export const MAX_HELD_PER_CONNECTION = 50;
 
 /**
  * How one message of a batch is to be admitted: its execution's id, the run it starts after (held until that ended),
- * its connection, or `full`: refused, its connection has MAX_HELD_PER_CONNECTION runs held already.
+ * or `full`: refused, its connection has MAX_HELD_PER_CONNECTION runs held already.
  */
 interface Plan {
   id: string;
   afterId?: string;
   held: boolean;
-  connection?: string;
   full?: boolean;
 }
+
+/** The messages of a batch that may run at once (neither held nor refused): those the process reserves slots for. */
+const runnable = (plans: Plan[]) => plans.filter((p) => !p.held && !p.full).length;
 
 type HeldAdmission = AdmittedRun & { afterId: string; key?: string };
 
@@ -90,8 +92,9 @@ export class MessageStore {
   /** Graphs by pipeline version: the trigger's inputs are made from it. */
   private readonly graphs = new Map<string, { version: number; graph: Graph }>();
   /**
-   * The last run admitted of each open connection ('' before its first), and of each sender (pipeline and address):
-   * where a sender's next connection starts. A message stored as its connection closed has no ACK: it is sent again.
+   * The sender of each open connection, the last run admitted of each (none before its first), and of each sender
+   * (pipeline and address): where a sender's next connection starts. A message stored as its connection closed has no
+   * ACK: it is sent again.
    */
   private readonly lastOf = new Map<string, string>();
   private readonly senderOf = new Map<string, string>();
@@ -114,7 +117,8 @@ export class MessageStore {
    * sender: a sender that reconnects (its connection cut, or closed after each batch) keeps its order.
    */
   opened(connection: string, sender: string): void {
-    this.lastOf.set(connection, this.lastOfSender.get(sender) ?? '');
+    const last = this.lastOfSender.get(sender);
+    if (last) this.lastOf.set(connection, last);
     this.senderOf.set(connection, sender);
   }
 
@@ -134,7 +138,7 @@ export class MessageStore {
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, MAX_BATCH);
         const plans = this.plan(batch);
-        const reserved = this.queue.reserveLocal(plans.filter((p) => !p.held && !p.full).length);
+        const reserved = this.queue.reserveLocal(runnable(plans));
         const local = new Map<string, AdmittedRun>();
         const held = new Map<string, HeldAdmission>();
         // each message's execution id once its statement committed, or why it was refused, or the error that stopped it
@@ -174,20 +178,19 @@ export class MessageStore {
   private plan(batch: Waiting[]): Plan[] {
     const last = new Map<string, string>();
     const heldBy = new Map<string, number>();
-    return batch.map(({ m }) => {
+    return batch.map(({ m: { connection } }) => {
       const id = randomUUID();
-      const sender = m.connection && this.senderOf.get(m.connection);
-      if (!sender) return { id, held: false };
-      const inBatch = last.get(m.connection!);
-      const afterId = inBatch ?? (this.lastOf.get(m.connection!) || undefined);
+      if (!connection || !this.senderOf.has(connection)) return { id, held: false };
+      const inBatch = last.get(connection);
+      const afterId = inBatch ?? this.lastOf.get(connection);
       const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
       if (held) {
-        const n = heldBy.get(m.connection!) ?? this.queue.heldFor(m.connection!);
+        const n = heldBy.get(connection) ?? this.queue.heldFor(connection);
         if (n >= MAX_HELD_PER_CONNECTION) return { id, held: false, full: true };
-        heldBy.set(m.connection!, n + 1);
+        heldBy.set(connection, n + 1);
       }
-      last.set(m.connection!, id);
-      return { id, afterId, held, connection: m.connection };
+      last.set(connection, id);
+      return { id, afterId, held };
     });
   }
 
@@ -202,7 +205,7 @@ export class MessageStore {
    * batch with messages for the queue (no free slot here) is one transaction: the admission and those messages' jobs.
    */
   private async commit(a: Admission, outcomes: (string | AppError | object | undefined)[]) {
-    if (a.reserved >= a.plans.filter((p) => !p.held && !p.full).length) return this.admit(this.db, a, outcomes);
+    if (a.reserved >= runnable(a.plans)) return this.admit(this.db, a, outcomes);
     const staged = new Array<string | AppError | undefined>(a.batch.length);
     const claimed = { ...a, local: new Map<string, AdmittedRun>(), held: new Map<string, HeldAdmission>() };
     await this.db.transaction(async (tx) => {
@@ -286,7 +289,7 @@ export class MessageStore {
         else if (o instanceof AppError) outcomes[i] = o;
         else {
           outcomes[i] = o.id;
-          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: plan.connection });
+          if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: batch[i]!.m.connection });
           else if (mine) local.set(o.id, { ...run, policy: o.policy });
         }
       }
