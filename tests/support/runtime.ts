@@ -24,7 +24,7 @@ export async function idleQueueRuntime(): Promise<{ rt: Runtime; queue: Queue; c
     rt,
     queue,
     async close() {
-      await queue.boss.stop({ graceful: false });
+      await queue.stop(0); // its held runs stop reading the database before it closes
       await rt.database.close();
     },
   };

@@ -142,4 +142,47 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
     expect(jobs.map((j) => j.data.executionId).sort()).toEqual([head, afterEnded].sort());
     await queue.boss.complete(EXECUTE_QUEUE, jobs);
   });
+
+  it('lets the process that ends a run take the runs another holds after it, along the chain: the holder forgets them, no job is queued', async () => {
+    const a = await orgCaller(rt, 'org-claims-take');
+    const p = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const { deployed_version } = await a.pipelines.deploy({ id: p.id });
+    const worker = instance();
+    await beat(rt.db, worker);
+    const run = { orgId: 'org-claims-take', pipelineId: p.id, pipelineVersion: deployed_version!, trigger: 'mllp', testMode: false, inputs: {} };
+    // three connections' chains: each a run queued for any process, then two held by this runtime's process (`queue`)
+    const chains = [0, 1, 2].map((): [string, string, string] => [randomUUID(), randomUUID(), randomUUID()]);
+    const holder = { status: 'queued', notify: false, claimedBy: queue.instanceId } as const;
+    await startQueuedExecutions(
+      rt.db,
+      chains.flatMap(([head, first, second]) => [
+        { ...run, status: 'queued' as const, notify: false, id: head },
+        { ...run, ...holder, id: first, afterId: head },
+        { ...run, ...holder, id: second, afterId: first },
+      ]),
+    );
+    queue.hold(
+      chains.flatMap(([head, first, second], k) => [
+        { id: first, afterId: head, key: `t${k}` },
+        { id: second, afterId: first, key: `t${k}` },
+      ]),
+    );
+    expect(queue.heldFor('t0')).toBe(2);
+
+    const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
+    const end = (id: string, claimedBy?: string) =>
+      saveResult(rt.db, id, [], result, new Date(), undefined, { policy: 'errors', inputs: {}, claimedBy, takeFor: worker.instanceId });
+    // the heads end in the worker together (one written alone, the others in one statement): each takes its own next run
+    const taken = await Promise.all(chains.map(([head]) => end(head)));
+    expect(taken).toEqual(chains.map(([, first]) => [first]));
+    for (const [, first] of chains) expect(await row(first)).toMatchObject({ claimedBy: worker.instanceId, status: 'queued' });
+    // and so on along the chain, under the worker's claim
+    expect(await Promise.all(chains.map(([, first]) => end(first, worker.instanceId)))).toEqual(chains.map(([, , second]) => [second]));
+    expect(await end(chains[0]![2], worker.instanceId)).toEqual([]);
+    // the holder reads that they were taken: it holds none of them any more, and handed none to the queue
+    await expect.poll(() => [0, 1, 2].map((k) => queue.heldFor(`t${k}`)), { timeout: 5_000 }).toEqual([0, 0, 0]);
+    const jobs = await queue.boss.fetch<{ executionId: string }>(EXECUTE_QUEUE, { batchSize: 20 });
+    expect(jobs.map((j) => j.data.executionId).filter((id) => chains.some((c) => c.slice(1).includes(id)))).toEqual([]);
+    if (jobs.length) await queue.boss.complete(EXECUTE_QUEUE, jobs);
+  });
 });

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
+import { takeAdmitted } from './admitted';
 
 /** Runs whose end this process wrote that it remembers (most recent): the next message of a connection need not wait for them. */
 const REMEMBERED_ENDS = 4096;
 /** The first and the longest wait between two reads of the state of predecessors that run elsewhere. */
 const POLL_FIRST_MS = 5;
 const POLL_MOST_MS = 250;
+/** The longest wait while the runs held here are being taken by the process that runs their predecessors. */
+const POLL_TAKEN_MS = 50;
 
 /** A run that starts after another (executions.after_id). */
 export interface HeldRun {
@@ -22,10 +25,17 @@ export interface HeldRun {
  * message before it is queued or running (MessageStore). A held run is handed to `release` once its predecessor ended,
  * in any state (or is gone): `release` runs it here in the slot the predecessor freed, or queues it.
  *
- * A predecessor this process runs tells its end as it is written (`finished`); one queued or running elsewhere is read
- * from the database, at most every POLL_MOST_MS (sooner after a read that found one ended). A held run is claimed, so
- * the sweeper leaves it alone and, should this process die, the process that takes its claims over holds it in turn
- * (claims.ts `handOver`): the order outlives the process.
+ * A predecessor this process runs tells its end as it is written (`finished`): `release` may run its successors here.
+ * On a database shared by several processes, the end of a predecessor another process runs takes the runs held after it
+ * (saveResult's `takeFor`) and that process runs them next, and so on along the chain: a connection's runs advance in
+ * the process that runs them, with no statement of this one. What this one holds of a chain whose head runs elsewhere
+ * is read from the database, at most every POLL_MOST_MS (sooner after a read that found something changed): a run taken
+ * is forgotten, and one whose predecessor ended without taking it (it was admitted as that end was written, or the
+ * predecessor ended outside a run, cancelled) is released — to the queue, never here, since another end may be taking
+ * it at that moment (the queue's hand-over is conditioned on the claim, as the take is: one of them gets it).
+ *
+ * A held run is claimed, so the sweeper leaves it alone and, should this process die, the process that takes its claims
+ * over holds it in turn (claims.ts `handOver`): the order outlives the process.
  */
 export class HeldRuns {
   /**
@@ -49,7 +59,10 @@ export class HeldRuns {
 
   constructor(
     private readonly db: Db,
-    private readonly release: (executionIds: string[]) => void,
+    /** This process instance: the claim of the runs it holds (claims.ts). */
+    private readonly instanceId: string,
+    /** Runs whose predecessor ended; `here`: it ended in this process, which may run them (else they go to the queue). */
+    private readonly release: (executionIds: string[], here: boolean) => void,
     private readonly report: (e: unknown) => void,
   ) {}
 
@@ -58,7 +71,10 @@ export class HeldRuns {
     return !this.ended.has(predecessor);
   }
 
-  /** Runs held from now on, each until its predecessor ended (one that ended here already is released at once). */
+  /**
+   * Runs held from now on, each until its predecessor ended (one that ended here already is released at once): runs this
+   * process admitted, took over from a dead one, or took at the end of a run of its own (`taken`).
+   */
   hold(runs: HeldRun[]): void {
     if (runs.length === 0) return;
     const ready: string[] = [];
@@ -75,9 +91,14 @@ export class HeldRuns {
         }
       }
     }
-    if (ready.length) this.release(ready);
+    if (ready.length) this.release(ready, true);
     this.wait = POLL_FIRST_MS;
     this.readSoon();
+  }
+
+  /** Runs held by another process that the end of `afterId`, a run of this one, took: run next, in the slot it frees. */
+  taken(afterId: string, executionIds: string[]): void {
+    this.hold(executionIds.map((id) => ({ id, afterId })));
   }
 
   /** How many runs of `key` are held here now. */
@@ -99,7 +120,7 @@ export class HeldRuns {
     if (!ended) return this.readSoon();
     this.ended.add(executionId);
     if (this.ended.size > REMEMBERED_ENDS) this.ended.delete(this.ended.values().next().value!);
-    this.releaseAfter([executionId]);
+    this.releaseAfter([executionId], true);
   }
 
   /** Stops reading predecessors' state; the runs still held stay claimed by this process, for another to take over. */
@@ -108,29 +129,50 @@ export class HeldRuns {
     clearTimeout(this.timer);
   }
 
-  private releaseAfter(predecessors: string[]): void {
+  private releaseAfter(predecessors: string[], here: boolean): void {
     const ready: string[] = [];
     for (const p of predecessors) {
       const ids = this.next.get(p);
       if (ids === undefined) continue;
       this.next.delete(p);
       for (const id of ids) {
-        this.held.delete(id);
+        this.drop(id);
         ready.push(id);
-        const key = this.keyOf.get(id);
-        if (key === undefined) continue;
-        this.keyOf.delete(id);
-        const left = this.counts.get(key)! - 1;
-        if (left) this.counts.set(key, left);
-        else this.counts.delete(key);
       }
     }
-    if (ready.length) this.release(ready);
+    if (ready.length) this.release(ready, here);
   }
 
-  /** Predecessors neither running nor held here: queued, or running in another process. */
+  /** A run no longer held here: released, or taken by another process (its successors held here then follow it there). */
+  private drop(id: string): void {
+    const p = this.held.get(id)!;
+    this.held.delete(id);
+    const after = this.next.get(p);
+    if (after?.includes(id)) {
+      if (after.length === 1) this.next.delete(p);
+      else after.splice(after.indexOf(id), 1);
+    }
+    const key = this.keyOf.get(id);
+    if (key === undefined) return;
+    this.keyOf.delete(id);
+    const left = this.counts.get(key)! - 1;
+    if (left) this.counts.set(key, left);
+    else this.counts.delete(key);
+  }
+
+  /** The runs held here in chains whose first predecessor is not running here: queued, or running in another process. */
   private elsewhere(): string[] {
-    return [...this.next.keys()].filter((p) => !this.running.has(p) && !this.held.has(p));
+    const rooted = new Map<string, boolean>();
+    const outside = (id: string): boolean => {
+      let known = rooted.get(id);
+      if (known === undefined) {
+        const p = this.held.get(id)!;
+        known = this.held.has(p) ? outside(p) : !this.running.has(p);
+        rooted.set(id, known);
+      }
+      return known;
+    };
+    return [...this.held.keys()].filter(outside);
   }
 
   private readSoon(): void {
@@ -141,19 +183,30 @@ export class HeldRuns {
     }, this.wait).unref();
   }
 
-  /** Releases the runs whose predecessor elsewhere ended (or is gone); reads again while some wait, ever less often. */
+  /**
+   * Reads the runs held in chains that start elsewhere: forgets those another process took (or that ended, or are gone)
+   * and releases those whose predecessor ended; reads again while some are held, ever less often while nothing changes.
+   */
   private async read(): Promise<void> {
-    const predecessors = this.elsewhere();
-    if (this.stopped || predecessors.length === 0) return;
+    const ids = this.elsewhere();
+    if (this.stopped || ids.length === 0) return;
     this.reading = true;
     try {
-      const open = rowsOf<{ id: string }>(
-        await this.db.execute(sql`select id from executions where id = any(${`{${predecessors.join(',')}}`}::uuid[]) and status in ('queued', 'running')`),
+      const rows = rowsOf<{ id: string; mine: boolean; waits: boolean }>(
+        await this.db.execute(sql`select e.id, e.claimed_by = ${this.instanceId}::uuid and e.status = 'queued' as mine,
+          exists (select 1 from executions p where p.id = e.after_id and p.status in ('queued', 'running')) as waits
+          from executions e where e.id = any(${`{${ids.join(',')}}`}::uuid[])`),
       );
-      const still = new Set(open.map((r) => r.id));
-      const over = predecessors.filter((p) => !still.has(p));
-      this.wait = over.length ? POLL_FIRST_MS : Math.min(this.wait * 2, POLL_MOST_MS);
-      this.releaseAfter(over);
+      const state = new Map(rows.map((r) => [r.id, r]));
+      const gone = ids.filter((id) => !state.get(id)?.mine);
+      const ready = ids.filter((id) => state.get(id)?.mine && !state.get(id)!.waits);
+      for (const id of gone) {
+        this.drop(id);
+        takeAdmitted(id); // the row its admission kept for a run here
+      }
+      for (const id of ready) this.drop(id);
+      if (ready.length) this.release(ready, false);
+      this.wait = ready.length ? POLL_FIRST_MS : Math.min(this.wait * 2, gone.length ? POLL_TAKEN_MS : POLL_MOST_MS);
     } catch (e) {
       this.wait = POLL_MOST_MS;
       this.report(e);

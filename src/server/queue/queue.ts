@@ -106,6 +106,12 @@ export interface Queue {
   heldFor(key: string): number;
   /** This process instance (new per start): what its claims and its heartbeat row carry. */
   instanceId: string;
+  /**
+   * On a database shared by several processes (Postgres): the runs another process holds to start after a run this one
+   * ends (an MLLP connection's next messages) are taken by that run's end (saveResult's `takeFor`) and handed here, to
+   * run next in the slot it frees (held-runs.ts). Null on PGlite, where one process holds and runs them all.
+   */
+  successors: { taken(afterId: string, executionIds: string[]): void } | null;
   /** The execution queue's heartbeat (see QueueOptions). */
   heartbeatSeconds: number;
   /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
@@ -200,12 +206,13 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     heartbeatSeconds: opts.heartbeatSeconds,
     enqueue: (tx, jobs) => enqueueRedelivered(boss, tx, jobs),
   };
-  // a held run whose predecessor ended runs here in a free slot (the one its predecessor freed, when that ran here), or
-  // is queued for any process
+  // a held run whose predecessor ended here runs here in a free slot (the one its predecessor freed), else it is queued
+  // for any process
   const held: HeldRuns = new HeldRuns(
     database.db,
-    (ids) => {
-      const k = dispatcher?.reserveMany(ids.length) ?? 0;
+    claims.instanceId,
+    (ids, here) => {
+      const k = here ? (dispatcher?.reserveMany(ids.length) ?? 0) : 0;
       if (k)
         dispatcher!.adopt(
           ids.slice(0, k).map((executionId) => ({ id: executionId, data: { executionId } })),
@@ -309,6 +316,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       );
     },
     instanceId: claims.instanceId,
+    successors: postgres ? { taken: (afterId, ids) => held.taken(afterId, ids) } : null,
     hold: (runs) => held.hold(runs),
     mustWait: (executionId) => held.mustWait(executionId),
     heldFor: (key) => held.heldFor(key),

@@ -1,17 +1,19 @@
 import { logger } from '@/server/logger';
 import { Dispatcher } from './dispatcher';
 import type { SQL } from 'drizzle-orm';
+import type { Successors } from '@/server/services/executions/run-execution';
 import { EXECUTE_QUEUE, EXECUTE_RETRY_LIMIT, jobCompletion, type ExecuteJob, type Queue } from './queue';
 
 /**
  * How a job's run may complete its job in its own last write: `statement` in that write, `done` once it committed. A run
  * this process claimed (no queue job: claims.ts) has `claimedBy` instead: its last write is conditioned on that claim
- * and releases it.
+ * and releases it. `successors`: the runs another process holds after this one are taken by its last write, to run here.
  */
 export interface InlineCompletion {
   statement?: SQL;
   claimedBy?: string;
   done(): void;
+  successors?: Successors;
 }
 
 /** How often an idle process looks for work it was not woken for (jobs retried after a delay, or sent elsewhere without NOTIFY). */
@@ -37,12 +39,15 @@ export async function startWorkers(
   const dispatcher = new Dispatcher<ExecuteJob>(
     queue.boss,
     EXECUTE_QUEUE,
-    (job, done, local) =>
-      run(job.data.executionId, {
+    (job, done, local) => {
+      const { executionId } = job.data;
+      const successors = queue.successors && { takeFor: queue.instanceId, taken: (ids: string[]) => queue.successors!.taken(executionId, ids) };
+      return run(executionId, {
         firstDelivery: job.retryCount === 0,
         lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT,
-        completion: local ? { claimedBy: queue.instanceId, done } : { statement: jobCompletion(job), done },
-      }),
+        completion: { ...(local ? { claimedBy: queue.instanceId } : { statement: jobCompletion(job) }), done, successors: successors ?? undefined },
+      });
+    },
     { slots: concurrency, idlePollSeconds, heartbeatSeconds: queue.heartbeatSeconds, fetchGapMs: FETCH_GAP_MS, completeDelayMs: COMPLETE_DELAY_MS },
   );
   await queue.work(dispatcher);

@@ -96,11 +96,15 @@ export const executions = pgTable(
     index('executions_active_idx')
       .on(t.orgId)
       .where(sql`status in ('queued', 'running')`),
-    /** The runs whose payloads are still there, oldest first per pipeline: what the pruner's payload expiry walks (retention/prune.ts). */
     /** Runs held by a process: what the recovery of a dead process's runs looks up (queue/claims.ts). */
     index('executions_claimed_idx')
       .on(t.claimedBy)
       .where(sql`claimed_by is not null`),
+    /** The queued run that starts after a run: what the end of that run takes to run next (queue/held-runs.ts). */
+    index('executions_after_idx')
+      .on(t.afterId)
+      .where(sql`after_id is not null and status = 'queued'`),
+    /** The runs whose payloads are still there, oldest first per pipeline: what the pruner's payload expiry walks (retention/prune.ts). */
     index('executions_payloads_held_idx')
       .on(t.pipelineId, t.createdAt)
       .where(sql`payloads in ('kept', 'input')`),

@@ -29,6 +29,8 @@ export interface EndRow {
   records: string[] | null;
   /** the claim the end is written under, and releases (queue/claims.ts) */
   claimedBy: string | null;
+  /** the process that takes the runs held after this one by another process, to run them (queue/held-runs.ts) */
+  takeFor: string | null;
 }
 
 /**
@@ -54,20 +56,30 @@ function element(r: EndRow): string {
     `"finished_at":${str(r.finishedAt)},"started_at":${str(r.startedAt)},"duration_ms":${r.durationMs},"data_policy":${str(r.policy)},` +
     `"payloads":${str(r.payloads)},"input_bytes":${r.inputBytes},"output_bytes":${r.outputBytes},"stored_bytes":${r.storedBytes},` +
     `"keep_input":${r.keepInput},"node_runs":${r.nodeRuns ?? 'null'},"records":${r.records ? `[${r.records.join(',')}]` : 'null'},` +
-    `"claimed_by":${str(r.claimedBy)}}`
+    `"claimed_by":${str(r.claimedBy)},"take_for":${str(r.takeFor)}}`
   );
 }
 
 const END_COLUMNS = sql.raw(
   'id uuid, status text, outputs jsonb, outputs_z text, error jsonb, finished_at timestamptz, started_at timestamptz, duration_ms integer, ' +
     'data_policy text, payloads text, input_bytes integer, output_bytes integer, stored_bytes integer, keep_input boolean, ' +
-    'node_runs json, records json, claimed_by uuid',
+    'node_runs json, records json, claimed_by uuid, take_for uuid',
 );
+
+/**
+ * The queued runs held by another process after the runs `ended` (a relation of `id` and `take_for`) that ended for a
+ * process (`take_for`), claimed for it to run them next: rows of `id` and `after_id` (queue/held-runs.ts).
+ */
+export function takeSuccessors(ended: SQL): SQL {
+  return sql`update executions s set claimed_by = t.take_for from ${ended} as t
+    where t.take_for is not null and s.after_id = t.id and s.status = 'queued' and s.claimed_by <> t.take_for returning s.id, s.after_id`;
+}
 
 /**
  * The ends of several runs as one statement, whatever their number (one text: prepared once per connection): each
  * executions row updated as its run's own end would (node-records.ts `saveResult`), under its claim when it has one;
- * then the compact ones' execution_nodes rows deleted and the others' records upserted. One statement is atomic: no
+ * then the compact ones' execution_nodes rows deleted and the others' records upserted, and the runs held after them
+ * taken for the processes they ended for (`takeSuccessors`; the statement returns those). One statement is atomic: no
  * transaction (begin, commit) around it, and the batch is one write to the database's socket instead of one per end.
  * `upsert(executionId, source)` is node-records.ts' upsert of the records of `source` (a recordset, named `r`).
  */
@@ -78,9 +90,11 @@ export function endsStatement(rows: EndRow[], upsert: (executionId: SQL, source:
     inputs = case when v.keep_input then x.inputs else '{}'::jsonb end, inputs_z = case when v.keep_input then x.inputs_z end,
     node_runs = case when v.records is null then v.node_runs else x.node_runs end,
     claimed_by = case when v.claimed_by is null then x.claimed_by end
-    from v where x.id = v.id and (v.claimed_by is null or x.claimed_by = v.claimed_by) returning x.id, v.records`;
+    from v where x.id = v.id and (v.claimed_by is null or x.claimed_by = v.claimed_by) returning x.id, v.records, v.take_for`;
   return sql`with v as (select * from json_to_recordset(${`[${rows.map(element).join(',')}]`}::json) as v(${END_COLUMNS})),
     e as (${update}),
-    d as (delete from execution_nodes n using e where n.execution_id = e.id and e.records is null)
-    ${upsert(sql`e.id`, sql`e, json_to_recordset(e.records)`)}`;
+    d as (delete from execution_nodes n using e where n.execution_id = e.id and e.records is null),
+    u as (${upsert(sql`e.id`, sql`e, json_to_recordset(e.records)`)}),
+    t as (${takeSuccessors(sql`e`)})
+    select id, after_id from t`;
 }

@@ -10,7 +10,7 @@ import type { DataPolicy } from '@/shared/data-settings';
 import { endedOutsideEngine, keepRecord, keepsInput, keepsNodeRows, payloadKeeping, payloadState, type Keeping } from './data-policy';
 import { compactNodeRuns, nodeRowsOf } from './node-runs';
 import { resolveRefs, SlotRegistry } from './record-refs';
-import { endsStatement, type EndRow } from './ends-batch';
+import { endsStatement, takeSuccessors, type EndRow } from './ends-batch';
 import { writeResult } from './result-writer';
 import { DROP_INPUTS } from './stored-inputs';
 import { packOutputs, recordText, withPayloads } from './stored-payloads';
@@ -131,6 +131,12 @@ export interface ResultData {
    * by it (a process thought dead, whose runs were handed on, writes nothing), and releases the claim.
    */
   claimedBy?: string;
+  /**
+   * The process instance this run ended in, on a database shared by several: the same statement takes the queued runs
+   * another process holds to start after this one (an MLLP connection's next message), claimed for this one, which runs
+   * them next (queue/held-runs.ts). saveResult resolves to their ids.
+   */
+  takeFor?: string;
 }
 
 /**
@@ -150,7 +156,7 @@ export async function saveResult(
   startedAt: Date,
   registry: SlotRegistry | undefined,
   data: ResultData,
-): Promise<void> {
+): Promise<string[]> {
   const finishedAt = new Date();
   const keeping = payloadKeeping(data.policy, result.status);
   const outputs = jsonText(result.outputs);
@@ -197,9 +203,15 @@ export async function saveResult(
         nodeRuns: compact,
         records: upsert ? upsert.texts : null,
         claimedBy: data.claimedBy ?? null,
+        takeFor: data.takeFor ?? null,
       };
-  await writeResult(db, { statement: sql`with e as (${update})${settle} ${nodes}`, batched }, endsTogether);
+  const statement = data.takeFor
+    ? sql`with e as (${update})${settle}, u as (${nodes}), t as (${takeSuccessors(sql`(select id, ${data.takeFor}::uuid as take_for from e)`)})
+      select id, after_id from t`
+    : sql`with e as (${update})${settle} ${nodes}`;
+  const taken = await writeResult(db, { statement, batched, takes: data.takeFor ? executionId : undefined }, endsTogether);
   upsert?.commit();
+  return taken;
 }
 
 /** The ends of several runs (none settling a queue job) in one statement: ends-batch.ts with this file's record upsert. */

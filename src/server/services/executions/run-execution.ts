@@ -53,7 +53,16 @@ export interface RunExecutionOptions {
    * A queue job's completion, written by the result's own statement (one write ends the run and settles its job);
    * `done` is called once that write committed. Without it (or when the result is not stored) the queue completes it.
    */
-  completion?: { statement?: SQL; claimedBy?: string; done(): void };
+  completion?: { statement?: SQL; claimedBy?: string; done(): void; successors?: Successors };
+}
+
+/**
+ * The runs held by another process to start after this one (an MLLP connection's next messages), taken by this run's end
+ * for `takeFor` (saveResult), then handed to `taken` to run next.
+ */
+export interface Successors {
+  takeFor: string;
+  taken(executionIds: string[]): void;
 }
 
 const readQueued = preparedPerDb((db) =>
@@ -252,13 +261,16 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
     .filter(([id, run]) => changes(id, run) || !progress.holds(id, run))
     .map(([id, run]) => nodeRecord(id, typeOf(id), run));
   const heldBytes = progress.heldBytes(new Set(records.map((r) => r.node_id)));
+  const successors = opts.completion?.successors;
+  let taken: string[];
   try {
-    await saveResult(db, executionId, records, result, job.startedAt, rewrite ? undefined : progress.slots, {
+    taken = await saveResult(db, executionId, records, result, job.startedAt, rewrite ? undefined : progress.slots, {
       policy,
       inputs: job.inputs,
       heldBytes,
       completion: opts.completion?.statement,
       claimedBy: opts.completion?.claimedBy,
+      takeFor: successors?.takeFor,
     });
     opts.completion?.done();
   } catch (e) {
@@ -272,5 +284,6 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
     await failExecution(db, executionId, error, opts.completion?.claimedBy);
     return { ...result, status: 'failed', error };
   }
+  if (taken.length) successors!.taken(taken);
   return result;
 }

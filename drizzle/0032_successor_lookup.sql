@@ -1,0 +1,1 @@
+CREATE INDEX "executions_after_idx" ON "executions" USING btree ("after_id") WHERE after_id is not null and status = 'queued';
