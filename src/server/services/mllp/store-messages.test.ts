@@ -7,6 +7,8 @@ import { saveResult } from '@/server/services/executions/node-records';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { MAX_HELD_PER_CONNECTION, MessageStore } from './store-messages';
 
+const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
+
 /*
  * in (mllp-listener-trigger) ──message──▶ parse (hl7v2-parse)
  */
@@ -93,19 +95,22 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(await versionOf(await store.store(target, received(13)))).toBe(redeployed.deployed_version);
   });
 
-  it("holds a sender's messages after the run before them, and refuses them past MAX_HELD_PER_CONNECTION held, leaving other connections alone", async () => {
+  it("holds a sender's messages after the run before them; past MAX_HELD_PER_CONNECTION held they wait, then are refused, others go on", async () => {
     const a = await orgCaller(rt, 'org-feed-held');
     const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
     await a.pipelines.deploy({ id: feed.id });
-    const store = new MessageStore(rt.db, queue);
+    const store = new MessageStore(rt.db, queue, 400);
     const target = { pipelineId: feed.id, orgId: 'org-feed-held' };
     store.opened('c1', `${feed.id} 10.1.2.3`);
     store.opened('c2', `${feed.id} 10.9.9.9`);
     // nothing works this queue: the first message's run stays queued, and every one after it is held behind it
+    const started = performance.now();
     const sent = Array.from({ length: MAX_HELD_PER_CONNECTION + 3 }, (_, i) =>
       store.store(target, { ...received(i), connection: 'c1' }).catch((e: unknown) => e),
     );
     const outcomes = await Promise.all(sent);
+    // the last two waited for room (400 ms here) before they were refused
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
     const ids = outcomes.filter((o): o is string => typeof o === 'string');
     expect(ids).toHaveLength(MAX_HELD_PER_CONNECTION + 1);
     expect(outcomes.slice(MAX_HELD_PER_CONNECTION + 1)).toEqual([
@@ -125,6 +130,24 @@ describe('MLLP messages stored together (group commit)', () => {
     expect((await rt.db.select().from(executions).where(eq(executions.id, other)))[0]).toMatchObject({ afterId: null, claimedBy: null });
   });
 
+  it('admits a message that waited for room once a run of its connection is released, after the last one admitted', async () => {
+    const a = await orgCaller(rt, 'org-feed-room');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const store = new MessageStore(rt.db, queue);
+    const target = { pipelineId: feed.id, orgId: 'org-feed-room' };
+    store.opened('w1', `${feed.id} 10.4.4.4`);
+    const ids = await Promise.all(Array.from({ length: MAX_HELD_PER_CONNECTION + 1 }, (_, i) => store.store(target, { ...received(i), connection: 'w1' })));
+    let waited: string | undefined;
+    const next = store.store(target, { ...received(60), connection: 'w1' }).then((id) => (waited = id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(waited).toBeUndefined(); // no room: it waits, neither stored nor refused
+    // the first run ends (as a worker would end it): the run after it is released, which makes room
+    await saveResult(rt.db, ids[0]!, [], result, new Date(), undefined, { policy: 'errors', inputs: {} });
+    const id = await next;
+    expect((await rt.db.select().from(executions).where(eq(executions.id, id)))[0]).toMatchObject({ afterId: ids.at(-1), claimedBy: queue.instanceId });
+  });
+
   it("starts the first messages of a sender's new connections, opened together, once its last run ended: each of them", async () => {
     const a = await orgCaller(rt, 'org-feed-reconnect');
     const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
@@ -141,7 +164,6 @@ describe('MLLP messages stored together (group commit)', () => {
     const rows = await rt.db.select().from(executions).where(inArray(executions.id, next));
     expect(rows.map((r) => [r.afterId, r.claimedBy])).toEqual(next.map(() => [last, queue.instanceId]));
     // that run ends (as a worker would end it): all three are handed to the queue, none left behind
-    const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
     await saveResult(rt.db, last, [], result, new Date(), undefined, { policy: 'errors', inputs: {} });
     await expect
       .poll(async () => (await rt.db.select().from(executions).where(inArray(executions.id, next))).map((r) => r.claimedBy), { timeout: 5_000 })

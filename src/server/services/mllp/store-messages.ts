@@ -10,30 +10,29 @@ import type { Queue } from '@/server/queue/queue';
 import { noteAdmitted, type AdmittedRun } from '@/server/queue/admitted';
 import { loadDefinition } from '../executions/runnable-pipeline';
 import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-execution';
+import { ConnectionRoom } from './room';
 
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
 const MAX_BATCH = 100;
 
 /**
- * Runs of one connection held at once at most (ack_mode stored): past it, its messages are refused (AR: the sender sends
- * them again), so that a sender whose runs are slower than its messages come leaves the organization's other execution
- * slots (100 queued or running) free for its other work.
+ * Runs of one connection held at once at most (ack_mode stored): past it, its messages wait (their ACKs come later), so
+ * that a sender whose runs are slower than its messages come leaves the organization's other execution slots (100
+ * queued or running) free for its other work; one that waited ROOM_WAIT_MS is refused (AR: the sender sends it again).
  */
-export const MAX_HELD_PER_CONNECTION = 50;
+export const MAX_HELD_PER_CONNECTION = 10;
+/** How long a message waits for its connection to have fewer than MAX_HELD_PER_CONNECTION runs held (ConnectionRoom). */
+export const ROOM_WAIT_MS = 2_000;
 
-/**
- * How one message of a batch is to be admitted: its execution's id, the run it starts after (held until that ended),
- * or `full`: refused, its connection has MAX_HELD_PER_CONNECTION runs held already.
- */
+/** How one message of a batch is to be admitted: its execution's id, and the run it starts after (held until that ended). */
 interface Plan {
   id: string;
   afterId?: string;
   held: boolean;
-  full?: boolean;
 }
 
-/** The messages of a batch that may run at once (neither held nor refused): those the process reserves slots for. */
-const runnable = (plans: Plan[]) => plans.filter((p) => !p.held && !p.full).length;
+/** The messages of a batch that may run at once (not held): those the process reserves slots for. */
+const runnable = (plans: Plan[]) => plans.filter((p) => !p.held).length;
 
 type HeldAdmission = AdmittedRun & { afterId: string; key?: string };
 
@@ -60,6 +59,8 @@ interface Admission {
 interface Waiting {
   target: TriggerTarget;
   m: Received;
+  /** The connection whose room it entered (ConnectionRoom): its runs start in order. */
+  ordered?: string;
   resolve(id: string): void;
   reject(e: unknown): void;
 }
@@ -82,7 +83,8 @@ interface Waiting {
  * A connection's messages run in the order received (`connection`, ack_mode stored): each names the run of the message
  * before it (executions.after_id), and while that run is queued or running it is admitted held — claimed by this
  * process, with no queue job and no slot — and runs once that one ended (queue/held-runs.ts). A connection that closes
- * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too.
+ * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too. A
+ * connection has at most MAX_HELD_PER_CONNECTION runs held: its next messages wait for room (ConnectionRoom).
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -99,15 +101,29 @@ export class MessageStore {
   private readonly lastOf = new Map<string, string>();
   private readonly senderOf = new Map<string, string>();
   private readonly lastOfSender = new Map<string, string>();
+  private readonly room: ConnectionRoom;
 
   constructor(
     private readonly db: Db,
     private readonly queue: Queue,
-  ) {}
+    roomWaitMs = ROOM_WAIT_MS,
+  ) {
+    this.room = new ConnectionRoom((connection) => queue.heldFor(connection), MAX_HELD_PER_CONNECTION, roomWaitMs);
+  }
 
   store(target: TriggerTarget, m: Received): Promise<string> {
+    const ordered = m.connection !== undefined && this.senderOf.has(m.connection) ? m.connection : undefined;
+    if (ordered === undefined) return this.admitted({ target, m });
+    return this.room.enter(ordered).then((entered) => {
+      if (entered) return this.admitted({ target, m, ordered });
+      const why = `${MAX_HELD_PER_CONNECTION} earlier messages of this connection are still waiting for their turn: send this one again later.`;
+      throw new AppError('CONCURRENCY_LIMIT', why);
+    });
+  }
+
+  private admitted(w: Omit<Waiting, 'resolve' | 'reject'>): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ target, m, resolve, reject });
+      this.waiting.push({ ...w, resolve, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -125,6 +141,7 @@ export class MessageStore {
   closed(connection: string): void {
     this.lastOf.delete(connection);
     this.senderOf.delete(connection);
+    this.room.closed(connection);
   }
 
   forget(pipelineId: string): void {
@@ -151,6 +168,7 @@ export class MessageStore {
         for (const [id, run] of [...local, ...held]) noteAdmitted(id, run);
         this.queue.runClaimed([...local.keys()], reserved);
         this.queue.hold([...held].map(([id, run]) => ({ id, afterId: run.afterId, key: run.key })));
+        for (const w of batch) if (w.ordered !== undefined) this.room.left(w.ordered); // counted as held now, if held
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
@@ -177,18 +195,12 @@ export class MessageStore {
    */
   private plan(batch: Waiting[]): Plan[] {
     const last = new Map<string, string>();
-    const heldBy = new Map<string, number>();
     return batch.map(({ m: { connection } }) => {
       const id = randomUUID();
       if (!connection || !this.senderOf.has(connection)) return { id, held: false };
       const inBatch = last.get(connection);
       const afterId = inBatch ?? this.lastOf.get(connection);
       const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
-      if (held) {
-        const n = heldBy.get(connection) ?? this.queue.heldFor(connection);
-        if (n >= MAX_HELD_PER_CONNECTION) return { id, held: false, full: true };
-        heldBy.set(connection, n + 1);
-      }
       last.set(connection, id);
       return { id, afterId, held };
     });
@@ -242,11 +254,6 @@ export class MessageStore {
       for (const i of pending) {
         const { target, m } = batch[i]!;
         const { pipelineId, orgId } = target;
-        if (plans[i]!.full) {
-          const why = `${MAX_HELD_PER_CONNECTION} earlier messages of this connection are still waiting for their turn: send this one again later.`;
-          outcomes[i] = new AppError('CONCURRENCY_LIMIT', why);
-          continue;
-        }
         const row = this.states.get(pipelineId);
         if (row?.orgId !== orgId || row.status !== 'deployed' || row.version === null) {
           // a refusal is decided on a state read now, never on one kept from before
