@@ -11,6 +11,9 @@
 // trigger and hl7v2-parse: what the feed's own path costs (receive, store, queue, run, end, ACK) without the clinical nodes.
 // BENCH_ACK_MODE=completed: the listener's ACK waits for each run. BENCH_WORKERS=n: on Postgres, the web process (one)
 // works no queue and n worker processes run the feed (the split deployment of the README); their CPU is the server's.
+// BENCH_ORDER=patient: the listener keeps each patient's order instead of each connection's. The 28 samples name six
+// patients, 19 of them one: BENCH_PATIENTS=n gives message i the patient identifier (PID-3.1) BENCHPAT<i mod n>, as a
+// hospital's feed about many patients would have.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +32,11 @@ const N = Number(process.env.BENCH_MESSAGES ?? 400);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 /** BENCH_ACK_MODE=completed: the listener answers once each run ended (runs of a connection keep their order); default stored. */
 const ACK_MODE = process.env.BENCH_ACK_MODE ?? 'stored';
+/** BENCH_ORDER=patient: runs keep each patient's order (PID-3); default each connection's. */
+const ORDER = process.env.BENCH_ORDER ?? 'connection';
+/** BENCH_PATIENTS=n: message i is about patient BENCHPAT<i mod n> (PID-3.1 rewritten); unset, the samples' own. */
+const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 0);
+const aboutPatient = (text: string, i: number) => (PATIENTS ? text.replace(/(^|\r)(PID\|[^|\r]*\|[^|\r]*\|)[^|^~\r]*/, `$1$2BENCHPAT${i % PATIENTS}`) : text);
 /** BENCH_FEED=path: the pipeline is the MLLP trigger and hl7v2-parse only, so the CPU per message is the path's (issue 27 §4). */
 const PATH_ONLY = process.env.BENCH_FEED === 'path';
 /** Messages sent first and not measured (each sample twice). */
@@ -54,7 +62,7 @@ async function drive(port: number, n = N, label = 'BENCH'): Promise<{ perSecond:
       try {
         while (next < n) {
           const i = next++;
-          const text = ADT[i % ADT.length]!.replace(/^(MSH(?:\|[^|]*){8}\|)[^|]*/, `$1${label}${i}`); // a control id of its own
+          const text = aboutPatient(ADT[i % ADT.length]!, i).replace(/^(MSH(?:\|[^|]*){8}\|)[^|]*/, `$1${label}${i}`); // a control id of its own
           const t = performance.now();
           const ack = await client.sendAndWait(Hl7Message.parse(text), { timeoutMs: 60_000 });
           latencies.push(performance.now() - t);
@@ -104,7 +112,7 @@ async function feed(label: string, serverEnv: Record<string, string>, httpPort: 
     const edge = (source: string, source_port: string, target: string, target_port: string) => ({ source, source_port, target, target_port });
     const definition = {
       nodes: [
-        { id: 'in', type: 'mllp-listener-trigger', config: { port, ack_mode: ACK_MODE } },
+        { id: 'in', type: 'mllp-listener-trigger', config: { port, ack_mode: ACK_MODE, order: ORDER } },
         { id: 'parse', type: 'hl7v2-parse', config: {} },
         { id: 'fhir', type: 'hl7v2-to-fhir', config: { bundle_type: 'transaction' } },
         { id: 'check', type: 'fhir-validate', config: { expect: 'bundle' } },
@@ -181,6 +189,7 @@ for (const policy of POLICIES) {
 const f = (x: number) => x.toFixed(0).padStart(7);
 const g = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\nMLLP, ${N} ADT messages (the ${ADT.length} samples in turn), ${CONNECTIONS} connections, one machine (${os.availableParallelism()} cores)`);
+console.log(`order kept per ${ORDER}${PATIENTS ? `; the messages about ${PATIENTS} patients (PID-3.1 rewritten)` : ''}`);
 console.log('ACK once stored; processed: parse, FHIR, validate, de-identify, write to the FHIR server; CPU per message: the');
 console.log("server's processes (with PGlite, the database too), Postgres's, the bench's (FHIR server and MLLP clients)");
 console.log(`${' '.repeat(36)} | ACK msgs/s  p50 ms  p99 ms | processed/s | ratio to echo | server CPU ms | Postgres CPU ms | bench CPU ms`);

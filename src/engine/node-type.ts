@@ -156,6 +156,8 @@ export interface MllpListenOptions {
   encoding: 'utf8' | 'latin1' | 'ascii';
   /** stored: AA once the execution is stored (it runs on); completed: AA or AE once it has run. */
   ack_mode: 'stored' | 'completed';
+  /** Whose messages run in the order received (ack_mode stored): a connection's (its sender's), or each patient's. */
+  order: 'connection' | 'patient';
   /** Sender addresses or CIDR ranges allowed to connect; empty: anyone. */
   allowed_senders: string[];
 }

@@ -294,6 +294,46 @@ describe.each(inject('targets'))('MLLP listener on $name', (target) => {
     await api.post(`/api/pipelines/${id}/undeploy`);
   });
 
+  it("with order by patient, starts each run after the sender's run before it about the same patient, across connections", async () => {
+    const port = await freePort();
+    const id = (await api.post('/api/pipelines', { name: 'per-patient feed', definition: listenerPipeline({ port, order: 'patient' }) })).body.id;
+    expect((await api.post(`/api/pipelines/${id}/deploy`)).status).toBe(200);
+    // two patients' messages interleaved (PID-3 rewritten), each with a control id of its own (MSH-10)
+    const patients = ['PAT-A', 'PAT-B', 'PAT-A', 'PAT-B', 'PAT-A', 'PAT-B'];
+    const texts = patients.map((patient, i) =>
+      ADT[i]!.replace(/^(MSH(?:\|[^|\r\n]*){8}\|)[^|\r\n]*/, `$1PATIENT${i}`).replace(
+        /(^|\r\n?|\n)(PID\|[^|\r\n]*\|[^|\r\n]*\|)[^|\r\n]*/,
+        `$1$2${patient}^^^GHH^MR`,
+      ),
+    );
+    const controlId = (t: string) => t.split(/\r?\n|\r/)[0]!.split('|')[9]!;
+    const acks = [...(await sendWithoutWaiting(port, texts.slice(0, 3))), ...(await sendWithoutWaiting(port, texts.slice(3)))];
+    expect(acks.map((a) => field(a, 'MSA', 1))).toEqual(texts.map(() => 'AA'));
+    await settled(api, id, texts.length);
+    type Run = { id: string; started_at: string; finished_at: string; starts_after: string | null };
+    const runs = (await api.get(`/api/executions?pipeline_id=${id}&limit=100`)).body.executions as Run[];
+    const byMessage = new Map<string, Run>();
+    for (const r of runs) {
+      const detail = JSON.stringify((await api.get(`/api/executions/${r.id}`)).body);
+      byMessage.set(
+        texts.map(controlId).find((c) => detail.includes(`|${c}|`))!,
+        r,
+      );
+    }
+    const run = (i: number) => byMessage.get(controlId(texts[i]!))!;
+    // each patient's first run follows nothing; each next one, that patient's run before it (the second connection too)
+    expect(texts.map((_, i) => run(i).starts_after)).toEqual([null, null, run(0).id, run(1).id, run(2).id, run(3).id]);
+    for (const [before, after] of [
+      [0, 2],
+      [2, 4],
+      [1, 3],
+      [3, 5],
+    ] as const) {
+      expect(Date.parse(run(after).started_at)).toBeGreaterThanOrEqual(Date.parse(run(before).finished_at));
+    }
+    await api.post(`/api/pipelines/${id}/undeploy`);
+  });
+
   it('closes connections from senders outside allowed_senders', async () => {
     const p3 = await freePort();
     const id = (await api.post('/api/pipelines', { name: 'fenced', definition: listenerPipeline({ port: p3, allowed_senders: ['10.0.0.0/8'] }) })).body.id;

@@ -19,7 +19,13 @@ export const mllpListenerTriggerNode = implementNode(mllpListenerTrigger, {
   async activate(host, target, config) {
     if (config.port === undefined)
       throw new NodeError('MLLP_PORT_REQUIRED', 'The MLLP listener trigger needs a `port` to listen on before the pipeline can be deployed.');
-    await host.listen(target, { port: config.port, encoding: config.encoding, ack_mode: config.ack_mode, allowed_senders: config.allowed_senders });
+    await host.listen(target, {
+      port: config.port,
+      encoding: config.encoding,
+      ack_mode: config.ack_mode,
+      order: config.order,
+      allowed_senders: config.allowed_senders,
+    });
   },
   deactivate: (host, target) => host.unlisten(target),
 });

@@ -44,10 +44,14 @@ describe('mllp-listener-trigger', () => {
 
   it('listens on deploy with its settings, stops on undeploy, and cannot be deployed without a port', async () => {
     const { host, calls } = recordingHost();
-    await trigger.activate!(host, target, trigger.config.parse({ port: 2575, ack_mode: 'completed', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] }));
+    await trigger.activate!(
+      host,
+      target,
+      trigger.config.parse({ port: 2575, ack_mode: 'completed', order: 'patient', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] }),
+    );
     await trigger.deactivate!(host, target);
     expect(calls).toEqual([
-      { op: 'listen', options: { port: 2575, encoding: 'utf8', ack_mode: 'completed', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] } },
+      { op: 'listen', options: { port: 2575, encoding: 'utf8', ack_mode: 'completed', order: 'patient', allowed_senders: ['10.20.0.0/16', '192.168.1.7'] } },
       { op: 'unlisten' },
     ]);
     expect((await failure(trigger.activate!(host, target, trigger.config.parse({})))).code).toBe('MLLP_PORT_REQUIRED');

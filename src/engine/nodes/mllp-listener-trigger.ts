@@ -21,6 +21,15 @@ const Config = z.object({
         "completes, AE when it fails. In both, a sender's runs go one after another, in the order the messages came",
       ].join(' '),
     ),
+  order: z
+    .enum(['connection', 'patient'])
+    .default('connection')
+    .describe(
+      [
+        "connection: each run starts after the run of the sender's message before it; patient: after the one before it",
+        "about the same patient (PID-3's first identifier), so different patients' messages run side by side (with ack_mode stored)",
+      ].join(' '),
+    ),
   allowed_senders: z.array(Sender).max(100).default([]).describe('Addresses or CIDR ranges that may connect; empty: any sender'),
 });
 
@@ -72,9 +81,16 @@ export const mllpListenerTrigger = describeNode({
     'carries over when a sender reconnects; with `stored` each execution names the run it started after',
     '(`starts_after`, the run page\'s "Runs after"). Separate connections run side by side; one connection carries one',
     'message per run time (through a five-node feed on the bench, ~110 a second with `stored`, ~85 with',
-    '`completed`). A connection whose runs are slower than its messages come has at most 10 waiting: past that its',
+    '`completed`). A connection whose runs are slower than its messages come has at most 10 open: past that its',
     'next message waits for room, so its ACK comes later (as a busy interface engine answers), and one that waited 2',
     "seconds is answered `AR` (send again later). So a fast sender leaves room for the organization's other runs.",
+    '',
+    "**Order per patient** (`order: patient`, with `stored`): each run starts after the run of the sender's message",
+    'before it about the same patient (the first identifier of PID-3 with its assigning authority; messages without',
+    'a PID segment keep their order among themselves), so one connection runs different patients side by side, as',
+    "Mirth's thread assignment by patient does, while each patient's admit still comes before its discharge. A merge",
+    '(A40) is ordered with the surviving identifier (PID-3), not the merged one (MRG-1). Changing `order` takes effect',
+    'for the messages received after the version is deployed.',
     '',
     'The node fires `message` (the text, for `hl7v2-parse` or anything that reads text), `parsed` (the same',
     'message as an `hl7v2-message`), and `event` (the whole inputs). A test run from the editor gets a sample',
@@ -84,7 +100,7 @@ export const mllpListenerTrigger = describeNode({
     'FHIR server; point the sending system at this server’s address, port 2575.',
   ].join('\n'),
   config: Config,
-  example: { port: 2575, encoding: 'utf8', ack_mode: 'stored', allowed_senders: ['10.20.0.0/16'] },
+  example: { port: 2575, encoding: 'utf8', ack_mode: 'stored', order: 'connection', allowed_senders: ['10.20.0.0/16'] },
   plan: {
     role: 'trigger',
     stage: 'trigger',
@@ -110,8 +126,13 @@ export const mllpListenerTrigger = describeNode({
     ],
   }),
   ui: {
-    order: ['port', 'ack_mode', 'encoding', 'allowed_senders'],
-    fields: { port: { title: 'Port', placeholder: '2575' }, ack_mode: { title: 'ACK mode' }, allowed_senders: { title: 'Allowed senders', widget: 'json' } },
+    order: ['port', 'ack_mode', 'order', 'encoding', 'allowed_senders'],
+    fields: {
+      port: { title: 'Port', placeholder: '2575' },
+      ack_mode: { title: 'ACK mode' },
+      order: { title: 'Keep the order of' },
+      allowed_senders: { title: 'Allowed senders', widget: 'json' },
+    },
   },
   errors: {
     HL7_INVALID: 'a test run’s `message` is not one HL7 v2 message',

@@ -15,7 +15,7 @@ const POLL_TAKEN_MS = 50;
 export interface HeldRun {
   id: string;
   afterId: string;
-  /** Whose runs these are (an MLLP connection), to count them (`heldFor`). */
+  /** Whose runs these are (an MLLP connection), to count them until they ended (`openFor`). */
   key?: string;
 }
 
@@ -49,9 +49,13 @@ export class HeldRuns {
   private readonly running = new Set<string>();
   /** Runs whose end this process wrote, oldest first. */
   private readonly ended = new Set<string>();
-  /** The key of each held run that has one, and how many runs each key has held. */
+  /**
+   * The key of each run counted (`openFor`) until it ended: held here, or `watched` — admitted here to run at once, or
+   * released, or taken by another process — until it is read ended or ends here.
+   */
   private readonly keyOf = new Map<string, string>();
   private readonly counts = new Map<string, number>();
+  private readonly watched = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
   private wait = POLL_FIRST_MS;
@@ -85,10 +89,7 @@ export class HeldRuns {
         const after = this.next.get(afterId);
         if (after) after.push(id);
         else this.next.set(afterId, [id]);
-        if (key !== undefined) {
-          this.keyOf.set(id, key);
-          this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-        }
+        if (key !== undefined) this.count(id, key);
       }
     }
     if (ready.length) this.release(ready, true);
@@ -96,13 +97,39 @@ export class HeldRuns {
     this.readSoon();
   }
 
+  /** Runs of `key` admitted to run now (not held): counted (`openFor`) until they ended. */
+  watch(runs: { id: string; key: string }[]): void {
+    if (runs.length === 0) return;
+    for (const { id, key } of runs) {
+      this.count(id, key);
+      this.watched.add(id);
+    }
+    this.readSoon();
+  }
+
+  private count(id: string, key: string): void {
+    this.keyOf.set(id, key);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** A run counted for its key is over (ended, or gone). */
+  private uncount(id: string): void {
+    this.watched.delete(id);
+    const key = this.keyOf.get(id);
+    if (key === undefined) return;
+    this.keyOf.delete(id);
+    const left = this.counts.get(key)! - 1;
+    if (left) this.counts.set(key, left);
+    else this.counts.delete(key);
+  }
+
   /** Runs held by another process that the end of `afterId`, a run of this one, took: run next, in the slot it frees. */
   taken(afterId: string, executionIds: string[]): void {
     this.hold(executionIds.map((id) => ({ id, afterId })));
   }
 
-  /** How many runs of `key` are held here now. */
-  heldFor(key: string): number {
+  /** How many runs of `key` are open (held here, queued or running) as far as this process knows. */
+  openFor(key: string): number {
     return this.counts.get(key) ?? 0;
   }
 
@@ -118,6 +145,7 @@ export class HeldRuns {
   finished(executionId: string, ended: boolean): void {
     this.running.delete(executionId);
     if (!ended) return this.readSoon();
+    this.uncount(executionId);
     this.ended.add(executionId);
     if (this.ended.size > REMEMBERED_ENDS) this.ended.delete(this.ended.values().next().value!);
     this.releaseAfter([executionId], true);
@@ -143,7 +171,10 @@ export class HeldRuns {
     if (ready.length) this.release(ready, here);
   }
 
-  /** A run no longer held here: released, or taken by another process (its successors held here then follow it there). */
+  /**
+   * A run no longer held here: released, or taken by another process (its successors held here then follow it there).
+   * It stays counted for its key, watched until it ended.
+   */
   private drop(id: string): void {
     const p = this.held.get(id)!;
     this.held.delete(id);
@@ -152,12 +183,7 @@ export class HeldRuns {
       if (after.length === 1) this.next.delete(p);
       else after.splice(after.indexOf(id), 1);
     }
-    const key = this.keyOf.get(id);
-    if (key === undefined) return;
-    this.keyOf.delete(id);
-    const left = this.counts.get(key)! - 1;
-    if (left) this.counts.set(key, left);
-    else this.counts.delete(key);
+    if (this.keyOf.has(id)) this.watched.add(id);
   }
 
   /** The runs held here in chains whose first predecessor is not running here: queued, or running in another process. */
@@ -175,8 +201,13 @@ export class HeldRuns {
     return [...this.held.keys()].filter(outside);
   }
 
+  /** Watched runs not running here: queued, or running in another process. */
+  private watchedElsewhere(): string[] {
+    return [...this.watched].filter((id) => !this.running.has(id));
+  }
+
   private readSoon(): void {
-    if (this.stopped || this.timer || this.reading || this.elsewhere().length === 0) return;
+    if (this.stopped || this.timer || this.reading || (this.elsewhere().length === 0 && this.watchedElsewhere().length === 0)) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.read();
@@ -184,29 +215,35 @@ export class HeldRuns {
   }
 
   /**
-   * Reads the runs held in chains that start elsewhere: forgets those another process took (or that ended, or are gone)
-   * and releases those whose predecessor ended; reads again while some are held, ever less often while nothing changes.
+   * Reads the runs held in chains that start elsewhere, and the watched runs not running here: forgets the held ones
+   * another process took (or that ended, or are gone), releases those whose predecessor ended, and stops counting the
+   * watched ones that ended; reads again while any is left, ever less often while nothing changes.
    */
   private async read(): Promise<void> {
     const ids = this.elsewhere();
-    if (this.stopped || ids.length === 0) return;
+    const watched = this.watchedElsewhere();
+    if (this.stopped || ids.length + watched.length === 0) return;
     this.reading = true;
     try {
-      const rows = rowsOf<{ id: string; mine: boolean; waits: boolean }>(
+      const rows = rowsOf<{ id: string; mine: boolean; open: boolean; waits: boolean }>(
         await this.db.execute(sql`select e.id, e.claimed_by = ${this.instanceId}::uuid and e.status = 'queued' as mine,
+          e.status in ('queued', 'running') as open,
           exists (select 1 from executions p where p.id = e.after_id and p.status in ('queued', 'running')) as waits
-          from executions e where e.id = any(${`{${ids.join(',')}}`}::uuid[])`),
+          from executions e where e.id = any(${`{${[...ids, ...watched].join(',')}}`}::uuid[])`),
       );
       const state = new Map(rows.map((r) => [r.id, r]));
       const gone = ids.filter((id) => !state.get(id)?.mine);
       const ready = ids.filter((id) => state.get(id)?.mine && !state.get(id)!.waits);
+      const over = watched.filter((id) => !state.get(id)?.open);
       for (const id of gone) {
         this.drop(id);
         takeAdmitted(id); // the row its admission kept for a run here
       }
       for (const id of ready) this.drop(id);
+      for (const id of over) this.uncount(id);
       if (ready.length) this.release(ready, false);
-      this.wait = ready.length ? POLL_FIRST_MS : Math.min(this.wait * 2, gone.length ? POLL_TAKEN_MS : POLL_MOST_MS);
+      const changed = ready.length + over.length > 0;
+      this.wait = changed ? POLL_FIRST_MS : Math.min(this.wait * 2, gone.length ? POLL_TAKEN_MS : POLL_MOST_MS);
     } catch (e) {
       this.wait = POLL_MOST_MS;
       this.report(e);

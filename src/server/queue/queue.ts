@@ -102,8 +102,10 @@ export interface Queue {
    */
   hold(runs: HeldRun[]): void;
   mustWait(executionId: string): boolean;
-  /** How many runs of `key` (HeldRun.key: an MLLP connection) are held in this process now. */
-  heldFor(key: string): number;
+  /** Runs of `key` (an MLLP connection) this process admitted to run now: counted by `openFor` until they ended. */
+  watch(runs: { id: string; key: string }[]): void;
+  /** How many runs of `key` (HeldRun.key: an MLLP connection) are open — held here, queued or running — as far as this process knows. */
+  openFor(key: string): number;
   /** This process instance (new per start): what its claims and its heartbeat row carry. */
   instanceId: string;
   /**
@@ -319,7 +321,8 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
     successors: postgres ? { taken: (afterId, ids) => held.taken(afterId, ids) } : null,
     hold: (runs) => held.hold(runs),
     mustWait: (executionId) => held.mustWait(executionId),
-    heldFor: (key) => held.heldFor(key),
+    watch: (runs) => held.watch(runs),
+    openFor: (key) => held.openFor(key),
     takeOne,
     async enqueueOne(admit) {
       const taken = takeOne();

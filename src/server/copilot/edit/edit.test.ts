@@ -103,6 +103,17 @@ describe('editing a pipeline as it is', () => {
       expect(readEdits(other).map((o) => o.kind)).not.toContain('order');
   });
 
+  it("keeps each patient's order instead of each connection's when asked, once", () => {
+    const r = editPipeline(structuredClone(BASES.oru_write.definition), "Keep the order per patient so that different patients' messages run in parallel.");
+    expect(r.validation.valid).toBe(true);
+    expect(r.definition.nodes.find((n) => n.id === 'listener')?.config).toMatchObject({ order: 'patient' });
+    expect(r.changes.join(' ')).toMatch(/listener.*order patient/);
+    const again = editPipeline(r.definition, 'Run messages of different patients side by side.');
+    expect(again.changes).toEqual([]);
+    expect(again.unresolved.join(' ')).toMatch(/already keeps the order per patient/);
+    expect(readEdits('Sort the patients in order of birth date.').map((o) => o.kind)).not.toContain('order');
+  });
+
   it('moves a step, and sets a retry on the write it names', () => {
     const m = editPipeline(structuredClone(BASES.fhir_research.definition), 'Do the FHIRPath extraction after the de-identification.');
     expect(links(m.definition)).toEqual(['deidentify>extract', 'extract>out', 'start>deidentify']);

@@ -13,7 +13,7 @@ export interface Anchor {
 
 export type Op =
   | { kind: 'retry'; clause: string; attempts: number; target: string }
-  | { kind: 'order'; clause: string; ack: boolean }
+  | { kind: 'order'; clause: string; ack: boolean; patient: boolean }
   | { kind: 'remove'; clause: string; target: string }
   | { kind: 'trigger'; clause: string; to: string; said: string }
   | { kind: 'replace'; clause: string; what: string; old: string }
@@ -187,7 +187,11 @@ function insteadParts(clause: string): { now: string; old: string | null } | nul
 const ACK_AFTER_RUN = /\back(?:nowledge)?\w*\b[^.;]*\b(?:after|once|when)\b[^.;]*\b(?:runs?|process\w*|complet\w*|finish\w*|ended|done)\b/;
 const KEEP_ORDER = /\b(?:keep\w*|kept|preserv\w*|in)\s+(?:the\s+|their\s+|its\s+)?(?:arrival\s+|sending\s+|message\s+)?order\b(?!\s+(?:to|of|by|for|from)\b)/;
 const FEED = /\b(?:messages?|feed|runs?|listener|mllp|hl7)\b/;
-const asksOrder = (lower: string) => ACK_AFTER_RUN.test(lower) || (KEEP_ORDER.test(lower) && FEED.test(lower));
+/** "Keep the order per patient", "run different patients' messages side by side": the listener's `order: patient`. */
+const ORDER_PER_PATIENT = /\b(?:order\w*|sequence\w*|in turn)\b[^.;]*\b(?:per|by|for each|of each|within each|each)\s+patient\b/;
+const PATIENTS_AT_ONCE = /\b(?:different|other|several|separate)\s+patients?\b[^.;]*\b(?:in parallel|side by side|concurrently|at (?:the same time|once))\b/;
+const BY_PATIENT = { test: (lower: string) => ORDER_PER_PATIENT.test(lower) || PATIENTS_AT_ONCE.test(lower) };
+const asksOrder = (lower: string) => ACK_AFTER_RUN.test(lower) || BY_PATIENT.test(lower) || (KEEP_ORDER.test(lower) && FEED.test(lower));
 
 /** One clause → one change. */
 function read(clause: string, then: boolean): Op {
@@ -201,7 +205,7 @@ function read(clause: string, then: boolean): Op {
       target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim(),
     };
   }
-  if (asksOrder(lower)) return { kind: 'order', clause, ack: ACK_AFTER_RUN.test(lower) };
+  if (asksOrder(lower)) return { kind: 'order', clause, ack: ACK_AFTER_RUN.test(lower), patient: BY_PATIENT.test(lower) };
   const parts = insteadParts(clause);
   const now = parts?.now ?? clause;
   const trigger = TRIGGERS.find(([re]) => re.test(now));

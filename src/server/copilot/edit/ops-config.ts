@@ -33,11 +33,13 @@ export function retryOp(g: EditGraph, op: Extract<Op, { kind: 'retry' }>): OpRes
 
 /**
  * "Acknowledge messages once their run ended": each MLLP listener's ACK waits for the run (ack_mode completed). "Keep the
+ * order per patient": each listener keeps each patient's order, not each connection's (`order: patient`). "Keep the
  * messages in order" alone changes nothing: a listener runs a sender's messages one after another, in either mode.
  */
 export function orderOp(g: EditGraph, op: Extract<Op, { kind: 'order' }>): OpResult {
   const listeners = g.def.nodes.filter((n) => n.type === 'mllp-listener-trigger');
   if (!listeners.length) return fail('the pipeline has no MLLP listener: only a feed acknowledged to its sender can wait for its runs');
+  if (op.patient) return patientOrder(g, listeners);
   if (!op.ack)
     return fail(
       `${listeners.map((n) => g.label(n.id)).join(', ')} already keeps the order: each run of a sender's messages starts once the run of ` +
@@ -51,6 +53,24 @@ export function orderOp(g: EditGraph, op: Extract<Op, { kind: 'order' }>): OpRes
     changes: [
       `${changed.map((n) => g.label(n.id)).join(', ')}: ack_mode completed (each message is acknowledged once its run ended, ` +
         'AA when it completed, AE with the error when it failed)',
+    ],
+  };
+}
+
+/** Each listener keeps each patient's order (PID-3), so that one connection runs different patients side by side. */
+function patientOrder(g: EditGraph, listeners: EditGraph['def']['nodes']): OpResult {
+  const changed = listeners.filter((n) => n.config.order !== 'patient');
+  if (!changed.length) return fail(`${listeners.map((n) => g.label(n.id)).join(', ')} already keeps the order per patient`);
+  for (const n of changed) n.config = { ...n.config, order: 'patient' };
+  const waits = changed.filter((n) => n.config.ack_mode === 'completed');
+  return {
+    ok: true,
+    changes: [
+      `${changed.map((n) => g.label(n.id)).join(', ')}: order patient (each run starts after the run of the message before it about the same ` +
+        `patient, PID-3; different patients' messages run side by side)` +
+        (waits.length
+          ? `; with ack_mode completed each ACK still waits for its run, so ${waits.map((n) => g.label(n.id)).join(', ')} takes one message at a time`
+          : ''),
     ],
   };
 }

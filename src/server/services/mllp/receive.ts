@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { buildAck, parseMessage, serialize, type AckOptions, type Hl7v2Message } from '@/clinical/hl7v2';
+import { buildAck, get, parseMessage, serialize, type AckOptions, type Hl7v2Message } from '@/clinical/hl7v2';
 import type { MllpListenOptions, TriggerTarget } from '@/engine/node-type';
 import type { Db } from '@/server/db/client';
 import { executions } from '@/server/db/schema';
@@ -38,7 +38,7 @@ export class MllpReceiver {
     }
     let id: string;
     try {
-      id = await this.messages.store(target, m);
+      id = await this.messages.store(target, options.order === 'patient' && m.connection ? { ...m, orderKey: patientKey(message) } : m);
     } catch (e) {
       const reason = e instanceof AppError ? e.message : 'the message could not be stored';
       if (!(e instanceof AppError)) logger.error('MLLP message not stored', { pipelineId: target.pipelineId, error: String(e) });
@@ -75,6 +75,12 @@ export class MllpReceiver {
   closed(connection: string): void {
     this.messages.closed(connection);
   }
+}
+
+/** Whose messages keep their order under `order: patient`: PID-3's first identifier and its assigning authority ('' without PID). */
+function patientKey(message: Hl7v2Message): string {
+  const id = get(message, 'PID-3.1');
+  return id === undefined ? '' : `${id}^${get(message, 'PID-3.4') ?? ''}`;
 }
 
 function ack(received: Hl7v2Message, options: AckOptions): string {

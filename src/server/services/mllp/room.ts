@@ -8,11 +8,11 @@ interface Entrant {
 
 /**
  * Room for the messages of each connection whose runs start in the order received (ack_mode stored): a connection may
- * have `max` runs held at once (`held`, HeldRuns' count of its runs) counting the messages let in and not yet admitted.
- * A message that finds no room waits, in the order received, until a held run of its connection is released: a sender
- * faster than its runs gets its ACKs later, as a busy interface engine answers, rather than refusals. One that waited
- * `waitMs` is refused, and every message of its connection behind it (a sender resends a refused message: the ones after
- * it must not go ahead of it), as are those of a connection that closes meanwhile (they get no ACK).
+ * have `max` runs open at once (`open`: held, queued or running, HeldRuns' count of its runs) counting the messages let
+ * in and not yet admitted. A message that finds no room waits, in the order received, until a run of its connection
+ * ended: a sender faster than its runs gets its ACKs later, as a busy interface engine answers, rather than refusals.
+ * One that waited `waitMs` is refused, and every message of its connection behind it (a sender resends a refused
+ * message: the ones after it must not go ahead of it), as are those of a connection that closes meanwhile (no ACK).
  */
 export class ConnectionRoom {
   private readonly waiting = new Map<string, Entrant[]>();
@@ -21,7 +21,7 @@ export class ConnectionRoom {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly held: (connection: string) => number,
+    private readonly open: (connection: string) => number,
     private readonly max: number,
     private readonly waitMs: number,
   ) {}
@@ -41,7 +41,7 @@ export class ConnectionRoom {
     });
   }
 
-  /** A message let in was admitted (then counted by `held` if it is held) or refused. */
+  /** A message let in was admitted (then counted by `open`) or refused. */
   left(connection: string): void {
     const n = this.entered.get(connection)! - 1;
     if (n) this.entered.set(connection, n);
@@ -54,7 +54,7 @@ export class ConnectionRoom {
   }
 
   private hasRoom(connection: string): boolean {
-    return this.held(connection) + (this.entered.get(connection) ?? 0) < this.max;
+    return this.open(connection) + (this.entered.get(connection) ?? 0) < this.max;
   }
 
   private let(connection: string): void {

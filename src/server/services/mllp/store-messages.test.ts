@@ -5,7 +5,7 @@ import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
 import { saveResult } from '@/server/services/executions/node-records';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
-import { MAX_HELD_PER_CONNECTION, MessageStore } from './store-messages';
+import { MAX_OPEN_PER_CONNECTION, MessageStore } from './store-messages';
 
 const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
 
@@ -95,7 +95,7 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(await versionOf(await store.store(target, received(13)))).toBe(redeployed.deployed_version);
   });
 
-  it("holds a sender's messages after the run before them; past MAX_HELD_PER_CONNECTION held they wait, then are refused, others go on", async () => {
+  it("holds a sender's messages after the run before them; past MAX_OPEN_PER_CONNECTION open they wait, then are refused, others go on", async () => {
     const a = await orgCaller(rt, 'org-feed-held');
     const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
     await a.pipelines.deploy({ id: feed.id });
@@ -105,16 +105,17 @@ describe('MLLP messages stored together (group commit)', () => {
     store.opened('c2', `${feed.id} 10.9.9.9`);
     // nothing works this queue: the first message's run stays queued, and every one after it is held behind it
     const started = performance.now();
-    const sent = Array.from({ length: MAX_HELD_PER_CONNECTION + 3 }, (_, i) =>
+    const sent = Array.from({ length: MAX_OPEN_PER_CONNECTION + 3 }, (_, i) =>
       store.store(target, { ...received(i), connection: 'c1' }).catch((e: unknown) => e),
     );
     const outcomes = await Promise.all(sent);
-    // the last two waited for room (400 ms here) before they were refused
+    // the last three waited for room (400 ms here) before they were refused: the queued run and the held ones are open
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
     const ids = outcomes.filter((o): o is string => typeof o === 'string');
-    expect(ids).toHaveLength(MAX_HELD_PER_CONNECTION + 1);
-    expect(outcomes.slice(MAX_HELD_PER_CONNECTION + 1)).toEqual([
+    expect(ids).toHaveLength(MAX_OPEN_PER_CONNECTION);
+    expect(outcomes.slice(MAX_OPEN_PER_CONNECTION)).toEqual([
       expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/earlier messages of this connection are still waiting/) }),
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT' }),
       expect.objectContaining({ code: 'CONCURRENCY_LIMIT' }),
     ]);
     const rows = await rt.db.select().from(executions).where(inArray(executions.id, ids));
@@ -124,28 +125,49 @@ describe('MLLP messages stored together (group commit)', () => {
     expect(ids.slice(1).every((id) => byId.get(id)!.claimedBy === queue.instanceId && byId.get(id)!.status === 'queued')).toBe(true);
     const jobs = await queue.boss.findJobs<{ executionId: string }>(EXECUTE_QUEUE, { data: { executionId: ids[1]! } });
     expect(jobs).toEqual([]);
-    expect(queue.heldFor('c1')).toBe(MAX_HELD_PER_CONNECTION);
+    expect(queue.openFor('c1')).toBe(MAX_OPEN_PER_CONNECTION);
     // another connection is not held back by this one
     const other = await store.store(target, { ...received(99), connection: 'c2' });
     expect((await rt.db.select().from(executions).where(eq(executions.id, other)))[0]).toMatchObject({ afterId: null, claimedBy: null });
   });
 
-  it('admits a message that waited for room once a run of its connection is released, after the last one admitted', async () => {
+  it('admits a message that waited for room once a run of its connection ended, after the last one admitted', async () => {
     const a = await orgCaller(rt, 'org-feed-room');
     const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
     await a.pipelines.deploy({ id: feed.id });
     const store = new MessageStore(rt.db, queue);
     const target = { pipelineId: feed.id, orgId: 'org-feed-room' };
     store.opened('w1', `${feed.id} 10.4.4.4`);
-    const ids = await Promise.all(Array.from({ length: MAX_HELD_PER_CONNECTION + 1 }, (_, i) => store.store(target, { ...received(i), connection: 'w1' })));
+    const ids = await Promise.all(Array.from({ length: MAX_OPEN_PER_CONNECTION }, (_, i) => store.store(target, { ...received(i), connection: 'w1' })));
     let waited: string | undefined;
     const next = store.store(target, { ...received(60), connection: 'w1' }).then((id) => (waited = id));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(waited).toBeUndefined(); // no room: it waits, neither stored nor refused
-    // the first run ends (as a worker would end it): the run after it is released, which makes room
+    // the first run ends (as a worker would end it), which makes room (the run after it is released: still open)
     await saveResult(rt.db, ids[0]!, [], result, new Date(), undefined, { policy: 'errors', inputs: {} });
     const id = await next;
     expect((await rt.db.select().from(executions).where(eq(executions.id, id)))[0]).toMatchObject({ afterId: ids.at(-1), claimedBy: queue.instanceId });
+  });
+
+  it("under order by patient, starts each run after the sender's run before it about the same patient, on any connection", async () => {
+    const a = await orgCaller(rt, 'org-feed-patient');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    const store = new MessageStore(rt.db, queue);
+    const target = { pipelineId: feed.id, orgId: 'org-feed-patient' };
+    store.opened('p1', `${feed.id} 10.5.5.5`);
+    store.opened('p2', `${feed.id} 10.5.5.5`);
+    store.opened('q1', `${feed.id} 10.6.6.6`);
+    const send = (i: number, connection: string, orderKey: string) => store.store(target, { ...received(i), connection, orderKey });
+    // nothing works this queue: a patient's first run stays queued, and the next about that patient is held behind it
+    const [a1, b1, a2, c1, b2] = await Promise.all([send(1, 'p1', 'A'), send(2, 'p1', 'B'), send(3, 'p1', 'A'), send(4, 'p1', ''), send(5, 'p1', 'B')]);
+    const a3 = await send(6, 'p2', 'A'); // the same sender's other connection: after its last run about A
+    const other = await send(7, 'q1', 'A'); // another sender's patient A: its own order
+    const ids = [a1, b1, a2, c1, b2, a3, other];
+    const rows = new Map((await rt.db.select().from(executions).where(inArray(executions.id, ids))).map((r) => [r.id, r]));
+    expect(ids.map((id) => rows.get(id)!.afterId)).toEqual([null, null, a1, null, b1, a2, null]);
+    expect(ids.map((id) => rows.get(id)!.claimedBy === queue.instanceId)).toEqual([false, false, true, false, true, true, false]);
+    expect(queue.openFor('p1')).toBe(5); // queued or held, each counts until it ended
   });
 
   it("starts the first messages of a sender's new connections, opened together, once its last run ended: each of them", async () => {

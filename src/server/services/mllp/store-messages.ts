@@ -16,13 +16,20 @@ import { ConnectionRoom } from './room';
 const MAX_BATCH = 100;
 
 /**
- * Runs of one connection held at once at most (ack_mode stored): past it, its messages wait (their ACKs come later), so
- * that a sender whose runs are slower than its messages come leaves the organization's other execution slots (100
- * queued or running) free for its other work; one that waited ROOM_WAIT_MS is refused (AR: the sender sends it again).
+ * Runs of one connection open at once at most (ack_mode stored: held, queued or running): past it, its messages wait
+ * (their ACKs come later), so that a sender whose runs are slower than its messages come leaves the organization's
+ * other execution slots (100 queued or running) free for its other work; one that waited ROOM_WAIT_MS is refused (AR:
+ * the sender sends it again). A connection's runs go one at a time (or, by patient, ten at a time): a deeper backlog
+ * would buy no throughput.
  */
-export const MAX_HELD_PER_CONNECTION = 10;
-/** How long a message waits for its connection to have fewer than MAX_HELD_PER_CONNECTION runs held (ConnectionRoom). */
+export const MAX_OPEN_PER_CONNECTION = 10;
+/** How long a message waits for its connection to have fewer than MAX_OPEN_PER_CONNECTION runs open (ConnectionRoom). */
 export const ROOM_WAIT_MS = 2_000;
+/**
+ * The senders' keys (`order: patient`) whose last run is remembered, the least recently used forgotten past it: a key's
+ * run is long over when ten thousand others came since (an organization has 100 runs queued or running at most).
+ */
+const KEYS_REMEMBERED = 10_000;
 
 /** How one message of a batch is to be admitted: its execution's id, and the run it starts after (held until that ended). */
 interface Plan {
@@ -45,6 +52,11 @@ export interface Received {
    * starts once the run of the message before it on the connection ended.
    */
   connection?: string;
+  /**
+   * With `connection`, under the listener's `order: patient`: whose message it is (a patient's identifier). Its run starts
+   * after the run of the sender's message before it with the same key, on any connection, instead of the connection's.
+   */
+  orderKey?: string;
 }
 
 /** A batch being admitted: its messages, their plans, the slots reserved here, and the runs admitted to run or be held here. */
@@ -83,8 +95,10 @@ interface Waiting {
  * A connection's messages run in the order received (`connection`, ack_mode stored): each names the run of the message
  * before it (executions.after_id), and while that run is queued or running it is admitted held — claimed by this
  * process, with no queue job and no slot — and runs once that one ended (queue/held-runs.ts). A connection that closes
- * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too. A
- * connection has at most MAX_HELD_PER_CONNECTION runs held: its next messages wait for room (ConnectionRoom).
+ * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too. Under
+ * the listener's `order: patient` a message follows the sender's last one about the same patient (Received.orderKey),
+ * from whichever connection, and the messages of different patients run side by side. A connection has at most
+ * MAX_OPEN_PER_CONNECTION runs open: its next messages wait for room (ConnectionRoom).
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -96,11 +110,13 @@ export class MessageStore {
   /**
    * The sender of each open connection, the last run admitted of each (none before its first), and of each sender
    * (pipeline and address): where a sender's next connection starts. A message stored as its connection closed has no
-   * ACK: it is sent again.
+   * ACK: it is sent again. Under `order: patient`, the last run of each sender's key (`lastOfKey`, keyed by `chainOf`),
+   * whichever connection brought it.
    */
   private readonly lastOf = new Map<string, string>();
   private readonly senderOf = new Map<string, string>();
   private readonly lastOfSender = new Map<string, string>();
+  private readonly lastOfKey = new Map<string, string>();
   private readonly room: ConnectionRoom;
 
   constructor(
@@ -108,7 +124,7 @@ export class MessageStore {
     private readonly queue: Queue,
     roomWaitMs = ROOM_WAIT_MS,
   ) {
-    this.room = new ConnectionRoom((connection) => queue.heldFor(connection), MAX_HELD_PER_CONNECTION, roomWaitMs);
+    this.room = new ConnectionRoom((connection) => queue.openFor(connection), MAX_OPEN_PER_CONNECTION, roomWaitMs);
   }
 
   store(target: TriggerTarget, m: Received): Promise<string> {
@@ -116,7 +132,7 @@ export class MessageStore {
     if (ordered === undefined) return this.admitted({ target, m });
     return this.room.enter(ordered).then((entered) => {
       if (entered) return this.admitted({ target, m, ordered });
-      const why = `${MAX_HELD_PER_CONNECTION} earlier messages of this connection are still waiting for their turn: send this one again later.`;
+      const why = `${MAX_OPEN_PER_CONNECTION} earlier messages of this connection are still waiting for their turn or running: send this one again later.`;
       throw new AppError('CONCURRENCY_LIMIT', why);
     });
   }
@@ -166,20 +182,22 @@ export class MessageStore {
           for (const i of batch.keys()) outcomes[i] ??= { error: e };
         }
         for (const [id, run] of [...local, ...held]) noteAdmitted(id, run);
+        // the runs of ordered connections count for their connection until they ended (ConnectionRoom)
+        this.queue.watch(
+          batch.flatMap((w, i) =>
+            w.ordered !== undefined && typeof outcomes[i] === 'string' && !held.has(outcomes[i]) ? [{ id: outcomes[i], key: w.ordered }] : [],
+          ),
+        );
         this.queue.runClaimed([...local.keys()], reserved);
         this.queue.hold([...held].map(([id, run]) => ({ id, afterId: run.afterId, key: run.key })));
-        for (const w of batch) if (w.ordered !== undefined) this.room.left(w.ordered); // counted as held now, if held
+        for (const w of batch) if (w.ordered !== undefined) this.room.left(w.ordered); // counted as open now, if admitted
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
           if (outcome instanceof AppError) w.reject(outcome);
           else if (typeof outcome !== 'string') w.reject(outcome.error);
           else {
             w.resolve(outcome);
-            const sender = w.m.connection && this.senderOf.get(w.m.connection);
-            if (sender) {
-              this.lastOf.set(w.m.connection!, outcome);
-              this.lastOfSender.set(sender, outcome);
-            }
+            this.admittedLast(w.m, outcome);
             if (!local.has(outcome) && !held.has(outcome)) this.queue.wake();
           }
         }
@@ -190,18 +208,43 @@ export class MessageStore {
   }
 
   /**
-   * Each message's execution id, and the run it starts after: the last of its connection, or the one before it in this
-   * batch. It is held unless that run's end was written here (Queue.mustWait).
+   * The runs a message's run follows: its connection's (the connection's id), or under `order: patient` its sender's with
+   * the same key (sender and key); none when its runs keep no order.
+   */
+  private chainOf(m: Received): string | undefined {
+    const sender = m.connection === undefined ? undefined : this.senderOf.get(m.connection);
+    if (sender === undefined) return undefined;
+    return m.orderKey === undefined ? m.connection : `${sender}\u0000${m.orderKey}`;
+  }
+
+  /** The run admitted last of a message's chain: the next message of the chain starts after it. */
+  private admittedLast(m: Received, id: string): void {
+    const chain = this.chainOf(m);
+    if (chain === undefined) return;
+    if (m.orderKey === undefined) {
+      this.lastOf.set(chain, id);
+      this.lastOfSender.set(this.senderOf.get(m.connection!)!, id);
+      return;
+    }
+    this.lastOfKey.delete(chain); // the most recent last
+    this.lastOfKey.set(chain, id);
+    if (this.lastOfKey.size > KEYS_REMEMBERED) this.lastOfKey.delete(this.lastOfKey.keys().next().value!);
+  }
+
+  /**
+   * Each message's execution id, and the run it starts after: the last of its chain (`chainOf`), or the one before it in
+   * this batch. It is held unless that run's end was written here (Queue.mustWait).
    */
   private plan(batch: Waiting[]): Plan[] {
     const last = new Map<string, string>();
-    return batch.map(({ m: { connection } }) => {
+    return batch.map(({ m }) => {
       const id = randomUUID();
-      if (!connection || !this.senderOf.has(connection)) return { id, held: false };
-      const inBatch = last.get(connection);
-      const afterId = inBatch ?? this.lastOf.get(connection);
+      const chain = this.chainOf(m);
+      if (chain === undefined) return { id, held: false };
+      const inBatch = last.get(chain);
+      const afterId = inBatch ?? (m.orderKey === undefined ? this.lastOf : this.lastOfKey).get(chain);
       const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
-      last.set(connection, id);
+      last.set(chain, id);
       return { id, afterId, held };
     });
   }
