@@ -92,3 +92,29 @@ test("a feed's run page says which run it started after, and links to it", async
     await page.request.post(`/api/pipelines/${id}/undeploy`);
   }
 });
+
+test("a listener set in its settings to keep each patient's order", async ({ page }) => {
+  await signUp(page, 'Ama Feed');
+  const definition = {
+    nodes: [
+      { id: 'in', type: 'mllp-listener-trigger', config: { port: 2575 }, position: { x: 0, y: 0 } },
+      { id: 'parse', type: 'hl7v2-parse', config: {}, position: { x: 260, y: 0 } },
+    ],
+    connections: [{ source: 'in', source_port: 'message', target: 'parse', target_port: 'text' }],
+  };
+  const id = ((await (await page.request.post('/api/pipelines', { data: { name: 'ADT by patient', definition } })).json()) as { id: string }).id;
+  await page.goto(`/pipelines/${id}`);
+  await page.locator('.react-flow__node[data-id="in"]').click();
+  const panel = page.getByRole('region', { name: 'Node configuration' });
+  const order = panel.locator('select[id$="_order"]');
+  await expect(order.locator('option:checked')).toHaveText('connection');
+  await order.selectOption({ label: 'patient' });
+  if (process.env.UI_SHOTS) await page.screenshot({ path: '/tmp/feed-order-patient.png', fullPage: true });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect
+    .poll(async () => {
+      const saved = (await (await page.request.get(`/api/pipelines/${id}`)).json()) as { definition: { nodes: { id: string; config: { order?: string } }[] } };
+      return saved.definition.nodes.find((n) => n.id === 'in')?.config.order;
+    })
+    .toBe('patient');
+});
