@@ -211,8 +211,15 @@ export class HeldRuns {
     return [...this.watched].filter((id) => !this.running.has(id));
   }
 
+  /** Whether any run is left to read: a held run's chain starts with a run not running here, or a watched run runs elsewhere. */
+  private anyElsewhere(): boolean {
+    for (const first of this.next.keys()) if (!this.held.has(first) && !this.running.has(first)) return true;
+    for (const id of this.watched) if (!this.running.has(id)) return true;
+    return false;
+  }
+
   private readSoon(): void {
-    if (this.stopped || this.timer || this.reading || (this.elsewhere().length === 0 && this.watchedElsewhere().length === 0)) return;
+    if (this.stopped || this.timer || this.reading || !this.anyElsewhere()) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.read();

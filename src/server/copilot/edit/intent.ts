@@ -190,8 +190,8 @@ const FEED = /\b(?:messages?|feed|runs?|listener|mllp|hl7)\b/;
 /** "Keep the order per patient", "run different patients' messages side by side": the listener's `order: patient`. */
 const ORDER_PER_PATIENT = /\b(?:order\w*|sequence\w*|in turn)\b[^.;]*\b(?:per|by|for each|of each|within each|each)\s+patient\b/;
 const PATIENTS_AT_ONCE = /\b(?:different|other|several|separate)\s+patients?\b[^.;]*\b(?:in parallel|side by side|concurrently|at (?:the same time|once))\b/;
-const BY_PATIENT = { test: (lower: string) => ORDER_PER_PATIENT.test(lower) || PATIENTS_AT_ONCE.test(lower) };
-const asksOrder = (lower: string) => ACK_AFTER_RUN.test(lower) || BY_PATIENT.test(lower) || (KEEP_ORDER.test(lower) && FEED.test(lower));
+const asksPatientOrder = (lower: string) => ORDER_PER_PATIENT.test(lower) || PATIENTS_AT_ONCE.test(lower);
+const asksOrder = (lower: string) => ACK_AFTER_RUN.test(lower) || asksPatientOrder(lower) || (KEEP_ORDER.test(lower) && FEED.test(lower));
 
 /** One clause → one change. */
 function read(clause: string, then: boolean): Op {
@@ -205,7 +205,7 @@ function read(clause: string, then: boolean): Op {
       target: lower.replace(/\bretr\w*\b|\d+\s*(times|attempts|tries)|\bif it fails\b/g, ' ').trim(),
     };
   }
-  if (asksOrder(lower)) return { kind: 'order', clause, ack: ACK_AFTER_RUN.test(lower), patient: BY_PATIENT.test(lower) };
+  if (asksOrder(lower)) return { kind: 'order', clause, ack: ACK_AFTER_RUN.test(lower), patient: asksPatientOrder(lower) };
   const parts = insteadParts(clause);
   const now = parts?.now ?? clause;
   const trigger = TRIGGERS.find(([re]) => re.test(now));
