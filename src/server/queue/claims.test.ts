@@ -8,6 +8,8 @@ import { failExecution, saveResult } from '@/server/services/executions/node-rec
 import { startQueuedExecutions } from '@/server/services/executions/start-execution';
 import { idleQueueRuntime, orgCaller } from '../../../tests/support/runtime';
 import { beat, handOver, type ClaimsOptions } from './claims';
+import { takeAdmitted } from './admitted';
+import { FEED_ENDS_CHANNEL } from './held-runs';
 import { enqueueRedelivered, EXECUTE_QUEUE, type Queue } from './queue';
 
 const definition = {
@@ -150,15 +152,20 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
     const worker = instance();
     await beat(rt.db, worker);
     const run = { orgId: 'org-claims-take', pipelineId: p.id, pipelineVersion: deployed_version!, trigger: 'mllp', testMode: false, inputs: {} };
-    // three connections' chains: each a run queued for any process, then two held by this runtime's process (`queue`)
+    // three connections' chains: each a run queued for any process, then two held by this runtime's process (`queue`);
+    // the first input large enough to be stored deflated
+    const large = `MSH|^~\\&|${'A'.repeat(1500)}`;
     const chains = [0, 1, 2].map((): [string, string, string] => [randomUUID(), randomUUID(), randomUUID()]);
     const holder = { status: 'queued', notify: false, claimedBy: queue.instanceId } as const;
+    // and a run the worker admitted and runs itself
+    const local = randomUUID();
+    await startQueuedExecutions(rt.db, [{ ...run, status: 'queued', notify: false, id: local, claimedBy: worker.instanceId }]);
     await startQueuedExecutions(
       rt.db,
       chains.flatMap(([head, first, second]) => [
         { ...run, status: 'queued' as const, notify: false, id: head },
-        { ...run, ...holder, id: first, afterId: head },
-        { ...run, ...holder, id: second, afterId: first },
+        { ...run, ...holder, id: first, afterId: head, inputs: { message: large } },
+        { ...run, ...holder, id: second, afterId: first, inputs: { message: 'MSH|^~\\&|small' } },
       ]),
     );
     queue.hold(
@@ -168,17 +175,36 @@ describe('runs claimed by a process (no queue job) and the process heartbeat', (
       ]),
     );
     expect(queue.openFor('t0')).toBe(2);
+    // the receiving processes are told each end of an MLLP run that may concern them, and the run it took (on Postgres
+    // they listen: queue.ts)
+    const told: string[] = [];
+    const unlisten = await rt.database.pglite!.listen(FEED_ENDS_CHANNEL, (payload) => told.push(payload));
 
     const result = { status: 'completed' as const, outputs: {}, nodes: {}, error: null };
-    const end = (id: string, claimedBy?: string) =>
-      saveResult(rt.db, id, [], result, new Date(), undefined, { policy: 'errors', inputs: {}, claimedBy, takeFor: worker.instanceId });
+    const end = (id: string, claimedBy?: string, tell = true) =>
+      saveResult(rt.db, id, [], result, new Date(), undefined, { policy: 'errors', inputs: {}, claimedBy, takeFor: worker.instanceId, tell });
     // the heads end in the worker together (one written alone, the others in one statement): each takes its own next run
     const taken = await Promise.all(chains.map(([head]) => end(head)));
     expect(taken).toEqual(chains.map(([, first]) => [first]));
+    // each comes with what its run reads of its row: the process that took it runs it without reading it
+    for (const [, first] of chains)
+      expect(takeAdmitted(first)).toEqual({
+        orgId: run.orgId,
+        pipelineId: run.pipelineId,
+        pipelineVersion: run.pipelineVersion,
+        trigger: 'mllp',
+        inputs: { message: large },
+        policy: 'full',
+      });
     for (const [, first] of chains) expect(await row(first)).toMatchObject({ claimedBy: worker.instanceId, status: 'queued' });
     // and so on along the chain, under the worker's claim
     expect(await Promise.all(chains.map(([, first]) => end(first, worker.instanceId)))).toEqual(chains.map(([, , second]) => [second]));
     expect(await end(chains[0]![2], worker.instanceId)).toEqual([]);
+    // the end of a run admitted and run in the same process, which took nothing, concerns no other: it is not told
+    expect(await end(local, worker.instanceId, false)).toEqual([]);
+    const entries = [...chains.flatMap(([head, first, second]) => [`${head}:${first}`, `${first}:${second}`]), chains[0]![2]];
+    await expect.poll(() => told.flatMap((p) => p.split(',')).sort(), { timeout: 5_000 }).toEqual(entries.sort());
+    await unlisten();
     // the holder reads that they were taken: it holds none of them any more, and handed none to the queue
     // (those it took and did not end yet, running there, still count for their connection: open until they ended)
     await expect.poll(() => [0, 1, 2].map((k) => queue.openFor(`t${k}`)), { timeout: 5_000 }).toEqual([0, 1, 1]);

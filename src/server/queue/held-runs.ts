@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { takeAdmitted } from './admitted';
 
-/** Runs whose end this process wrote that it remembers (most recent): the next message of a connection need not wait for them. */
+/** Runs whose end this process wrote or was told of that it remembers (most recent): the next message of a connection need not wait for them. */
 const REMEMBERED_ENDS = 4096;
 /**
  * The first and the longest wait between two reads of the state of predecessors that run elsewhere. Reads every 5 ms
@@ -15,6 +15,22 @@ const POLL_FIRST_MS = 40;
 const POLL_MOST_MS = 250;
 /** The longest wait while the runs held here are being taken by the process that runs their predecessors. */
 const POLL_TAKEN_MS = 50;
+/**
+ * The wait between two reads while the ends that take runs held here say so (`told`): the reads are then a safety net,
+ * for what no end tells — a run ended with no run after it (the last of a connection, still counted by `openFor` until
+ * read), one ended outside a run (cancelled), runs taken over from a stopped process, a notification lost while the
+ * listening connection was down.
+ */
+const POLL_TOLD_MS = 500;
+
+/** The NOTIFY channel on which the ends of MLLP runs, and the runs those ends took, are told to every process (`told`). */
+export const FEED_ENDS_CHANNEL = 'clinflow_feed_ends';
+
+/** Adds `id` to `recent`, forgetting the oldest past REMEMBERED_ENDS. */
+function remember(recent: Set<string>, id: string): void {
+  recent.add(id);
+  if (recent.size > REMEMBERED_ENDS) recent.delete(recent.values().next().value!);
+}
 
 /** A run that starts after another (executions.after_id). */
 export interface HeldRun {
@@ -34,8 +50,9 @@ export interface HeldRun {
  * On a database shared by several processes, the end of a predecessor another process runs takes the runs held after it
  * (saveResult's `takeFor`) and that process runs them next, and so on along the chain: a connection's runs advance in
  * the process that runs them, with no statement of this one. What this one holds of a chain whose head runs elsewhere
- * is read from the database, at most every POLL_MOST_MS (sooner after a read that found something changed): a run taken
- * is forgotten, and one whose predecessor ended without taking it (it was admitted as that end was written, or the
+ * is told by those ends (`told`: on Postgres, a NOTIFY of the statement that took them) and read from the database, at
+ * most every POLL_MOST_MS (sooner after a read that found something changed; every POLL_TOLD_MS, a safety net, while
+ * the ends tell): a run taken is forgotten, and one whose predecessor ended without taking it (it was admitted as that end was written, or the
  * predecessor ended outside a run, cancelled) is released — to the queue, never here, since another end may be taking
  * it at that moment (the queue's hand-over is conditioned on the claim, as the take is: one of them gets it).
  *
@@ -52,8 +69,12 @@ export class HeldRuns {
   private readonly held = new Map<string, string>();
   /** Runs this process is running now. */
   private readonly running = new Set<string>();
-  /** Runs whose end this process wrote, oldest first. */
+  /** Runs whose end this process wrote, or was told of (`told`), oldest first. */
   private readonly ended = new Set<string>();
+  /** Runs another process was told to have taken (`told`), should their hold come after: they run there. */
+  private readonly takenAway = new Set<string>();
+  /** Runs the end of a run here took from another process (`taken`), until they start (`tookElsewhere`). */
+  private readonly takenHere = new Set<string>();
   /**
    * The key of each run counted (`openFor`) until it ended: held here, or `watched` — admitted here to run at once, or
    * released, or taken by another process — until it is read ended or ends here.
@@ -65,6 +86,8 @@ export class HeldRuns {
   private reading = false;
   private wait = POLL_FIRST_MS;
   private stopped = false;
+  /** Whether the ends that take runs held here tell this process so (`told`): reads are then rare. */
+  private hearing = false;
 
   constructor(
     private readonly db: Db,
@@ -88,7 +111,9 @@ export class HeldRuns {
     if (runs.length === 0) return;
     const ready: string[] = [];
     for (const { id, afterId, key } of runs) {
-      if (this.ended.has(afterId)) ready.push(id);
+      if (this.takenAway.has(id)) {
+        if (key !== undefined) this.watch([{ id, key }]);
+      } else if (this.ended.has(afterId)) ready.push(id);
       else {
         this.held.set(id, afterId);
         const after = this.next.get(afterId);
@@ -98,7 +123,7 @@ export class HeldRuns {
       }
     }
     if (ready.length) this.release(ready, true);
-    this.wait = POLL_FIRST_MS;
+    this.wait = this.firstWait();
     this.readSoon();
   }
 
@@ -106,10 +131,64 @@ export class HeldRuns {
   watch(runs: { id: string; key: string }[]): void {
     if (runs.length === 0) return;
     for (const { id, key } of runs) {
+      if (this.ended.has(id)) continue; // told of its end before its admission's caller came here
       this.count(id, key);
       this.watched.add(id);
     }
     this.readSoon();
+  }
+
+  /**
+   * From now on the ends that take runs held here tell this process so (`told`, Postgres LISTEN): reads become a safety
+   * net. Also when that listening connection was opened again: what was told while it was down is read at once.
+   */
+  listening(): void {
+    this.hearing = true;
+    this.wait = 0;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.readSoon();
+  }
+
+  /**
+   * What the ends of MLLP runs told every process (ends-batch.ts `takeSuccessors`): `ended` or `ended:taken` entries —
+   * a run's end, and the run held after it that the end took to run next in its process; or `*`, too many to tell: read.
+   * Of those known here (counted or held here, or held after such a run), each taken run is no longer held here (it stays
+   * counted for its key until it ended); each ended run is over, and a run still held after it — admitted as its end
+   * was written, so not taken — is released: nothing else can take it once its predecessor's end is committed.
+   */
+  told(payload: string): void {
+    if (this.stopped) return;
+    if (payload === '*') return this.listening();
+    const ended: string[] = [];
+    for (const entry of payload.split(',')) {
+      const colon = entry.indexOf(':');
+      const id = colon < 0 ? entry : entry.slice(0, colon);
+      const taken = colon < 0 ? undefined : entry.slice(colon + 1);
+      const known = this.keyOf.has(id) || this.held.has(id) || this.next.has(id);
+      if (taken !== undefined && !this.forget(taken) && known) remember(this.takenAway, taken);
+      if (!known) continue;
+      this.forget(id); // held here still, if the notification of its own take was missed
+      this.uncount(id);
+      remember(this.ended, id);
+      ended.push(id);
+    }
+    if (ended.length) this.releaseAfter(ended, true);
+  }
+
+  /**
+   * A run held here that another process took: it runs there (it stays counted for its key, watched until it ended).
+   * Whether it was held here.
+   */
+  private forget(id: string): boolean {
+    if (!this.held.has(id)) return false;
+    this.drop(id);
+    takeAdmitted(id); // the row its admission kept for a run here
+    return true;
+  }
+
+  private firstWait(): number {
+    return this.hearing ? POLL_TOLD_MS : POLL_FIRST_MS;
   }
 
   private count(id: string, key: string): void {
@@ -130,7 +209,13 @@ export class HeldRuns {
 
   /** Runs held by another process that the end of `afterId`, a run of this one, took: run next, in the slot it frees. */
   taken(afterId: string, executionIds: string[]): void {
+    for (const id of executionIds) remember(this.takenHere, id);
     this.hold(executionIds.map((id) => ({ id, afterId })));
+  }
+
+  /** Whether a run starting here was taken from another process (`taken`), whose counts its end concerns: asked once. */
+  tookElsewhere(executionId: string): boolean {
+    return this.takenHere.delete(executionId);
   }
 
   /** How many runs of `key` are open (held here, queued or running) as far as this process knows. */
@@ -151,8 +236,7 @@ export class HeldRuns {
     this.running.delete(executionId);
     if (!ended) return this.readSoon();
     this.uncount(executionId);
-    this.ended.add(executionId);
-    if (this.ended.size > REMEMBERED_ENDS) this.ended.delete(this.ended.values().next().value!);
+    remember(this.ended, executionId);
     this.releaseAfter([executionId], true);
   }
 
@@ -247,17 +331,15 @@ export class HeldRuns {
       const gone = ids.filter((id) => !state.get(id)?.mine);
       const ready = ids.filter((id) => state.get(id)?.mine && !state.get(id)!.waits);
       const over = watched.filter((id) => !state.get(id)?.open);
-      for (const id of gone) {
-        this.drop(id);
-        takeAdmitted(id); // the row its admission kept for a run here
-      }
+      for (const id of gone) this.forget(id);
       for (const id of ready) this.drop(id);
       for (const id of over) this.uncount(id);
       if (ready.length) this.release(ready, false);
       const changed = ready.length + over.length > 0;
-      this.wait = changed ? POLL_FIRST_MS : Math.min(this.wait * 2, gone.length ? POLL_TAKEN_MS : POLL_MOST_MS);
+      if (this.hearing) this.wait = POLL_TOLD_MS;
+      else this.wait = changed ? POLL_FIRST_MS : Math.min(this.wait * 2, gone.length ? POLL_TAKEN_MS : POLL_MOST_MS);
     } catch (e) {
-      this.wait = POLL_MOST_MS;
+      this.wait = Math.max(POLL_MOST_MS, this.firstWait());
       this.report(e);
     } finally {
       this.reading = false;

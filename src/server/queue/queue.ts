@@ -10,7 +10,7 @@ import type { Dispatcher } from './dispatcher';
 import { prepareRepeatedStatements } from './prepared-statements';
 import { beat, handOver, leave, type ClaimsOptions, type Whose } from './claims';
 import { takeAdmitted } from './admitted';
-import { HeldRuns, type HeldRun } from './held-runs';
+import { FEED_ENDS_CHANNEL, HeldRuns, type HeldRun } from './held-runs';
 
 export const EXECUTE_QUEUE = 'execute-pipeline';
 /** Deliveries of an execution job after the first, before it is given up (its execution then ends failed). */
@@ -113,7 +113,7 @@ export interface Queue {
    * ends (an MLLP connection's next messages) are taken by that run's end (saveResult's `takeFor`) and handed here, to
    * run next in the slot it frees (held-runs.ts). Null on PGlite, where one process holds and runs them all.
    */
-  successors: { taken(afterId: string, executionIds: string[]): void } | null;
+  successors: { taken(afterId: string, executionIds: string[]): void; tookElsewhere(executionId: string): boolean } | null;
   /** The execution queue's heartbeat (see QueueOptions). */
   heartbeatSeconds: number;
   /** Starts working the execution queue with `dispatcher`, woken on every job queued (Postgres LISTEN, or `wake`); stopped with the queue. */
@@ -284,6 +284,14 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       if (!postgres || peers) return;
       const { default: pg } = await import('postgres');
       const channel = pg(database.url!, { max: 1, onnotice: () => {} });
+      // the ends of MLLP runs, and the runs they took, are told to the processes that receive the messages (ends-batch.ts
+      // takeSuccessors); listening again after its connection was lost, this one reads at once what it may have missed.
+      // A process that only works the queue reads what it holds (runs taken over from a dead process) as before.
+      await channel.listen(
+        FEED_ENDS_CHANNEL,
+        (payload) => held.told(payload),
+        () => held.listening(),
+      );
       const self = `${process.pid}:`;
       await channel.listen(LISTENERS_CHANNEL, (payload) => {
         if (payload.startsWith(self)) return; // this process has done it already
@@ -318,7 +326,7 @@ export async function createQueue(database: Database, opts: QueueOptions): Promi
       );
     },
     instanceId: claims.instanceId,
-    successors: postgres ? { taken: (afterId, ids) => held.taken(afterId, ids) } : null,
+    successors: postgres ? { taken: (afterId, ids) => held.taken(afterId, ids), tookElsewhere: (id) => held.tookElsewhere(id) } : null,
     hold: (runs) => held.hold(runs),
     mustWait: (executionId) => held.mustWait(executionId),
     watch: (runs) => held.watch(runs),

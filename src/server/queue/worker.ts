@@ -41,7 +41,12 @@ export async function startWorkers(
     EXECUTE_QUEUE,
     (job, done, local) => {
       const { executionId } = job.data;
-      const successors = queue.successors && { takeFor: queue.instanceId, taken: (ids: string[]) => queue.successors!.taken(executionId, ids) };
+      const successors = queue.successors && {
+        takeFor: queue.instanceId,
+        taken: (ids: string[]) => queue.successors!.taken(executionId, ids),
+        // its end is told to the other processes when it may concern them: it came from the queue, or was taken from one
+        tell: !local || queue.successors.tookElsewhere(executionId),
+      };
       return run(executionId, {
         firstDelivery: job.retryCount === 0,
         lastDelivery: job.retryCount >= EXECUTE_RETRY_LIMIT,

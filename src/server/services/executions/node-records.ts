@@ -6,13 +6,14 @@ import { jsonText } from '@/server/db/json';
 import { rowsOf } from '@/server/db/rows';
 import { executionNodes, executions, type CompactNodeRuns } from '@/server/db/schema';
 import { logger } from '@/server/logger';
+import { noteAdmitted } from '@/server/queue/admitted';
 import type { DataPolicy } from '@/shared/data-settings';
 import { endedOutsideEngine, keepRecord, keepsInput, keepsNodeRows, payloadKeeping, payloadState, type Keeping } from './data-policy';
 import { compactNodeRuns, nodeRowsOf } from './node-runs';
 import { resolveRefs, SlotRegistry } from './record-refs';
 import { endsStatement, takeSuccessors, type EndRow } from './ends-batch';
 import { writeResult } from './result-writer';
-import { DROP_INPUTS } from './stored-inputs';
+import { DROP_INPUTS, unpackInputs } from './stored-inputs';
 import { packOutputs, recordText, withPayloads } from './stored-payloads';
 
 /** A node's run as stored: the engine's record plus the node's type. */
@@ -137,6 +138,11 @@ export interface ResultData {
    * them next (queue/held-runs.ts). saveResult resolves to their ids.
    */
   takeFor?: string;
+  /**
+   * With `takeFor`: whether the run's end is told to the other processes (ends-batch.ts takeSuccessors) even if it took
+   * nothing — it came from the queue or was taken from another process, which may count it or hold a run after it.
+   */
+  tell?: boolean;
 }
 
 /**
@@ -178,7 +184,7 @@ export async function saveResult(
     duration_ms = ${finishedAt.getTime() - startedAt.getTime()}, data_policy = ${data.policy},
     payloads = ${payloadState(data.policy, result.status)}, input_bytes = ${inputBytes}, output_bytes = ${outputBytes},
     stored_bytes = ${stored}${keepInput ? sql`` : sql`, ${DROP_INPUTS}`}${compact ? sql`, node_runs = ${compact}::json` : sql``}${held.set}
-    where id = ${executionId}::uuid${held.where} returning id`;
+    where id = ${executionId}::uuid${held.where} returning id, trigger`;
   // the ends of runs finishing together share a commit (result-writer.ts): in one statement, those with no queue job to
   // settle in it (`batched`: the same values, for ends-batch.ts)
   const settle = data.completion ? sql`, j as (${data.completion})` : sql``;
@@ -204,14 +210,27 @@ export async function saveResult(
         records: upsert ? upsert.texts : null,
         claimedBy: data.claimedBy ?? null,
         takeFor: data.takeFor ?? null,
+        tell: data.tell ?? false,
       };
+  const ended = sql`(select id, trigger, ${data.takeFor}::uuid as take_for, ${data.tell ?? false}::boolean as tell from e)`;
   const statement = data.takeFor
-    ? sql`with e as (${update})${settle}, u as (${nodes}), t as (${takeSuccessors(sql`(select id, ${data.takeFor}::uuid as take_for from e)`)})
-      select id, after_id from t`
+    ? sql`with e as (${update})${settle}, u as (${nodes}), ${takeSuccessors(ended)}`
     : sql`with e as (${update})${settle} ${nodes}`;
   const taken = await writeResult(db, { statement, batched, takes: data.takeFor ? executionId : undefined }, endsTogether);
   upsert?.commit();
-  return taken;
+  // the runs taken come with their row: their run here need not read it (queue/admitted.ts)
+  for (const r of taken) {
+    const inputs = typeof r.inputs === 'string' ? (JSON.parse(r.inputs) as Record<string, unknown>) : r.inputs;
+    noteAdmitted(r.id, {
+      orgId: r.org_id,
+      pipelineId: r.pipeline_id,
+      pipelineVersion: r.pipeline_version,
+      trigger: r.trigger,
+      inputs: unpackInputs(inputs, r.inputs_z),
+      policy: r.policy,
+    });
+  }
+  return taken.map((r) => r.id);
 }
 
 /** The ends of several runs (none settling a queue job) in one statement: ends-batch.ts with this file's record upsert. */

@@ -63,6 +63,8 @@ export interface RunExecutionOptions {
 export interface Successors {
   takeFor: string;
   taken(executionIds: string[]): void;
+  /** Whether the run's end concerns other processes (ResultData.tell). */
+  tell: boolean;
 }
 
 const readQueued = preparedPerDb((db) =>
@@ -271,6 +273,7 @@ async function run(rt: RunHost, executionId: string, opts: RunExecutionOptions):
       completion: opts.completion?.statement,
       claimedBy: opts.completion?.claimedBy,
       takeFor: successors?.takeFor,
+      tell: successors?.tell,
     });
     opts.completion?.done();
   } catch (e) {
