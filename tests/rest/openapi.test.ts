@@ -1,8 +1,14 @@
 import { describe, expect, inject, it } from 'vitest';
 import { ERROR_STATUS } from '@/server/errors';
 
+/** The document under test, for `response` to follow references in. */
+let doc: any;
+
+/** A response as a client reads it: a reference to a shared one (components.responses) followed. */
+const response = (r: any): any => (r.$ref ? doc.components.responses[r.$ref.replace('#/components/responses/', '')] : r);
+
 /** The error codes a documented error response lists. */
-const codesOf = (response: any): string[] => [...response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum];
+const codesOf = (r: any): string[] => [...response(r).content['application/json'].schema.allOf[1].properties.error.properties.code.enum];
 
 describe('OpenAPI document', () => {
   const target = inject('targets')[0]!;
@@ -11,7 +17,7 @@ describe('OpenAPI document', () => {
     const res = await fetch(`${target.url}/api/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
-    const doc = await res.json();
+    doc = await res.json();
     expect(doc.openapi).toMatch(/^3\.1\./);
     // examples a reader recognises: no ±2^53−1 bounds for Swagger UI to show as an integer's example
     expect(JSON.stringify(doc)).not.toContain('9007199254740991');
@@ -30,7 +36,9 @@ describe('OpenAPI document', () => {
     expect(paths['/pipelines']!.post.responses).not.toHaveProperty('200');
     expect(Object.keys(paths['/pipelines/{id}']!.delete.responses)).toEqual(expect.arrayContaining(['204', '404', '409']));
     expect(paths['/pipelines/{id}']!.delete.responses['204']).not.toHaveProperty('content');
-    const notFound = paths['/pipelines/{id}']!.get.responses['404'];
+    // an error response is shared by the operations that answer it, and found where its reference says
+    expect(paths['/pipelines/{id}']!.get.responses['404'].$ref).toBe('#/components/responses/E404.PIPELINE_NOT_FOUND');
+    const notFound = response(paths['/pipelines/{id}']!.get.responses['404']);
     expect(notFound.content['application/json'].schema.allOf[0].$ref).toBe('#/components/schemas/Error');
     expect(codesOf(notFound)).toEqual(['PIPELINE_NOT_FOUND']);
     // each operation lists the codes its service can really answer, by status
@@ -39,7 +47,7 @@ describe('OpenAPI document', () => {
     expect(codesOf(execute['409'])).toEqual(['PIPELINE_NOT_DEPLOYED']);
     expect(codesOf(execute['413'])).toEqual(['PAYLOAD_TOO_LARGE']);
     expect(codesOf(execute['429'])).toEqual(['RATE_LIMITED', 'CONCURRENCY_LIMIT']);
-    expect(execute['429'].headers).toHaveProperty('Retry-After');
+    expect(response(execute['429']).headers).toHaveProperty('Retry-After');
     expect(codesOf(paths['/pipelines/{id}/deploy']!.post.responses['400'])).toContain('PIPELINE_INVALID');
     expect(codesOf(paths['/execute/step/{sessionId}']!.post.responses['410'])).toEqual(['STEP_SESSION_EXPIRED']);
     expect(paths['/pipelines']!.get.responses).not.toHaveProperty('413'); // a GET takes no body
@@ -73,7 +81,7 @@ describe('OpenAPI document', () => {
         for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
           if (Number(status) < 400) continue;
           for (const code of codesOf(r)) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], code).toBe(Number(status));
-          expect(r.description.split(', ')).toEqual(codesOf(r));
+          expect(response(r).description.split(', ')).toEqual(codesOf(r));
         }
       }
     }
@@ -84,7 +92,7 @@ describe('OpenAPI document', () => {
     for (const ops of Object.values(paths)) {
       for (const op of Object.values(ops)) {
         for (const r of Object.values(op.responses as Record<string, any>)) {
-          expect(Object.keys(r.headers ?? {})).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+          expect(Object.keys(response(r).headers ?? {})).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
         }
       }
     }
