@@ -3,7 +3,10 @@ import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { takeAdmitted } from './admitted';
 
-/** Runs whose end this process wrote or was told of that it remembers (most recent): the next message of a connection need not wait for them. */
+/**
+ * Runs whose end this process wrote or was told of that it remembers (most recent): the next message of a connection
+ * need not wait for them.
+ */
 const REMEMBERED_ENDS = 4096;
 /**
  * The first and the longest wait between two reads of the state of predecessors that run elsewhere. Reads every 5 ms
@@ -52,9 +55,10 @@ export interface HeldRun {
  * the process that runs them, with no statement of this one. What this one holds of a chain whose head runs elsewhere
  * is told by those ends (`told`: on Postgres, a NOTIFY of the statement that took them) and read from the database, at
  * most every POLL_MOST_MS (sooner after a read that found something changed; every POLL_TOLD_MS, a safety net, while
- * the ends tell): a run taken is forgotten, and one whose predecessor ended without taking it (it was admitted as that end was written, or the
- * predecessor ended outside a run, cancelled) is released — to the queue, never here, since another end may be taking
- * it at that moment (the queue's hand-over is conditioned on the claim, as the take is: one of them gets it).
+ * the ends tell): a run taken is forgotten, and one whose predecessor ended without taking it (it was admitted as that
+ * end was written, or the predecessor ended outside a run, cancelled) is released — told, at once (no end can take it
+ * any more); read, to the queue, never here, since another end may be taking it at that moment (the queue's hand-over is
+ * conditioned on the claim, as the take is: one of them gets it).
  *
  * A held run is claimed, so the sweeper leaves it alone and, should this process die, the process that takes its claims
  * over holds it in turn (claims.ts `handOver`): the order outlives the process.
