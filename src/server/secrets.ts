@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/env';
 import { AppError } from '@/server/errors';
@@ -31,14 +31,30 @@ const keyOf = (bytes: Buffer): Key => ({ id: createHash('sha256').update(bytes).
 
 let ring: { current: Key; all: Map<string, Key> } | undefined;
 
+/**
+ * Writes `text` to `file` (mode 0600) unless it exists, whole or not at all: written beside it, then linked into place,
+ * which fails if another process starting on the same DATA_DIR got there first — its secret is then the one read, and
+ * no process ever reads a file still being written (an empty key or secret).
+ */
+export function writeSecretOnce(file: string, text: string): void {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, text, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(draft);
+  }
+}
+
 /** The embedded database's own key, made once beside it (or for this process only, for an in-memory database). */
 function embeddedKey(): Buffer {
   if (env.DATA_DIR.startsWith('memory://')) return randomBytes(32);
   const file = path.resolve(env.DATA_DIR, 'connector.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  writeSecretOnce(file, randomBytes(32).toString('base64'));
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
 }
 

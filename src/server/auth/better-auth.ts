@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { betterAuth } from 'better-auth';
 import { eq } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { accounts, sessions, settings, users, verifications } from '@/server/db/
 import { withHashedSessionTokens } from './hashed-sessions';
 import { signInHooks, type SignInAttempt, type SignInLimiters } from './sign-in-limits';
 import { logger } from '@/server/logger';
-import { openSecrets, sealSecrets } from '@/server/secrets';
+import { openSecrets, sealSecrets, writeSecretOnce } from '@/server/secrets';
 import { getOrCreateSetting, putSetting } from '@/server/db/settings';
 
 /** Browser sign-in (email + password, cookie sessions) by better-auth, on our own database. */
@@ -86,28 +86,11 @@ export async function authSecret(db: Db): Promise<string> {
   if (!existsSync(file)) {
     const [stored] = await db.select().from(settings).where(eq(settings.key, 'auth_secret'));
     mkdirSync(path.dirname(file), { recursive: true });
-    publishOnce(file, stored?.value ?? randomBytes(32).toString('base64url'));
+    writeSecretOnce(file, stored?.value ?? randomBytes(32).toString('base64url'));
   }
   // the secret lives in the file now: none is left in the database (sessions signed with it stay valid)
   await db.delete(settings).where(eq(settings.key, 'auth_secret'));
   return readFileSync(file, 'utf8').trim();
-}
-
-/**
- * Writes `text` to `file` (mode 0600) unless it exists, whole or not at all: written beside it, then linked into place,
- * which fails if another process starting on the same DATA_DIR got there first — its secret is then the one read, and
- * no process ever reads a file still being written.
- */
-function publishOnce(file: string, text: string): void {
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, text, { mode: 0o600, flag: 'wx' });
-  try {
-    linkSync(draft, file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  } finally {
-    unlinkSync(draft);
-  }
 }
 
 /**
