@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '@/server/db/client';
 import { rowsOf } from '@/server/db/rows';
 import { takeAdmitted } from './admitted';
@@ -29,11 +30,8 @@ const POLL_TOLD_MS = 500;
 /** The NOTIFY channel on which the ends of MLLP runs, and the runs those ends took, are told to every process (`told`). */
 export const FEED_ENDS_CHANNEL = 'clinflow_feed_ends';
 
-/** Adds `id` to `recent`, forgetting the oldest past REMEMBERED_ENDS. */
-function remember(recent: Set<string>, id: string): void {
-  recent.add(id);
-  if (recent.size > REMEMBERED_ENDS) recent.delete(recent.values().next().value!);
-}
+/** A set of the REMEMBERED_ENDS ids added last. */
+const recent = () => new LRUCache<string, true>({ max: REMEMBERED_ENDS });
 
 /** A run that starts after another (executions.after_id). */
 export interface HeldRun {
@@ -74,11 +72,11 @@ export class HeldRuns {
   /** Runs this process is running now. */
   private readonly running = new Set<string>();
   /** Runs whose end this process wrote, or was told of (`told`), oldest first. */
-  private readonly ended = new Set<string>();
+  private readonly ended = recent();
   /** Runs another process was told to have taken (`told`), should their hold come after: they run there. */
-  private readonly takenAway = new Set<string>();
+  private readonly takenAway = recent();
   /** Runs the end of a run here took from another process (`taken`), until they start (`tookElsewhere`). */
-  private readonly takenHere = new Set<string>();
+  private readonly takenHere = recent();
   /**
    * The key of each run counted (`openFor`) until it ended: held here, or `watched` — admitted here to run at once, or
    * released, or taken by another process — until it is read ended or ends here.
@@ -170,11 +168,11 @@ export class HeldRuns {
       const id = colon < 0 ? entry : entry.slice(0, colon);
       const taken = colon < 0 ? undefined : entry.slice(colon + 1);
       const known = this.keyOf.has(id) || this.held.has(id) || this.next.has(id);
-      if (taken !== undefined && !this.forget(taken) && known) remember(this.takenAway, taken);
+      if (taken !== undefined && !this.forget(taken) && known) this.takenAway.set(taken, true);
       if (!known) continue;
       this.forget(id); // held here still, if the notification of its own take was missed
       this.uncount(id);
-      remember(this.ended, id);
+      this.ended.set(id, true);
       ended.push(id);
     }
     if (ended.length) this.releaseAfter(ended, true);
@@ -213,7 +211,7 @@ export class HeldRuns {
 
   /** Runs held by another process that the end of `afterId`, a run of this one, took: run next, in the slot it frees. */
   taken(afterId: string, executionIds: string[]): void {
-    for (const id of executionIds) remember(this.takenHere, id);
+    for (const id of executionIds) this.takenHere.set(id, true);
     this.hold(executionIds.map((id) => ({ id, afterId })));
   }
 
@@ -240,7 +238,7 @@ export class HeldRuns {
     this.running.delete(executionId);
     if (!ended) return this.readSoon();
     this.uncount(executionId);
-    remember(this.ended, executionId);
+    this.ended.set(executionId, true);
     this.releaseAfter([executionId], true);
   }
 

@@ -85,7 +85,7 @@ export interface TakenRun {
   pipeline_id: string;
   pipeline_version: number;
   trigger: string;
-  inputs: Record<string, unknown> | string | null;
+  inputs: Record<string, unknown> | null;
   inputs_z: Uint8Array | null;
   policy: DataPolicy;
 }

@@ -220,13 +220,12 @@ export async function saveResult(
   upsert?.commit();
   // the runs taken come with their row: their run here need not read it (queue/admitted.ts)
   for (const r of taken) {
-    const inputs = typeof r.inputs === 'string' ? (JSON.parse(r.inputs) as Record<string, unknown>) : r.inputs;
     noteAdmitted(r.id, {
       orgId: r.org_id,
       pipelineId: r.pipeline_id,
       pipelineVersion: r.pipeline_version,
       trigger: r.trigger,
-      inputs: unpackInputs(inputs, r.inputs_z),
+      inputs: unpackInputs(r.inputs, r.inputs_z),
       policy: r.policy,
     });
   }

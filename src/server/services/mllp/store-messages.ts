@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { buildGraph, triggerInputs, type Graph } from '@/engine/graph';
 import type { TriggerTarget } from '@/engine/node-type';
 import { getNodeType } from '@/engine/nodes';
@@ -116,7 +117,7 @@ export class MessageStore {
   private readonly lastOf = new Map<string, string>();
   private readonly senderOf = new Map<string, string>();
   private readonly lastOfSender = new Map<string, string>();
-  private readonly lastOfKey = new Map<string, string>();
+  private readonly lastOfKey = new LRUCache<string, string>({ max: KEYS_REMEMBERED });
   private readonly room: ConnectionRoom;
 
   constructor(
@@ -226,9 +227,7 @@ export class MessageStore {
       this.lastOfSender.set(this.senderOf.get(m.connection!)!, id);
       return;
     }
-    this.lastOfKey.delete(chain); // the most recent last
     this.lastOfKey.set(chain, id);
-    if (this.lastOfKey.size > KEYS_REMEMBERED) this.lastOfKey.delete(this.lastOfKey.keys().next().value!);
   }
 
   /**
