@@ -1,10 +1,19 @@
-import { eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/server/db/client';
 import { migratedDatabase, migratedPostgres } from '../../../../tests/support/databases';
 import { executions, organizations, pipelines } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { MAX_CONCURRENT_EXECUTIONS, startExecution, startIfCurrent, type NewExecution } from './start-execution';
+import {
+  AFTER_REFUSED,
+  MAX_CONCURRENT_EXECUTIONS,
+  PIPELINE_CHANGED,
+  startExecution,
+  startIfCurrent,
+  startQueuedExecutions,
+  type NewExecution,
+} from './start-execution';
 
 // Admissions on Postgres, many at once, as two server processes make them: an organization's first ones make its
 // slot rows while the others look for a free one.
@@ -120,6 +129,38 @@ describe.each(['postgres', 'pglite'] as const)('starting on a version seen befor
     const ok = await startIfCurrent(database.db, run(2, 'queued'), true, job);
     const jobs = await database.db.execute(sql`select execution_id from seen_jobs`);
     expect((Array.isArray(jobs) ? jobs : (jobs as { rows: unknown[] }).rows).map((r) => (r as { execution_id: string }).execution_id)).toEqual([ok!.extra]);
+  });
+
+  it('admits in one statement a run after one admitted before it there, and refuses one whose run before it there was not', async () => {
+    const [a, b, c, d, e] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const queued = (id: string, version: number, afterId?: string, afterInBatch?: boolean): NewExecution => ({
+      ...run(version, 'queued'),
+      id,
+      afterId,
+      afterInBatch,
+      notify: false,
+    });
+    // c is of a version no longer deployed: refused; d after it in the statement is refused too; e names it as a run
+    // of before this statement (one pruned since, say), which does not hold it back
+    const outcomes = await startQueuedExecutions(database.db, [
+      queued(a, 2),
+      queued(b, 2, a, true),
+      queued(c, 1, b, true),
+      queued(d, 2, c, true),
+      queued(e, 2, c),
+    ]);
+    expect(outcomes).toEqual([{ id: a, policy: 'full' }, { id: b, policy: 'full' }, PIPELINE_CHANGED, AFTER_REFUSED, { id: e, policy: 'full' }]);
+    const rows = await database.db
+      .select({ id: executions.id, afterId: executions.afterId })
+      .from(executions)
+      .where(inArray(executions.id, [a, b, c, d, e]));
+    expect(new Map(rows.map((r) => [r.id, r.afterId]))).toEqual(
+      new Map([
+        [a, null],
+        [b, a],
+        [e, c],
+      ]),
+    );
   });
 
   it('refuses with CONCURRENCY_LIMIT when every slot is taken, as startExecution does', async () => {

@@ -34,6 +34,11 @@ export interface NewExecution {
   id?: string;
   /** The run this one starts after (executions.after_id: an MLLP connection's message before; queue/held-runs.ts). */
   afterId?: string;
+  /**
+   * For startQueuedExecutions: `afterId` is an execution of the same call, admitted before this one in its statement;
+   * when it was not admitted, neither is this one (AFTER_REFUSED).
+   */
+  afterInBatch?: boolean;
 }
 
 /**
@@ -65,8 +70,11 @@ export function startIfCurrent<T = void>(
 /** A queued admission refused because its pipeline is no longer deployed at the version given (startQueuedExecutions). */
 export const PIPELINE_CHANGED = 'changed';
 
+/** A queued admission refused because the execution it starts after, in the same statement, was not admitted. */
+export const AFTER_REFUSED = 'after_refused';
+
 /** What startQueuedExecutions gives for each execution. */
-export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof PIPELINE_CHANGED;
+export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof PIPELINE_CHANGED | typeof AFTER_REFUSED;
 
 /**
  * Admits several queued executions of deployed pipelines in one statement (the MLLP feed's batch, inside its
@@ -74,7 +82,8 @@ export type QueuedStart = { id: string; policy: DataPolicy } | AppError | typeof
  * as one call does, if its pipeline is still deployed at `pipelineVersion` (else PIPELINE_CHANGED, nothing written);
  * the CONCURRENCY_LIMIT refusal of one that found no slot free (the others start); the started ones' data policy,
  * read by the same statement. An execution with `claimedBy` is written claimed by that process (no queue job); one
- * with `afterId` names the run it starts after.
+ * with `afterId` names the run it starts after, and is refused (AFTER_REFUSED) when that run is one of this call's and
+ * was not admitted (`afterInBatch`, migration 0033).
  */
 export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promise<QueuedStart[]> {
   if (list.length === 0) return [];
@@ -92,19 +101,22 @@ export async function startQueuedExecutions(db: Db, list: NewExecution[]): Promi
       notify: e.notify !== false,
       claimed: e.claimedBy,
       after: e.afterId,
+      after_in_batch: e.afterInBatch === true,
     };
   });
   const result = await db.execute(sql`select m.id, s.outcome, case when s.outcome = 'started' then (select ${POLICY_SQL} from pipelines p
       left join organizations o on o.id = p.org_id where p.id = m.pipeline) end as policy
     from jsonb_to_recordset(${jsonText(rows)}::jsonb)
-    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, z text, notify boolean, claimed uuid, after uuid)
-    cross join lateral start_execution_if_current(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
-      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed, decode(m.z, 'base64'), m.after) s`);
+    as m(id uuid, org text, pipeline uuid, version integer, trigger text, inputs jsonb, z text, notify boolean, claimed uuid, after uuid,
+      after_in_batch boolean)
+    cross join lateral start_execution_after(m.id, m.org, m.pipeline, m.version, true, 'queued'::text, m.trigger, false, null::uuid,
+      m.inputs, null::timestamptz, ${MAX_CONCURRENT_EXECUTIONS}::integer, m.notify, m.claimed, decode(m.z, 'base64'), m.after, m.after_in_batch) s`);
   const outcomes = new Map(rowsOf<{ id: string; outcome: string; policy: DataPolicy | null }>(result).map((r) => [r.id, r]));
   return rows.map((r) => {
     const o = outcomes.get(r.id);
     if (o?.outcome === 'started') return { id: r.id, policy: o.policy! };
-    return o?.outcome === PIPELINE_CHANGED ? PIPELINE_CHANGED : concurrencyLimit();
+    if (o?.outcome === PIPELINE_CHANGED || o?.outcome === AFTER_REFUSED) return o.outcome;
+    return concurrencyLimit();
   });
 }
 

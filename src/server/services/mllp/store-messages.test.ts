@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '@/server/db/schema';
 import { EXECUTE_QUEUE, type Queue } from '@/server/queue/queue';
 import type { Runtime } from '@/server/runtime';
+import type { Db } from '@/server/db/client';
 import { saveResult } from '@/server/services/executions/node-records';
+import { MAX_CONCURRENT_EXECUTIONS, startExecution } from '@/server/services/executions/start-execution';
 import { idleQueueRuntime, orgCaller } from '../../../../tests/support/runtime';
 import { MAX_OPEN_PER_CONNECTION, MessageStore } from './store-messages';
 
@@ -197,5 +199,83 @@ describe('MLLP messages stored together (group commit)', () => {
         .filter((id) => next.includes(id))
         .sort(),
     ).toEqual([...next].sort());
+  });
+
+  it('refuses the messages that arrived behind one refused for a full organization, though a slot freed since: sent again, it runs first', async () => {
+    const orgId = 'org-feed-full';
+    const a = await orgCaller(rt, orgId);
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const { deployed_version: version } = await a.pipelines.deploy({ id: feed.id });
+    // the organization's 100 slots taken by queued runs nothing works
+    const fillers: string[] = [];
+    for (let i = 0; i < MAX_CONCURRENT_EXECUTIONS; i++) {
+      const run = { orgId, pipelineId: feed.id, pipelineVersion: version!, trigger: 'api', testMode: false, inputs: {}, status: 'queued' as const };
+      fillers.push((await startExecution(rt.db, run)).id);
+    }
+    const endOne = () => saveResult(rt.db, fillers.shift()!, [], result, new Date(), undefined, { policy: 'errors', inputs: {} });
+    // the first admission (its transaction: this process runs none of the queue here) refuses, and then a run of the
+    // organization ends, before the next batch is admitted
+    let freed = false;
+    const db = new Proxy(rt.db, {
+      get: (target, prop) =>
+        prop === 'transaction'
+          ? async (...args: Parameters<Db['transaction']>) => {
+              const answer = await target.transaction(...args).finally(() => !freed && endOne().then(() => (freed = true)));
+              return answer;
+            }
+          : Reflect.get(target, prop),
+    });
+    const store = new MessageStore(db, queue);
+    const target = { pipelineId: feed.id, orgId };
+    store.opened('f1', `${feed.id} 10.7.7.7`);
+    const send = (i: number) => store.store(target, { ...received(i), connection: 'f1' });
+    // a sender that does not wait for each ACK: the first goes alone, the two behind it arrive while it is refused
+    const outcomes = await Promise.all([1, 2, 3].map((i) => send(i).catch((e: unknown) => e)));
+    expect(freed).toBe(true);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/At most 100 executions/) }),
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/sent before this one.* was refused/) }),
+      expect.objectContaining({ code: 'CONCURRENCY_LIMIT', message: expect.stringMatching(/sent before this one.* was refused/) }),
+    ]);
+    // sent again in order, they run in order: the first in the slot that freed, the second after it once another did
+    const first = await send(1);
+    await endOne();
+    const second = await send(2);
+    const rows = new Map(
+      (
+        await rt.db
+          .select()
+          .from(executions)
+          .where(inArray(executions.id, [first, second]))
+      ).map((r) => [r.id, r]),
+    );
+    expect([rows.get(first)!.afterId, rows.get(second)!.afterId]).toEqual([null, first]);
+  });
+
+  it('admits anew, in order, the messages of a connection whose pipeline was deployed again since the store read it', async () => {
+    const a = await orgCaller(rt, 'org-feed-changed');
+    const feed = await a.pipelines.create({ name: 'feed', description: '', definition });
+    const side = await a.pipelines.create({ name: 'side', description: '', definition });
+    await a.pipelines.deploy({ id: feed.id });
+    await a.pipelines.deploy({ id: side.id });
+    const store = new MessageStore(rt.db, queue);
+    await store.store({ pipelineId: feed.id, orgId: 'org-feed-changed' }, received(1)); // its state read
+    await a.pipelines.update({ id: feed.id, description: 'v2' });
+    await a.pipelines.deploy({ id: feed.id });
+    store.opened('g1', `${feed.id} 10.8.8.8`);
+    // one message of another pipeline goes alone; the two of the connection, behind it, are admitted in one statement,
+    // where the first is refused as changed, and the second, after it, with it: both admitted anew, in order
+    const alone = store.store({ pipelineId: side.id, orgId: 'org-feed-changed' }, received(2));
+    const [x, y] = await Promise.all([2, 3].map((i) => store.store({ pipelineId: feed.id, orgId: 'org-feed-changed' }, { ...received(i), connection: 'g1' })));
+    await alone;
+    const rows = new Map(
+      (
+        await rt.db
+          .select()
+          .from(executions)
+          .where(inArray(executions.id, [x!, y!]))
+      ).map((r) => [r.id, r]),
+    );
+    expect([rows.get(x!)!.afterId, rows.get(y!)!.afterId]).toEqual([null, x]);
   });
 });

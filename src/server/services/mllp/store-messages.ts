@@ -10,7 +10,8 @@ import { AppError } from '@/server/errors';
 import type { Queue } from '@/server/queue/queue';
 import { noteAdmitted, type AdmittedRun } from '@/server/queue/admitted';
 import { loadDefinition } from '../executions/runnable-pipeline';
-import { PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-execution';
+import { AFTER_REFUSED, PIPELINE_CHANGED, startQueuedExecutions } from '../executions/start-execution';
+import { behindRefused, RefusedChains } from './refused-chains';
 import { ConnectionRoom } from './room';
 
 /** Messages stored by one transaction at most (an organization has 100 execution slots anyway). */
@@ -32,15 +33,20 @@ export const ROOM_WAIT_MS = 2_000;
  */
 const KEYS_REMEMBERED = 10_000;
 
-/** How one message of a batch is to be admitted: its execution's id, and the run it starts after (held until that ended). */
+/**
+ * How one message of a batch is to be admitted: its execution's id, and the run it starts after (held until that ended),
+ * with that run's message's place in the batch if it is in it; or why it is refused before its admission.
+ */
 interface Plan {
   id: string;
   afterId?: string;
+  afterIndex?: number;
   held: boolean;
+  refused?: AppError;
 }
 
 /** The messages of a batch that may run at once (not held): those the process reserves slots for. */
-const runnable = (plans: Plan[]) => plans.filter((p) => !p.held).length;
+const runnable = (plans: Plan[]) => plans.filter((p) => !p.held && !p.refused).length;
 
 type HeldAdmission = AdmittedRun & { afterId: string; key?: string };
 
@@ -72,6 +78,8 @@ interface Admission {
 interface Waiting {
   target: TriggerTarget;
   m: Received;
+  /** Its number in the order of arrival (RefusedChains). */
+  arrival: number;
   /** The connection whose room it entered (ConnectionRoom): its runs start in order. */
   ordered?: string;
   resolve(id: string): void;
@@ -99,7 +107,8 @@ interface Waiting {
  * leaves its last run to the next connection of the same sender, so a sender that reconnects keeps its order too. Under
  * the listener's `order: patient` a message follows the sender's last one about the same patient (Received.orderKey),
  * from whichever connection, and the messages of different patients run side by side. A connection has at most
- * MAX_OPEN_PER_CONNECTION runs open: its next messages wait for room (ConnectionRoom).
+ * MAX_OPEN_PER_CONNECTION runs open: its next messages wait for room (ConnectionRoom). A message refused refuses the
+ * messages of its chain that had arrived behind it (RefusedChains), in its batch's statement too (AFTER_REFUSED).
  */
 export class MessageStore {
   private readonly waiting: Waiting[] = [];
@@ -119,6 +128,7 @@ export class MessageStore {
   private readonly lastOfSender = new Map<string, string>();
   private readonly lastOfKey = new LRUCache<string, string>({ max: KEYS_REMEMBERED });
   private readonly room: ConnectionRoom;
+  private readonly refusals = new RefusedChains();
 
   constructor(
     private readonly db: Db,
@@ -129,10 +139,11 @@ export class MessageStore {
   }
 
   store(target: TriggerTarget, m: Received): Promise<string> {
+    const arrival = this.refusals.arrived();
     const ordered = m.connection !== undefined && this.senderOf.has(m.connection) ? m.connection : undefined;
-    if (ordered === undefined) return this.admitted({ target, m });
+    if (ordered === undefined) return this.admitted({ target, m, arrival });
     return this.room.enter(ordered).then((entered) => {
-      if (entered) return this.admitted({ target, m, ordered });
+      if (entered) return this.admitted({ target, m, arrival, ordered });
       const why = `${MAX_OPEN_PER_CONNECTION} earlier messages of this connection are still waiting for their turn or running: send this one again later.`;
       throw new AppError('CONCURRENCY_LIMIT', why);
     });
@@ -156,6 +167,7 @@ export class MessageStore {
   }
 
   closed(connection: string): void {
+    this.refusals.forget(connection);
     this.lastOf.delete(connection);
     this.senderOf.delete(connection);
     this.room.closed(connection);
@@ -194,9 +206,11 @@ export class MessageStore {
         for (const w of batch) if (w.ordered !== undefined) this.room.left(w.ordered); // counted as open now, if admitted
         for (const [i, w] of batch.entries()) {
           const outcome = outcomes[i]!;
-          if (outcome instanceof AppError) w.reject(outcome);
-          else if (typeof outcome !== 'string') w.reject(outcome.error);
-          else {
+          if (typeof outcome !== 'string') {
+            const chain = this.chainOf(w.m);
+            if (chain !== undefined) this.refusals.refused(chain);
+            w.reject(outcome instanceof AppError ? outcome : outcome.error);
+          } else {
             w.resolve(outcome);
             this.admittedLast(w.m, outcome);
             if (!local.has(outcome) && !held.has(outcome)) this.queue.wake();
@@ -235,16 +249,18 @@ export class MessageStore {
    * this batch. It is held unless that run's end was written here (Queue.mustWait).
    */
   private plan(batch: Waiting[]): Plan[] {
-    const last = new Map<string, string>();
-    return batch.map(({ m }) => {
+    const last = new Map<string, { id: string; index: number }>();
+    return batch.map(({ m, arrival }, index) => {
       const id = randomUUID();
       const chain = this.chainOf(m);
       if (chain === undefined) return { id, held: false };
+      const refused = this.refusals.refusal(chain, arrival);
+      if (refused) return { id, held: false, refused };
       const inBatch = last.get(chain);
-      const afterId = inBatch ?? (m.orderKey === undefined ? this.lastOf : this.lastOfKey).get(chain);
+      const afterId = inBatch?.id ?? (m.orderKey === undefined ? this.lastOf : this.lastOfKey).get(chain);
       const held = afterId !== undefined && (inBatch !== undefined || this.queue.mustWait(afterId));
-      last.set(chain, id);
-      return { id, afterId, held };
+      last.set(chain, { id, index });
+      return { id, afterId, afterIndex: inBatch?.index, held };
     });
   }
 
@@ -282,7 +298,8 @@ export class MessageStore {
    */
   private async admit(q: Db, a: Admission, outcomes: (string | AppError | object | undefined)[]) {
     const { batch, plans, reserved, local, held } = a;
-    let pending = batch.map((_, i) => i);
+    for (const [i, plan] of plans.entries()) if (plan.refused) outcomes[i] = plan.refused;
+    let pending = [...plans.keys()].filter((i) => !plans[i]!.refused);
     for (let attempt = 0; pending.length && attempt < 2; attempt++) {
       const ids = [...new Set(pending.map((i) => batch[i]!.target.pipelineId))];
       const read = attempt === 0 ? ids.filter((id) => !this.states.has(id)) : ids;
@@ -324,24 +341,30 @@ export class MessageStore {
       const started = await startQueuedExecutions(
         q,
         admissions.map(({ i, run, mine }) => {
-          const { id, afterId, held: waits } = plans[i]!;
+          const { id, afterId, afterIndex, held: waits } = plans[i]!;
           const own = mine || waits;
-          return { ...run, id, afterId, testMode: false, status: 'queued', notify: !own, claimedBy: own ? claimedBy : undefined };
+          const afterInBatch = afterIndex !== undefined;
+          return { ...run, id, afterId, afterInBatch, testMode: false, status: 'queued', notify: !own, claimedBy: own ? claimedBy : undefined };
         }),
       );
       pending = retry;
       for (const [k, o] of started.entries()) {
         const { i, run, mine } = admissions[k]!;
         const plan = plans[i]!;
-        // the pipeline changed since its state was read: read again, and its messages admitted anew (once)
+        // the pipeline changed since its state was read: read again, and its messages admitted anew (once); one whose
+        // message before it in the batch was not admitted is refused, or admitted anew with it
         if (o === PIPELINE_CHANGED) pending.push(i);
-        else if (o instanceof AppError) outcomes[i] = o;
+        else if (o === AFTER_REFUSED) {
+          if (outcomes[plan.afterIndex!] === undefined) pending.push(i);
+          else outcomes[i] = behindRefused();
+        } else if (o instanceof AppError) outcomes[i] = o;
         else {
           outcomes[i] = o.id;
           if (plan.held) held.set(o.id, { ...run, policy: o.policy, afterId: plan.afterId!, key: batch[i]!.m.connection });
           else if (mine) local.set(o.id, { ...run, policy: o.policy });
         }
       }
+      pending.sort((x, y) => x - y); // admitted anew in the order received
     }
     for (const i of pending) outcomes[i] = new AppError('PIPELINE_NOT_DEPLOYED', `Pipeline ${batch[i]!.target.pipelineId} is not deployed.`);
   }
