@@ -39,11 +39,9 @@ export const fhirValidateNode = implementNode(fhirValidate, {
     const unchecked = [...new Set(issues.filter((i) => i.code === 'not-supported').map((i) => i.message.replace(/^The declared profile (\S+) .*$/, '$1')))];
     if (unchecked.length) ctx.log('info', `declared profile(s) not checked (not built in): ${unchecked.join(', ')}`);
     if (counted.length === 0) {
-      // fhir-deidentify never passes its input on (its output is a copy): when it is all that reads `valid`, the very
-      // object cannot reach fhir-write, and the memo's snapshot would be taken for nothing
-      // (no connection: the value may still leave as a for-each body's output, so it is remembered)
-      const targets = ctx.outputTargets?.('valid');
-      if (!targets?.length || !targets.every((t) => t === 'fhir-deidentify')) rememberValid(value);
+      // what reads `valid` decides how: by identity when only nodes that never change it do (fhir-deidentify, which then
+      // checks its copy only where it changed; fhir-write), else by a snapshot of its text
+      rememberValid(value, ctx.outputTargets?.('valid'));
       ctx.log('info', `${what} is valid${profile ? ` against ${profile.name ?? profile.url}` : ''}`);
       return { outputs: { valid: value } };
     }

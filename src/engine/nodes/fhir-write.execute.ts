@@ -118,7 +118,7 @@ function planOf(resource: Resource, config: Config, idempotencyKey: string): Pla
 
 function validated(resource: Resource, ctx: NodeContext): void {
   if (passedUnchanged(resource)) {
-    ctx.log('info', `the ${resource.resourceType} passed fhir-validate and is unchanged since: not validated again`);
+    ctx.log('info', `the ${resource.resourceType} was validated upstream (fhir-validate, or fhir-deidentify where its copy changed): not validated again`);
     return;
   }
   const errors = validateFhir(resource, { bindings: false }).filter((i) => i.severity === 'error');
@@ -163,7 +163,8 @@ export const fhirWriteNode = implementNode(fhirWrite, {
         method: plan.method,
         url: client.url(plan.path),
         headers: { 'Content-Type': 'application/fhir+json', ...plan.headers },
-        body: plan.body,
+        // a copy: the value may be one remembered as valid by identity (validated.ts), which nothing passes on
+        body: structuredClone(plan.body),
       };
       return { outputs: { result: { simulated: true, request } }, simulated: true };
     }
