@@ -110,6 +110,20 @@ export function keepOrganizationValid(org: Json): void {
   if (org.name === undefined && org._name === undefined && !Array.isArray(org.identifier)) org._name = MASKED;
 }
 
+/**
+ * A Patient's contact needs a name, telecom, address or organization (R4's pat-1). One known by a name, phone or address
+ * alone, which Safe Harbor removes, keeps a name marked as withheld (with its relationship and period) instead.
+ */
+export function keepContactsValid(patient: Json): void {
+  if (!Array.isArray(patient.contact)) return;
+  for (const c of patient.contact as unknown[]) {
+    if (!c || typeof c !== 'object') continue;
+    const contact = c as Json;
+    if (contact.name === undefined && contact.telecom === undefined && contact.address === undefined && contact.organization === undefined)
+      contact.name = structuredClone(MASKED);
+  }
+}
+
 /** An extension left with its url alone (its value removed): FHIR's ext-1 wants a value or extensions. */
 export function emptyExtension(k: string, x: unknown): boolean {
   return (k === 'extension' || k === 'modifierExtension') && !!x && typeof x === 'object' && Object.keys(x).every((key) => key === 'url');

@@ -1,6 +1,15 @@
 import { childElements, type Element, step } from './fhir-elements';
 import { type FieldPlan, type Place, rootPlace } from './fhir-preset-places';
-import { type ActionContext, bundleShell, changeValue, emptyExtension, type Identities, keepOrganizationValid, REMOVED } from './fhir-actions';
+import {
+  type ActionContext,
+  bundleShell,
+  changeValue,
+  emptyExtension,
+  type Identities,
+  keepContactsValid,
+  keepOrganizationValid,
+  REMOVED,
+} from './fhir-actions';
 import { addOwnNames, addReferenceDisplay, medicalRecordNumber, PATIENT_FIELDS, patientId } from './fhir-people';
 import { SAFE_HARBOR_RULES } from './fhir-rules';
 import { type PresetTable, presetTable } from './fhir-preset-table';
@@ -61,6 +70,7 @@ export function deidentifyByPreset(input: unknown, options: FhirDeidOptions, key
     const rt = r.resourceType as string;
     const out = new Apply(table, { key, policy, days, scrubber, birthAt }).object(r, rootPlace(table, rt));
     if (rt === 'Organization' && r.name !== undefined) keepOrganizationValid(out);
+    if (rt === 'Patient' && r.contact !== undefined) keepContactsValid(out);
     return out;
   });
   if (input.resourceType !== 'Bundle') return { value: outputs[0], resources: 1 };

@@ -58,6 +58,22 @@ describe('FHIR de-identification rules', () => {
     expect(validateFhir(withId)).toEqual([]);
   });
 
+  it("keeps a Patient's contact known by its name alone valid FHIR: the name removed is marked withheld (pat-1)", () => {
+    const masked = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'masked' }] };
+    const contact = { relationship: [{ text: 'mother' }], name: { family: 'Doe', given: ['Jane'] }, telecom: [{ system: 'phone', value: '555-0100' }] };
+    const patient = { resourceType: 'Patient', id: 'p1', contact: [contact, { ...contact, organization: { reference: 'Organization/o1' } }] };
+    for (const rules of [[], [{ path: 'Patient.gender', action: 'keep' as const }]]) {
+      // the compiled preset, and the rules interpreted one after the other
+      const out = deidentifyFhir(patient, { key, now, rules }).value as { contact: Record<string, unknown>[] };
+      expect(out.contact[0]).toEqual({ relationship: [{ text: 'mother' }], name: masked });
+      expect(out.contact[1]!.name).toBeUndefined(); // its organization is detail enough
+      expect(validateFhir(out)).toEqual([]);
+      // without the mark, the same output breaks pat-1: what a FHIR server would refuse
+      const unmarked = { ...out, contact: [{ relationship: [{ text: 'mother' }] }] };
+      expect(validateFhir(unmarked).map((i) => i.message)).toEqual([expect.stringContaining('pat-1')]);
+    }
+  });
+
   it('gives valid FHIR for every sample message converted (what a feed writes after de-identifying)', () => {
     const messages = hl7Samples()
       .map((s) => parseMessage(s.text))

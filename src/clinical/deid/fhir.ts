@@ -4,7 +4,17 @@ import { type BirthDatePolicy, checkKey, shiftDays, shiftFhirDate } from './keye
 import { KnownIdentifiers, Scrubber } from './scrub';
 import { collectKnown, medicalRecordNumber, ownStrings, patientReference } from './fhir-people';
 import { jsonCopy } from './json-copy';
-import { bundleShell, changeValue, DATE_LIKE, emptyExtension, type Identities, keepOrganizationValid, NOT_TEXT, REMOVED } from './fhir-actions';
+import {
+  bundleShell,
+  changeValue,
+  DATE_LIKE,
+  emptyExtension,
+  type Identities,
+  keepContactsValid,
+  keepOrganizationValid,
+  NOT_TEXT,
+  REMOVED,
+} from './fhir-actions';
 import { deidentifyByPreset } from './fhir-preset';
 
 export { hashReference } from './fhir-actions';
@@ -141,6 +151,7 @@ class Run {
     this.before.delete(r);
     compact(r);
     if (named) keepOrganizationValid(r);
+    if (r.resourceType === 'Patient') keepContactsValid(r);
   }
 
   private scrubber(days: number): Scrubber {

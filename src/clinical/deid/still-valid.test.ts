@@ -40,18 +40,19 @@ describe('the de-identified copy of a valid value, checked only where its shape 
     expect(said).toBe(valid); // and no valid one is checked whole for want of telling
   }, 300_000);
 
-  it('is not said valid when a removal broke a rule: a contact left with its relationship alone (pat-1)', () => {
-    const patient = { resourceType: 'Patient', id: 'p1', contact: [{ relationship: [{ text: 'mother' }], name: { family: 'Doe', given: ['Jane'] } }] };
-    const bundle = {
-      resourceType: 'Bundle',
-      type: 'transaction',
-      entry: [{ fullUrl: 'urn:uuid:p1', resource: patient, request: { method: 'PUT', url: 'Patient/p1' } }],
-    };
-    for (const input of [patient, bundle]) {
-      expect(errors(input)).toEqual([]);
-      const out = deidentifyFhir(input, { key }).value;
-      expect(errors(out).map((i) => i.message)).toEqual([expect.stringMatching(/pat-1/)]);
-      expect(stillValid(input, out)).toBe(false);
+  it('is not said valid when a removal broke a rule, in an entry or in the Bundle itself', () => {
+    const observation = { resourceType: 'Observation', id: 'o1', status: 'final', code: { text: 'Pulse' }, subject: { reference: 'urn:uuid:p1' } };
+    const entry = (resource: object, id: string) => ({ fullUrl: `urn:uuid:${id}`, resource, request: { method: 'PUT', url: `Observation/${id}` } });
+    const before = { resourceType: 'Bundle', type: 'transaction', entry: [entry(observation, 'o1')] };
+    expect(errors(before)).toEqual([]);
+    // a copy whose Observation lost its status (1..1), and one whose entry lost its request (a transaction's needs one)
+    const noStatus = { ...before, entry: [entry({ ...observation, status: undefined }, 'o1')] };
+    const noRequest = { ...before, entry: [{ ...entry(observation, 'o1'), request: undefined }] };
+    for (const after of [noStatus, noRequest]) {
+      expect(errors(after)).not.toEqual([]);
+      expect(stillValid(before, after)).toBe(false);
     }
+    // values replaced, shape kept: nothing to check, said valid
+    expect(stillValid(before, { ...before, entry: [entry({ ...observation, id: 'x9' }, 'x9')] })).toBe(true);
   });
 });
