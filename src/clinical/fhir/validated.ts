@@ -4,9 +4,9 @@
  * to leave it as it is, its content: a WeakMap from the object fhir-validate let through to its JSON text at that
  * moment. Nothing else can find an entry (only a holder of the very same object), an entry lives as long as the object
  * and no longer, and a value changed in place — by a node that edits its input, say — has another text, so it is
- * validated again; a changed copy (fhir-deidentify's output) is another object, and is validated as any, unless
- * fhir-deidentify checked it where it changed (still-valid.ts). The text is what the store, the next nodes and a FHIR
- * server read of the value, so a change that does not show in it (a property set to undefined) is not one to them either.
+ * validated again; a changed copy (fhir-deidentify's output) is another object, and is validated as any. The text is
+ * what the store, the next nodes and a FHIR server read of the value, so a change that does not show in it (a property
+ * set to undefined) is not one to them either.
  * Costs one JSON.stringify of the value on each side (a fraction of a validation, bench/fhir-validate.ts), or nothing
  * when only READ_ONLY nodes read it.
  */

@@ -1,6 +1,4 @@
 import { deidentifyFhir } from '@/clinical/deid/fhir';
-import { stillValid } from '@/clinical/deid/still-valid';
-import { passedUnchanged, rememberValid } from '@/clinical/fhir/validated';
 import { NodeError } from '../node-error';
 import { implementNode } from '../node-type';
 import { fhirDeidentify } from './fhir-deidentify';
@@ -23,9 +21,6 @@ export const fhirDeidentifyNode = implementNode(fhirDeidentify, {
       return { outputs: { invalid: { value, error: problem } } };
     }
     const key = await ctx.services.orgKey('deidentify');
-    // a value that passed fhir-validate, de-identified by the preset alone (whose replacements keep each value's type
-    // and format, still-valid.ts): its copy is checked where it changed, and fhir-write need not check it whole
-    const checkCopy = config.preset === 'safe-harbor' && config.rules.length === 0 && passedUnchanged(value);
     let result;
     try {
       result = deidentifyFhir(value, {
@@ -40,7 +35,6 @@ export const fhirDeidentifyNode = implementNode(fhirDeidentify, {
       throw new NodeError('DEID_RULE_FAILED', e instanceof Error ? e.message : String(e));
     }
     ctx.log('info', `de-identified ${result.resources} resource(s) of a ${(value as { resourceType: string }).resourceType}`);
-    if (checkCopy && stillValid(value, result.value)) rememberValid(result.value, ctx.outputTargets?.('resource'));
     return { outputs: { resource: result.value } };
   },
 });

@@ -39,8 +39,8 @@ export const fhirValidateNode = implementNode(fhirValidate, {
     const unchecked = [...new Set(issues.filter((i) => i.code === 'not-supported').map((i) => i.message.replace(/^The declared profile (\S+) .*$/, '$1')))];
     if (unchecked.length) ctx.log('info', `declared profile(s) not checked (not built in): ${unchecked.join(', ')}`);
     if (counted.length === 0) {
-      // what reads `valid` decides how: by identity when only nodes that never change it do (fhir-deidentify, which then
-      // checks its copy only where it changed; fhir-write), else by a snapshot of its text
+      // what reads `valid` decides how: by identity when only nodes that never change it nor pass it on do
+      // (fhir-deidentify, fhir-write: no JSON snapshot), else by a snapshot of its text
       rememberValid(value, ctx.outputTargets?.('valid'));
       ctx.log('info', `${what} is valid${profile ? ` against ${profile.name ?? profile.url}` : ''}`);
       return { outputs: { valid: value } };

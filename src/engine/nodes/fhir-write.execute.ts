@@ -118,7 +118,7 @@ function planOf(resource: Resource, config: Config, idempotencyKey: string): Pla
 
 function validated(resource: Resource, ctx: NodeContext): void {
   if (passedUnchanged(resource)) {
-    ctx.log('info', `the ${resource.resourceType} was validated upstream (fhir-validate, or fhir-deidentify where its copy changed): not validated again`);
+    ctx.log('info', `the ${resource.resourceType} passed fhir-validate and is unchanged since: not validated again`);
     return;
   }
   const errors = validateFhir(resource, { bindings: false }).filter((i) => i.severity === 'error');
