@@ -9,7 +9,10 @@ const CHAINS_REMEMBERED = 10_000;
  * patient's: MessageStore.chainOf). A sender sends a refused message again; the messages of its chain that it had
  * already sent behind it (a sender that does not wait for each ACK) must not run before it, so each message of the
  * chain that arrived before the refusal went out is refused too, as ConnectionRoom refuses those waiting behind one
- * it refuses. A message that arrives after it (the refused one sent again, first) goes in.
+ * it refuses. A message that arrives after it (the refused one sent again, first) goes in. A message refused for being
+ * behind one counts as a refusal too: what arrived before its AR is refused in turn, so a sender that pipelines gets
+ * back every message it must send again and resends them in order (go-back-N), at the cost of refusing now and then a
+ * resend that raced an AR.
  */
 export class RefusedChains {
   private arrivals = 0;
