@@ -103,12 +103,19 @@ describe('a Postgres restart under load', () => {
       expect(f.code).toBe('SERVICE_UNAVAILABLE');
       expect(f.retryAfter).toMatch(/^\d+$/);
     }
-    // how soon it was back is reported, not asserted (a benchmark's business): bench/README.md has the figure
+    // how soon it was back is reported, not asserted (a benchmark's business): bench/README.md has the figure; with the
+    // error of the last refusal the server logged, to tell a slow reconnection from a connection failing after it
     const last = failures.filter((f) => f.at > backAt).sort((a, b) => b.at - a.at)[0];
+    const lastError = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('request refused'))
+      .at(-1);
     console.log(
       `database restart: ${failures.length} answers were 503; ` +
         (last
-          ? `the last ${last.at - backAt} ms after the database was back, to a request sent ${last.sent - backAt} ms after it`
+          ? `the last ${last.at - backAt} ms after the database was back, to a request sent ${last.sent - backAt} ms after it; ` +
+            `the server's last refusal: ${lastError?.slice(0, 600) ?? 'none logged'}`
           : 'none after the database was back'),
     );
     // …and it does come back: every request sent from 5 s after the database (the issue's bound) succeeds — the pool
