@@ -68,6 +68,9 @@ describe('FHIR de-identification rules', () => {
       expect(out.contact[0]).toEqual({ relationship: [{ text: 'mother' }], name: masked });
       expect(out.contact[1]!.name).toBeUndefined(); // its organization is detail enough
       expect(validateFhir(out)).toEqual([]);
+      // nothing of the contacts' names or phone is anywhere in the output
+      const text = JSON.stringify(out).toLowerCase();
+      expect(['doe', 'jane', '555-0100', '5550100'].filter((v) => text.includes(v))).toEqual([]);
       // without the mark, the same output breaks pat-1: what a FHIR server would refuse
       const unmarked = { ...out, contact: [{ relationship: [{ text: 'mother' }] }] };
       expect(validateFhir(unmarked).map((i) => i.message)).toEqual([expect.stringContaining('pat-1')]);

@@ -100,7 +100,8 @@ describe('fhir-validate', () => {
     expect(issuesOf(text)).toEqual([': Not a FHIR resource: the value is string, not an object']);
   });
 
-  it('remembers a value it passed (fhir-write will not check it again): by identity when only nodes that never change it read it, else by its text', async () => {
+  // by identity when only nodes that never change it read it, else by its text
+  it('remembers a value it passed, so fhir-write will not check it again', async () => {
     const remembered = async (targets: readonly string[] | undefined, change?: (b: { id?: string }) => void) => {
       const bundle = expectedBundle('ADT-A01-01');
       await runNode(fhirValidate, {}, { resource: bundle }, testContext({ outputTargets: () => targets }));
