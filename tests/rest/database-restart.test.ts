@@ -106,11 +106,8 @@ describe('a Postgres restart under load', () => {
     // how soon it was back is reported, not asserted (a benchmark's business): bench/README.md has the figure; with the
     // error of the last refusal the server logged, to tell a slow reconnection from a connection failing after it
     const last = failures.filter((f) => f.at > backAt).sort((a, b) => b.at - a.at)[0];
-    const lastError = server
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('request refused'))
-      .at(-1);
+    const logLines = (keep: (line: string) => boolean) => server.output().split('\n').filter(keep);
+    const lastError = logLines((l) => l.includes('request refused')).at(-1);
     console.log(
       `database restart: ${failures.length} answers were 503; ` +
         (last
@@ -126,21 +123,14 @@ describe('a Postgres restart under load', () => {
     // what the server said after the database was back: each refusal (a debug line when the outage log is quiet) and
     // anything it warned of, so that a late refusal names its error
     const refusals = () =>
-      server
-        .output()
-        .split('\n')
-        .filter((l) => (l.includes('request refused') || /"level":"(warn|error)"/.test(l)) && Date.parse(l.slice(9, 33)) > backAt)
-        .join('\n');
+      logLines((l) => (l.includes('request refused') || /"level":"(warn|error)"/.test(l)) && Date.parse(l.slice(9, 33)) > backAt).join('\n');
     expect(
       after.filter((a) => a.status !== 200),
       `refused after the database was back:\n${refusals()}`,
     ).toEqual([]);
 
     // the log says the database is away, not once per refused request (a line each buried it)
-    const outageLines = server
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('request refused') && l.includes('"level":"error"'));
+    const outageLines = logLines((l) => l.includes('request refused') && l.includes('"level":"error"'));
     expect(outageLines.length).toBeGreaterThan(0);
     expect(outageLines.length).toBeLessThanOrEqual(2);
     expect(failures.length).toBeGreaterThan(outageLines.length);

@@ -70,7 +70,7 @@ export function deidentifyByPreset(input: unknown, options: FhirDeidOptions, key
     const rt = r.resourceType as string;
     const out = new Apply(table, { key, policy, days, scrubber, birthAt }).object(r, rootPlace(table, rt));
     if (rt === 'Organization' && r.name !== undefined) keepOrganizationValid(out);
-    if (rt === 'Patient' && r.contact !== undefined) keepContactsValid(out);
+    if (rt === 'Patient') keepContactsValid(out);
     return out;
   });
   if (input.resourceType !== 'Bundle') return { value: outputs[0], resources: 1 };
